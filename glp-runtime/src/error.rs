@@ -1,0 +1,95 @@
+//! The runtime's error type.
+//!
+//! Every failure a user can cause (a malformed file, a bad argument, a missing GPU) is an
+//! [`Error`] value with enough context to act on: parse errors name the file, line and column
+//! and what was expected there. Nothing a user can influence panics.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Result alias of the runtime.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A position in a text input, 1-based, for error messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextPosition {
+    /// Line number, starting at 1.
+    pub line: u64,
+    /// Column (byte offset in the line), starting at 1.
+    pub column: u64,
+}
+
+impl fmt::Display for TextPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// Errors of the glp runtime.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The operating system refused a read or write.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file involved.
+        path: PathBuf,
+        /// What the operating system said.
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A text input does not follow its format.
+    #[error("{}:{position}: {message}", path.display())]
+    Parse {
+        /// The file being read.
+        path: PathBuf,
+        /// Where in the file.
+        position: TextPosition,
+        /// What was found and what was expected instead.
+        message: String,
+    },
+
+    /// A binary or whole-file input is malformed (bad magic, version, checksum, truncation,
+    /// inconsistent counts).
+    #[error("{}: {message}", path.display())]
+    Format {
+        /// The file being read.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
+
+    /// An argument or option value is not acceptable.
+    #[error("{0}")]
+    InvalidArgument(String),
+
+    /// The graph (or another input) is valid but too large for a representation glp uses.
+    #[error("{0}")]
+    TooLarge(String),
+
+    /// The GPU backend cannot be used (no driver, no device, or a device-layer failure).
+    #[error("GPU unavailable: {0}")]
+    GpuUnavailable(String),
+}
+
+impl Error {
+    /// An I/O error on `path`.
+    pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
+        Error::Io { path: path.as_ref().to_path_buf(), source }
+    }
+
+    /// A parse error at `position` of `path`.
+    pub fn parse(path: impl AsRef<Path>, position: TextPosition, message: impl Into<String>) -> Self {
+        Error::Parse { path: path.as_ref().to_path_buf(), position, message: message.into() }
+    }
+
+    /// A whole-file format error in `path`.
+    pub fn format(path: impl AsRef<Path>, message: impl Into<String>) -> Self {
+        Error::Format { path: path.as_ref().to_path_buf(), message: message.into() }
+    }
+
+    /// An invalid argument.
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Error::InvalidArgument(message.into())
+    }
+}

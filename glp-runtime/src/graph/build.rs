@@ -1,0 +1,322 @@
+//! Edge list -> CSR: symmetrisation, self loops, duplicate edges, sorted rows.
+//!
+//! The build is parallel and deterministic: rows are filled with atomic cursors (any order),
+//! then each row is sorted by (target, weight) with a total order and reduced, so the result
+//! does not depend on the thread count or scheduling.
+
+use super::csr::{Csr, VertexId};
+use crate::error::{Error, Result};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What to do with several edges between the same ordered pair of vertices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DuplicateEdges {
+    /// Keep every copy (a multigraph). LDBC CDLP on directed graphs needs this: a neighbour
+    /// linked in both directions counts twice once the graph is symmetrised.
+    Keep,
+    /// Keep one edge per pair; its weight is the largest of the copies (a deterministic rule
+    /// that leaves inputs listing both directions with equal weights unchanged).
+    #[default]
+    Collapse,
+    /// Keep one edge per pair whose weight is the sum of the copies' weights (the count of
+    /// copies on an unweighted graph, which then becomes weighted).
+    Sum,
+}
+
+/// How [`build_csr`] turns an edge list into a CSR.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// Add the reverse v->u of every edge u->v (community detection works on the
+    /// symmetrised graph).
+    pub symmetrise: bool,
+    /// Drop edges v->v.
+    pub drop_self_loops: bool,
+    /// Treatment of repeated edges (after symmetrisation).
+    pub duplicates: DuplicateEdges,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions { symmetrise: true, drop_self_loops: true, duplicates: DuplicateEdges::Collapse }
+    }
+}
+
+/// Edges with dense endpoints, as parsers and generators produce them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EdgeList {
+    /// Number of vertices (every endpoint is below it).
+    pub num_vertices: usize,
+    /// Source of each edge.
+    pub sources: Vec<VertexId>,
+    /// Target of each edge.
+    pub targets: Vec<VertexId>,
+    /// Weight of each edge, when the input has weights.
+    pub weights: Option<Vec<f32>>,
+}
+
+impl EdgeList {
+    /// Number of edges.
+    pub fn len(&self) -> usize {
+        self.sources.len()
+    }
+
+    /// Whether there is no edge.
+    pub fn is_empty(&self) -> bool {
+        self.sources.is_empty()
+    }
+}
+
+/// Builds a CSR with sorted rows from `edges` as `options` say.
+///
+/// Errors when the lists have different lengths, an endpoint is out of range, a weight is not
+/// finite, or the result would not fit the CSR's index types.
+pub fn build_csr(edges: &EdgeList, options: &BuildOptions) -> Result<Csr> {
+    let n = edges.num_vertices;
+    check_edge_list(edges)?;
+    let keep = |s: VertexId, t: VertexId| !(options.drop_self_loops && s == t);
+    // A symmetrised self loop is stored once: its reverse is itself.
+    let add_reverse = |s: VertexId, t: VertexId| options.symmetrise && s != t;
+
+    let degrees: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+    edges.sources.par_iter().zip(edges.targets.par_iter()).for_each(|(&s, &t)| {
+        if keep(s, t) {
+            degrees[s as usize].fetch_add(1, Ordering::Relaxed);
+            if add_reverse(s, t) {
+                degrees[t as usize].fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    });
+    let mut offsets = Vec::with_capacity(n + 1);
+    offsets.push(0u64);
+    let mut total = 0u64;
+    for d in &degrees {
+        total += d.load(Ordering::Relaxed);
+        offsets.push(total);
+    }
+    let m = usize::try_from(total).map_err(|_| Error::TooLarge(format!("{total} edges do not fit in memory")))?;
+
+    // Scatter: each entry packs (target, weight bits) so a row sorts with one key.
+    let cursors: Vec<AtomicU64> = offsets[..n].iter().map(|&o| AtomicU64::new(o)).collect();
+    let mut packed = vec![0u64; m];
+    {
+        let slots = as_atomic(&mut packed);
+        let place = |row: VertexId, target: VertexId, weight: f32| {
+            let at = cursors[row as usize].fetch_add(1, Ordering::Relaxed) as usize;
+            slots[at].store(pack(target, weight), Ordering::Relaxed);
+        };
+        (0..edges.len()).into_par_iter().for_each(|i| {
+            let (s, t) = (edges.sources[i], edges.targets[i]);
+            if keep(s, t) {
+                let w = edges.weights.as_ref().map_or(1.0, |w| w[i]);
+                place(s, t, w);
+                if add_reverse(s, t) {
+                    place(t, s, w);
+                }
+            }
+        });
+    }
+
+    let weighted = edges.weights.is_some() || options.duplicates == DuplicateEdges::Sum;
+    let bounds = row_chunk_bounds(n);
+    let mut new_degrees = vec![0u64; n];
+    split_by_bounds(&mut packed, &offsets, &bounds)
+        .into_par_iter()
+        .zip(new_degrees.par_chunks_mut(ROWS_PER_CHUNK))
+        .enumerate()
+        .for_each(|(c, (chunk, degrees))| {
+            let first = bounds[c];
+            let base = offsets[first];
+            for (i, degree) in degrees.iter_mut().enumerate() {
+                let v = first + i;
+                let row = &mut chunk[(offsets[v] - base) as usize..(offsets[v + 1] - base) as usize];
+                row.sort_unstable_by(|a, b| (a >> 32).cmp(&(b >> 32)).then(weight_of(*a).total_cmp(&weight_of(*b))));
+                *degree = reduce_row(row, options.duplicates) as u64;
+            }
+        });
+
+    let mut new_offsets = Vec::with_capacity(n + 1);
+    new_offsets.push(0u64);
+    let mut acc = 0u64;
+    for d in &new_degrees {
+        acc += d;
+        new_offsets.push(acc);
+    }
+    drop(new_degrees);
+    let mut targets = vec![0 as VertexId; acc as usize];
+    let mut weights = vec![0f32; if weighted { acc as usize } else { 0 }];
+    let mut weight_chunks = if weighted { split_by_bounds(&mut weights, &new_offsets, &bounds) } else { Vec::new() };
+    weight_chunks.resize_with(bounds.len() - 1, Default::default);
+    split_by_bounds(&mut targets, &new_offsets, &bounds).into_par_iter().zip(weight_chunks).enumerate().for_each(
+        |(c, (targets, weights))| {
+            let (first, last) = (bounds[c], bounds[c + 1]);
+            let (base, new_base) = (offsets[first], new_offsets[first]);
+            for v in first..last {
+                let kept = (new_offsets[v + 1] - new_offsets[v]) as usize;
+                let from = (offsets[v] - base) as usize;
+                let to = (new_offsets[v] - new_base) as usize;
+                for (k, &e) in packed[from..from + kept].iter().enumerate() {
+                    targets[to + k] = (e >> 32) as VertexId;
+                    if weighted {
+                        weights[to + k] = weight_of(e);
+                    }
+                }
+            }
+        },
+    );
+    Ok(Csr::from_sorted_parts(new_offsets, targets, weighted.then_some(weights)))
+}
+
+fn check_edge_list(edges: &EdgeList) -> Result<()> {
+    let n = edges.num_vertices;
+    if n > u32::MAX as usize {
+        return Err(Error::TooLarge(format!("{n} vertices exceed the u32 vertex id range")));
+    }
+    if edges.targets.len() != edges.sources.len() {
+        return Err(Error::invalid(format!(
+            "edge list has {} sources but {} targets",
+            edges.sources.len(),
+            edges.targets.len()
+        )));
+    }
+    if let Some(w) = &edges.weights {
+        if w.len() != edges.sources.len() {
+            return Err(Error::invalid(format!("edge list has {} weights for {} edges", w.len(), edges.len())));
+        }
+        if let Some(i) = w.par_iter().position_any(|x| !x.is_finite()) {
+            return Err(Error::invalid(format!("edge {i} has a non-finite weight {}", w[i])));
+        }
+    }
+    let out_of_range = edges.sources.par_iter().chain(edges.targets.par_iter()).find_any(|&&v| v as usize >= n);
+    if let Some(v) = out_of_range {
+        return Err(Error::invalid(format!("edge endpoint {v} is outside 0..{n}")));
+    }
+    Ok(())
+}
+
+#[inline]
+fn pack(target: VertexId, weight: f32) -> u64 {
+    ((target as u64) << 32) | weight.to_bits() as u64
+}
+
+#[inline]
+fn weight_of(e: u64) -> f32 {
+    f32::from_bits(e as u32)
+}
+
+/// Reduces a sorted row in place according to `policy`; returns the kept length.
+fn reduce_row(row: &mut [u64], policy: DuplicateEdges) -> usize {
+    if policy == DuplicateEdges::Keep || row.is_empty() {
+        return row.len();
+    }
+    let mut kept = 0;
+    let mut i = 0;
+    while i < row.len() {
+        let target = row[i] >> 32;
+        let mut j = i + 1;
+        while j < row.len() && row[j] >> 32 == target {
+            j += 1;
+        }
+        let weight = match policy {
+            // Sorted by weight within a target: the last copy has the largest weight.
+            DuplicateEdges::Collapse => weight_of(row[j - 1]),
+            DuplicateEdges::Sum => row[i..j].iter().map(|&e| weight_of(e) as f64).sum::<f64>() as f32,
+            DuplicateEdges::Keep => unreachable!("handled above"),
+        };
+        row[kept] = pack(target as VertexId, weight);
+        kept += 1;
+        i = j;
+    }
+    kept
+}
+
+/// Rows handled by one parallel task of a row-wise pass.
+const ROWS_PER_CHUNK: usize = 2048;
+
+/// Vertex boundaries `0, ROWS_PER_CHUNK, ..., n` of the row chunks.
+pub(crate) fn row_chunk_bounds(n: usize) -> Vec<usize> {
+    let mut bounds: Vec<usize> = (0..n).step_by(ROWS_PER_CHUNK).collect();
+    bounds.push(n);
+    if bounds.len() == 1 {
+        bounds.push(n);
+    }
+    bounds
+}
+
+/// Splits `data`, whose rows `offsets` delimits, into the chunks of rows `bounds` delimits.
+pub(crate) fn split_by_bounds<'a, T>(mut data: &'a mut [T], offsets: &[u64], bounds: &[usize]) -> Vec<&'a mut [T]> {
+    let mut chunks = Vec::with_capacity(bounds.len().saturating_sub(1));
+    for w in bounds.windows(2) {
+        let (chunk, rest) = data.split_at_mut((offsets[w[1]] - offsets[w[0]]) as usize);
+        chunks.push(chunk);
+        data = rest;
+    }
+    chunks
+}
+
+fn as_atomic(data: &mut [u64]) -> &[AtomicU64] {
+    // SAFETY: AtomicU64 has the same size and alignment as u64 (guaranteed on targets with
+    // 64-bit atomics), and the exclusive borrow guarantees no other access while the atomic
+    // view is alive.
+    unsafe { &*(data as *mut [u64] as *const [AtomicU64]) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edges(n: usize, pairs: &[(u32, u32)], weights: Option<&[f32]>) -> EdgeList {
+        EdgeList {
+            num_vertices: n,
+            sources: pairs.iter().map(|p| p.0).collect(),
+            targets: pairs.iter().map(|p| p.1).collect(),
+            weights: weights.map(|w| w.to_vec()),
+        }
+    }
+
+    fn rows(csr: &Csr) -> Vec<Vec<u32>> {
+        (0..csr.num_vertices() as u32).map(|v| csr.neighbors(v).to_vec()).collect()
+    }
+
+    #[test]
+    fn symmetrises_sorts_and_collapses() {
+        let e = edges(4, &[(0, 2), (0, 1), (2, 0), (3, 3), (1, 0)], None);
+        let csr = build_csr(&e, &BuildOptions::default()).unwrap();
+        assert_eq!(rows(&csr), vec![vec![1, 2], vec![0], vec![0], vec![]]);
+        assert!(!csr.is_weighted());
+    }
+
+    #[test]
+    fn keep_duplicates_counts_reciprocal_edges_twice() {
+        let e = edges(3, &[(0, 1), (1, 0), (1, 2)], None);
+        let opts = BuildOptions { duplicates: DuplicateEdges::Keep, ..Default::default() };
+        let csr = build_csr(&e, &opts).unwrap();
+        assert_eq!(rows(&csr), vec![vec![1, 1], vec![0, 0, 2], vec![1]]);
+    }
+
+    #[test]
+    fn sum_and_collapse_weights() {
+        let e = edges(2, &[(0, 1), (1, 0), (0, 1)], Some(&[1.5, 2.0, 0.25]));
+        let sum = build_csr(&e, &BuildOptions { duplicates: DuplicateEdges::Sum, ..Default::default() }).unwrap();
+        assert_eq!(sum.neighbor_weights(0).unwrap(), &[3.75]);
+        assert_eq!(sum.neighbor_weights(1).unwrap(), &[3.75]);
+        let max = build_csr(&e, &BuildOptions::default()).unwrap();
+        assert_eq!(max.neighbor_weights(0).unwrap(), &[2.0]);
+    }
+
+    #[test]
+    fn directed_without_symmetrisation_keeps_self_loop_when_asked() {
+        let e = edges(3, &[(0, 1), (2, 2), (1, 2)], None);
+        let opts = BuildOptions { symmetrise: false, drop_self_loops: false, duplicates: DuplicateEdges::Keep };
+        let csr = build_csr(&e, &opts).unwrap();
+        assert_eq!(rows(&csr), vec![vec![1], vec![2], vec![2]]);
+        let sym = build_csr(&e, &BuildOptions { drop_self_loops: false, ..Default::default() }).unwrap();
+        assert_eq!(rows(&sym), vec![vec![1], vec![0, 2], vec![1, 2]]);
+    }
+
+    #[test]
+    fn rejects_out_of_range_and_non_finite() {
+        assert!(build_csr(&edges(2, &[(0, 2)], None), &BuildOptions::default()).is_err());
+        assert!(build_csr(&edges(2, &[(0, 1)], Some(&[f32::NAN])), &BuildOptions::default()).is_err());
+    }
+}

@@ -1,0 +1,30 @@
+//! # glp-runtime
+//!
+//! Everything glp runs on, below the command line:
+//!
+//! - [`graph`]: the CSR every engine reads, the edge-list builder and the id mapping;
+//! - [`io`]: readers for Matrix Market, SNAP edge lists, CSV, LDBC Graphalytics and gzip
+//!   versions of all of them, the binary `.glpg` format, and ground-truth files;
+//! - [`gen`]: R-MAT / Kronecker and community-structured (planted partition) generators;
+//! - [`metrics`]: modularity, NMI, ARI, overlapping NMI, conductance, community sizes;
+//! - [`lp`]: label propagation on the CPU (synchronous and asynchronous schedules) behind
+//!   the hook trait user variants implement;
+//! - [`device`]: probing for a CUDA GPU without ever panicking;
+//! - [`random`]: the counter-based Philox4x32-10 generator shared by CPU and GPU code.
+//!
+//! Data flow of `glp lp`: a file is read by [`io::load_graph`] (format detected, parsed in
+//! parallel, ids relabelled, edges built into a [`graph::Csr`]), an engine of [`lp`] computes
+//! labels, [`metrics`] scores them, and the caller maps labels back with
+//! [`graph::VertexIds`].
+
+pub mod community;
+pub mod device;
+pub mod error;
+pub mod gen;
+pub mod graph;
+pub mod io;
+pub mod lp;
+pub mod metrics;
+pub mod random;
+
+pub use error::{Error, Result};
