@@ -1,0 +1,155 @@
+//! Per-thread collision-free label tables for the most-frequent-label search.
+//!
+//! One `f64` accumulator per possible label and the list of labels touched (GVE-LPA's
+//! "collision-free per-thread hashtable"): accumulation is a single indexed add, and the
+//! table is cleared by walking the touched list, so the cost per vertex is O(degree).
+//!
+//! A label is recorded in the touched list when its accumulator reads 0 before the add. A
+//! label whose sum returns to exactly 0 (zero or cancelling weights) may be recorded twice;
+//! duplicates only repeat a candidate with the same sum, so the best label is unchanged.
+
+use super::variant::{is_labelled, Label, LpVariant, View};
+use super::TieBreak;
+use crate::graph::{Csr, VertexId};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The best label found for a vertex and its score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Best {
+    pub label: Label,
+    pub score: f64,
+}
+
+/// A per-thread label table sized for labels `0..n`.
+pub(super) struct Tally {
+    sums: Vec<f64>,
+    touched: Vec<Label>,
+}
+
+impl Tally {
+    pub fn new(num_labels: usize) -> Self {
+        Tally { sums: vec![0.0; num_labels], touched: Vec::new() }
+    }
+
+    /// Gathers `v`'s neighbours through the variant's hooks and returns the label with the
+    /// highest score, equal scores resolved by `ties`; `None` when no neighbour contributes a
+    /// label. The touched list holds labels in the order they are first met along the
+    /// (sorted) adjacency, which is what [`TieBreak::FirstSeen`] means.
+    #[inline]
+    pub fn best_label<V: LpVariant>(
+        &mut self,
+        csr: &Csr,
+        variant: &V,
+        view: &View<'_>,
+        v: VertexId,
+        ties: TieBreak,
+    ) -> Option<Best> {
+        let range = csr.edge_range(v);
+        let neighbours = &csr.targets()[range.clone()];
+        for (edge, &u) in range.zip(neighbours) {
+            let (label, weight) = variant.load_neighbor(view, v, u, edge);
+            if !is_labelled(label) {
+                continue;
+            }
+            let sum = &mut self.sums[label as usize];
+            if *sum == 0.0 {
+                self.touched.push(label);
+            }
+            *sum += weight;
+        }
+        let mut best: Option<Best> = None;
+        for &label in &self.touched {
+            let score = variant.label_score(view, v, label, self.sums[label as usize]);
+            let better = match best {
+                None => true,
+                Some(b) => {
+                    score > b.score
+                        || (score == b.score
+                            && match ties {
+                                TieBreak::SmallestLabel => label < b.label,
+                                TieBreak::FirstSeen => false,
+                                TieBreak::Hashed => tie_hash(label, v) < tie_hash(b.label, v),
+                            })
+                }
+            };
+            if better {
+                best = Some(Best { label, score });
+            }
+        }
+        for &label in &self.touched {
+            self.sums[label as usize] = 0.0;
+        }
+        self.touched.clear();
+        best
+    }
+}
+
+/// Vertices per parallel task (GVE-LPA's dynamic schedule uses chunks of 2048).
+const CHUNK: u32 = 2048;
+
+/// Counters a pass over the vertices returns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct PassCounts {
+    pub changed: u64,
+    pub processed: u64,
+}
+
+impl std::ops::Add for PassCounts {
+    type Output = PassCounts;
+    fn add(self, o: PassCounts) -> PassCounts {
+        PassCounts { changed: self.changed + o.changed, processed: self.processed + o.processed }
+    }
+}
+
+/// One [`Tally`] per thread of the current rayon pool, reused across iterations.
+pub(super) struct TallyPool {
+    tallies: Vec<std::sync::Mutex<Tally>>,
+}
+
+impl TallyPool {
+    /// Tables for labels `0..num_labels`, one per thread of the current pool.
+    pub fn new(num_labels: usize) -> Self {
+        // One table per thread of the pool `for_each_chunk` will broadcast to; a table is
+        // locked once per pass, so a pool larger than this (never the case when the caller
+        // stays in one pool) only serialises, it stays correct.
+        let threads = rayon::current_num_threads().max(1);
+        TallyPool { tallies: (0..threads).map(|_| std::sync::Mutex::new(Tally::new(num_labels))).collect() }
+    }
+
+    /// Runs `work` over chunks of `0..n` on every thread of the current pool and adds up the
+    /// counts. Threads take chunks in increasing order from a shared counter (OpenMP's
+    /// `schedule(dynamic, 2048)`, as GVE-LPA runs): the asynchronous schedule then sweeps the
+    /// vertices nearly in id order, which its quality depends on (halving the range, as
+    /// rayon's splitting does, starts a second sweep mid-graph and costs modularity).
+    pub fn for_each_chunk<F>(&self, n: usize, work: F) -> PassCounts
+    where
+        F: Fn(&mut Tally, std::ops::Range<VertexId>) -> PassCounts + Sync,
+    {
+        let chunks = (n as u64).div_ceil(CHUNK as u64);
+        let next = AtomicU64::new(0);
+        let per_thread = rayon::broadcast(|context| {
+            let slot = context.index() % self.tallies.len();
+            let mut tally = self.tallies[slot].lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut counts = PassCounts::default();
+            loop {
+                let c = next.fetch_add(1, Ordering::Relaxed);
+                if c >= chunks {
+                    break counts;
+                }
+                let start = c * CHUNK as u64;
+                let end = (start + CHUNK as u64).min(n as u64);
+                counts = counts + work(&mut tally, start as VertexId..end as VertexId);
+            }
+        });
+        per_thread.into_iter().fold(PassCounts::default(), |a, b| a + b)
+    }
+}
+
+/// The order [`TieBreak::Hashed`] uses: a bijection of the label for each vertex (xor with a
+/// multiple of the vertex id, then the murmur3 finaliser's multiply-xorshift steps), so
+/// distinct labels never compare equal and different vertices order labels differently.
+#[inline]
+fn tie_hash(label: Label, v: VertexId) -> u32 {
+    let x = (label ^ v.wrapping_mul(0x9E37_79B9)).wrapping_mul(0x85EB_CA6B);
+    (x ^ (x >> 13)).wrapping_mul(0xC2B2_AE35)
+}
