@@ -1,1 +1,37 @@
-//! glp
+//! # glp
+//!
+//! Graph analytics written as small annotated Rust functions and run as fast GPU kernels,
+//! with a multi-threaded CPU backend that computes the same results without a GPU.
+//!
+//! This crate is the facade: it re-exports the runtime ([`graph`], [`io`], [`gen`],
+//! [`metrics`], [`lp`], [`device`], [`random`]) and hosts the `glp` command-line program.
+//! The crates behind it:
+//!
+//! - `glp-codegen`: the compiler from the accepted Rust subset to CUDA C (and its IR
+//!   interpreter);
+//! - `glp-macros`: the thin attribute macros over `glp-codegen`;
+//! - `glp-runtime`: graphs, formats, generators, metrics, engines and the GPU device layer.
+//!
+//! ```no_run
+//! use glp::prelude::*;
+//!
+//! let graph = glp::io::load_graph("graph.txt".as_ref(), &LoadOptions::default())?;
+//! let outcome = glp::lp::run(&graph.csr, &Classic, &LpConfig::asynchronous())?;
+//! let quality = QualityReport::new(&graph.csr, &outcome.labels, None)?;
+//! println!("modularity {:.3}", quality.modularity);
+//! # Ok::<(), glp::Error>(())
+//! ```
+
+pub use glp_runtime::{community, device, error, gen, graph, io, lp, metrics, random, Error, Result};
+
+/// The items most programs need.
+pub mod prelude {
+    pub use glp_runtime::community::{Cover, GroundTruth, UNLABELLED};
+    pub use glp_runtime::graph::{BuildOptions, Csr, DuplicateEdges, Graph, VertexId};
+    pub use glp_runtime::io::LoadOptions;
+    pub use glp_runtime::lp::{Classic, LpConfig, LpVariant, Schedule, TieBreak, View, Weighted};
+    pub use glp_runtime::metrics::QualityReport;
+}
+
+#[doc(hidden)]
+pub mod cli;

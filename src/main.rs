@@ -1,1 +1,5 @@
-fn main() {}
+//! The `glp` command-line program; see `glp --help`.
+
+fn main() -> std::process::ExitCode {
+    glp::cli::main()
+}
