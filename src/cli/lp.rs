@@ -13,8 +13,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Args)]
-#[command(
-    long_about = "Detect communities with label propagation.\n\n\
+#[command(long_about = "Detect communities with label propagation.\n\n\
     Every vertex starts with its own label and repeatedly takes the label that carries the \
     most weight among its neighbours.\n\n\
     Schedules:\n  \
@@ -30,8 +29,7 @@ use std::path::{Path, PathBuf};
     Output: a summary (time, iterations, communities, modularity, and NMI / ARI or overlapping \
     NMI when a ground truth is given), or JSON with --json; --out writes one `vertex<TAB>label` \
     line per vertex using the input's vertex ids (a label is the input id of the vertex it \
-    started at)."
-)]
+    started at).")]
 pub struct LpArgs {
     /// Graph file (any supported format, plain or gzip) [default: the bundled email-Eu-core]
     pub graph: Option<PathBuf>,
@@ -240,7 +238,11 @@ fn write_labels(path: &Path, graph: &Graph, outcome: &LpOutcome) -> Result<()> {
 fn summary(report: &LpReport, truth: Option<&GroundTruth>) -> String {
     let q = &report.quality;
     let mut s = String::new();
-    let _ = writeln!(s, "graph        {} ({} vertices, {} stored edges)", report.graph, report.vertices, report.stored_edges);
+    let _ = writeln!(
+        s,
+        "graph        {} ({} vertices, {} stored edges)",
+        report.graph, report.vertices, report.stored_edges
+    );
     let _ = writeln!(
         s,
         "engine       {} {} {}, {} threads",

@@ -3,10 +3,8 @@
 //! One `f64` accumulator per possible label and the list of labels touched (GVE-LPA's
 //! "collision-free per-thread hashtable"): accumulation is a single indexed add, and the
 //! table is cleared by walking the touched list, so the cost per vertex is O(degree).
-//!
-//! A label is recorded in the touched list when its accumulator reads 0 before the add. A
-//! label whose sum returns to exactly 0 (zero or cancelling weights) may be recorded twice;
-//! duplicates only repeat a candidate with the same sum, so the best label is unchanged.
+//! Low-degree vertices (most of them in real graphs) use a short list instead, which avoids
+//! the table's cache misses.
 
 use super::variant::{is_labelled, Label, LpVariant, View};
 use super::TieBreak;
@@ -20,20 +18,28 @@ pub(super) struct Best {
     pub score: f64,
 }
 
+/// Vertices of at most this degree gather their labels in a short list searched linearly,
+/// which stays in L1; larger ones use the dense table, whose random accesses miss the cache
+/// on large graphs but cost O(1) each.
+const SHORT_LIST_DEGREE: usize = 32;
+
 /// A per-thread label table sized for labels `0..n`.
 pub(super) struct Tally {
     sums: Vec<f64>,
     touched: Vec<Label>,
+    /// Distinct labels of the current vertex with their summed weight, in the order they
+    /// are first met along the adjacency.
+    candidates: Vec<(Label, f64)>,
 }
 
 impl Tally {
     pub fn new(num_labels: usize) -> Self {
-        Tally { sums: vec![0.0; num_labels], touched: Vec::new() }
+        Tally { sums: vec![0.0; num_labels], touched: Vec::new(), candidates: Vec::new() }
     }
 
     /// Gathers `v`'s neighbours through the variant's hooks and returns the label with the
     /// highest score, equal scores resolved by `ties`; `None` when no neighbour contributes a
-    /// label. The touched list holds labels in the order they are first met along the
+    /// label. Candidates are scored in the order their labels are first met along the
     /// (sorted) adjacency, which is what [`TieBreak::FirstSeen`] means.
     #[inline]
     pub fn best_label<V: LpVariant>(
@@ -44,22 +50,15 @@ impl Tally {
         v: VertexId,
         ties: TieBreak,
     ) -> Option<Best> {
-        let range = csr.edge_range(v);
-        let neighbours = &csr.targets()[range.clone()];
-        for (edge, &u) in range.zip(neighbours) {
-            let (label, weight) = variant.load_neighbor(view, v, u, edge);
-            if !is_labelled(label) {
-                continue;
-            }
-            let sum = &mut self.sums[label as usize];
-            if *sum == 0.0 {
-                self.touched.push(label);
-            }
-            *sum += weight;
+        self.candidates.clear();
+        if csr.degree(v) <= SHORT_LIST_DEGREE {
+            self.gather_short(csr, variant, view, v);
+        } else {
+            self.gather_dense(csr, variant, view, v);
         }
         let mut best: Option<Best> = None;
-        for &label in &self.touched {
-            let score = variant.label_score(view, v, label, self.sums[label as usize]);
+        for &(label, freq) in &self.candidates {
+            let score = variant.label_score(view, v, label, freq);
             let better = match best {
                 None => true,
                 Some(b) => {
@@ -76,11 +75,57 @@ impl Tally {
                 best = Some(Best { label, score });
             }
         }
+        best
+    }
+
+    /// Accumulates into the candidate list directly (linear search: degree is small).
+    #[inline]
+    fn gather_short<V: LpVariant>(&mut self, csr: &Csr, variant: &V, view: &View<'_>, v: VertexId) {
+        let range = csr.edge_range(v);
+        let neighbours = &csr.targets()[range.clone()];
+        for (edge, &u) in range.zip(neighbours) {
+            let (label, weight) = variant.load_neighbor(view, v, u, edge);
+            if !is_labelled(label) {
+                continue;
+            }
+            match self.candidates.iter_mut().find(|(l, _)| *l == label) {
+                Some((_, sum)) => *sum += weight,
+                None => self.candidates.push((label, weight)),
+            }
+        }
+    }
+
+    /// Accumulates into the dense table, then moves the touched entries to the candidate
+    /// list and clears them. A label is recorded as touched when its accumulator reads 0
+    /// before the add; a label whose sum returns to exactly 0 (zero or cancelling weights)
+    /// may be recorded twice, and its second record is skipped when the table is read back.
+    #[inline]
+    fn gather_dense<V: LpVariant>(&mut self, csr: &Csr, variant: &V, view: &View<'_>, v: VertexId) {
+        let range = csr.edge_range(v);
+        let neighbours = &csr.targets()[range.clone()];
+        for (edge, &u) in range.zip(neighbours) {
+            let (label, weight) = variant.load_neighbor(view, v, u, edge);
+            if !is_labelled(label) {
+                continue;
+            }
+            let sum = &mut self.sums[label as usize];
+            if *sum == 0.0 {
+                self.touched.push(label);
+            }
+            *sum += weight;
+        }
+        for &label in &self.touched {
+            let sum = &mut self.sums[label as usize];
+            if sum.is_nan() {
+                continue; // already read back: a duplicate record
+            }
+            self.candidates.push((label, *sum));
+            *sum = f64::NAN;
+        }
         for &label in &self.touched {
             self.sums[label as usize] = 0.0;
         }
         self.touched.clear();
-        best
     }
 }
 

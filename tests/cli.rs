@@ -1,0 +1,186 @@
+//! End-to-end tests of the `glp` binary. Every expected value is computed here from the
+//! input files with independent code (or read from the LDBC reference outputs).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn glp(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_glp")).args(args).output().expect("the glp binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(name)
+}
+
+/// `vertex label` pairs of a whitespace-separated file.
+fn read_pairs(path: &Path) -> BTreeMap<u64, u64> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let mut t = l.split_whitespace().map(|x| x.parse::<u64>().unwrap());
+            (t.next().unwrap(), t.next().unwrap())
+        })
+        .collect()
+}
+
+/// NMI with the arithmetic-mean normalisation, written independently of glp's metrics.
+fn nmi(a: &[u64], b: &[u64]) -> f64 {
+    let n = a.len() as f64;
+    let mut joint: HashMap<(u64, u64), f64> = HashMap::new();
+    let (mut ca, mut cb): (HashMap<u64, f64>, HashMap<u64, f64>) = (HashMap::new(), HashMap::new());
+    for (&x, &y) in a.iter().zip(b) {
+        *joint.entry((x, y)).or_default() += 1.0;
+        *ca.entry(x).or_default() += 1.0;
+        *cb.entry(y).or_default() += 1.0;
+    }
+    let h = |c: &HashMap<u64, f64>| -c.values().map(|&k| k / n * (k / n).ln()).sum::<f64>();
+    let mi: f64 = joint.iter().map(|(&(x, y), &k)| k / n * (k * n / (ca[&x] * cb[&y])).ln()).sum();
+    mi / ((h(&ca) + h(&cb)) / 2.0)
+}
+
+#[test]
+fn lp_on_the_bundled_graph_reports_quality_that_matches_its_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("labels.tsv");
+    let run = glp(&["lp", "--backend", "cpu", "--json", "--out", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+    assert_eq!(report["vertices"], 1005);
+
+    // NMI of the written labels against the department file, computed here.
+    let labels = read_pairs(&out);
+    let truth = read_pairs(&data("email-Eu-core-department-labels.txt"));
+    assert_eq!(labels.len(), 1005);
+    let (a, b): (Vec<u64>, Vec<u64>) = truth.iter().map(|(v, d)| (labels[v], *d)).unzip();
+    let expected = nmi(&a, &b);
+    let reported = report["quality"]["nmi"]["value"].as_f64().unwrap();
+    assert!((expected - reported).abs() < 1e-9, "reported {reported}, computed {expected}");
+    // Every label is the id of a vertex of the graph.
+    assert!(labels.values().all(|l| labels.contains_key(l)));
+}
+
+#[test]
+fn lp_summary_names_every_figure() {
+    let run = glp(&["lp", "--backend", "cpu"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let text = stdout(&run);
+    for field in ["time", "iterations", "communities", "modularity", "NMI"] {
+        assert!(text.contains(field), "missing {field} in:\n{text}");
+    }
+}
+
+#[test]
+fn gpu_backend_without_a_gpu_is_a_clear_error_and_auto_falls_back() {
+    if glp_runtime::device::probe().is_ok() {
+        return; // A GPU machine: the fallback paths below do not apply.
+    }
+    let run = glp(&["lp", "--backend", "gpu"]);
+    assert!(!run.status.success());
+    assert!(stderr(&run).starts_with("error: GPU unavailable:"), "{}", stderr(&run));
+    let run = glp(&["lp", "--backend", "auto"]);
+    assert!(run.status.success());
+    let notices: Vec<&str> = stderr(&run).lines().filter(|l| l.starts_with("notice:")).collect();
+    assert_eq!(notices.len(), 1, "{}", stderr(&run));
+    assert!(notices[0].contains("CPU"));
+}
+
+/// LDBC Graphalytics CDLP: synchronous, ties to the smallest label, directed graphs count a
+/// neighbour once per edge direction.
+#[test]
+fn sync_schedule_reproduces_ldbc_cdlp_reference_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("ldbc-validation/cdlp/dir-input", "ldbc-validation/cdlp/dir-output", "5", "keep"),
+        ("ldbc-validation/cdlp/undir-input", "ldbc-validation/cdlp/undir-output", "5", "collapse"),
+        ("ldbc-validation/example/example-directed.e", "ldbc-validation/example/example-directed-CDLP", "2", "keep"),
+        (
+            "ldbc-validation/example/example-undirected.e",
+            "ldbc-validation/example/example-undirected-CDLP",
+            "2",
+            "collapse",
+        ),
+    ];
+    for (input, expected, iterations, duplicates) in cases {
+        let out = dir.path().join("labels.tsv");
+        let mut args = vec![
+            "lp",
+            "--schedule",
+            "sync",
+            "--iterations",
+            iterations,
+            "--duplicates",
+            duplicates,
+            "--backend",
+            "cpu",
+        ];
+        let input_path = data(input);
+        let out_path = out.to_str().unwrap().to_string();
+        args.extend([input_path.to_str().unwrap(), "--out", &out_path]);
+        if input.ends_with("-input") {
+            args.extend(["--format", "adj"]);
+        }
+        let run = glp(&args);
+        assert!(run.status.success(), "{input}: {}", stderr(&run));
+        assert_eq!(read_pairs(&out), read_pairs(&data(expected)), "{input}");
+    }
+}
+
+#[test]
+fn malformed_input_names_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "1 2\n2 3\n3 x4\n").unwrap();
+    let run = glp(&["info", bad.to_str().unwrap()]);
+    assert!(!run.status.success());
+    let err = stderr(&run);
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(&format!("{}:3:3", bad.display())), "{err}");
+}
+
+#[test]
+fn convert_then_info_preserves_the_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let glpg = dir.path().join("karate.glpg");
+    let run = glp(&["convert", data("karate.mtx").to_str().unwrap(), glpg.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let info = |path: &Path| -> serde_json::Value {
+        let run = glp(&["info", "--json", path.to_str().unwrap()]);
+        assert!(run.status.success(), "{}", stderr(&run));
+        serde_json::from_str(&stdout(&run)).unwrap()
+    };
+    let (text, binary) = (info(&data("karate.mtx")), info(&glpg));
+    // Zachary's karate club: 34 members, 78 friendships, stored in both directions.
+    assert_eq!(binary["vertices"], 34);
+    assert_eq!(binary["stored_edges"], 156);
+    assert_eq!(binary["max_degree"], 17);
+    for key in ["vertices", "stored_edges", "min_degree", "max_degree", "id_range"] {
+        assert_eq!(text[key], binary[key], "{key}");
+    }
+}
+
+#[test]
+fn bad_arguments_are_errors_not_panics() {
+    for args in [
+        vec!["lp", "--threads", "0"],
+        vec!["lp", "--tolerance", "2"],
+        vec!["lp", "/nonexistent/graph.txt"],
+        vec!["bench", "lp", "--repeat", "0"],
+        vec!["gen", "planted", "--mu", "1.5", "--out", "/tmp/never.glpg"],
+    ] {
+        let run = glp(&args);
+        assert!(!run.status.success(), "{args:?} succeeded");
+        assert!(stderr(&run).starts_with("error"), "{args:?}: {}", stderr(&run));
+        assert!(!stderr(&run).contains("panicked"), "{args:?}: {}", stderr(&run));
+    }
+}
