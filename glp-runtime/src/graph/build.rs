@@ -150,10 +150,11 @@ pub fn build_csr(edges: &EdgeList, options: &BuildOptions) -> Result<Csr> {
     split_by_bounds(&mut targets, &new_offsets, &bounds).into_par_iter().zip(weight_chunks).enumerate().for_each(
         |(c, (targets, weights))| {
             let (first, last) = (bounds[c], bounds[c + 1]);
-            let (base, new_base) = (offsets[first], new_offsets[first]);
+            let new_base = new_offsets[first];
             for v in first..last {
                 let kept = (new_offsets[v + 1] - new_offsets[v]) as usize;
-                let from = (offsets[v] - base) as usize;
+                // `packed` is the whole array here (not a chunk): index it absolutely.
+                let from = offsets[v] as usize;
                 let to = (new_offsets[v] - new_base) as usize;
                 for (k, &e) in packed[from..from + kept].iter().enumerate() {
                     targets[to + k] = (e >> 32) as VertexId;
