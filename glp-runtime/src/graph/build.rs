@@ -153,7 +153,6 @@ pub fn build_csr(edges: &EdgeList, options: &BuildOptions) -> Result<Csr> {
             let new_base = new_offsets[first];
             for v in first..last {
                 let kept = (new_offsets[v + 1] - new_offsets[v]) as usize;
-                // `packed` is the whole array here (not a chunk): index it absolutely.
                 let from = offsets[v] as usize;
                 let to = (new_offsets[v] - new_base) as usize;
                 for (k, &e) in packed[from..from + kept].iter().enumerate() {
@@ -313,6 +312,56 @@ mod tests {
         assert_eq!(rows(&csr), vec![vec![1], vec![2], vec![2]]);
         let sym = build_csr(&e, &BuildOptions { drop_self_loops: false, ..Default::default() }).unwrap();
         assert_eq!(rows(&sym), vec![vec![1], vec![0, 2], vec![1, 2]]);
+    }
+
+    /// Many row chunks, every policy, compared with an ordered-map construction.
+    #[test]
+    fn large_random_graph_matches_a_naive_build() {
+        use std::collections::BTreeMap;
+        let n = 9000u32;
+        let mut x = 12345u64;
+        let mut next = |m: u32| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((x >> 33) % m as u64) as u32
+        };
+        let pairs: Vec<(u32, u32)> = (0..60000).map(|_| (next(n), next(n))).collect();
+        let weights: Vec<f32> = (0..pairs.len()).map(|_| 0.5 * (1 + next(4)) as f32).collect();
+        let e = edges(n as usize, &pairs, Some(&weights));
+        for duplicates in [DuplicateEdges::Keep, DuplicateEdges::Collapse, DuplicateEdges::Sum] {
+            let opts = BuildOptions { duplicates, ..Default::default() };
+            let csr = build_csr(&e, &opts).unwrap();
+            let mut naive: Vec<BTreeMap<u32, Vec<f32>>> = vec![BTreeMap::new(); n as usize];
+            for (&(s, t), &w) in pairs.iter().zip(&weights) {
+                if s != t {
+                    naive[s as usize].entry(t).or_default().push(w);
+                    naive[t as usize].entry(s).or_default().push(w);
+                }
+            }
+            for v in 0..n {
+                let mut expected_targets = Vec::new();
+                let mut expected_weights = Vec::new();
+                for (&t, ws) in &naive[v as usize] {
+                    let mut ws = ws.clone();
+                    ws.sort_by(f32::total_cmp);
+                    match duplicates {
+                        DuplicateEdges::Keep => {
+                            expected_targets.extend(std::iter::repeat_n(t, ws.len()));
+                            expected_weights.extend(ws);
+                        }
+                        DuplicateEdges::Collapse => {
+                            expected_targets.push(t);
+                            expected_weights.push(*ws.last().unwrap());
+                        }
+                        DuplicateEdges::Sum => {
+                            expected_targets.push(t);
+                            expected_weights.push(ws.iter().sum());
+                        }
+                    }
+                }
+                assert_eq!(csr.neighbors(v), &expected_targets[..], "{duplicates:?} row {v}");
+                assert_eq!(csr.neighbor_weights(v).unwrap(), &expected_weights[..], "{duplicates:?} row {v}");
+            }
+        }
     }
 
     #[test]
