@@ -1,1 +1,76 @@
-//! (being written)
+//! Graph generators: R-MAT / Kronecker ([`rmat()`]) and a community-structured graph with
+//! ground truth ([`planted_partition`]).
+//!
+//! Both return in-memory results (a [`Graph`](crate::graph::Graph), plus the planted
+//! communities); `glp gen` writes them to files and benchmarks use them directly.
+//!
+//! # Determinism
+//!
+//! Every random draw comes from the counter-based generator of [`crate::random`], keyed by the
+//! user's seed and by *what* is being drawn: the stream id is `purpose << 56 | item`, where
+//! `purpose` is one of the constants of [`stream`] and `item` the index of the edge, vertex or
+//! community the draw belongs to (below 2^56). Work is split across rayon threads freely, and
+//! every output lands at a position fixed by prefix sums, so a seed gives the same graph for
+//! any thread count and on any machine (the final CSR is built by
+//! [`build_csr`](crate::graph::build_csr), which is deterministic too).
+//!
+//! # Memory
+//!
+//! Generators hold no per-edge structure besides the edge list handed to `build_csr` (two
+//! `u32` per generated undirected edge) and what `build_csr` needs: it packs each stored
+//! directed edge in a `u64` and writes the final `u32` targets, so the peak is about
+//! 8 + 16 + 8 = 32 bytes per generated undirected edge, i.e. about 16 bytes per stored directed
+//! edge, plus O(vertices) arrays. Edge buffers are reserved fallibly, so a request that does not
+//! fit in memory is an [`Error::TooLarge`], not an abort.
+
+mod bijection;
+pub mod community;
+mod power_law;
+pub mod rmat;
+
+pub use bijection::{Bijection, PowerOfTwoBijection};
+pub use community::{planted_partition, CommunityParams};
+pub use rmat::{rmat, RmatParams, RmatSampler};
+
+use crate::error::{Error, Result};
+
+/// Stream purposes: the top byte of every stream id a generator uses (see the module docs).
+pub mod stream {
+    /// R-MAT: the quadrant choices of edge `e` (item = edge index).
+    pub const RMAT_EDGE: u64 = 1;
+    /// Vertex id scrambling (item 0).
+    pub const SCRAMBLE: u64 = 2;
+    /// Planted partition: community sizes (item 0, one sequential stream).
+    pub const COMMUNITY_SIZES: u64 = 3;
+    /// Planted partition: degree and mixing rounding of drawn vertex `i` (item = `i`).
+    pub const VERTEX_DEGREE: u64 = 4;
+    /// Planted partition: placement of high-degree vertices into communities (item 0).
+    pub const PLACEMENT: u64 = 5;
+    /// Planted partition: configuration model and rewiring inside community `c` (item = `c`).
+    pub const INTRA_COMMUNITY: u64 = 6;
+    /// Planted partition: the edges slot `s` sends to other communities (item = `s`).
+    pub const INTER_COMMUNITY: u64 = 7;
+    /// Planted partition: the member of community `c` whose stub moves out when the
+    /// community's internal degrees have an odd sum (item = `c`).
+    pub const COMMUNITY_PARITY: u64 = 8;
+
+    /// Stream id of `item` for `purpose`: `purpose << 56 | item` (`item < 2^56`).
+    #[inline]
+    pub fn id(purpose: u64, item: u64) -> u64 {
+        debug_assert!(item < 1 << 56);
+        purpose << 56 | item
+    }
+}
+
+/// A zeroed vector of `len` elements, or [`Error::TooLarge`] when memory cannot hold it.
+pub(crate) fn try_zeroed<T: Clone + Default>(len: usize, what: &str) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| {
+        Error::TooLarge(format!(
+            "cannot allocate {what}: {len} entries of {} bytes do not fit in memory",
+            std::mem::size_of::<T>()
+        ))
+    })?;
+    v.resize(len, T::default());
+    Ok(v)
+}
