@@ -130,7 +130,7 @@ pub fn build_csr(edges: &EdgeList, options: &BuildOptions) -> Result<Csr> {
             for (i, degree) in degrees.iter_mut().enumerate() {
                 let v = first + i;
                 let row = &mut chunk[(offsets[v] - base) as usize..(offsets[v + 1] - base) as usize];
-                row.sort_unstable_by(|a, b| (a >> 32).cmp(&(b >> 32)).then(weight_of(*a).total_cmp(&weight_of(*b))));
+                row.sort_unstable();
                 *degree = reduce_row(row, options.duplicates) as u64;
             }
         });
@@ -194,14 +194,21 @@ fn check_edge_list(edges: &EdgeList) -> Result<()> {
     Ok(())
 }
 
+/// Packs an edge into one `u64` that sorts by target, then by weight in `f32::total_cmp`
+/// order: the weight's bits are mapped to an unsigned key with the same order (flip all bits
+/// of negatives, the sign bit of the others), so rows sort as plain integers.
 #[inline]
 fn pack(target: VertexId, weight: f32) -> u64 {
-    ((target as u64) << 32) | weight.to_bits() as u64
+    let bits = weight.to_bits();
+    let key = if bits >> 31 == 1 { !bits } else { bits | 0x8000_0000 };
+    ((target as u64) << 32) | key as u64
 }
 
+/// The weight of a packed edge (inverse of the key mapping of [`pack`]).
 #[inline]
 fn weight_of(e: u64) -> f32 {
-    f32::from_bits(e as u32)
+    let key = e as u32;
+    f32::from_bits(if key >> 31 == 1 { key & 0x7FFF_FFFF } else { !key })
 }
 
 /// Reduces a sorted row in place according to `policy`; returns the kept length.
@@ -362,6 +369,22 @@ mod tests {
                 assert_eq!(csr.neighbor_weights(v).unwrap(), &expected_weights[..], "{duplicates:?} row {v}");
             }
         }
+    }
+
+    #[test]
+    fn packed_edges_sort_by_target_then_weight_total_order() {
+        let weights = [-3.5f32, -0.0, 0.0, 1e-30, 2.0, -1e30, 7.25];
+        let mut packed: Vec<u64> = weights.iter().map(|&w| pack(5, w)).collect();
+        packed.push(pack(4, 100.0));
+        packed.sort_unstable();
+        let mut expected = weights.to_vec();
+        expected.sort_by(f32::total_cmp);
+        assert_eq!(packed[0] >> 32, 4);
+        let unpacked: Vec<f32> = packed[1..].iter().map(|&e| weight_of(e)).collect();
+        assert_eq!(
+            unpacked.iter().map(|w| w.to_bits()).collect::<Vec<_>>(),
+            expected.iter().map(|w| w.to_bits()).collect::<Vec<_>>()
+        );
     }
 
     #[test]
