@@ -12,7 +12,7 @@ use clap::{Args, Subcommand};
 use glp_runtime::community::GroundTruth;
 use glp_runtime::gen::{self, RmatSampler};
 use glp_runtime::graph::Graph;
-use glp_runtime::lp::{self, Classic, LpConfig, LpOutcome, Weighted};
+use glp_runtime::lp::{self, Classic, LpOutcome, Weighted};
 use glp_runtime::metrics::QualityReport;
 use glp_runtime::{io, Error, Result};
 use rayon::prelude::*;

@@ -2,7 +2,6 @@
 
 use super::common::{self, LoadArgs};
 use clap::{Args, ValueEnum};
-use glp_runtime::community::GroundTruth;
 use glp_runtime::device;
 use glp_runtime::graph::Graph;
 use glp_runtime::lp::{self, Classic, LpConfig, LpOutcome, Schedule, TieBreak, Weighted};
@@ -160,6 +159,7 @@ struct LpReport {
 
 pub fn run(args: LpArgs) -> Result<()> {
     let config = args.config();
+    config.validate()?;
     let backend = choose_backend(args.backend)?;
     let graph = common::load(args.graph.as_deref(), &args.load)?;
     let truth = common::ground_truth(args.ground_truth.as_deref(), args.graph.is_none(), &graph)?;
@@ -195,7 +195,7 @@ pub fn run(args: LpArgs) -> Result<()> {
         let text = serde_json::to_string_pretty(&report).map_err(|e| Error::invalid(format!("JSON output: {e}")))?;
         println!("{text}");
     } else {
-        print!("{}", summary(&report, truth.as_ref().map(|t| &t.truth)));
+        print!("{}", summary(&report));
     }
     Ok(())
 }
@@ -235,7 +235,7 @@ fn write_labels(path: &Path, graph: &Graph, outcome: &LpOutcome) -> Result<()> {
     common::write_file(path, text.as_bytes())
 }
 
-fn summary(report: &LpReport, truth: Option<&GroundTruth>) -> String {
+fn summary(report: &LpReport) -> String {
     let q = &report.quality;
     let mut s = String::new();
     let _ = writeln!(
@@ -261,19 +261,12 @@ fn summary(report: &LpReport, truth: Option<&GroundTruth>) -> String {
         q.communities.count, q.communities.max, q.communities.singletons
     );
     let _ = writeln!(s, "modularity   {:.4}", q.modularity);
-    match truth {
-        Some(GroundTruth::Partition(_)) => {
-            if let (Some(nmi), Some(ari)) = (&q.nmi, &q.ari) {
-                let _ = writeln!(s, "NMI          {:.4} ({} vertices compared)", nmi.value, nmi.compared);
-                let _ = writeln!(s, "ARI          {:.4}", ari.value);
-            }
-        }
-        Some(GroundTruth::Cover(_)) => {
-            if let Some(onmi) = &q.overlapping_nmi {
-                let _ = writeln!(s, "overlap NMI  {:.4} (McDaid et al., NMI_max)", onmi.nmi_max);
-            }
-        }
-        None => {}
+    if let (Some(nmi), Some(ari)) = (&q.nmi, &q.ari) {
+        let _ = writeln!(s, "NMI          {:.4} ({} vertices compared)", nmi.value, nmi.compared);
+        let _ = writeln!(s, "ARI          {:.4}", ari.value);
+    }
+    if let Some(onmi) = &q.overlapping_nmi {
+        let _ = writeln!(s, "overlap NMI  {:.4} (McDaid et al., NMI_max)", onmi.nmi_max);
     }
     s
 }

@@ -113,7 +113,8 @@ impl LpConfig {
         }
     }
 
-    fn validate(&self) -> Result<()> {
+    /// Checks the parameters (a tolerance outside [0, 1] is an error).
+    pub fn validate(&self) -> Result<()> {
         if let Schedule::Asynchronous { tolerance, .. } = self.schedule {
             if !(0.0..=1.0).contains(&tolerance) {
                 return Err(Error::invalid(format!("tolerance must lie in [0, 1] (got {tolerance})")));

@@ -36,7 +36,8 @@ pub struct QualityReport {
 
 impl QualityReport {
     /// Scores the partition `labels` of `csr`, and compares it with `ground_truth`: NMI and
-    /// ARI for a partition, overlapping NMI (universe: the graph's vertices) for a cover.
+    /// ARI for a partition, overlapping NMI (universe: the graph's vertices) for a cover, and
+    /// all three for a cover whose communities do not overlap.
     ///
     /// Errors when `labels` or a ground-truth partition does not have one entry per vertex,
     /// a weight is negative, a ground-truth cover names a vertex outside the graph or has no
@@ -70,6 +71,14 @@ impl QualityReport {
             }
             Some(GroundTruth::Cover(cover)) => {
                 report.overlapping_nmi = Some(overlapping_nmi_of_partition(labels, cover)?);
+                // A cover without overlaps (LFR's community files) is a partition of the
+                // vertices it covers: NMI and ARI apply there too, and are more telling than
+                // the overlapping NMI, which rejects a small community inside a large one.
+                if let Some(truth) = cover.as_partition(labels.len()) {
+                    let table = ContingencyTable::new(labels, &truth)?;
+                    report.nmi = Some(table.nmi()?);
+                    report.ari = Some(table.ari()?);
+                }
             }
         }
         Ok(report)
