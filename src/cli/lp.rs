@@ -11,8 +11,8 @@ use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-#[derive(Debug, Args)]
-#[command(long_about = "Detect communities with label propagation.\n\n\
+/// The long help of `glp lp`.
+pub const LONG_ABOUT: &str = "Detect communities with label propagation.\n\n\
     Every vertex starts with its own label and repeatedly takes the label that carries the \
     most weight among its neighbours.\n\n\
     Schedules:\n  \
@@ -28,7 +28,9 @@ use std::path::{Path, PathBuf};
     Output: a summary (time, iterations, communities, modularity, and NMI / ARI or overlapping \
     NMI when a ground truth is given), or JSON with --json; --out writes one `vertex<TAB>label` \
     line per vertex using the input's vertex ids (a label is the input id of the vertex it \
-    started at).")]
+    started at).";
+
+#[derive(Debug, Args)]
 pub struct LpArgs {
     /// Graph file (any supported format, plain or gzip) [default: the bundled email-Eu-core]
     pub graph: Option<PathBuf>,

@@ -35,6 +35,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Detect communities with label propagation.
+    #[command(long_about = lp::LONG_ABOUT)]
     Lp(lp::LpArgs),
     /// Print vertex, edge and degree statistics of a graph.
     Info(info::InfoArgs),
