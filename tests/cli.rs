@@ -186,3 +186,48 @@ fn bad_arguments_are_errors_not_panics() {
         assert!(!stderr(&run).contains("panicked"), "{args:?}: {}", stderr(&run));
     }
 }
+
+#[test]
+fn gen_planted_writes_a_graph_and_its_ground_truth() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("planted.glpg");
+    let args = ["gen", "planted", "--vertices", "3000", "--mu", "0.2", "--seed", "7", "--out", out.to_str().unwrap()];
+    let run = glp(&args);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let truth = read_pairs(&dir.path().join("planted.truth"));
+    assert_eq!(truth.len(), 3000);
+
+    // The fraction of edges between communities, counted here from the written files, is
+    // the mixing parameter asked for.
+    let options = glp::io::LoadOptions { progress: false, ..Default::default() };
+    let graph = glp::io::load_graph(&out, &options).unwrap();
+    let (mut crossing, mut total) = (0u64, 0u64);
+    for v in 0..graph.num_vertices() as u32 {
+        for &u in graph.csr.neighbors(v) {
+            total += 1;
+            crossing += u64::from(truth[&graph.ids.original(v)] != truth[&graph.ids.original(u)]);
+        }
+    }
+    let mixing = crossing as f64 / total as f64;
+    assert!((mixing - 0.2).abs() < 0.02, "mixing {mixing}");
+
+    // The same seed gives the same file.
+    let again = dir.path().join("again.glpg");
+    let args = ["gen", "planted", "--vertices", "3000", "--mu", "0.2", "--seed", "7", "--out", again.to_str().unwrap()];
+    assert!(glp(&args).status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
+}
+
+#[test]
+fn gen_rmat_has_two_to_the_scale_vertices() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rmat.glpg");
+    let run = glp(&["gen", "rmat", "--scale", "10", "--out", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let run = glp(&["info", "--json", out.to_str().unwrap()]);
+    let info: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+    assert_eq!(info["vertices"], 1024);
+    assert_eq!(info["symmetric"], true);
+    // At most edge_factor * 2^scale undirected edges survive deduplication.
+    assert!(info["stored_edges"].as_u64().unwrap() <= 2 * 16 * 1024);
+}

@@ -21,7 +21,7 @@ pub(super) struct Best {
 /// Vertices of at most this degree gather their labels in a short list searched linearly,
 /// which stays in L1; larger ones use the dense table, whose random accesses miss the cache
 /// on large graphs but cost O(1) each.
-const SHORT_LIST_DEGREE: usize = 32;
+const SHORT_LIST_DEGREE: usize = 16;
 
 /// A per-thread label table sized for labels `0..n`.
 pub(super) struct Tally {
