@@ -270,6 +270,50 @@ fn large_inputs_parse_in_many_chunks_like_one() {
 }
 
 #[test]
+fn comments_and_blank_lines_between_edges_across_chunks() {
+    // Weighted, over 4 MiB, with comment and blank lines scattered through every chunk: the
+    // parser's per-chunk regions have gaps that must close without losing or moving edges.
+    let mut text = String::new();
+    let mut expected: Vec<(u64, u64, f32)> = Vec::new();
+    let mut x = 99u64;
+    let mut i = 0u64;
+    while text.len() < 13 << 20 {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        match (x >> 60) % 8 {
+            0 => text.push_str("# a comment line in the middle\n"),
+            1 => text.push_str("\n   \t\n"),
+            _ => {
+                let (u, v, w) = ((x >> 20) % 70_000, (x >> 40) % 70_000, ((x >> 8) % 1000) as f32 / 8.0);
+                text.push_str(&format!("{u} {v} {w}\n"));
+                expected.push((u, v, w));
+            }
+        }
+        i += 1;
+    }
+    assert!(i > 500_000);
+    let graph = load_graph_from_bytes("gaps.edges", text.as_bytes(), &exact()).unwrap();
+    assert_eq!(graph.num_edges(), expected.len() as u64);
+    let mut by_source: BTreeMap<u64, Vec<(u64, f32)>> = BTreeMap::new();
+    for &(u, v, w) in &expected {
+        by_source.entry(u).or_default().push((v, w));
+        by_source.entry(v).or_default();
+    }
+    assert_eq!(graph.num_vertices(), by_source.len());
+    for (u, mut row) in by_source {
+        row.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        let d = graph.ids.dense(u).unwrap();
+        let got: Vec<(u64, f32)> = graph
+            .csr
+            .neighbors(d)
+            .iter()
+            .zip(graph.csr.neighbor_weights(d).unwrap())
+            .map(|(&t, &w)| (graph.ids.original(t), w))
+            .collect();
+        assert_eq!(got, row, "row of {u}");
+    }
+}
+
+#[test]
 fn detection_picks_each_format() {
     // Each of these loads with detection exactly as with the explicit format.
     for (name, format) in [
@@ -349,9 +393,9 @@ fn matrix_market_fields_and_symmetries() {
     let integer = load("%%MatrixMarket MATRIX Coordinate INTEGER Symmetric\n% c\n2 2 1\n2 1 7\n");
     assert_eq!(rows(&integer), BTreeMap::from([(1, vec![2]), (2, vec![1])]));
     assert_eq!(integer.csr.weights().unwrap(), &[7.0, 7.0]);
-    let skew = load("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 1 3\n");
-    assert_eq!(skew.csr.neighbor_weights(1).unwrap(), &[3.0]);
-    assert_eq!(skew.csr.neighbor_weights(0).unwrap(), &[-3.0]);
+    let skew = load("%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 3\n% middle\n\n3 2 -1.5\n");
+    assert_eq!(rows(&skew), BTreeMap::from([(1, vec![2]), (2, vec![1, 3]), (3, vec![2])]));
+    assert_eq!(skew.csr.weights().unwrap(), &[-3.0, 3.0, 1.5, -1.5]);
     assert!(skew.symmetric);
     // Isolated vertices of the declared 1..=n exist.
     let isolated = load("%%MatrixMarket matrix coordinate pattern general\n5 5 1\n1 2\n");

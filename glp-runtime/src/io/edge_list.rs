@@ -14,8 +14,9 @@
 //! fields is not numeric (e.g. `id_1,id_2`); it must then have at least two columns. A first
 //! line of numbers is data (a header-less CSV).
 
-use super::assemble::{assemble, EdgeChunk, ParsedGraph, VertexSet};
+use super::assemble::{assemble, ParsedGraph, VertexSet};
 use super::progress::Progress;
+use super::records::{parse_records, EdgeSink, Layout};
 use super::text::{Dialect, Fault, Lines, Text};
 use crate::error::{Error, Result};
 use crate::graph::{BuildOptions, Graph};
@@ -23,10 +24,17 @@ use crate::graph::{BuildOptions, Graph};
 const SOURCE: &str = "a source vertex id";
 const TARGET: &str = "a target vertex id";
 
-/// Parses the edge list in `text`. The vertex set is the ids that appear; `require_edges`
-/// makes an input without any edge an error (an `.e` file may be empty when its `.v` file
-/// lists isolated vertices).
-pub(crate) fn parse(text: Text<'_>, dialect: Dialect, require_edges: bool, progress: &Progress) -> Result<ParsedGraph> {
+/// Parses the edge list in `text`, appending `declared` after the endpoints in the id buffer
+/// for a vertex set of kind `vertices`. `require_edges` makes an input without any edge an
+/// error (an `.e` file may be empty when its `.v` file lists isolated vertices).
+pub(crate) fn parse(
+    text: Text<'_>,
+    dialect: Dialect,
+    require_edges: bool,
+    declared: &[u64],
+    vertices: VertexSet,
+    progress: &Progress,
+) -> Result<ParsedGraph> {
     let mut lines = text.lines();
     let mut first = lines.next_data();
     if dialect == Dialect::Csv {
@@ -50,7 +58,7 @@ pub(crate) fn parse(text: Text<'_>, dialect: Dialect, require_edges: bool, progr
                 "empty input: expected edges (lines `source target [weight]`), found no data line",
             ));
         }
-        return Ok(ParsedGraph { chunks: Vec::new(), weighted: false, vertices: VertexSet::Appearing });
+        return Ok(ParsedGraph { ids: declared.to_vec(), edges: 0, weights: None, vertices });
     };
     let mut fields = first.fields(dialect);
     let weighted = fields.next_token().is_some()
@@ -60,41 +68,34 @@ pub(crate) fn parse(text: Text<'_>, dialect: Dialect, require_edges: bool, progr
         "a weight (the file is weighted: the third column of its first data line, line {}, is a number)",
         text.position(first.offset()).line
     );
-    progress.bytes_stage("parsing", (text.len() - first.offset()) as u64);
-    let chunks = text.parse_chunks(first.offset()..text.len(), progress, |lines| {
-        parse_chunk(lines, dialect, weighted.then_some(weight_what.as_str()))
-    })?;
-    Ok(ParsedGraph { chunks, weighted, vertices: VertexSet::Appearing })
+    let weight = weighted.then_some(weight_what.as_str());
+    let body = first.offset()..text.len();
+    progress.bytes_stage("parsing", body.len() as u64);
+    let layout = Layout { edges_per_line: 1, weighted, declared, vertices };
+    parse_records(text, body, layout, progress, |lines, sink| parse_chunk(lines, dialect, weight, sink))
 }
 
-/// Parses one chunk; `weight` names the weight column when the file is weighted.
-fn parse_chunk(lines: Lines<'_>, dialect: Dialect, weight: Option<&str>) -> Result<EdgeChunk, Fault> {
-    let mut chunk = EdgeChunk::default();
-    // Room for lines of 8 bytes on average, so that typical chunks never reallocate (the
-    // untouched part of an over-estimate costs address space only).
-    let estimate = lines.remaining() / 8 + 16;
-    chunk.sources.reserve(estimate);
-    chunk.targets.reserve(estimate);
-    if weight.is_some() {
-        chunk.weights.reserve(estimate);
-    }
+/// Parses one chunk into `sink`; `weight` names the weight column when the file is weighted.
+fn parse_chunk(lines: Lines<'_>, dialect: Dialect, weight: Option<&str>, sink: &mut EdgeSink<'_>) -> Result<(), Fault> {
     for line in lines {
         if !line.is_data() {
             continue;
         }
         let mut fields = line.fields(dialect);
-        chunk.sources.push(fields.id(SOURCE)?);
-        chunk.targets.push(fields.id(TARGET)?);
-        if let Some(what) = weight {
-            chunk.weights.push(fields.expect(what)?.weight("a weight")?);
-        }
+        let source = fields.id(SOURCE)?;
+        let target = fields.id(TARGET)?;
+        let weight = match weight {
+            Some(what) => Some(fields.expect(what)?.weight("a weight")?),
+            None => None,
+        };
+        sink.push(line.offset(), source, target, weight)?;
     }
-    Ok(chunk)
+    Ok(())
 }
 
 /// Loads an edge list or CSV file: parses, relabels the ids that appear, builds.
 pub(crate) fn load(text: Text<'_>, dialect: Dialect, build: &BuildOptions, progress: &Progress) -> Result<Graph> {
-    let parsed = parse(text, dialect, true, progress)?;
+    let parsed = parse(text, dialect, true, &[], VertexSet::Appearing, progress)?;
     progress.stage("building");
     assemble(parsed, build, build.symmetrise, |_| Error::invalid("edge lists declare no vertex set"))
 }

@@ -27,7 +27,7 @@ pub(crate) fn load_adjacency(text: Text<'_>, build: &BuildOptions, progress: &Pr
     }
     progress.bytes_stage("parsing", text.len() as u64);
     let chunks = text.parse_chunks(text.content(), progress, parse_adjacency_chunk)?;
-    let parsed = ParsedGraph { chunks, weighted: false, vertices: VertexSet::Appearing };
+    let parsed = ParsedGraph::from_chunks(chunks, VertexSet::Appearing);
     progress.stage("building");
     assemble(parsed, build, build.symmetrise, |_| Error::invalid("adjacency lists declare no vertex set"))
 }
@@ -83,11 +83,11 @@ pub(crate) fn load_vertex_edge(
 ) -> Result<Graph> {
     progress.bytes_stage("parsing", vertices.len() as u64);
     let declared: Vec<u64> = vertices.parse_chunks(vertices.content(), progress, parse_vertex_chunk)?.concat();
-    let mut parsed = edge_list::parse(edges, Dialect::Whitespace, false, progress)?;
     if declared.is_empty() {
         return Err(vertices.error_at(vertices.end(), "empty vertex file: expected one vertex id per line"));
     }
-    parsed.vertices = VertexSet::Declared(declared);
+    let parsed = edge_list::parse(edges, Dialect::Whitespace, false, &declared, VertexSet::Declared, progress)?;
+    drop(declared);
     progress.stage("building");
     assemble(parsed, build, build.symmetrise, |bad| {
         let line = edges.nth_data_line(edges.content(), bad.edge);

@@ -16,8 +16,9 @@
 //! added explicitly, the reverse with the negated value, and the build does not symmetrise
 //! again. Both load as symmetric graphs.
 
-use super::assemble::{assemble, EdgeChunk, ParsedGraph, VertexSet};
+use super::assemble::{assemble, VertexSet};
 use super::progress::Progress;
+use super::records::{parse_records, EdgeSink, Layout};
 use super::text::{quote, Dialect, Fault, Fields, Lines, Text, Token};
 use crate::error::Result;
 use crate::graph::{BuildOptions, Graph};
@@ -56,8 +57,15 @@ pub(crate) fn load(text: Text<'_>, build: &BuildOptions, progress: &Progress) ->
     let header = parse_header(text)?;
     progress.bytes_stage("parsing", (text.len() - header.body_start) as u64);
     let body = header.body_start..text.len();
-    let chunks = text.parse_chunks(body.clone(), progress, |lines| parse_chunk(lines, &header))?;
-    let found: u64 = chunks.iter().map(|(_, entries)| entries).sum();
+    let skew = header.symmetry == Symmetry::SkewSymmetric;
+    let layout = Layout {
+        edges_per_line: if skew { 2 } else { 1 },
+        weighted: header.field != Field::Pattern,
+        declared: &[],
+        vertices: VertexSet::Range { first: 1, len: header.n as usize },
+    };
+    let parsed = parse_records(text, body.clone(), layout, progress, |lines, sink| parse_chunk(lines, &header, sink))?;
+    let found = if skew { parsed.edges / 2 } else { parsed.edges } as u64;
     if found < header.entries {
         return Err(text.error_at(
             text.end(),
@@ -74,11 +82,6 @@ pub(crate) fn load(text: Text<'_>, build: &BuildOptions, progress: &Progress) ->
             format!("more entries than the {} the size line (line {}) declares", header.entries, header.size_line),
         ));
     }
-    let parsed = ParsedGraph {
-        chunks: chunks.into_iter().map(|(chunk, _)| chunk).collect(),
-        weighted: header.field != Field::Pattern,
-        vertices: VertexSet::Range { first: 1, len: header.n as usize },
-    };
     let build = match header.symmetry {
         Symmetry::General => *build,
         Symmetry::Symmetric => BuildOptions { symmetrise: true, ..*build },
@@ -188,10 +191,12 @@ fn word_is(token: Token<'_>, word: &str) -> bool {
     token.bytes.eq_ignore_ascii_case(word.as_bytes())
 }
 
-/// Parses the entries of one chunk; returns the edges and the number of entries.
-fn parse_chunk(lines: Lines<'_>, header: &Header) -> Result<(EdgeChunk, u64), Fault> {
-    let mut chunk = EdgeChunk::default();
-    let mut entries = 0u64;
+/// Parses the entries of one chunk into `sink` (both directions of a skew-symmetric entry).
+fn parse_chunk(lines: Lines<'_>, header: &Header, sink: &mut EdgeSink<'_>) -> Result<(), Fault> {
+    let shape = match header.field {
+        Field::Pattern => "a pattern entry is `row column`",
+        _ => "an entry is `row column value`",
+    };
     for line in lines {
         if !line.is_data() {
             continue;
@@ -204,15 +209,8 @@ fn parse_chunk(lines: Lines<'_>, header: &Header) -> Result<(EdgeChunk, u64), Fa
             Field::Integer => Some(fields.expect("an integer value")?.integer("an integer value")? as f32),
             Field::Real => Some(fields.expect("a real value")?.weight("a real value")?),
         };
-        let shape = match header.field {
-            Field::Pattern => "a pattern entry is `row column`",
-            _ => "an entry is `row column value`",
-        };
         fields.expect_end(shape)?;
-        entries += 1;
-        chunk.sources.push(row);
-        chunk.targets.push(column);
-        chunk.weights.extend(value);
+        sink.push(line.offset(), row, column, value)?;
         if header.symmetry == Symmetry::SkewSymmetric {
             if row == column {
                 return Err(Fault::new(
@@ -220,12 +218,10 @@ fn parse_chunk(lines: Lines<'_>, header: &Header) -> Result<(EdgeChunk, u64), Fa
                     format!("skew-symmetric matrices have no diagonal entries, found ({row}, {column})"),
                 ));
             }
-            chunk.sources.push(column);
-            chunk.targets.push(row);
-            chunk.weights.extend(value.map(|v| -v));
+            sink.push(line.offset(), column, row, value.map(|v| -v))?;
         }
     }
-    Ok((chunk, entries))
+    Ok(())
 }
 
 /// The next field as a 1-based index in `1..=n`.

@@ -75,8 +75,9 @@
 //!
 //! `input` (mmap, gunzip), `text` (the shared tokenizer, lazy positions, parallel chunks),
 //! `detect`, one module per format (`matrix_market`, `edge_list` for edge lists and CSV,
-//! `ldbc`, `glpg`), `assemble` (vertex sets, relabelling, CSR build: shared by every text
-//! format), `truth`, `progress`.
+//! `ldbc`, `glpg`), `records` (parallel parsing of line-per-edge formats straight into one id
+//! buffer), `assemble` (vertex sets, relabelling, CSR build: shared by every text format),
+//! `truth`, `progress`.
 
 mod assemble;
 mod detect;
@@ -86,6 +87,7 @@ mod input;
 mod ldbc;
 mod matrix_market;
 mod progress;
+mod records;
 mod text;
 mod truth;
 

@@ -141,13 +141,31 @@ impl<'a> Text<'a> {
 
     /// The lines of `range`, which starts at a line start.
     pub(crate) fn lines_in(&self, range: Range<usize>) -> Lines<'a> {
-        Lines { bytes: self.bytes, pos: range.start, end: range.end.min(self.bytes.len()) }
+        let end = range.end.min(self.bytes.len());
+        let start = range.start.min(end);
+        // Most inputs have no `\r` at all: then a line ends at the next `\n`, which the
+        // single-byte search finds faster than the two-byte one. Checking costs one `memchr`
+        // pass over the range, negligible next to parsing it.
+        let lf_only = memchr::memchr(b'\r', &self.bytes[start..end]).is_none();
+        Lines { bytes: self.bytes, pos: start, end, lf_only }
     }
 
     /// The `index`-th (0-based) data line of `range`; for error paths that know a record's
     /// index but not its offset.
     pub(crate) fn nth_data_line(&self, range: Range<usize>, index: usize) -> Option<Line<'a>> {
         self.lines_in(range).filter(Line::is_data).nth(index)
+    }
+
+    /// The number of lines [`Text::lines_in`] yields for `range` (which ends after a line
+    /// break or at the end of the input), counted with `memchr` without splitting lines.
+    pub(crate) fn count_lines(&self, range: Range<usize>) -> usize {
+        let bytes = &self.bytes[range.clone()];
+        let line_feeds = memchr::memchr_iter(b'\n', bytes).count();
+        // A `\r` ends a line of its own unless a `\n` follows (then the pair is one break).
+        let lone_returns =
+            memchr::memchr_iter(b'\r', bytes).filter(|&i| self.bytes.get(range.start + i + 1) != Some(&b'\n')).count();
+        let unterminated = bytes.last().is_some_and(|&b| b != b'\n' && b != b'\r');
+        line_feeds + lone_returns + unterminated as usize
     }
 
     /// Splits `range` into pieces of about [`CHUNK_BYTES`], each ending after a line break.
@@ -217,17 +235,14 @@ pub(crate) struct Lines<'a> {
     bytes: &'a [u8],
     pos: usize,
     end: usize,
+    /// The range holds no `\r`.
+    lf_only: bool,
 }
 
 impl<'a> Lines<'a> {
     /// Offset of the next line to be returned (the end of the range when exhausted).
     pub(crate) fn offset(&self) -> usize {
         self.pos
-    }
-
-    /// Bytes left to read.
-    pub(crate) fn remaining(&self) -> usize {
-        self.end.saturating_sub(self.pos)
     }
 
     /// The next line that is neither blank nor a comment.
@@ -245,7 +260,9 @@ impl<'a> Iterator for Lines<'a> {
             return None;
         }
         let start = self.pos;
-        match memchr2(b'\n', b'\r', &self.bytes[start..self.end]) {
+        let rest = &self.bytes[start..self.end];
+        let found = if self.lf_only { memchr::memchr(b'\n', rest) } else { memchr2(b'\n', b'\r', rest) };
+        match found {
             Some(i) => {
                 let stop = start + i;
                 self.pos = if self.bytes[stop] == b'\r' && self.bytes.get(stop + 1) == Some(&b'\n') {
@@ -253,11 +270,11 @@ impl<'a> Iterator for Lines<'a> {
                 } else {
                     stop + 1
                 };
-                Some(Line { text: &self.bytes[start..stop], offset: start })
+                Some(Line { text: &self.bytes[start..stop], offset: start, tail: &self.bytes[start..] })
             }
             None => {
                 self.pos = self.end;
-                Some(Line { text: &self.bytes[start..self.end], offset: start })
+                Some(Line { text: &self.bytes[start..self.end], offset: start, tail: &self.bytes[start..] })
             }
         }
     }
@@ -268,6 +285,9 @@ impl<'a> Iterator for Lines<'a> {
 pub(crate) struct Line<'a> {
     text: &'a [u8],
     offset: usize,
+    /// The input from the line's start to its end: `text` and everything after it, so that
+    /// number parsing can load 8 bytes at a time near the end of a line.
+    tail: &'a [u8],
 }
 
 impl<'a> Line<'a> {
@@ -416,6 +436,57 @@ impl<'a> Token<'a> {
     }
 }
 
+/// Digits [`leading_digits`] reads at most.
+const MAX_FAST_DIGITS: usize = 19;
+
+/// The value and number of the ASCII digits at the start of `bytes` (at most
+/// [`MAX_FAST_DIGITS`], which cannot overflow a u64).
+///
+/// With 8 bytes available it classifies and converts 8 bytes at once (SWAR: SIMD within a
+/// register), which removes the per-digit multiply-add dependency chain that dominates a
+/// byte-at-a-time parse of typical 5-8 digit ids. Bytes after the digits are only looked at,
+/// never consumed, so `bytes` may run past the end of the field.
+#[inline]
+pub(crate) fn leading_digits(bytes: &[u8]) -> (u64, usize) {
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    let (mut value, mut count) = match bytes.first_chunk::<8>() {
+        Some(word) => {
+            // Each byte becomes its digit value (0..=9) or something >= 10.
+            let x = u64::from_le_bytes(*word) ^ ZEROS;
+            // Bit 7 of each byte: set when that byte is not a digit. Adding 0x76 to the low 7
+            // bits reaches 0x80 exactly when they are >= 10, and cannot carry across bytes.
+            let not_digit = (((x & 0x7f7f_7f7f_7f7f_7f7f) + 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080;
+            let count = (not_digit.trailing_zeros() / 8) as usize;
+            match count {
+                0 => return (0, 0),
+                8 => (eight_digits(x), 8),
+                // Shift the digits to the top: the vacated low bytes act as leading zeros.
+                _ => return (eight_digits(x << (8 * (8 - count))), count),
+            }
+        }
+        None => (0, 0),
+    };
+    while count < bytes.len().min(MAX_FAST_DIGITS) {
+        let digit = bytes[count].wrapping_sub(b'0');
+        if digit > 9 {
+            break;
+        }
+        value = value * 10 + digit as u64;
+        count += 1;
+    }
+    (value, count)
+}
+
+/// The number whose 8 decimal digits (values 0..=9, most significant first) are the bytes of
+/// `x` in little-endian order: pairs, then quadruples, then the whole, each step one
+/// multiply-add over all lanes.
+#[inline]
+fn eight_digits(x: u64) -> u64 {
+    let pairs = (x.wrapping_mul(10).wrapping_add(x >> 8)) & 0x00ff_00ff_00ff_00ff;
+    let quads = (pairs.wrapping_mul(100).wrapping_add(pairs >> 16)) & 0x0000_ffff_0000_ffff;
+    (quads.wrapping_mul(10_000).wrapping_add(quads >> 32)) & 0xffff_ffff
+}
+
 /// `bytes` for messages: lossy UTF-8, cut after [`QUOTE_LIMIT`] characters.
 pub(crate) fn quote(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(bytes);
@@ -511,18 +582,13 @@ impl<'a> Fields<'a> {
             while i < text.len() && is_blank(text[i]) {
                 i += 1;
             }
-            let start = i;
-            let mut value = 0u64;
-            while i < text.len() && i - start < 19 {
-                let digit = text[i].wrapping_sub(b'0');
-                if digit > 9 {
-                    break;
-                }
-                value = value * 10 + digit as u64;
-                i += 1;
-            }
-            if i > start && (i == text.len() || is_blank(text[i])) {
-                self.pos = i;
+            let (value, digits) = leading_digits(&self.line.tail[i..]);
+            let end = i + digits;
+            // At most 18 digits here (19 may continue: the slow path checks for overflow),
+            // followed by the end of the line or a blank.
+            if digits > 0 && digits < MAX_FAST_DIGITS && end <= text.len() && text.get(end).is_none_or(|&b| is_blank(b))
+            {
+                self.pos = end;
                 return Ok(value);
             }
         }
@@ -583,6 +649,14 @@ mod tests {
     }
 
     #[test]
+    fn line_counts_match_the_line_iterator() {
+        for input in [&b""[..], b"a", b"a\n", b"a\r\nb", b"\r\r\n\n\r", b"x\ry\rz\r\n", b"\n\n"] {
+            let t = text(input);
+            assert_eq!(t.count_lines(0..input.len()), t.lines().count(), "{input:?}");
+        }
+    }
+
+    #[test]
     fn chunks_cover_the_input_at_line_starts() {
         let mut data = Vec::new();
         for i in 0..(3 * CHUNK_BYTES / 5) {
@@ -612,6 +686,50 @@ mod tests {
         assert_eq!(tok(b"2.5").weight("w"), Ok(2.5));
         assert!(tok(b"nan").weight("w").unwrap_err().message.contains("finite"));
         assert!(tok(b"nan").is_numeric() && !tok(b"{}").is_numeric());
+    }
+
+    /// Byte-at-a-time reference for [`leading_digits`].
+    fn naive_digits(bytes: &[u8]) -> (u64, usize) {
+        let count = bytes.iter().take(MAX_FAST_DIGITS).take_while(|b| b.is_ascii_digit()).count();
+        let value = bytes[..count].iter().fold(0u64, |v, &b| v * 10 + (b - b'0') as u64);
+        (value, count)
+    }
+
+    #[test]
+    fn leading_digits_matches_a_naive_parse() {
+        let mut x = 0x1234_5678_9abc_def0u64;
+        let alphabet = b"0123456789012345678901234567890123456789 \t\r\n-{}.e,/:@\x00\xff";
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 24) as usize;
+            let bytes: Vec<u8> =
+                (0..len).map(|i| alphabet[((x >> (i * 2 % 60)) as usize ^ i) % alphabet.len()]).collect();
+            for start in 0..bytes.len().min(3) {
+                assert_eq!(leading_digits(&bytes[start..]), naive_digits(&bytes[start..]), "{bytes:?}");
+            }
+        }
+        for text in [&b"12345678"[..], b"1234567\n", b"99999999999999999999", b"0000000000000000001 ", b"7", b""] {
+            assert_eq!(leading_digits(text), naive_digits(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn fast_ids_stop_at_the_field_end() {
+        let t = text(b"123 4567890123\t88\n9 x");
+        let mut lines = t.lines();
+        let mut fields = lines.next().unwrap().fields(Dialect::Whitespace);
+        assert_eq!(fields.id("a"), Ok(123));
+        assert_eq!(fields.id("b"), Ok(4567890123));
+        assert_eq!(fields.id("c"), Ok(88));
+        assert!(fields.id("d").unwrap_err().message.contains("missing column"));
+        let mut fields = lines.next().unwrap().fields(Dialect::Whitespace);
+        assert_eq!(fields.id("e"), Ok(9));
+        assert_eq!(fields.id("f").unwrap_err().offset, 20);
+        let t = text(b"12x 5");
+        let mut fields = t.lines().next().unwrap().fields(Dialect::Whitespace);
+        assert!(fields.id("g").unwrap_err().message.contains("found `12x`"));
     }
 
     #[test]
