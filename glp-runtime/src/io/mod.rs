@@ -1,1 +1,261 @@
-//! (being written)
+//! Graph ingestion: text formats, gzip, the binary `.glpg` format, and ground truth.
+//!
+//! # Formats
+//!
+//! | [`Format`] | CLI name | input |
+//! |---|---|---|
+//! | [`Format::MatrixMarket`] | `mtx` | Matrix Market coordinate: pattern / integer / real, general / symmetric / skew-symmetric |
+//! | [`Format::EdgeList`] | `edges` | SNAP-style `source target [weight] [ignored...]` lines |
+//! | [`Format::Csv`] | `csv` | the same with commas and a header line (`id_1,id_2`) |
+//! | [`Format::LdbcAdjacency`] | `adj` | LDBC validation adjacency lists `v n1 n2 ...` |
+//! | [`Format::LdbcVertexEdge`] | `ldbc` | LDBC Graphalytics `.v` + `.e` pairs |
+//! | [`Format::Glpg`] | `glpg` | glp's binary CSR format (see [`write_glpg`]) |
+//!
+//! Any of them may be gzip-compressed: gzip is recognised by its magic bytes `1f 8b`, not
+//! by the name, and multi-member streams (`cat a.gz b.gz`, `pigz`, `bgzip`) are read whole.
+//! Each variant of [`Format`] documents its rules.
+//!
+//! ## Detection
+//!
+//! An explicit [`LoadOptions::format`] always wins. Otherwise the first matching rule applies
+//! (names compared case-insensitively after dropping a `.gz` suffix; content means the
+//! decompressed bytes):
+//!
+//! 1. the path names an LDBC pair: it ends in `.v` or `.e` and both `<stem>.v` and
+//!    `<stem>.e` exist, or it is a stem (not a file itself) whose `.v` and `.e` files exist
+//!    -> [`Format::LdbcVertexEdge`];
+//! 2. content starts with the `.glpg` magic -> [`Format::Glpg`];
+//! 3. content starts with `%%MatrixMarket` -> [`Format::MatrixMarket`];
+//! 4. the name ends in `.glpg` -> [`Format::Glpg`], `.mtx` -> [`Format::MatrixMarket`],
+//!    `.csv` -> [`Format::Csv`] (a wrong magic or banner is then reported as such);
+//! 5. the name ends in `-input` (the LDBC validation sets) or `.adj` ->
+//!    [`Format::LdbcAdjacency`];
+//! 6. the first data line contains a comma -> [`Format::Csv`];
+//! 7. otherwise [`Format::EdgeList`].
+//!
+//! ## Text
+//!
+//! Every text format shares one tokenizer: LF, CRLF and CR-only line ends (mixed too), a
+//! missing final line end, `#` and `%` comment lines and blank lines skipped, fields split on
+//! runs of spaces and tabs (commas for CSV, with spaces around fields trimmed).
+//!
+//! # Pipeline
+//!
+//! ```text
+//! file --mmap / gunzip--> bytes --detect--> header (sequential)
+//!      --parallel chunks at line boundaries--> original ids per chunk
+//!      --relabel (dense by increasing original id)--> EdgeList --build_csr(BuildOptions)--> Graph
+//! ```
+//!
+//! Vertex sets: Matrix Market declares `1..=n` (all exist); a `.v` file declares the set
+//! exactly; edge lists, CSV and adjacency lists have the ids that appear (adjacency lines of
+//! a lone vertex included). Parsing runs on the rayon pool; errors carry byte offsets that
+//! become line and column only when reported, so the fast path never counts lines.
+//!
+//! # Errors
+//!
+//! Malformed input is an [`crate::Error`] naming the file, line and column and what
+//! was expected there: a bad header, a non-numeric or negative id, an index outside the
+//! declared range, a NaN or infinite weight, a missing column, an empty or truncated file
+//! (a Matrix Market file with fewer entries than declared, a cut gzip stream). Loading never
+//! returns a partial graph; nothing panics on user input. `.glpg` files report wrong magic,
+//! unsupported version, checksum mismatch, truncation and inconsistent counts.
+//!
+//! # Progress
+//!
+//! A progress bar is drawn on standard error while loading when it is a terminal and
+//! [`LoadOptions::progress`] is true; it is silent otherwise.
+//!
+//! # Ground truth
+//!
+//! [`read_ground_truth`] reads label files, SNAP community files and CSV target files (plain
+//! or gzip) into a partition or a cover in dense ids; see [`TruthFormat`].
+//!
+//! # Modules
+//!
+//! `input` (mmap, gunzip), `text` (the shared tokenizer, lazy positions, parallel chunks),
+//! `detect`, one module per format (`matrix_market`, `edge_list` for edge lists and CSV,
+//! `ldbc`, `glpg`), `records` (parallel parsing of line-per-edge formats straight into one id
+//! buffer), `assemble` (vertex sets, relabelling, CSR build: shared by every text format),
+//! `truth`, `progress`.
+
+mod assemble;
+mod detect;
+mod edge_list;
+mod glpg;
+mod input;
+mod ldbc;
+mod matrix_market;
+mod progress;
+mod records;
+mod text;
+mod truth;
+
+pub use glpg::write_glpg;
+pub use truth::{
+    read_ground_truth, read_ground_truth_as, read_ground_truth_from_bytes, read_ground_truth_from_bytes_as, TruthFile,
+    TruthFormat,
+};
+
+use crate::error::{Error, Result};
+use crate::graph::{BuildOptions, Graph};
+use progress::Progress;
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+use text::{Dialect, Text};
+
+/// A graph file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Matrix Market coordinate (`.mtx`): `%%MatrixMarket matrix coordinate <field>
+    /// <symmetry>` with field `pattern` (unweighted), `integer` or `real` (weighted) and
+    /// symmetry `general`, `symmetric` or `skew-symmetric`. The size line `n n nnz` declares
+    /// the vertices `1..=n` (isolated ones included; an index outside is an error) and exactly
+    /// `nnz` entries (fewer or more is an error). A `symmetric` file is always symmetrised,
+    /// whatever [`BuildOptions::symmetrise`] says: it stores one triangle of an undirected
+    /// graph. A `skew-symmetric` file gets both directions, the reverse with the negated value.
+    /// The dense `array` format, `complex` and `hermitian` matrices and non-square matrices are
+    /// errors.
+    MatrixMarket,
+    /// SNAP-style edge list: lines `source target [weight] [more...]`. **Weightedness is
+    /// decided from the first data line**: if its third field is numeric (including `nan` and
+    /// `inf`, which then fail as non-finite), the file is weighted and every line needs a
+    /// finite numeric weight there; otherwise third and later fields are ignored on every line
+    /// (the LFR files' `u<TAB>v<TAB>{}`). Fields after a weight are ignored. The vertices are
+    /// the ids that appear.
+    EdgeList,
+    /// Comma-separated edge list: like [`Format::EdgeList`] with commas. The first data line
+    /// is a header when one of its fields is not numeric (`id_1,id_2`), and must then name at
+    /// least two columns; a first line of numbers is data.
+    Csv,
+    /// LDBC Graphalytics adjacency lists (the validation sets' `*-input` files): lines
+    /// `v n1 n2 ...` for edges `v -> ni`; a line with a lone `v` declares an isolated vertex,
+    /// which is kept. The vertices are the ids that start a line or appear as neighbours.
+    LdbcAdjacency,
+    /// LDBC Graphalytics `.v` + `.e` pair: the `.v` file lists one vertex id per line and
+    /// declares the vertex set exactly (an `.e` endpoint missing from it is an error at its
+    /// line and column); the `.e` file is an edge list, optionally weighted (same rule as
+    /// [`Format::EdgeList`]). Named by either file or their common stem; either may be gzip.
+    LdbcVertexEdge,
+    /// glp's binary CSR format (see [`write_glpg`]): loads exactly as written, so
+    /// [`LoadOptions::build`] does not apply.
+    Glpg,
+}
+
+impl Format {
+    /// Every format, in the order of the CLI names.
+    pub const ALL: [Format; 6] = [
+        Format::MatrixMarket,
+        Format::EdgeList,
+        Format::Csv,
+        Format::LdbcAdjacency,
+        Format::LdbcVertexEdge,
+        Format::Glpg,
+    ];
+
+    /// The name the command line uses: `mtx`, `edges`, `csv`, `adj`, `ldbc` or `glpg`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::MatrixMarket => "mtx",
+            Format::EdgeList => "edges",
+            Format::Csv => "csv",
+            Format::LdbcAdjacency => "adj",
+            Format::LdbcVertexEdge => "ldbc",
+            Format::Glpg => "glpg",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = Error;
+
+    /// Parses a CLI name (see [`Format::name`]).
+    fn from_str(s: &str) -> Result<Self> {
+        Format::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+            Error::invalid(format!("unknown graph format `{s}` (expected one of {})", names.join(", ")))
+        })
+    }
+}
+
+/// How [`load_graph`] reads a graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// The input's format; `None` detects it (see the module docs).
+    pub format: Option<Format>,
+    /// Symmetrisation, self loops and duplicate edges. Ignored for `.glpg` files, which hold
+    /// an already built graph and load exactly as written.
+    pub build: BuildOptions,
+    /// Draw a progress bar on standard error (only when it is a terminal).
+    pub progress: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions { format: None, build: BuildOptions::default(), progress: true }
+    }
+}
+
+/// Loads the graph at `path` (any supported format, plain or gzip).
+///
+/// An LDBC `.v`/`.e` pair may be named by either file or by their common stem.
+pub fn load_graph(path: &Path, options: &LoadOptions) -> Result<Graph> {
+    let progress = Progress::new(options.progress);
+    let ldbc_pair = || ldbc::vertex_edge_pair(path).is_some();
+    let named_pair = || {
+        let name = detect::plain_name(path);
+        (name.ends_with(".v") || name.ends_with(".e") || !path.exists()) && ldbc_pair()
+    };
+    match options.format {
+        Some(Format::LdbcVertexEdge) => return ldbc::load_vertex_edge_files(path, &options.build, &progress),
+        None if named_pair() => return ldbc::load_vertex_edge_files(path, &options.build, &progress),
+        _ => {}
+    }
+    let bytes = input::read_file(path, &progress)?;
+    let format = options.format.unwrap_or_else(|| detect::detect(path, &bytes));
+    load_text(format, Text::new(path, &bytes), options, &progress)
+}
+
+/// Loads a graph from `bytes` (plain or gzip), for example a graph bundled into the binary.
+/// `name` is used for format detection and error messages. A `.v`/`.e` pair needs both
+/// files: use [`load_ldbc_from_bytes`].
+pub fn load_graph_from_bytes(name: &str, bytes: &[u8], options: &LoadOptions) -> Result<Graph> {
+    let path = Path::new(name);
+    let progress = Progress::new(options.progress);
+    let bytes = input::decode_bytes(path, bytes, &progress)?;
+    let format = options.format.unwrap_or_else(|| detect::detect(path, &bytes));
+    load_text(format, Text::new(path, &bytes), options, &progress)
+}
+
+/// Loads an LDBC `.v`/`.e` pair from the bytes of both files (each plain or gzip); errors
+/// name them `<name>.v` and `<name>.e`. [`LoadOptions::format`] is ignored.
+pub fn load_ldbc_from_bytes(name: &str, vertices: &[u8], edges: &[u8], options: &LoadOptions) -> Result<Graph> {
+    let (vertex_name, edge_name) = (format!("{name}.v"), format!("{name}.e"));
+    let (vertex_path, edge_path) = (Path::new(&vertex_name), Path::new(&edge_name));
+    let progress = Progress::new(options.progress);
+    let vertices = input::decode_bytes(vertex_path, vertices, &progress)?;
+    let edges = input::decode_bytes(edge_path, edges, &progress)?;
+    ldbc::load_vertex_edge(Text::new(vertex_path, &vertices), Text::new(edge_path, &edges), &options.build, &progress)
+}
+
+fn load_text(format: Format, text: Text<'_>, options: &LoadOptions, progress: &Progress) -> Result<Graph> {
+    let build = &options.build;
+    match format {
+        Format::MatrixMarket => matrix_market::load(text, build, progress),
+        Format::EdgeList => edge_list::load(text, Dialect::Whitespace, build, progress),
+        Format::Csv => edge_list::load(text, Dialect::Csv, build, progress),
+        Format::LdbcAdjacency => ldbc::load_adjacency(text, build, progress),
+        Format::Glpg => glpg::read(text.name(), text.bytes()),
+        Format::LdbcVertexEdge => Err(Error::invalid(format!(
+            "{}: an LDBC .v/.e pair needs both files; load it by path or with load_ldbc_from_bytes",
+            text.name().display()
+        ))),
+    }
+}
