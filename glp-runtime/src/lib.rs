@@ -24,6 +24,7 @@ pub mod gen;
 pub mod graph;
 pub mod io;
 pub mod lp;
+pub mod memory;
 pub mod metrics;
 pub mod random;
 

@@ -361,7 +361,12 @@ fn report_bundles_every_metric() {
     let cover = GroundTruth::Cover(Cover { communities: vec![vec![0, 1, 2], vec![3, 4, 5]] });
     let report = QualityReport::new(&g, &labels, Some(&cover)).unwrap();
     assert_eq!(report.overlapping_nmi.unwrap().nmi_max, 1.0);
-    assert!(report.nmi.is_none());
+    // It does not overlap, so it is a partition too: NMI and ARI 1.
+    assert_close!(report.nmi.as_ref().unwrap().value, 1.0);
+    assert_close!(report.ari.as_ref().unwrap().value, 1.0);
+    // An overlapping cover gets no partition comparison.
+    let overlapping = GroundTruth::Cover(Cover { communities: vec![vec![0, 1, 2, 3], vec![3, 4, 5]] });
+    assert!(QualityReport::new(&g, &labels, Some(&overlapping)).unwrap().nmi.is_none());
 
     // Serialises to JSON with every field named.
     let json = serde_json::to_value(&report).unwrap();

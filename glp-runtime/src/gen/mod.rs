@@ -32,8 +32,6 @@ pub use bijection::{Bijection, PowerOfTwoBijection};
 pub use community::{planted_partition, CommunityParams};
 pub use rmat::{rmat, RmatParams, RmatSampler};
 
-use crate::error::{Error, Result};
-
 /// Stream purposes: the top byte of every stream id a generator uses (see the module docs).
 pub mod stream {
     /// R-MAT: the quadrant choices of edge `e` (item = edge index).
@@ -62,15 +60,4 @@ pub mod stream {
     }
 }
 
-/// A zeroed vector of `len` elements, or [`Error::TooLarge`] when memory cannot hold it.
-pub(crate) fn try_zeroed<T: Clone + Default>(len: usize, what: &str) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| {
-        Error::TooLarge(format!(
-            "cannot allocate {what}: {len} entries of {} bytes do not fit in memory",
-            std::mem::size_of::<T>()
-        ))
-    })?;
-    v.resize(len, T::default());
-    Ok(v)
-}
+pub(crate) use crate::memory::try_zeroed;

@@ -1,13 +1,13 @@
 //! Edge list -> CSR: symmetrisation, self loops, duplicate edges, sorted rows.
 //!
-//! The build is parallel and deterministic: rows are filled with atomic cursors (any order),
-//! then each row is sorted by (target, weight) with a total order and reduced, so the result
-//! does not depend on the thread count or scheduling.
+//! The build is parallel and deterministic: entries are partitioned by source bucket, then
+//! each row is sorted by (target, weight) with a total order and reduced, so the result does
+//! not depend on the thread count or scheduling (see [`build_csr`] for the passes).
 
 use super::csr::{Csr, VertexId};
 use crate::error::{Error, Result};
+use crate::memory::try_zeroed;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What to do with several edges between the same ordered pair of vertices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -71,100 +71,219 @@ impl EdgeList {
 ///
 /// Errors when the lists have different lengths, an endpoint is out of range, a weight is not
 /// finite, or the result would not fit the CSR's index types.
+///
+/// The build is cache-conscious and free of atomics, in three parallel passes:
+/// 1. **partition**: every stored entry (`source`, packed target and weight) is written to
+///    the bucket of its source, a bucket being a range of [`ROWS_PER_BUCKET`] consecutive
+///    vertices; each task counts its entries per bucket first, so all writes land at
+///    precomputed, contiguous positions;
+/// 2. **rows**: each bucket sorts its entries by source (a counting sort whose counters fit
+///    in cache), sorts every row, applies the duplicate policy and compacts the bucket;
+/// 3. **assemble**: a prefix sum over the row lengths gives the offsets, and each bucket copies
+///    its rows to the final arrays.
+///
+/// Peak memory is 12 bytes per stored entry (before deduplication) plus the result.
 pub fn build_csr(edges: &EdgeList, options: &BuildOptions) -> Result<Csr> {
-    let n = edges.num_vertices;
     check_edge_list(edges)?;
-    let keep = |s: VertexId, t: VertexId| !(options.drop_self_loops && s == t);
-    // A symmetrised self loop is stored once: its reverse is itself.
-    let add_reverse = |s: VertexId, t: VertexId| options.symmetrise && s != t;
+    let n = edges.num_vertices;
+    let weighted = edges.weights.is_some() || options.duplicates == DuplicateEdges::Sum;
+    if n == 0 {
+        return Ok(Csr::from_sorted_parts(vec![0], Vec::new(), weighted.then(Vec::new)));
+    }
+    let partitioned = partition_by_source(edges, options)?;
+    let mut degrees = vec![0u64; n];
+    let Partitioned { mut sources, mut packed, bucket_starts } = partitioned;
+    let buckets = bucket_starts.len() - 1;
+    let kept: Vec<u64> = split_by_bounds(&mut packed, &bucket_starts, &(0..=buckets).collect::<Vec<_>>())
+        .into_par_iter()
+        .zip(split_by_bounds(&mut sources, &bucket_starts, &(0..=buckets).collect::<Vec<_>>()))
+        .zip(degrees.par_chunks_mut(ROWS_PER_BUCKET))
+        .enumerate()
+        .map(|(b, ((packed, sources), degrees))| {
+            sort_bucket(b * ROWS_PER_BUCKET, sources, packed, degrees, options.duplicates)
+        })
+        .collect();
+    drop(sources);
 
-    let degrees: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
-    edges.sources.par_iter().zip(edges.targets.par_iter()).for_each(|(&s, &t)| {
-        if keep(s, t) {
-            degrees[s as usize].fetch_add(1, Ordering::Relaxed);
-            if add_reverse(s, t) {
-                degrees[t as usize].fetch_add(1, Ordering::Relaxed);
-            }
-        }
-    });
     let mut offsets = Vec::with_capacity(n + 1);
     offsets.push(0u64);
     let mut total = 0u64;
     for d in &degrees {
-        total += d.load(Ordering::Relaxed);
+        total += d;
         offsets.push(total);
     }
+    drop(degrees);
     let m = usize::try_from(total).map_err(|_| Error::TooLarge(format!("{total} edges do not fit in memory")))?;
-
-    // Scatter: each entry packs (target, weight bits) so a row sorts with one key.
-    let cursors: Vec<AtomicU64> = offsets[..n].iter().map(|&o| AtomicU64::new(o)).collect();
-    let mut packed = vec![0u64; m];
-    {
-        let slots = as_atomic(&mut packed);
-        let place = |row: VertexId, target: VertexId, weight: f32| {
-            let at = cursors[row as usize].fetch_add(1, Ordering::Relaxed) as usize;
-            slots[at].store(pack(target, weight), Ordering::Relaxed);
-        };
-        (0..edges.len()).into_par_iter().for_each(|i| {
-            let (s, t) = (edges.sources[i], edges.targets[i]);
-            if keep(s, t) {
-                let w = edges.weights.as_ref().map_or(1.0, |w| w[i]);
-                place(s, t, w);
-                if add_reverse(s, t) {
-                    place(t, s, w);
-                }
-            }
-        });
-    }
-
-    let weighted = edges.weights.is_some() || options.duplicates == DuplicateEdges::Sum;
-    let bounds = row_chunk_bounds(n);
-    let mut new_degrees = vec![0u64; n];
-    split_by_bounds(&mut packed, &offsets, &bounds)
-        .into_par_iter()
-        .zip(new_degrees.par_chunks_mut(ROWS_PER_CHUNK))
-        .enumerate()
-        .for_each(|(c, (chunk, degrees))| {
-            let first = bounds[c];
-            let base = offsets[first];
-            for (i, degree) in degrees.iter_mut().enumerate() {
-                let v = first + i;
-                let row = &mut chunk[(offsets[v] - base) as usize..(offsets[v + 1] - base) as usize];
-                row.sort_unstable();
-                *degree = reduce_row(row, options.duplicates) as u64;
-            }
-        });
-
-    let mut new_offsets = Vec::with_capacity(n + 1);
-    new_offsets.push(0u64);
-    let mut acc = 0u64;
-    for d in &new_degrees {
-        acc += d;
-        new_offsets.push(acc);
-    }
-    drop(new_degrees);
-    let mut targets = vec![0 as VertexId; acc as usize];
-    let mut weights = vec![0f32; if weighted { acc as usize } else { 0 }];
-    let mut weight_chunks = if weighted { split_by_bounds(&mut weights, &new_offsets, &bounds) } else { Vec::new() };
-    weight_chunks.resize_with(bounds.len() - 1, Default::default);
-    split_by_bounds(&mut targets, &new_offsets, &bounds).into_par_iter().zip(weight_chunks).enumerate().for_each(
-        |(c, (targets, weights))| {
-            let (first, last) = (bounds[c], bounds[c + 1]);
-            let new_base = new_offsets[first];
-            for v in first..last {
-                let kept = (new_offsets[v + 1] - new_offsets[v]) as usize;
-                let from = offsets[v] as usize;
-                let to = (new_offsets[v] - new_base) as usize;
-                for (k, &e) in packed[from..from + kept].iter().enumerate() {
-                    targets[to + k] = (e >> 32) as VertexId;
-                    if weighted {
-                        weights[to + k] = weight_of(e);
-                    }
+    let row_bounds: Vec<usize> = (0..=buckets).map(|b| (b * ROWS_PER_BUCKET).min(n)).collect();
+    let mut targets = vec![0 as VertexId; m];
+    let mut weights = vec![0f32; if weighted { m } else { 0 }];
+    let mut weight_chunks = if weighted { split_by_bounds(&mut weights, &offsets, &row_bounds) } else { Vec::new() };
+    weight_chunks.resize_with(buckets, Default::default);
+    split_by_bounds(&mut targets, &offsets, &row_bounds).into_par_iter().zip(weight_chunks).enumerate().for_each(
+        |(b, (targets, weights))| {
+            let start = bucket_starts[b] as usize;
+            let rows = &packed[start..start + kept[b] as usize];
+            for (k, &e) in rows.iter().enumerate() {
+                targets[k] = (e >> 32) as VertexId;
+                if weighted {
+                    weights[k] = weight_of(e);
                 }
             }
         },
     );
-    Ok(Csr::from_sorted_parts(new_offsets, targets, weighted.then_some(weights)))
+    Ok(Csr::from_sorted_parts(offsets, targets, weighted.then_some(weights)))
+}
+
+/// Vertices per bucket of [`build_csr`]: its counting sort's counters (8 bytes each) stay
+/// within a 128 KiB cache budget.
+const ROWS_PER_BUCKET: usize = 1 << 11;
+
+/// Entries grouped by the bucket of their source.
+struct Partitioned {
+    /// Source of each entry.
+    sources: Vec<VertexId>,
+    /// Target and weight of each entry (see [`pack`]).
+    packed: Vec<u64>,
+    /// Bucket `b` holds entries `bucket_starts[b]..bucket_starts[b + 1]`.
+    bucket_starts: Vec<u64>,
+}
+
+/// Pass 1 of [`build_csr`]: every stored entry, written to the bucket of its source.
+fn partition_by_source(edges: &EdgeList, options: &BuildOptions) -> Result<Partitioned> {
+    let n = edges.num_vertices;
+    let buckets = n.div_ceil(ROWS_PER_BUCKET).max(1);
+    let tasks = (rayon::current_num_threads() * 4).clamp(1, edges.len().max(1));
+    let slice = edges.len().div_ceil(tasks).max(1);
+    let keep = |s: VertexId, t: VertexId| !(options.drop_self_loops && s == t);
+    // A symmetrised self loop is stored once: its reverse is itself.
+    let add_reverse = |s: VertexId, t: VertexId| options.symmetrise && s != t;
+    let bucket = |v: VertexId| v as usize / ROWS_PER_BUCKET;
+    let task_range = |task: usize| (task * slice).min(edges.len())..((task + 1) * slice).min(edges.len());
+
+    // Entries each task sends to each bucket.
+    let counts: Vec<Vec<u64>> = (0..tasks)
+        .into_par_iter()
+        .map(|task| {
+            let mut counts = vec![0u64; buckets];
+            for i in task_range(task) {
+                let (s, t) = (edges.sources[i], edges.targets[i]);
+                if keep(s, t) {
+                    counts[bucket(s)] += 1;
+                    if add_reverse(s, t) {
+                        counts[bucket(t)] += 1;
+                    }
+                }
+            }
+            counts
+        })
+        .collect();
+    // Bucket-major, task-minor positions.
+    let mut cursors = vec![vec![0u64; buckets]; tasks];
+    let mut bucket_starts = Vec::with_capacity(buckets + 1);
+    let mut total = 0u64;
+    for b in 0..buckets {
+        bucket_starts.push(total);
+        for task in 0..tasks {
+            cursors[task][b] = total;
+            total += counts[task][b];
+        }
+    }
+    bucket_starts.push(total);
+    let m = usize::try_from(total).map_err(|_| Error::TooLarge(format!("{total} edges do not fit in memory")))?;
+    let mut sources: Vec<VertexId> = try_zeroed(m, "the edge sources")?;
+    let mut packed: Vec<u64> = try_zeroed(m, "the packed edges")?;
+    {
+        let source_slots = SharedSlice::new(&mut sources);
+        let packed_slots = SharedSlice::new(&mut packed);
+        cursors.into_par_iter().enumerate().for_each(|(task, mut cursor)| {
+            let mut put = |row: VertexId, target: VertexId, weight: f32| {
+                let at = &mut cursor[bucket(row)];
+                // SAFETY: the positions of (task, bucket) are the disjoint range
+                // cursors[task][bucket] .. + counts[task][bucket], which this task alone
+                // writes, each exactly once (the same loop counted them).
+                unsafe {
+                    source_slots.write(*at as usize, row);
+                    packed_slots.write(*at as usize, pack(target, weight));
+                }
+                *at += 1;
+            };
+            for i in task_range(task) {
+                let (s, t) = (edges.sources[i], edges.targets[i]);
+                if keep(s, t) {
+                    let w = edges.weights.as_ref().map_or(1.0, |w| w[i]);
+                    put(s, t, w);
+                    if add_reverse(s, t) {
+                        put(t, s, w);
+                    }
+                }
+            }
+        });
+    }
+    Ok(Partitioned { sources, packed, bucket_starts })
+}
+
+/// Pass 2 of [`build_csr`] for the bucket whose first vertex is `first`: orders its entries
+/// by source, sorts and reduces each row, leaves the kept rows at the start of `packed`,
+/// writes each row's kept length to `degrees`, and returns the bucket's kept total.
+fn sort_bucket(
+    first: usize,
+    sources: &[VertexId],
+    packed: &mut [u64],
+    degrees: &mut [u64],
+    policy: DuplicateEdges,
+) -> u64 {
+    let rows = degrees.len();
+    let mut starts = vec![0usize; rows + 1];
+    for &s in sources.iter() {
+        starts[s as usize - first + 1] += 1;
+    }
+    for r in 0..rows {
+        starts[r + 1] += starts[r];
+    }
+    let mut ordered = vec![0u64; packed.len()];
+    let mut cursor = starts.clone();
+    for (&s, &e) in sources.iter().zip(packed.iter()) {
+        let at = &mut cursor[s as usize - first];
+        ordered[*at] = e;
+        *at += 1;
+    }
+    let mut kept_total = 0usize;
+    for r in 0..rows {
+        let row = &mut ordered[starts[r]..starts[r + 1]];
+        row.sort_unstable();
+        let kept = reduce_row(row, policy);
+        packed[kept_total..kept_total + kept].copy_from_slice(&row[..kept]);
+        kept_total += kept;
+        degrees[r] = kept as u64;
+    }
+    kept_total as u64
+}
+
+/// A slice several threads write at disjoint positions.
+struct SharedSlice<T> {
+    ptr: *mut T,
+    len: usize,
+}
+
+// SAFETY: writers promise disjoint positions (see `write`); T: Send makes moving values
+// into the slice from other threads sound.
+unsafe impl<T: Send> Sync for SharedSlice<T> {}
+
+impl<T> SharedSlice<T> {
+    fn new(slice: &mut [T]) -> Self {
+        SharedSlice { ptr: slice.as_mut_ptr(), len: slice.len() }
+    }
+
+    /// Writes `value` at `index`.
+    ///
+    /// # Safety
+    /// No other thread may read or write `index` while the slice is shared, and the borrow
+    /// the slice was made from must outlive every call.
+    unsafe fn write(&self, index: usize, value: T) {
+        assert!(index < self.len, "write at {index} outside a slice of {}", self.len);
+        // SAFETY: in bounds (checked above); exclusive per the caller's contract.
+        unsafe { self.ptr.add(index).write(value) }
+    }
 }
 
 fn check_edge_list(edges: &EdgeList) -> Result<()> {
@@ -237,19 +356,6 @@ fn reduce_row(row: &mut [u64], policy: DuplicateEdges) -> usize {
     kept
 }
 
-/// Rows handled by one parallel task of a row-wise pass.
-const ROWS_PER_CHUNK: usize = 2048;
-
-/// Vertex boundaries `0, ROWS_PER_CHUNK, ..., n` of the row chunks.
-pub(crate) fn row_chunk_bounds(n: usize) -> Vec<usize> {
-    let mut bounds: Vec<usize> = (0..n).step_by(ROWS_PER_CHUNK).collect();
-    bounds.push(n);
-    if bounds.len() == 1 {
-        bounds.push(n);
-    }
-    bounds
-}
-
 /// Splits `data`, whose rows `offsets` delimits, into the chunks of rows `bounds` delimits.
 pub(crate) fn split_by_bounds<'a, T>(mut data: &'a mut [T], offsets: &[u64], bounds: &[usize]) -> Vec<&'a mut [T]> {
     let mut chunks = Vec::with_capacity(bounds.len().saturating_sub(1));
@@ -259,13 +365,6 @@ pub(crate) fn split_by_bounds<'a, T>(mut data: &'a mut [T], offsets: &[u64], bou
         data = rest;
     }
     chunks
-}
-
-fn as_atomic(data: &mut [u64]) -> &[AtomicU64] {
-    // SAFETY: AtomicU64 has the same size and alignment as u64 (guaranteed on targets with
-    // 64-bit atomics), and the exclusive borrow guarantees no other access while the atomic
-    // view is alive.
-    unsafe { &*(data as *mut [u64] as *const [AtomicU64]) }
 }
 
 #[cfg(test)]
