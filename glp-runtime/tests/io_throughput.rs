@@ -12,28 +12,14 @@
 //! shows how much of the machine the run got. The loaded graph is checked against counts
 //! computed while generating, so the printed numbers are for correct loads.
 
+mod support;
+use support::SplitMix;
+
 use glp_runtime::graph::{BuildOptions, DuplicateEdges};
 use glp_runtime::io::{load_graph, Format, LoadOptions};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
-
-/// SplitMix64: a tiny deterministic generator for the benchmark input.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 /// A generated benchmark file and what it contains.
 struct Input {

@@ -2,6 +2,9 @@
 //! (scikit-learn's documentation) and naive implementations written here from the
 //! definitions.
 
+mod support;
+use support::SplitMix;
+
 use glp_runtime::community::{Cover, UNLABELLED};
 use glp_runtime::metrics::{
     ari, cover_from_labels, nmi, overlapping_nmi, overlapping_nmi_covered, overlapping_nmi_of_partition,
@@ -16,21 +19,6 @@ macro_rules! assert_close {
         let (a, b): (f64, f64) = ($a, $b);
         assert!((a - b).abs() <= 1e-12 * (1.0 + b.abs()), "{} = {a} but expected {b}", stringify!($a));
     }};
-}
-
-/// Small deterministic generator (SplitMix64), so the tests need no random crate.
-struct SplitMix(u64);
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 // ---------------------------------------------------------------------------------------

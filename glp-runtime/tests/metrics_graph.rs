@@ -2,6 +2,9 @@
 //! computed by hand on small graphs and against naive implementations written here from the
 //! textbook definitions.
 
+mod support;
+use support::SplitMix;
+
 use glp_runtime::community::{Cover, GroundTruth, UNLABELLED};
 use glp_runtime::graph::Csr;
 use glp_runtime::metrics::{conductance, modularity, size_stats, CommunityKey, QualityReport, SizeBin};
@@ -53,21 +56,6 @@ macro_rules! assert_close {
         let (a, b): (f64, f64) = ($a, $b);
         assert!(close(a, b), "{} = {a} but expected {b}", stringify!($a));
     }};
-}
-
-/// Small deterministic generator (SplitMix64), so the tests need no random crate.
-struct SplitMix(u64);
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 /// The stored CSR as a dense matrix A (A[u][v] = stored weight of u -> v).

@@ -7,7 +7,7 @@
 use super::csr::VertexId;
 use crate::error::{Error, Result};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Original id of every dense vertex, ascending.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,19 +100,48 @@ fn too_many(distinct: usize) -> Error {
     Error::TooLarge(format!("{distinct} distinct vertex ids exceed the u32 vertex id range"))
 }
 
+/// Relabels through a presence bitmap over `0..=max` (one bit per possible id, so it stays
+/// in cache far longer than a table of ranks): threads mark ids in one shared bitmap, and a
+/// dense id is the number of present ids below it (a per-word
+/// prefix count plus a popcount). When every id between the smallest and the largest is
+/// present, dense ids are a plain subtraction.
 fn relabel_direct(raw: &[u64], max: usize) -> Result<Relabelled> {
-    let rank: Vec<AtomicU32> = (0..=max).map(|_| AtomicU32::new(0)).collect();
-    raw.par_iter().for_each(|&id| rank[id as usize].store(1, Ordering::Relaxed));
-    let mut ids = Vec::new();
-    let mut next = 0u32;
-    for (id, slot) in rank.iter().enumerate() {
-        if slot.load(Ordering::Relaxed) != 0 {
-            slot.store(next, Ordering::Relaxed);
-            next += 1;
-            ids.push(id as u64);
+    let words = max / 64 + 1;
+    let shared: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
+    raw.par_iter().for_each(|&id| {
+        let (word, mask) = (&shared[id as usize / 64], 1u64 << (id % 64));
+        // Most ids repeat: a plain load finds the bit set and skips the atomic update.
+        if word.load(Ordering::Relaxed) & mask == 0 {
+            word.fetch_or(mask, Ordering::Relaxed);
+        }
+    });
+    let bits: Vec<u64> = shared.into_iter().map(AtomicU64::into_inner).collect();
+    let mut rank_before_word = Vec::with_capacity(words);
+    let mut present = 0u64;
+    for w in &bits {
+        rank_before_word.push(present as u32);
+        present += w.count_ones() as u64;
+    }
+    let min = raw.par_iter().min().copied().unwrap_or(0);
+    if present == max as u64 - min + 1 {
+        let dense = raw.par_iter().map(|&id| (id - min) as VertexId).collect();
+        return Ok(Relabelled { dense, ids: VertexIds::Range { first: min, len: present as usize } });
+    }
+    let dense = raw
+        .par_iter()
+        .map(|&id| {
+            let (word, bit) = (id as usize / 64, id % 64);
+            rank_before_word[word] + (bits[word] & ((1u64 << bit) - 1)).count_ones()
+        })
+        .collect();
+    let mut ids = Vec::with_capacity(present as usize);
+    for (w, &word) in bits.iter().enumerate() {
+        let mut rest = word;
+        while rest != 0 {
+            ids.push((w * 64) as u64 + rest.trailing_zeros() as u64);
+            rest &= rest - 1;
         }
     }
-    let dense = raw.par_iter().map(|&id| rank[id as usize].load(Ordering::Relaxed)).collect();
     Ok(Relabelled { dense, ids: VertexIds::from_sorted(ids) })
 }
 
@@ -145,6 +174,26 @@ mod tests {
         let r = relabel(&[u64::MAX - 1, 3, 1 << 40]).unwrap();
         assert_eq!(r.dense, vec![2, 0, 1]);
         assert_eq!(r.ids.original(2), u64::MAX - 1);
+    }
+
+    /// Many ids, some absent, compared with a sorted-and-deduplicated reference.
+    #[test]
+    fn bitmap_ranks_match_a_sorted_reference() {
+        let mut x = 99u64;
+        let raw: Vec<u64> = (0..200_000)
+            .map(|_| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (x >> 40) % 300_000
+            })
+            .collect();
+        let mut sorted = raw.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let r = relabel(&raw).unwrap();
+        for (&id, &d) in raw.iter().zip(&r.dense) {
+            assert_eq!(sorted[d as usize], id);
+        }
+        assert_eq!(r.ids, VertexIds::Table(sorted));
     }
 
     #[test]

@@ -81,13 +81,7 @@ impl Tally {
     /// Accumulates into the candidate list directly (linear search: degree is small).
     #[inline]
     fn gather_short<V: LpVariant>(&mut self, csr: &Csr, variant: &V, view: &View<'_>, v: VertexId) {
-        let range = csr.edge_range(v);
-        let neighbours = &csr.targets()[range.clone()];
-        for (edge, &u) in range.zip(neighbours) {
-            let (label, weight) = variant.load_neighbor(view, v, u, edge);
-            if !is_labelled(label) {
-                continue;
-            }
+        for (label, weight) in contributions(csr, variant, view, v) {
             match self.candidates.iter_mut().find(|(l, _)| *l == label) {
                 Some((_, sum)) => *sum += weight,
                 None => self.candidates.push((label, weight)),
@@ -101,13 +95,7 @@ impl Tally {
     /// may be recorded twice, and its second record is skipped when the table is read back.
     #[inline]
     fn gather_dense<V: LpVariant>(&mut self, csr: &Csr, variant: &V, view: &View<'_>, v: VertexId) {
-        let range = csr.edge_range(v);
-        let neighbours = &csr.targets()[range.clone()];
-        for (edge, &u) in range.zip(neighbours) {
-            let (label, weight) = variant.load_neighbor(view, v, u, edge);
-            if !is_labelled(label) {
-                continue;
-            }
+        for (label, weight) in contributions(csr, variant, view, v) {
             let sum = &mut self.sums[label as usize];
             if *sum == 0.0 {
                 self.touched.push(label);
@@ -127,6 +115,22 @@ impl Tally {
         }
         self.touched.clear();
     }
+}
+
+/// The label and weight each labelled neighbour of `v` contributes, along the adjacency.
+#[inline]
+fn contributions<'a, 'b, V: LpVariant>(
+    csr: &'a Csr,
+    variant: &'a V,
+    view: &'a View<'b>,
+    v: VertexId,
+) -> impl Iterator<Item = (Label, f64)> + use<'a, 'b, V> {
+    let range = csr.edge_range(v);
+    let neighbours = &csr.targets()[range.clone()];
+    range
+        .zip(neighbours)
+        .map(move |(edge, &u)| variant.load_neighbor(view, v, u, edge))
+        .filter(|&(l, _)| is_labelled(l))
 }
 
 /// Vertices per parallel task (GVE-LPA's dynamic schedule uses chunks of 2048).
