@@ -94,14 +94,12 @@ pub fn build_csr(edges: &EdgeList, options: &BuildOptions) -> Result<Csr> {
     let mut degrees = vec![0u64; n];
     let Partitioned { mut sources, mut packed, bucket_starts } = partitioned;
     let buckets = bucket_starts.len() - 1;
-    let kept: Vec<u64> = split_by_bounds(&mut packed, &bucket_starts, &(0..=buckets).collect::<Vec<_>>())
+    let every_bucket: Vec<usize> = (0..=buckets).collect();
+    let kept: Vec<u64> = split_by_bounds(&mut packed, &bucket_starts, &every_bucket)
         .into_par_iter()
-        .zip(split_by_bounds(&mut sources, &bucket_starts, &(0..=buckets).collect::<Vec<_>>()))
+        .zip(split_by_bounds(&mut sources, &bucket_starts, &every_bucket))
         .zip(degrees.par_chunks_mut(ROWS_PER_BUCKET))
-        .enumerate()
-        .map(|(b, ((packed, sources), degrees))| {
-            sort_bucket(b * ROWS_PER_BUCKET, sources, packed, degrees, options.duplicates)
-        })
+        .map(|((packed, sources), degrees)| sort_bucket(sources, packed, degrees, options.duplicates))
         .collect();
     drop(sources);
 
@@ -140,8 +138,8 @@ const ROWS_PER_BUCKET: usize = 1 << 11;
 
 /// Entries grouped by the bucket of their source.
 struct Partitioned {
-    /// Source of each entry.
-    sources: Vec<VertexId>,
+    /// Source of each entry, relative to the first vertex of its bucket.
+    sources: Vec<u16>,
     /// Target and weight of each entry (see [`pack`]).
     packed: Vec<u64>,
     /// Bucket `b` holds entries `bucket_starts[b]..bucket_starts[b + 1]`.
@@ -190,7 +188,7 @@ fn partition_by_source(edges: &EdgeList, options: &BuildOptions) -> Result<Parti
     }
     bucket_starts.push(total);
     let m = usize::try_from(total).map_err(|_| Error::TooLarge(format!("{total} edges do not fit in memory")))?;
-    let mut sources: Vec<VertexId> = try_zeroed(m, "the edge sources")?;
+    let mut sources: Vec<u16> = try_zeroed(m, "the edge sources")?;
     let mut packed: Vec<u64> = try_zeroed(m, "the packed edges")?;
     {
         let source_slots = SharedSlice::new(&mut sources);
@@ -202,7 +200,7 @@ fn partition_by_source(edges: &EdgeList, options: &BuildOptions) -> Result<Parti
                 // cursors[task][bucket] .. + counts[task][bucket], which this task alone
                 // writes, each exactly once (the same loop counted them).
                 unsafe {
-                    source_slots.write(*at as usize, row);
+                    source_slots.write(*at as usize, (row as usize % ROWS_PER_BUCKET) as u16);
                     packed_slots.write(*at as usize, pack(target, weight));
                 }
                 *at += 1;
@@ -222,20 +220,14 @@ fn partition_by_source(edges: &EdgeList, options: &BuildOptions) -> Result<Parti
     Ok(Partitioned { sources, packed, bucket_starts })
 }
 
-/// Pass 2 of [`build_csr`] for the bucket whose first vertex is `first`: orders its entries
-/// by source, sorts and reduces each row, leaves the kept rows at the start of `packed`,
+/// Pass 2 of [`build_csr`] for one bucket (`sources` relative to its first vertex): orders
+/// its entries by source, sorts and reduces each row, leaves the kept rows at the start of `packed`,
 /// writes each row's kept length to `degrees`, and returns the bucket's kept total.
-fn sort_bucket(
-    first: usize,
-    sources: &[VertexId],
-    packed: &mut [u64],
-    degrees: &mut [u64],
-    policy: DuplicateEdges,
-) -> u64 {
+fn sort_bucket(sources: &[u16], packed: &mut [u64], degrees: &mut [u64], policy: DuplicateEdges) -> u64 {
     let rows = degrees.len();
     let mut starts = vec![0usize; rows + 1];
     for &s in sources.iter() {
-        starts[s as usize - first + 1] += 1;
+        starts[s as usize + 1] += 1;
     }
     for r in 0..rows {
         starts[r + 1] += starts[r];
@@ -243,7 +235,7 @@ fn sort_bucket(
     let mut ordered = vec![0u64; packed.len()];
     let mut cursor = starts.clone();
     for (&s, &e) in sources.iter().zip(packed.iter()) {
-        let at = &mut cursor[s as usize - first];
+        let at = &mut cursor[s as usize];
         ordered[*at] = e;
         *at += 1;
     }
