@@ -1,28 +1,15 @@
 //! Planted-partition (LFR-like) generator: structure, determinism, and its statistics against
 //! the distributions it is meant to follow.
 
+mod support;
+use support::{assert_simple_symmetric, in_pool};
+
 use glp_runtime::gen::{planted_partition, CommunityParams};
 use glp_runtime::graph::{Graph, VertexIds};
 use glp_runtime::Error;
 
-fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(f)
-}
-
 fn small(mixing: f64, seed: u64) -> CommunityParams {
     CommunityParams { num_vertices: 20_000, mixing, seed, ..CommunityParams::default() }
-}
-
-fn assert_simple_symmetric(g: &Graph) {
-    let csr = &g.csr;
-    for v in 0..csr.num_vertices() as u32 {
-        let row = csr.neighbors(v);
-        assert!(row.windows(2).all(|w| w[0] < w[1]), "row {v} not strictly increasing");
-        for &u in row {
-            assert_ne!(u, v, "self loop at {v}");
-            assert!(csr.neighbors(u).binary_search(&v).is_ok(), "edge {v}->{u} has no reverse");
-        }
-    }
 }
 
 /// Fraction of stored edges whose endpoints lie in different communities.

@@ -1,28 +1,15 @@
 //! R-MAT generator: structure, determinism, quadrant frequencies, and the number of distinct
 //! edges against its exact expectation.
 
+mod support;
+use support::{assert_simple_symmetric, in_pool};
+
 use glp_runtime::gen::{rmat, RmatParams, RmatSampler};
-use glp_runtime::graph::{Graph, VertexIds};
+use glp_runtime::graph::VertexIds;
 use glp_runtime::Error;
 
 fn params(scale: u32, seed: u64) -> RmatParams {
     RmatParams { scale, seed, ..RmatParams::default() }
-}
-
-fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(f)
-}
-
-fn assert_simple_symmetric(g: &Graph) {
-    let csr = &g.csr;
-    for v in 0..csr.num_vertices() as u32 {
-        let row = csr.neighbors(v);
-        assert!(row.windows(2).all(|w| w[0] < w[1]), "row {v} not strictly increasing");
-        for &u in row {
-            assert_ne!(u, v, "self loop at {v}");
-            assert!(csr.neighbors(u).binary_search(&v).is_ok(), "edge {v}->{u} has no reverse");
-        }
-    }
 }
 
 #[test]

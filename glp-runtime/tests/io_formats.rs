@@ -92,14 +92,7 @@ fn weighted_edge_list() {
     for (id, mut edges) in expected {
         edges.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
         let v = graph.ids.dense(id).unwrap();
-        let got: Vec<(u64, f32)> = graph
-            .csr
-            .neighbors(v)
-            .iter()
-            .zip(graph.csr.neighbor_weights(v).unwrap())
-            .map(|(&t, &w)| (graph.ids.original(t), w))
-            .collect();
-        assert_eq!(got, edges, "row of {id}");
+        assert_eq!(weighted_row(&graph, v), edges, "row of {id}");
     }
 }
 
@@ -302,14 +295,7 @@ fn comments_and_blank_lines_between_edges_across_chunks() {
     for (u, mut row) in by_source {
         row.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
         let d = graph.ids.dense(u).unwrap();
-        let got: Vec<(u64, f32)> = graph
-            .csr
-            .neighbors(d)
-            .iter()
-            .zip(graph.csr.neighbor_weights(d).unwrap())
-            .map(|(&t, &w)| (graph.ids.original(t), w))
-            .collect();
-        assert_eq!(got, row, "row of {u}");
+        assert_eq!(weighted_row(&graph, d), row, "row of {u}");
     }
 }
 

@@ -114,3 +114,9 @@ pub fn format_error(error: Error) -> String {
         other => panic!("expected a format error, got {other:?}"),
     }
 }
+
+/// Row `v` of a weighted graph as (input id of the target, weight) pairs.
+pub fn weighted_row(graph: &Graph, v: u32) -> Vec<(u64, f32)> {
+    let weights = graph.csr.neighbor_weights(v).expect("a weighted graph");
+    graph.csr.neighbors(v).iter().zip(weights).map(|(&t, &w)| (graph.ids.original(t), w)).collect()
+}
