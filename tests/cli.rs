@@ -177,6 +177,7 @@ fn bad_arguments_are_errors_not_panics() {
         vec!["lp", "--threads", "0"],
         vec!["lp", "--tolerance", "2"],
         vec!["lp", "/nonexistent/graph.txt"],
+        vec!["info", "/nonexistent/graph.txt"],
         vec!["bench", "lp", "--repeat", "0"],
         vec!["gen", "planted", "--mu", "1.5", "--out", "/tmp/never.glpg"],
     ] {
@@ -184,6 +185,12 @@ fn bad_arguments_are_errors_not_panics() {
         assert!(!run.status.success(), "{args:?} succeeded");
         assert!(stderr(&run).lines().any(|l| l.starts_with("error: ")), "{args:?}: {}", stderr(&run));
         assert!(!stderr(&run).contains("panicked"), "{args:?}: {}", stderr(&run));
+        // Each message appears once (no cause repeated on a "caused by" line).
+        let err = stderr(&run);
+        let lines: Vec<&str> = err.lines().map(|l| l.trim_start_matches("  caused by: ")).collect();
+        for (i, line) in lines.iter().enumerate() {
+            assert!(lines[i + 1..].iter().all(|later| !line.contains(later)), "{args:?}: {err}");
+        }
     }
 }
 

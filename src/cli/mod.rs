@@ -53,10 +53,17 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error}");
+            let mut printed = error.to_string();
+            eprintln!("error: {printed}");
             let mut source = std::error::Error::source(&error);
             while let Some(cause) = source {
-                eprintln!("  caused by: {cause}");
+                // Messages that already quote their cause (an I/O error names it after the
+                // file) do not repeat it.
+                let text = cause.to_string();
+                if !printed.contains(&text) {
+                    eprintln!("  caused by: {text}");
+                    printed = text;
+                }
                 source = cause.source();
             }
             ExitCode::FAILURE
