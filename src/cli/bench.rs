@@ -6,13 +6,13 @@
 //! report it.
 
 use super::common::{self, LoadArgs};
-use super::gen::{PlantedArgs, RmatArgs};
-use super::lp::{ScheduleArg, TiesArg, VariantArg};
+use super::gen::RmatArgs;
+use super::lp::EngineArgs;
 use clap::{Args, Subcommand};
 use glp_runtime::community::GroundTruth;
-use glp_runtime::gen::{self, RmatSampler};
+use glp_runtime::gen::{self, CommunityParams, RmatSampler};
 use glp_runtime::graph::Graph;
-use glp_runtime::lp::{self, Classic, LpOutcome, Weighted};
+use glp_runtime::lp::LpOutcome;
 use glp_runtime::metrics::QualityReport;
 use glp_runtime::{io, Error, Result};
 use rayon::prelude::*;
@@ -78,18 +78,8 @@ pub struct LpBenchArgs {
     /// Ground truth of GRAPH (see `glp lp --help`)
     #[arg(long, value_name = "FILE")]
     pub ground_truth: Option<PathBuf>,
-    /// Update schedule
-    #[arg(long, value_enum, default_value_t = ScheduleArg::Async)]
-    pub schedule: ScheduleArg,
-    /// Most iterations
-    #[arg(long, default_value_t = 20)]
-    pub iterations: u32,
-    /// Label propagation variant
-    #[arg(long, value_enum, default_value_t = VariantArg::Weighted)]
-    pub variant: VariantArg,
-    /// Rule for equal scores [default: smallest for sync, first for async]
-    #[arg(long, value_enum)]
-    pub ties: Option<TiesArg>,
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Runs; the median time is reported
     #[arg(long, default_value_t = 5)]
     pub repeat: usize,
@@ -227,31 +217,15 @@ struct LpBenchResult {
 
 fn bench_lp(args: LpBenchArgs) -> Result<()> {
     check_repeat(args.repeat)?;
-    let lp_args = super::lp::LpArgs {
-        graph: None,
-        schedule: args.schedule,
-        iterations: args.iterations,
-        variant: args.variant,
-        backend: super::lp::BackendArg::Cpu,
-        ties: args.ties,
-        pick_less_every: lp::DEFAULT_PICK_LESS_EVERY,
-        tolerance: lp::DEFAULT_TOLERANCE,
-        out: None,
-        json: false,
-        ground_truth: None,
-        load: args.load.clone(),
-    };
-    let config = lp_args.config();
+    let config = args.engine.config();
+    config.validate()?;
     let start = Instant::now();
     let (name, graph, truth) = prepare_graph(&args)?;
     let prepare_s = start.elapsed().as_secs_f64();
     let mut times = Vec::new();
     let mut last: Option<LpOutcome> = None;
     for _ in 0..args.repeat {
-        let outcome = match args.variant {
-            VariantArg::Classic => lp::run(&graph.csr, &Classic, &config)?,
-            VariantArg::Weighted => lp::run(&graph.csr, &Weighted, &config)?,
-        };
+        let outcome = args.engine.run(&graph.csr, &config)?;
         times.push(outcome.elapsed);
         last = Some(outcome);
     }
@@ -265,10 +239,7 @@ fn bench_lp(args: LpBenchArgs) -> Result<()> {
         vertices: graph.num_vertices(),
         stored_edges: graph.num_edges(),
         prepare_s,
-        schedule: match args.schedule {
-            ScheduleArg::Sync => "sync",
-            ScheduleArg::Async => "async",
-        },
+        schedule: args.engine.schedule_name(),
         threads: rayon::current_num_threads(),
         runs_ms,
         median_ms: median.as_secs_f64() * 1e3,
@@ -305,14 +276,14 @@ fn prepare_graph(args: &LpBenchArgs) -> Result<(String, Graph, Option<GroundTrut
         return Ok((format!("rmat scale {scale}"), graph, None));
     }
     if let Some(vertices) = args.planted {
-        let planted = PlantedArgs {
-            vertices,
+        let params = CommunityParams {
+            num_vertices: vertices,
             avg_degree: args.avg_degree,
-            mu: args.mu,
+            mixing: args.mu,
             seed: args.seed,
-            ..default_planted_args()
+            ..CommunityParams::default()
         };
-        let (graph, communities) = gen::planted_partition(&planted.params())?;
+        let (graph, communities) = gen::planted_partition(&params)?;
         return Ok((
             format!("planted {vertices} vertices, mu {}", args.mu),
             graph,
@@ -322,21 +293,6 @@ fn prepare_graph(args: &LpBenchArgs) -> Result<(String, Graph, Option<GroundTrut
     let graph = common::load(args.graph.as_deref(), &args.load)?;
     let truth = common::ground_truth(args.ground_truth.as_deref(), args.graph.is_none(), &graph)?;
     Ok((common::graph_name(args.graph.as_deref()), graph, truth.map(|t| t.truth)))
-}
-
-fn default_planted_args() -> PlantedArgs {
-    let p = glp_runtime::gen::CommunityParams::default();
-    PlantedArgs {
-        vertices: p.num_vertices,
-        avg_degree: p.avg_degree,
-        max_degree: p.max_degree,
-        degree_exponent: p.degree_exponent,
-        community_exponent: p.community_exponent,
-        min_community: p.min_community,
-        max_community: p.max_community,
-        mu: p.mixing,
-        seed: p.seed,
-    }
 }
 
 fn check_repeat(repeat: usize) -> Result<()> {

@@ -3,7 +3,7 @@
 use super::common::{self, LoadArgs};
 use clap::{Args, ValueEnum};
 use glp_runtime::device;
-use glp_runtime::graph::Graph;
+use glp_runtime::graph::{Csr, Graph};
 use glp_runtime::lp::{self, Classic, LpConfig, LpOutcome, Schedule, TieBreak, Weighted};
 use glp_runtime::metrics::QualityReport;
 use glp_runtime::{Error, Result};
@@ -35,36 +35,13 @@ pub struct LpArgs {
     /// Graph file (any supported format, plain or gzip) [default: the bundled email-Eu-core]
     pub graph: Option<PathBuf>,
 
-    /// Update schedule
-    #[arg(long, value_enum, default_value_t = ScheduleArg::Async)]
-    pub schedule: ScheduleArg,
-
-    /// Most iterations to run
-    #[arg(long, value_name = "N", default_value_t = 20)]
-    pub iterations: u32,
-
-    /// Label propagation variant: classic counts neighbours, weighted sums edge weights
-    /// (the same on unweighted graphs)
-    #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
-    pub variant: VariantArg,
+    #[command(flatten)]
+    pub engine: EngineArgs,
 
     /// Where to run: auto uses a GPU when one can run the engine and otherwise the CPU,
     /// with a one-line notice; gpu fails when no GPU engine can run
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     pub backend: BackendArg,
-
-    /// Rule for labels with equal scores [default: smallest for sync, first for async]
-    #[arg(long, value_enum)]
-    pub ties: Option<TiesArg>,
-
-    /// Async schedule: Pick-Less iterations are those divisible by this (0 disables)
-    #[arg(long, value_name = "RHO", default_value_t = lp::DEFAULT_PICK_LESS_EVERY)]
-    pub pick_less_every: u32,
-
-    /// Async schedule: stop when a non-Pick-Less iteration changes at most this fraction
-    /// of the vertices
-    #[arg(long, value_name = "TAU", default_value_t = lp::DEFAULT_TOLERANCE)]
-    pub tolerance: f64,
 
     /// Write `vertex<TAB>label` lines here
     #[arg(long, value_name = "FILE")]
@@ -123,8 +100,39 @@ pub enum TiesArg {
     Hashed,
 }
 
-impl LpArgs {
-    pub(super) fn config(&self) -> LpConfig {
+/// Options of the label propagation engine, shared by `glp lp` and `glp bench lp`.
+#[derive(Debug, Clone, Args)]
+pub struct EngineArgs {
+    /// Update schedule
+    #[arg(long, value_enum, default_value_t = ScheduleArg::Async)]
+    pub schedule: ScheduleArg,
+
+    /// Most iterations to run
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub iterations: u32,
+
+    /// Label propagation variant: classic counts neighbours, weighted sums edge weights
+    /// (the same on unweighted graphs)
+    #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
+    pub variant: VariantArg,
+
+    /// Rule for labels with equal scores [default: smallest for sync, first for async]
+    #[arg(long, value_enum)]
+    pub ties: Option<TiesArg>,
+
+    /// Async schedule: Pick-Less iterations are those divisible by this (0 disables)
+    #[arg(long, value_name = "RHO", default_value_t = lp::DEFAULT_PICK_LESS_EVERY)]
+    pub pick_less_every: u32,
+
+    /// Async schedule: stop when a non-Pick-Less iteration changes at most this fraction
+    /// of the vertices
+    #[arg(long, value_name = "TAU", default_value_t = lp::DEFAULT_TOLERANCE)]
+    pub tolerance: f64,
+}
+
+impl EngineArgs {
+    /// The engine configuration these options describe (not yet validated).
+    pub fn config(&self) -> LpConfig {
         let (schedule, default_ties) = match self.schedule {
             ScheduleArg::Sync => (Schedule::Synchronous, TieBreak::SmallestLabel),
             ScheduleArg::Async => (
@@ -139,6 +147,30 @@ impl LpArgs {
             Some(TiesArg::Hashed) => TieBreak::Hashed,
         };
         LpConfig { schedule, max_iterations: self.iterations, ties }
+    }
+
+    /// Runs the chosen variant on `csr` with `config` on the CPU.
+    pub fn run(&self, csr: &Csr, config: &LpConfig) -> Result<LpOutcome> {
+        match self.variant {
+            VariantArg::Classic => lp::run(csr, &Classic, config),
+            VariantArg::Weighted => lp::run(csr, &Weighted, config),
+        }
+    }
+
+    /// `sync` or `async`, for reports.
+    pub fn schedule_name(&self) -> &'static str {
+        match self.schedule {
+            ScheduleArg::Sync => "sync",
+            ScheduleArg::Async => "async",
+        }
+    }
+
+    /// `classic` or `weighted`, for reports.
+    pub fn variant_name(&self) -> &'static str {
+        match self.variant {
+            VariantArg::Classic => "classic",
+            VariantArg::Weighted => "weighted",
+        }
     }
 }
 
@@ -160,15 +192,12 @@ struct LpReport {
 }
 
 pub fn run(args: LpArgs) -> Result<()> {
-    let config = args.config();
+    let config = args.engine.config();
     config.validate()?;
     let backend = choose_backend(args.backend)?;
     let graph = common::load(args.graph.as_deref(), &args.load)?;
     let truth = common::ground_truth(args.ground_truth.as_deref(), args.graph.is_none(), &graph)?;
-    let outcome = match args.variant {
-        VariantArg::Classic => lp::run(&graph.csr, &Classic, &config)?,
-        VariantArg::Weighted => lp::run(&graph.csr, &Weighted, &config)?,
-    };
+    let outcome = args.engine.run(&graph.csr, &config)?;
     let quality = QualityReport::new(&graph.csr, &outcome.labels, truth.as_ref().map(|t| &t.truth))?;
     if let Some(path) = &args.out {
         write_labels(path, &graph, &outcome)?;
@@ -178,14 +207,8 @@ pub fn run(args: LpArgs) -> Result<()> {
         vertices: graph.num_vertices(),
         stored_edges: graph.num_edges(),
         backend,
-        schedule: match args.schedule {
-            ScheduleArg::Sync => "sync",
-            ScheduleArg::Async => "async",
-        },
-        variant: match args.variant {
-            VariantArg::Classic => "classic",
-            VariantArg::Weighted => "weighted",
-        },
+        schedule: args.engine.schedule_name(),
+        variant: args.engine.variant_name(),
         threads: rayon::current_num_threads(),
         iterations: outcome.iterations.len(),
         converged: outcome.converged,
