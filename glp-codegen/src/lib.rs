@@ -14,3 +14,5 @@
 //! This crate depends on no other glp crate; `glp-macros` and `glp-runtime` depend on it.
 //! The front end, IR, emitter and interpreter arrive with the DSL work (issue 3); until then
 //! the crate only reserves its place in the dependency graph.
+
+pub mod lp;
