@@ -8,11 +8,41 @@
 //! Pipeline (see `DESIGN.md` section 2):
 //!
 //! ```text
-//! syn item -> IR (typed, spans kept) -> validate -> emit CUDA -> fuse into a .cu template
+//! syn impl --frontend--> IR (+ inference variables) --typeck--> typed IR --validate-->
+//!     +--cuda--> device functions --template--> .cu kernel source (NVRTC at run time)
+//!     +--interp--> values on the CPU (programs loaded at run time)
 //! ```
 //!
 //! This crate depends on no other glp crate; `glp-macros` and `glp-runtime` depend on it.
-//! The front end, IR, emitter and interpreter arrive with the DSL work (issue 3); until then
-//! the crate only reserves its place in the dependency graph.
 
+pub mod cuda;
+pub mod diag;
+pub mod frontend;
+pub mod ir;
+pub mod kind;
 pub mod lp;
+pub mod template;
+pub mod typeck;
+pub mod validate;
+pub mod visit;
+
+use diag::Diagnostics;
+use frontend::FieldDecl;
+use ir::Program;
+use kind::KindSpec;
+
+/// Lowers, type-checks and validates one annotated impl for program kind `kind`. All errors
+/// of the item come back together.
+pub fn compile_impl(kind: &KindSpec, item: &syn::ItemImpl, fields: Option<&[FieldDecl]>) -> Result<Program, Diagnostics> {
+    let mut lowered = frontend::lower_impl(kind, item, fields);
+    typeck::check(kind, &mut lowered);
+    if lowered.diagnostics.errors.is_empty() {
+        let errors = validate::validate(kind, &lowered.program);
+        lowered.diagnostics.errors.extend(errors);
+    }
+    if lowered.diagnostics.errors.is_empty() {
+        Ok(lowered.program)
+    } else {
+        Err(lowered.diagnostics)
+    }
+}

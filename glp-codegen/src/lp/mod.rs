@@ -2,5 +2,70 @@
 //! features they imply. The general compiler (IR, emitter, interpreter) knows nothing of it.
 
 mod features;
+mod spec;
 
 pub use features::LpFeatures;
+pub use spec::{DEFAULT_HOOKS, INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, LP_KIND, PICK_LABEL, UPDATE_VERTEX};
+
+use crate::diag::Diagnostics;
+use crate::frontend::FieldDecl;
+use crate::ir::{ExprKind, Program, Role};
+
+/// A compiled label propagation variant.
+#[derive(Debug, Clone)]
+pub struct LpProgram {
+    pub program: Program,
+    pub features: LpFeatures,
+}
+
+/// Compiles an `impl LpVariant for T` block.
+pub fn compile_impl(item: &syn::ItemImpl, fields: Option<&[FieldDecl]>) -> Result<LpProgram, Diagnostics> {
+    let program = crate::compile_impl(&LP_KIND, item, fields)?;
+    let features = features_of(&program);
+    Ok(LpProgram { program, features })
+}
+
+/// The optional facilities `program`'s hooks use.
+pub fn features_of(program: &Program) -> LpFeatures {
+    let mut features = LpFeatures {
+        custom_pick_label: program.functions.iter().any(|f| f.role == Role::Hook(PICK_LABEL)),
+        ..LpFeatures::default()
+    };
+    for f in &program.functions {
+        crate::visit::walk_block(&f.body, &mut |e| {
+            if let ExprKind::Intrinsic(id, _) = e.kind {
+                match LP_KIND.intrinsics[id as usize].feature {
+                    Some("histogram") => features.histogram = true,
+                    Some("label_memory") => features.label_memory = true,
+                    Some("seeds") => features.seeds = true,
+                    Some("random") => features.random = true,
+                    Some("vertex_weights") => features.vertex_weights = true,
+                    Some("edge_weights") => features.edge_weights = true,
+                    _ => {}
+                }
+            }
+        });
+    }
+    features
+}
+
+/// The label propagation view and its intrinsics in CUDA.
+pub const VIEW_CUDA: &str = include_str!("view.cuh");
+
+/// The reference kernels (thread per vertex, exhaustive MFL): a variant's hooks fused into
+/// initial / pick / update kernels.
+pub const REFERENCE_KERNEL: crate::template::Template =
+    crate::template::Template::new("lp/reference_kernel.cu", include_str!("reference_kernel.cu"));
+
+impl LpProgram {
+    /// The variant's hooks as CUDA device functions (deterministic).
+    pub fn device_functions(&self) -> String {
+        crate::cuda::emit_program(&LP_KIND, &self.program)
+    }
+
+    /// A complete translation unit: prelude, view, hooks and the reference kernels.
+    pub fn reference_kernel_source(&self) -> Result<String, crate::template::TemplateError> {
+        let functions = self.device_functions();
+        REFERENCE_KERNEL.fill(&[("PRELUDE", crate::cuda::PRELUDE), ("VIEW", VIEW_CUDA), ("PROGRAM", &functions)])
+    }
+}

@@ -1,0 +1,11 @@
+//! The CUDA back end: typed IR to device functions ([`emit`]), the namer that keeps
+//! generated identifiers legal and distinct ([`namer`]), and the prelude every kernel
+//! starts with (scalar typedefs, Rust-semantics helpers, Philox4x32-10).
+
+pub mod emit;
+pub mod namer;
+
+pub use emit::{c_scalar, c_type, emit_program, function_name, params_struct};
+
+/// The prelude every generated kernel includes first.
+pub const PRELUDE: &str = include_str!("prelude.cuh");

@@ -1,0 +1,1270 @@
+//! The front end: a `syn` impl block to IR.
+//!
+//! It accepts exactly the allow-list of the crate docs. Anything else becomes a
+//! [`Diagnostic`] pointing at the offending node with a hint, and lowering goes on (the node
+//! becomes [`ExprKind::Error`]) so every error of the item is reported in one go.
+//!
+//! Types are not decided here: unsuffixed literals, locals without annotation and parameters
+//! whose field type is unknown get inference variables that [`crate::typeck`] resolves.
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::ir::*;
+use crate::kind::KindSpec;
+use proc_macro2::Span;
+use std::collections::HashMap;
+use syn::spanned::Spanned;
+
+/// What an inference variable may become.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VarKind {
+    /// Any type (locals without annotation).
+    Any,
+    /// An integer type (unsuffixed integer literal; defaults to `i32`).
+    Int,
+    /// A float type (unsuffixed float literal; defaults to `f64`).
+    Float,
+    /// The type of parameter `ParamId`, whose struct field was not visible.
+    Param(ParamId),
+}
+
+/// The front end's output: the program with inference variables still in it.
+pub struct Lowered {
+    pub program: Program,
+    pub vars: Vec<VarKind>,
+    /// For every parameter, the span of its first use (where inference errors point).
+    pub param_uses: Vec<SpanId>,
+    pub diagnostics: Diagnostics,
+}
+
+/// A field of the implementing struct, when its definition is visible.
+pub struct FieldDecl {
+    pub name: String,
+    pub ty: syn::Type,
+}
+
+/// Lowers `item` for program kind `kind`. `fields` are the struct's fields when its
+/// definition is known (a file compiled at run time); the macro sees only the impl.
+pub fn lower_impl(kind: &KindSpec, item: &syn::ItemImpl, fields: Option<&[FieldDecl]>) -> Lowered {
+    let mut lowerer = Lowerer::new(kind, fields);
+    lowerer.lower_item(item);
+    lowerer.finish()
+}
+
+struct Signature {
+    name: String,
+    args: Vec<Type>,
+    ret: Type,
+}
+
+struct Lowerer<'k> {
+    kind: &'k KindSpec,
+    fields: Option<Vec<(String, Result<Scalar, String>)>>,
+    spans: Vec<Span>,
+    locations: Vec<Location>,
+    errors: Vec<Diagnostic>,
+    vars: Vec<VarKind>,
+    params: Vec<ParamDecl>,
+    param_types: Vec<Type>,
+    param_uses: Vec<SpanId>,
+    signatures: Vec<Signature>,
+    functions: Vec<Function>,
+    name: String,
+    // Per function:
+    locals: Vec<LocalDecl>,
+    scopes: Vec<HashMap<String, LocalId>>,
+    loop_depth: u32,
+}
+
+fn type_name(ty: &syn::Type) -> String {
+    quote::ToTokens::to_token_stream(ty).to_string().replace(" ", "")
+}
+
+const SUPPORTED_TYPES: &str =
+    "supported types: bool, i32, i64, u32, u64, f32, f64, VertexId, Label, EdgeId, tuples of these, and `&View<'_>`";
+
+impl<'k> Lowerer<'k> {
+    fn new(kind: &'k KindSpec, fields: Option<&[FieldDecl]>) -> Self {
+        let mut lowerer = Lowerer {
+            kind,
+            fields: None,
+            spans: Vec::new(),
+            locations: Vec::new(),
+            errors: Vec::new(),
+            vars: Vec::new(),
+            params: Vec::new(),
+            param_types: Vec::new(),
+            param_uses: Vec::new(),
+            signatures: Vec::new(),
+            functions: Vec::new(),
+            name: String::new(),
+            locals: Vec::new(),
+            scopes: Vec::new(),
+            loop_depth: 0,
+        };
+        lowerer.fields = fields.map(|fields| {
+            fields
+                .iter()
+                .map(|f| {
+                    let ty = lowerer.scalar_of(&f.ty).ok_or_else(|| type_name(&f.ty));
+                    (f.name.clone(), ty)
+                })
+                .collect()
+        });
+        lowerer
+    }
+
+    fn finish(self) -> Lowered {
+        let Lowerer { name, functions, mut params, param_types, mut param_uses, spans, locations, errors, vars, fields, .. } =
+            self;
+        // Parameters in declaration order when the struct is known.
+        let mut remap: Vec<ParamId> = (0..params.len() as ParamId).collect();
+        if let Some(fields) = &fields {
+            let position = |name: &str| fields.iter().position(|(n, _)| n == name).unwrap_or(usize::MAX);
+            let mut order: Vec<usize> = (0..params.len()).collect();
+            order.sort_by_key(|&i| position(&params[i].name));
+            for (new, &old) in order.iter().enumerate() {
+                remap[old] = new as ParamId;
+            }
+            params = order.iter().map(|&i| params[i].clone()).collect();
+            param_uses = order.iter().map(|&i| param_uses[i]).collect();
+        }
+        let mut functions = functions;
+        for f in &mut functions {
+            remap_params(&mut f.body, &remap);
+        }
+        let mut vars = vars;
+        for kind in &mut vars {
+            if let VarKind::Param(p) = kind {
+                *p = remap[*p as usize];
+            }
+        }
+        // Parameters whose type is known carry it; the others keep their variables.
+        for (i, ty) in param_types.iter().enumerate() {
+            if let Type::Scalar(s) = ty {
+                params[remap[i] as usize].ty = *s;
+            }
+        }
+        let program = Program { name, functions, params, spans: locations.clone() };
+        Lowered {
+            program,
+            vars,
+            param_uses,
+            diagnostics: Diagnostics { errors, locations, spans },
+        }
+    }
+
+    // ----- spans and errors -------------------------------------------------------------
+
+    fn span(&mut self, span: Span) -> SpanId {
+        let id = SpanId(self.spans.len() as u32);
+        let start = span.start();
+        let end = span.end();
+        self.spans.push(span);
+        self.locations.push(Location {
+            line: start.line as u32,
+            column: start.column as u32,
+            end_line: end.line as u32,
+            end_column: end.column as u32,
+        });
+        id
+    }
+
+    fn error(&mut self, span: Span, message: impl Into<String>, help: Option<&str>) -> SpanId {
+        let id = self.span(span);
+        let mut d = Diagnostic::new(id, message);
+        if let Some(help) = help {
+            d = d.with_help(help);
+        }
+        self.errors.push(d);
+        id
+    }
+
+    fn error_expr(&mut self, span: Span, message: impl Into<String>, help: Option<&str>) -> Expr {
+        let id = self.error(span, message, help);
+        Expr { kind: ExprKind::Error, ty: Type::Error, span: id }
+    }
+
+    fn fresh(&mut self, kind: VarKind) -> Type {
+        self.vars.push(kind);
+        Type::Var(self.vars.len() as u32 - 1)
+    }
+
+    // ----- items ------------------------------------------------------------------------
+
+    fn lower_item(&mut self, item: &syn::ItemImpl) {
+        self.name = match &*item.self_ty {
+            syn::Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+                let seg = &p.path.segments[0];
+                if !seg.arguments.is_none() {
+                    self.error(item.self_ty.span(), "generic types are not supported", Some("implement the trait for a struct without type or lifetime parameters"));
+                }
+                seg.ident.to_string()
+            }
+            other => {
+                self.error(other.span(), "the implementing type must be a plain struct name", None);
+                "Variant".to_string()
+            }
+        };
+        if !item.generics.params.is_empty() {
+            self.error(item.generics.span(), "generic impls are not supported", Some("GPU code is compiled for one concrete type; remove the type parameters"));
+        }
+        if let Some(unsafety) = &item.unsafety {
+            self.error(unsafety.span(), "unsafe impls are not supported", None);
+        }
+        match &item.trait_ {
+            Some((path, _)) if path.segments.last().is_some_and(|s| s.ident == self.kind.trait_name) => {}
+            Some((path, _)) => {
+                let message = format!("expected an impl of `{}`", self.kind.trait_name);
+                self.error(path.span(), message, None);
+            }
+            None => {
+                let message = format!("the attribute goes on `impl {} for {}`", self.kind.trait_name, self.name);
+                self.error(item.impl_token.span, message, Some("the hooks are the trait's methods"));
+            }
+        }
+
+        // Signatures first, so calls resolve whatever the order of definition.
+        let mut bodies: Vec<(&syn::ImplItemFn, Role)> = Vec::new();
+        for impl_item in &item.items {
+            match impl_item {
+                syn::ImplItem::Fn(f) => {
+                    if let Some(role) = self.declare(f) {
+                        bodies.push((f, role));
+                    }
+                }
+                other => {
+                    self.error(other.span(), format!("only methods may appear in a {} impl", self.kind.description), Some("constants and associated types are not part of the program; use fields of the struct as parameters"));
+                }
+            }
+        }
+        let defaults = self.default_hooks(&bodies);
+        let mut defaults_to_lower = Vec::new();
+        for (f, hook) in defaults.iter() {
+            if let Some(role) = self.declare_default(f, *hook) {
+                defaults_to_lower.push((f, role));
+            }
+        }
+        // Hooks first in kind order, then helpers in source order.
+        let mut all: Vec<(&syn::ImplItemFn, Role, usize)> = Vec::new();
+        for (i, (f, role)) in bodies.iter().enumerate() {
+            all.push((f, *role, i));
+        }
+        for (j, (f, role)) in defaults_to_lower.iter().enumerate() {
+            all.push((f, *role, bodies.len() + j));
+        }
+        all.sort_by_key(|(_, role, i)| (role.hook_index().unwrap_or(usize::MAX), *i));
+        // Reorder signatures the same way so FunctionIds index both.
+        let order: Vec<usize> = all.iter().map(|(_, _, i)| *i).collect();
+        let mut signatures: Vec<Option<Signature>> = std::mem::take(&mut self.signatures).into_iter().map(Some).collect();
+        self.signatures = order.iter().map(|&i| signatures[i].take().expect("each signature used once")).collect();
+        for (f, role, _) in all {
+            self.lower_function(f, role);
+        }
+    }
+
+    /// The kind's default bodies of the hooks the impl does not write.
+    fn default_hooks(&mut self, written: &[(&syn::ImplItemFn, Role)]) -> Vec<(syn::ImplItemFn, usize)> {
+        let defaults: syn::ItemImpl = match syn::parse_str(self.kind.default_hooks) {
+            Ok(item) => item,
+            Err(e) => {
+                self.error(Span::call_site(), format!("internal error: default hooks do not parse: {e}"), None);
+                return Vec::new();
+            }
+        };
+        let mut out = Vec::new();
+        for item in defaults.items {
+            if let syn::ImplItem::Fn(f) = item {
+                let Some(hook) = self.kind.hook_index(&f.sig.ident.to_string()) else { continue };
+                if !written.iter().any(|(_, role)| *role == Role::Hook(hook)) {
+                    out.push((f, hook));
+                }
+            }
+        }
+        out
+    }
+
+    fn declare_default(&mut self, f: &syn::ImplItemFn, hook: usize) -> Option<Role> {
+        let role = Role::DefaultHook(hook);
+        let (args, ret) = self.signature_types(f)?;
+        self.signatures.push(Signature { name: f.sig.ident.to_string(), args, ret });
+        Some(role)
+    }
+
+    /// Checks a method's signature and records it; `None` when it cannot be lowered.
+    fn declare(&mut self, f: &syn::ImplItemFn) -> Option<Role> {
+        let sig = &f.sig;
+        let name = sig.ident.to_string();
+        for attr in &f.attrs {
+            let path = attr.path();
+            let allowed = ["inline", "doc", "allow", "warn", "deny", "expect"];
+            if !allowed.iter().any(|a| path.is_ident(a)) {
+                self.error(attr.span(), "unsupported attribute on a hook", Some("only #[inline], #[doc], and lint attributes are allowed"));
+            }
+        }
+        if sig.constness.is_some() || sig.asyncness.is_some() {
+            self.error(sig.span(), "const and async functions are not supported", None);
+        }
+        if let syn::Safety::Unsafe(token) = &sig.safety {
+            self.error(token.span(), "unsafe functions are not allowed in GPU programs", Some("the subset has no raw pointers, so nothing needs unsafe"));
+        }
+        if let Some(abi) = &sig.abi {
+            self.error(abi.span(), "extern functions are not supported", None);
+        }
+        if !sig.generics.params.is_empty() {
+            self.error(sig.generics.span(), format!("generic function `{name}` is not supported"), Some("GPU code is compiled for concrete types: write the function for the scalar type you need"));
+            return None;
+        }
+        if sig.variadic.is_some() {
+            self.error(sig.span(), "variadic functions are not supported", None);
+        }
+        let (args, ret) = self.signature_types(f)?;
+        let role = match self.kind.hook_index(&name) {
+            Some(hook) => {
+                let spec = &self.kind.hooks[hook];
+                let want_args: Vec<Type> = spec.args.iter().map(|(_, a)| a.ty()).collect();
+                let want_ret = spec.ret.ty();
+                if args != want_args || ret != want_ret {
+                    let expected: Vec<String> = spec
+                        .args
+                        .iter()
+                        .map(|(n, a)| format!("{n}: {}", if a.ty() == Type::Context { "&View<'_>".to_string() } else { a.ty().to_string() }))
+                        .collect();
+                    let message = format!("hook `{name}` has the wrong signature");
+                    let help = format!("expected `fn {name}(&self, {}) -> {}`", expected.join(", "), want_ret);
+                    self.error(sig.span(), message, Some(&help));
+                    return None;
+                }
+                Role::Hook(hook)
+            }
+            None => Role::Helper,
+        };
+        self.signatures.push(Signature { name, args, ret });
+        Some(role)
+    }
+
+    fn signature_types(&mut self, f: &syn::ImplItemFn) -> Option<(Vec<Type>, Type)> {
+        let sig = &f.sig;
+        let mut ok = true;
+        let mut args = Vec::new();
+        let mut has_receiver = false;
+        for (i, input) in sig.inputs.iter().enumerate() {
+            match input {
+                syn::FnArg::Receiver(r) => {
+                    has_receiver = true;
+                    match &r.kind {
+                        syn::ReceiverKind::Reference(_, _, None) if i == 0 => {}
+                        syn::ReceiverKind::Reference(_, _, Some(m)) => {
+                            self.error(m.span(), "`&mut self` is not supported: parameters are read-only", Some("take `&self`; per-vertex state lives in the view"));
+                            ok = false;
+                        }
+                        _ => {
+                            self.error(r.span(), "the receiver must be `&self`", None);
+                            ok = false;
+                        }
+                    }
+                }
+                syn::FnArg::Typed(pt) => match self.arg_type(&pt.ty) {
+                    Some(t) => args.push(t),
+                    None => ok = false,
+                },
+            }
+        }
+        if !has_receiver {
+            self.error(sig.ident.span(), "methods must take `&self`", Some("associated functions without a receiver are not supported"));
+            ok = false;
+        }
+        let ret = match &sig.output {
+            syn::ReturnType::Default => Type::Unit,
+            syn::ReturnType::Type(_, ty) => match self.value_type(ty) {
+                Some(t) => t,
+                None => {
+                    ok = false;
+                    Type::Error
+                }
+            },
+        };
+        ok.then_some((args, ret))
+    }
+
+    fn is_context_type(&self, ty: &syn::Type) -> bool {
+        if let syn::Type::Reference(r) = ty {
+            if r.mutability.is_none() {
+                if let syn::Type::Path(p) = &*r.elem {
+                    return p.path.segments.last().is_some_and(|s| s.ident == self.kind.context_type);
+                }
+            }
+        }
+        false
+    }
+
+    fn arg_type(&mut self, ty: &syn::Type) -> Option<Type> {
+        if self.is_context_type(ty) {
+            return Some(Type::Context);
+        }
+        self.value_type(ty)
+    }
+
+    fn scalar_of(&self, ty: &syn::Type) -> Option<Scalar> {
+        match ty {
+            syn::Type::Path(p) if p.qself.is_none() => {
+                let seg = p.path.segments.last()?;
+                if !seg.arguments.is_none() {
+                    return None;
+                }
+                let name = seg.ident.to_string();
+                Scalar::from_rust_name(&name).or_else(|| self.kind.alias(&name))
+            }
+            syn::Type::Paren(p) => self.scalar_of(&p.elem),
+            syn::Type::Group(g) => self.scalar_of(&g.elem),
+            _ => None,
+        }
+    }
+
+    /// A scalar, tuple of scalars or `()`; an error otherwise.
+    fn value_type(&mut self, ty: &syn::Type) -> Option<Type> {
+        if let Some(s) = self.scalar_of(ty) {
+            return Some(Type::Scalar(s));
+        }
+        match ty {
+            syn::Type::Tuple(t) if t.elems.is_empty() => Some(Type::Unit),
+            syn::Type::Tuple(t) => {
+                if t.elems.len() > MAX_TUPLE_LEN {
+                    self.error(t.span(), format!("tuples have at most {MAX_TUPLE_LEN} elements"), None);
+                    return None;
+                }
+                let mut items = Vec::new();
+                for elem in &t.elems {
+                    match self.scalar_of(elem) {
+                        Some(s) => items.push(s),
+                        None => {
+                            self.error(elem.span(), format!("unsupported type `{}` in a tuple", type_name(elem)), Some(SUPPORTED_TYPES));
+                            return None;
+                        }
+                    }
+                }
+                Some(Type::Tuple(items))
+            }
+            syn::Type::Reference(_) => {
+                self.error(ty.span(), format!("unsupported reference type `{}`", type_name(ty)), Some("only the view is passed by reference; pass scalars by value"));
+                None
+            }
+            _ => {
+                self.error(ty.span(), format!("unsupported type `{}`", type_name(ty)), Some(SUPPORTED_TYPES));
+                None
+            }
+        }
+    }
+
+    // ----- functions --------------------------------------------------------------------
+
+    fn lower_function(&mut self, f: &syn::ImplItemFn, role: Role) {
+        self.locals.clear();
+        self.scopes = vec![HashMap::new()];
+        self.loop_depth = 0;
+        let id = self.functions.len();
+        let (arg_types, ret) = {
+            let sig = &self.signatures[id];
+            (sig.args.clone(), sig.ret.clone())
+        };
+        let mut params = Vec::new();
+        let typed_inputs = f.sig.inputs.iter().filter_map(|i| match i {
+            syn::FnArg::Typed(pt) => Some(pt),
+            syn::FnArg::Receiver(_) => None,
+        });
+        for (pt, ty) in typed_inputs.zip(arg_types) {
+            let (name, mutable) = match &*pt.pat {
+                syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => (p.ident.to_string(), p.mutability.is_some()),
+                syn::Pat::Wild(_) => ("_".to_string(), false),
+                other => {
+                    self.error(other.span(), "argument patterns are not supported", Some("name the argument and destructure it in the body"));
+                    ("_".to_string(), false)
+                }
+            };
+            if mutable && ty == Type::Context {
+                self.error(pt.span(), "the view argument cannot be `mut`", None);
+            }
+            let local = self.declare_local(&name, ty, mutable, pt.pat.span());
+            params.push(local);
+        }
+        let body = self.lower_block(&f.block);
+        let span = self.span(f.sig.ident.span());
+        let name = f.sig.ident.to_string();
+        self.functions.push(Function { name, role, params, ret, locals: std::mem::take(&mut self.locals), body, span });
+    }
+
+    fn declare_local(&mut self, name: &str, ty: Type, mutable: bool, span: Span) -> LocalId {
+        let span = self.span(span);
+        let id = self.locals.len() as LocalId;
+        self.locals.push(LocalDecl { name: name.to_string(), ty, mutable, span });
+        if name != "_" {
+            self.scopes.last_mut().expect("a scope is open").insert(name.to_string(), id);
+        }
+        id
+    }
+
+    fn lookup(&self, name: &str) -> Option<LocalId> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    // ----- blocks and statements ---------------------------------------------------------
+
+    fn lower_block(&mut self, block: &syn::Block) -> Block {
+        self.scopes.push(HashMap::new());
+        let mut out = Block::default();
+        let n = block.stmts.len();
+        for (i, stmt) in block.stmts.iter().enumerate() {
+            let last = i + 1 == n;
+            match stmt {
+                syn::Stmt::Local(local) => self.lower_let(local, &mut out),
+                syn::Stmt::Item(item) => {
+                    self.error(item.span(), "items inside function bodies are not supported", Some("define helpers as methods of the impl"));
+                }
+                syn::Stmt::Macro(m) => {
+                    self.error(m.span(), format!("macro `{}!` is not supported", path_text(&m.mac.path)), Some("macros (println!, vec!, assert!, ...) have no GPU equivalent in the subset"));
+                }
+                syn::Stmt::Expr(expr, semi) => {
+                    if last && semi.is_none() && !is_statement_like(expr) {
+                        out.tail = Some(Box::new(self.lower_expr(expr)));
+                    } else {
+                        self.lower_expr_stmt(expr, &mut out);
+                    }
+                }
+            }
+        }
+        self.scopes.pop();
+        out
+    }
+
+    fn lower_let(&mut self, local: &syn::Local, out: &mut Block) {
+        let span = self.span(local.span());
+        let init = match &local.init {
+            Some(init) => {
+                if let Some((else_token, _)) = &init.diverge {
+                    self.error(else_token.span(), "`let ... else` is not supported", None);
+                }
+                Some(self.lower_expr(&init.expr))
+            }
+            None => None,
+        };
+        let (pat, annotation) = match &local.pat {
+            syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
+            other => (other, None),
+        };
+        let annotated = annotation.and_then(|ty| self.value_type(ty));
+        let target = match pat {
+            syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                let ty = match annotated {
+                    Some(t) => t,
+                    None => self.fresh(VarKind::Any),
+                };
+                LetTarget::Local(self.declare_local(&p.ident.to_string(), ty, p.mutability.is_some(), p.ident.span()))
+            }
+            syn::Pat::Wild(w) => {
+                let ty = self.fresh(VarKind::Any);
+                LetTarget::Local(self.declare_local("_", ty, false, w.span()))
+            }
+            syn::Pat::Tuple(t) => {
+                let element_types: Vec<Option<Scalar>> = match &annotated {
+                    Some(Type::Tuple(items)) => items.iter().copied().map(Some).collect(),
+                    _ => vec![None; t.elems.len()],
+                };
+                let mut targets = Vec::new();
+                for (i, elem) in t.elems.iter().enumerate() {
+                    let known = element_types.get(i).copied().flatten();
+                    match elem {
+                        syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                            let ty = match known {
+                                Some(s) => Type::Scalar(s),
+                                None => self.fresh(VarKind::Any),
+                            };
+                            targets.push(Some(self.declare_local(&p.ident.to_string(), ty, p.mutability.is_some(), p.ident.span())));
+                        }
+                        syn::Pat::Wild(_) => targets.push(None),
+                        other => {
+                            self.error(other.span(), "only names and `_` may appear in a tuple pattern", None);
+                            targets.push(None);
+                        }
+                    }
+                }
+                LetTarget::Tuple(targets)
+            }
+            other => {
+                self.error(other.span(), "unsupported pattern in `let`", Some("bind a name, `_`, or a tuple of names"));
+                return;
+            }
+        };
+        out.stmts.push(Stmt { kind: StmtKind::Let { target, init }, span });
+    }
+
+    fn lower_expr_stmt(&mut self, expr: &syn::Expr, out: &mut Block) {
+        let span = self.span(expr.span());
+        let kind = match expr {
+            syn::Expr::While(w) => {
+                if let Some(label) = &w.label {
+                    self.error(label.span(), "loop labels are not supported", None);
+                }
+                if let syn::Expr::Let(l) = &*w.cond {
+                    self.error(l.span(), "`while let` is not supported", Some("use `while` with a condition"));
+                }
+                let cond = self.lower_expr(&w.cond);
+                let body = self.lower_loop_body(&w.body);
+                StmtKind::While { cond, body }
+            }
+            syn::Expr::Loop(l) => {
+                if let Some(label) = &l.label {
+                    self.error(label.span(), "loop labels are not supported", None);
+                }
+                let cond = Expr { kind: ExprKind::Literal(Literal::Bool(true)), ty: Type::Scalar(Scalar::Bool), span };
+                let body = self.lower_loop_body(&l.body);
+                StmtKind::While { cond, body }
+            }
+            syn::Expr::ForLoop(f) => match self.lower_for(f) {
+                Some(kind) => kind,
+                None => return,
+            },
+            syn::Expr::Break(b) => {
+                if let Some(label) = &b.label {
+                    self.error(label.span(), "loop labels are not supported", None);
+                }
+                if let Some(value) = &b.expr {
+                    self.error(value.span(), "`break` with a value is not supported", Some("assign to a variable declared before the loop"));
+                }
+                if self.loop_depth == 0 {
+                    self.error(b.span(), "`break` outside of a loop", None);
+                }
+                StmtKind::Break
+            }
+            syn::Expr::Continue(c) => {
+                if let Some(label) = &c.label {
+                    self.error(label.span(), "loop labels are not supported", None);
+                }
+                if self.loop_depth == 0 {
+                    self.error(c.span(), "`continue` outside of a loop", None);
+                }
+                StmtKind::Continue
+            }
+            syn::Expr::Return(r) => StmtKind::Return(r.expr.as_ref().map(|e| self.lower_expr(e))),
+            syn::Expr::Assign(a) => match self.assign_target(&a.left) {
+                Some(target) => StmtKind::Assign { target, op: None, value: self.lower_expr(&a.right) },
+                None => return,
+            },
+            syn::Expr::Binary(b) if compound_op(&b.op).is_some() => match self.assign_target(&b.left) {
+                Some(target) => StmtKind::Assign { target, op: compound_op(&b.op), value: self.lower_expr(&b.right) },
+                None => return,
+            },
+            other => StmtKind::Expr(self.lower_expr(other)),
+        };
+        out.stmts.push(Stmt { kind, span });
+    }
+
+    fn lower_loop_body(&mut self, body: &syn::Block) -> Block {
+        self.loop_depth += 1;
+        let block = self.lower_block(body);
+        self.loop_depth -= 1;
+        block
+    }
+
+    fn lower_for(&mut self, f: &syn::ExprForLoop) -> Option<StmtKind> {
+        if let Some(label) = &f.label {
+            self.error(label.span(), "loop labels are not supported", None);
+        }
+        let range = match &*f.expr {
+            syn::Expr::Range(r) => r,
+            syn::Expr::Paren(p) => match &*p.expr {
+                syn::Expr::Range(r) => r,
+                other => {
+                    self.error(other.span(), "`for` loops run over integer ranges only", Some("write `for i in start..end`; iterators are not available in GPU code"));
+                    return None;
+                }
+            },
+            other => {
+                self.error(other.span(), "`for` loops run over integer ranges only", Some("write `for i in start..end`; iterators are not available in GPU code"));
+                return None;
+            }
+        };
+        let (Some(start), Some(end)) = (&range.start, &range.end) else {
+            self.error(range.span(), "the range of a `for` loop needs a start and an end", None);
+            return None;
+        };
+        let inclusive = matches!(range.limits, syn::RangeLimits::Closed(_));
+        let start = self.lower_expr(start);
+        let end = self.lower_expr(end);
+        self.scopes.push(HashMap::new());
+        let ty = self.fresh(VarKind::Int);
+        let var = match &*f.pat {
+            syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() && p.mutability.is_none() => {
+                self.declare_local(&p.ident.to_string(), ty, false, p.ident.span())
+            }
+            syn::Pat::Wild(w) => self.declare_local("_", ty, false, w.span()),
+            other => {
+                self.error(other.span(), "the loop variable must be a name", None);
+                self.declare_local("_", ty, false, other.span())
+            }
+        };
+        let body = self.lower_loop_body(&f.body);
+        self.scopes.pop();
+        Some(StmtKind::For { var, start, end, inclusive, body })
+    }
+
+    fn assign_target(&mut self, left: &syn::Expr) -> Option<LocalId> {
+        match left {
+            syn::Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                let name = p.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                match self.lookup(&name) {
+                    Some(id) if self.locals[id as usize].ty == Type::Context => {
+                        self.error(left.span(), "the view cannot be assigned", None);
+                        None
+                    }
+                    Some(id) => {
+                        if !self.locals[id as usize].mutable {
+                            let message = format!("cannot assign twice to immutable variable `{name}`");
+                            self.error(left.span(), message, Some("declare it with `let mut`"));
+                        }
+                        Some(id)
+                    }
+                    None => {
+                        self.error(left.span(), format!("cannot find variable `{name}`"), None);
+                        None
+                    }
+                }
+            }
+            syn::Expr::Field(f) if is_self(&f.base) => {
+                self.error(left.span(), "parameters (fields of `self`) are read-only", Some("copy the value into a `let mut` variable"));
+                None
+            }
+            syn::Expr::Paren(p) => self.assign_target(&p.expr),
+            other => {
+                self.error(other.span(), "only local variables can be assigned", None);
+                None
+            }
+        }
+    }
+
+    // ----- expressions ------------------------------------------------------------------
+
+    fn expr(&mut self, kind: ExprKind, ty: Type, span: Span) -> Expr {
+        let span = self.span(span);
+        Expr { kind, ty, span }
+    }
+
+    fn lower_expr(&mut self, expr: &syn::Expr) -> Expr {
+        let span = expr.span();
+        match expr {
+            syn::Expr::Lit(l) => self.lower_lit(&l.lit),
+            syn::Expr::Path(p) => self.lower_path(p),
+            syn::Expr::Paren(p) => self.lower_expr(&p.expr),
+            syn::Expr::Group(g) => self.lower_expr(&g.expr),
+            syn::Expr::Unary(u) => {
+                let op = match u.op {
+                    syn::UnOp::Neg(_) => UnaryOp::Neg,
+                    syn::UnOp::Not(_) => UnaryOp::Not,
+                    _ => return self.error_expr(span, "dereferencing is not supported", Some("the subset has no references besides the view")),
+                };
+                let inner = self.lower_expr(&u.expr);
+                self.expr(ExprKind::Unary(op, Box::new(inner)), Type::Unit, span)
+            }
+            syn::Expr::Binary(b) => {
+                if compound_op(&b.op).is_some() {
+                    return self.error_expr(span, "compound assignment is a statement here", Some("write it on its own line, ending with `;`"));
+                }
+                let op = binary_op(&b.op);
+                let left = self.lower_expr(&b.left);
+                let right = self.lower_expr(&b.right);
+                self.expr(ExprKind::Binary(op, Box::new(left), Box::new(right)), Type::Unit, span)
+            }
+            syn::Expr::Cast(c) => {
+                let inner = self.lower_expr(&c.expr);
+                match self.scalar_of(&c.ty) {
+                    Some(s) => self.expr(ExprKind::Cast(Box::new(inner), s), Type::Scalar(s), span),
+                    None => {
+                        let message = format!("cannot cast to `{}`", type_name(&c.ty));
+                        self.error_expr(c.ty.span(), message, Some("casts go to scalar types only"))
+                    }
+                }
+            }
+            syn::Expr::Tuple(t) => {
+                if t.elems.is_empty() {
+                    return self.expr(ExprKind::Tuple(Vec::new()), Type::Unit, span);
+                }
+                if t.elems.len() > MAX_TUPLE_LEN {
+                    return self.error_expr(span, format!("tuples have at most {MAX_TUPLE_LEN} elements"), None);
+                }
+                let items = t.elems.iter().map(|e| self.lower_expr(e)).collect();
+                self.expr(ExprKind::Tuple(items), Type::Unit, span)
+            }
+            syn::Expr::Field(f) => self.lower_field(f),
+            syn::Expr::MethodCall(m) => self.lower_method_call(m),
+            syn::Expr::Call(c) => self.lower_call(c),
+            syn::Expr::If(i) => self.lower_if(i),
+            syn::Expr::Match(m) => self.lower_match(m),
+            syn::Expr::Block(b) => {
+                if let Some(label) = &b.label {
+                    self.error(label.span(), "block labels are not supported", None);
+                }
+                let block = self.lower_block(&b.block);
+                self.expr(ExprKind::Block(block), Type::Unit, span)
+            }
+            syn::Expr::Unsafe(_) => self.error_expr(span, "unsafe blocks are not allowed in GPU programs", Some("the subset has no raw pointers or FFI; remove the `unsafe` block")),
+            syn::Expr::Closure(_) => self.error_expr(span, "closures are not supported", Some("write a helper method on the impl and call it as `self.helper(...)`")),
+            syn::Expr::Reference(_) | syn::Expr::RawAddr(_) => self.error_expr(span, "references to locals are not supported", Some("pass values: scalars are copied")),
+            syn::Expr::Macro(m) => {
+                let name = path_text(&m.mac.path);
+                let help = if name == "vec" { "heap allocation is not available in GPU code" } else { "macros (println!, vec!, assert!, ...) have no GPU equivalent in the subset" };
+                self.error_expr(span, format!("macro `{name}!` is not supported"), Some(help))
+            }
+            syn::Expr::Index(_) => self.error_expr(span, "indexing is not supported", Some("arrays and slices are not part of the subset; read per-vertex data through the view")),
+            syn::Expr::Array(_) | syn::Expr::Repeat(_) => self.error_expr(span, "arrays are not supported", Some("use scalar variables; per-vertex data lives in the view")),
+            syn::Expr::Struct(_) => self.error_expr(span, "struct literals are not supported", Some("return several values as a tuple")),
+            syn::Expr::Try(_) => self.error_expr(span, "the `?` operator is not supported", Some("hooks cannot fail")),
+            syn::Expr::Async(_) | syn::Expr::Await(_) => self.error_expr(span, "async code is not supported", None),
+            syn::Expr::Range(_) => self.error_expr(span, "ranges are only allowed as the range of a `for` loop", None),
+            syn::Expr::Let(_) => self.error_expr(span, "`if let` is not supported", Some("match on an integer or compare values")),
+            syn::Expr::While(_) | syn::Expr::Loop(_) | syn::Expr::ForLoop(_) => self.error_expr(span, "loops cannot be used as values", Some("put the loop in a statement and assign to a variable declared before it")),
+            syn::Expr::Break(_) | syn::Expr::Continue(_) | syn::Expr::Return(_) | syn::Expr::Assign(_) => {
+                self.error_expr(span, "this is a statement, not a value", Some("write it on its own line, ending with `;`"))
+            }
+            _ => self.error_expr(span, "unsupported expression", Some("see glp-codegen's crate docs for the accepted subset")),
+        }
+    }
+
+    fn lower_lit(&mut self, lit: &syn::Lit) -> Expr {
+        let span = lit.span();
+        match lit {
+            syn::Lit::Bool(b) => self.expr(ExprKind::Literal(Literal::Bool(b.value)), Type::Scalar(Scalar::Bool), span),
+            syn::Lit::Int(i) => {
+                let value = match i.base10_parse::<u64>() {
+                    Ok(v) => v,
+                    Err(_) => return self.error_expr(span, "integer literal out of range", Some("literals must fit in u64")),
+                };
+                let ty = match i.suffix() {
+                    "" => self.fresh(VarKind::Int),
+                    suffix => match Scalar::from_rust_name(suffix) {
+                        Some(s) if s.is_numeric() => Type::Scalar(s),
+                        _ => return self.error_expr(span, format!("unsupported literal suffix `{suffix}`"), Some(SUPPORTED_TYPES)),
+                    },
+                };
+                let literal = if ty.scalar().is_some_and(Scalar::is_float) { Literal::Float(value as f64) } else { Literal::Int(value) };
+                self.expr(ExprKind::Literal(literal), ty, span)
+            }
+            syn::Lit::Float(f) => {
+                let value = match f.base10_parse::<f64>() {
+                    Ok(v) => v,
+                    Err(_) => return self.error_expr(span, "invalid float literal", None),
+                };
+                let ty = match f.suffix() {
+                    "" => self.fresh(VarKind::Float),
+                    "f32" => Type::Scalar(Scalar::F32),
+                    "f64" => Type::Scalar(Scalar::F64),
+                    suffix => return self.error_expr(span, format!("unsupported literal suffix `{suffix}`"), None),
+                };
+                self.expr(ExprKind::Literal(Literal::Float(value)), ty, span)
+            }
+            syn::Lit::Str(_) | syn::Lit::ByteStr(_) | syn::Lit::CStr(_) => {
+                self.error_expr(span, "strings are not supported", Some("GPU programs have no String or &str; use integers as labels and codes"))
+            }
+            _ => self.error_expr(span, "unsupported literal", Some("use integer, float or bool literals")),
+        }
+    }
+
+    fn lower_path(&mut self, p: &syn::ExprPath) -> Expr {
+        let span = p.span();
+        if p.qself.is_some() {
+            return self.error_expr(span, "qualified paths are not supported", None);
+        }
+        let segments: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if segments.len() == 1 {
+            let name = &segments[0];
+            if name == "self" {
+                return self.error_expr(span, "`self` can only be used to read a parameter (`self.field`) or call a helper (`self.helper(...)`)", None);
+            }
+            if let Some(id) = self.lookup(name) {
+                let ty = self.locals[id as usize].ty.clone();
+                if ty == Type::Context {
+                    return self.error_expr(span, "the view can only be used to call its methods or be passed to a helper", None);
+                }
+                return self.expr(ExprKind::Local(id), ty, span);
+            }
+        }
+        let last = segments.last().cloned().unwrap_or_default();
+        if let Some(c) = self.kind.constant(&last) {
+            let (ty, value) = (c.ty, c.value);
+            return self.expr(ExprKind::Literal(Literal::Int(value)), Type::Scalar(ty), span);
+        }
+        if segments.len() == 2 {
+            if let Some(s) = Scalar::from_rust_name(&segments[0]).or_else(|| self.kind.alias(&segments[0])) {
+                if let Some(literal) = scalar_constant(s, &segments[1]) {
+                    return self.expr(ExprKind::Literal(literal), Type::Scalar(s), span);
+                }
+            }
+        }
+        let text = segments.join("::");
+        if segments.len() == 1 {
+            self.error_expr(span, format!("cannot find value `{text}` in this scope"), None)
+        } else {
+            self.error_expr(span, format!("unsupported path `{text}`"), Some("known constants: the scalar types' MIN and MAX, f32/f64 INFINITY, NEG_INFINITY and EPSILON, and the kind's named constants (UNLABELLED)"))
+        }
+    }
+
+    fn lower_field(&mut self, f: &syn::ExprField) -> Expr {
+        let span = f.span();
+        if is_self(&f.base) {
+            let syn::Member::Named(name) = &f.member else {
+                return self.error_expr(span, "tuple structs are not supported as parameter blocks", Some("use a struct with named fields"));
+            };
+            return self.param(&name.to_string(), span);
+        }
+        match &f.member {
+            syn::Member::Unnamed(index) => {
+                let base = self.lower_expr(&f.base);
+                self.expr(ExprKind::TupleField(Box::new(base), index.index), Type::Unit, span)
+            }
+            syn::Member::Named(name) => self.error_expr(span, format!("field access `.{name}` is only supported on `self`"), Some("the subset has no structs besides the parameter block")),
+        }
+    }
+
+    fn param(&mut self, name: &str, span: Span) -> Expr {
+        let id = match self.params.iter().position(|p| p.name == name) {
+            Some(i) => i as ParamId,
+            None => {
+                let ty = match &self.fields {
+                    Some(fields) => match fields.iter().find(|(n, _)| n == name) {
+                        Some((_, Ok(s))) => Type::Scalar(*s),
+                        Some((_, Err(ty))) => {
+                            let message = format!("parameter `{name}` has type `{ty}`; parameters must be scalars");
+                            return self.error_expr(span, message, Some(SUPPORTED_TYPES));
+                        }
+                        None => {
+                            let message = format!("no field `{name}` on `{}`", self.name);
+                            return self.error_expr(span, message, None);
+                        }
+                    },
+                    None => self.fresh(VarKind::Param(self.params.len() as ParamId)),
+                };
+                let id = self.params.len() as ParamId;
+                let use_span = self.span(span);
+                self.params.push(ParamDecl { name: name.to_string(), ty: Scalar::Bool });
+                self.param_types.push(ty);
+                self.param_uses.push(use_span);
+                id
+            }
+        };
+        let ty = self.param_types[id as usize].clone();
+        self.expr(ExprKind::Param(id), ty, span)
+    }
+
+    fn lower_args<'a>(&mut self, args: impl IntoIterator<Item = &'a syn::Expr>) -> Vec<Expr> {
+        args.into_iter().map(|a| self.lower_call_arg(a)).collect()
+    }
+
+    /// An argument: like any expression, but the view may be passed on.
+    fn lower_call_arg(&mut self, arg: &syn::Expr) -> Expr {
+        if let syn::Expr::Path(p) = arg {
+            if let Some(ident) = p.path.get_ident() {
+                if let Some(id) = self.lookup(&ident.to_string()) {
+                    if self.locals[id as usize].ty == Type::Context {
+                        return self.expr(ExprKind::Local(id), Type::Context, arg.span());
+                    }
+                }
+            }
+        }
+        let e = self.lower_expr(arg);
+        if e.ty == Type::Context {
+            return self.error_expr(arg.span(), "the view can only be passed to a helper", None);
+        }
+        e
+    }
+
+    fn context_local(&self, receiver: &syn::Expr) -> Option<LocalId> {
+        let syn::Expr::Path(p) = receiver else { return None };
+        let id = self.lookup(&p.path.get_ident()?.to_string())?;
+        (self.locals[id as usize].ty == Type::Context).then_some(id)
+    }
+
+    fn lower_method_call(&mut self, m: &syn::ExprMethodCall) -> Expr {
+        let span = m.span();
+        let method = m.method.to_string();
+        if m.turbofish.is_some() {
+            return self.error_expr(span, "generic method calls are not supported", None);
+        }
+        if let Some(ctx) = self.context_local(&m.receiver) {
+            let Some(index) = self.kind.intrinsic_index(&method) else {
+                let known: Vec<&str> = self.kind.intrinsics.iter().map(|i| i.name).collect();
+                let message = format!("`{}` has no method `{method}`", self.kind.context_type);
+                let help = format!("the view's methods are: {}", known.join(", "));
+                return self.error_expr(m.method.span(), message, Some(&help));
+            };
+            let spec = &self.kind.intrinsics[index];
+            let ret = spec.ret.map_or(Type::Unit, Type::Scalar);
+            let receiver = self.expr(ExprKind::Local(ctx), Type::Context, m.receiver.span());
+            let mut args = vec![receiver];
+            args.extend(self.lower_args(&m.args));
+            return self.expr(ExprKind::Intrinsic(index as IntrinsicId, args), ret, span);
+        }
+        if is_self(&m.receiver) {
+            return self.helper_call(&method, m.method.span(), &m.args, span);
+        }
+        match MathFn::from_name(&method) {
+            Some(f) => {
+                let mut args = vec![self.lower_expr(&m.receiver)];
+                args.extend(self.lower_args(&m.args));
+                if args.len() != f.arity() {
+                    let message = format!("`{method}` takes {} argument(s)", f.arity() - 1);
+                    return self.error_expr(span, message, None);
+                }
+                self.expr(ExprKind::Math(f, args), Type::Unit, span)
+            }
+            None => {
+                let hint = heap_hint(&method).unwrap_or("methods on scalars: abs, min, max, sqrt, exp, ln, log2, floor, ceil, round, powi, powf, count_ones, leading_zeros, trailing_zeros, wrapping_add, wrapping_sub, wrapping_mul");
+                self.error_expr(m.method.span(), format!("method `{method}` is not supported"), Some(hint))
+            }
+        }
+    }
+
+    fn helper_call(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        args: &syn::punctuated::Punctuated<syn::Expr, syn::Token![,]>,
+        span: Span,
+    ) -> Expr {
+        let Some(index) = self.signatures.iter().position(|s| s.name == name) else {
+            return self.error_expr(name_span, format!("no method `{name}` in this impl"), Some("helpers must be methods of the same impl"));
+        };
+        let args = self.lower_args(args);
+        let ret = self.signatures[index].ret.clone();
+        if args.len() != self.signatures[index].args.len() {
+            let message = format!("`{name}` takes {} argument(s), {} given", self.signatures[index].args.len(), args.len());
+            return self.error_expr(span, message, None);
+        }
+        self.expr(ExprKind::Call(index as FunctionId, args), ret, span)
+    }
+
+    fn lower_call(&mut self, c: &syn::ExprCall) -> Expr {
+        let span = c.span();
+        let syn::Expr::Path(p) = &*c.func else {
+            return self.error_expr(c.func.span(), "only calls of named functions are supported", None);
+        };
+        let segments: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if p.path.segments.iter().any(|s| !s.arguments.is_none()) {
+            return self.error_expr(span, "generic calls are not supported", None);
+        }
+        match segments.as_slice() {
+            [ty, name] if ty == "Self" => {
+                // `Self::helper(self, args...)`: the receiver is the first argument.
+                let mut args = c.args.iter();
+                match args.next() {
+                    Some(first) if is_self(first) => {
+                        let rest: syn::punctuated::Punctuated<syn::Expr, syn::Token![,]> = args.cloned().collect();
+                        self.helper_call(name, p.span(), &rest, span)
+                    }
+                    _ => self.error_expr(span, "call helpers as `self.helper(...)`", None),
+                }
+            }
+            [ty, name] if Scalar::from_rust_name(ty).is_some_and(Scalar::is_numeric) => {
+                let Some(f) = MathFn::from_name(name) else {
+                    return self.error_expr(span, format!("`{ty}::{name}` is not supported"), None);
+                };
+                let args = self.lower_args(&c.args);
+                if args.len() != f.arity() {
+                    return self.error_expr(span, format!("`{ty}::{name}` takes {} argument(s)", f.arity()), None);
+                }
+                // `f64::sqrt(x)` names the receiver's type: the type checker pins it.
+                let scalar = Scalar::from_rust_name(ty).unwrap_or(Scalar::F64);
+                self.expr(ExprKind::Math(f, args), Type::Scalar(scalar), span)
+            }
+            [first, ..] if ["Vec", "Box", "String", "Rc", "Arc", "HashMap", "BTreeMap", "VecDeque"].contains(&first.as_str()) => {
+                self.error_expr(span, format!("`{}` is not available: heap allocation is not supported in GPU code", segments.join("::")), Some("use scalar locals; per-vertex state lives in the view (e.g. the label memory)"))
+            }
+            _ => self.error_expr(span, format!("cannot call `{}`", segments.join("::")), Some("only helpers of the impl (`self.helper(...)`) and scalar math functions (`f64::sqrt(x)`) can be called")),
+        }
+    }
+
+    fn lower_if(&mut self, i: &syn::ExprIf) -> Expr {
+        let span = i.span();
+        if let syn::Expr::Let(l) = &*i.cond {
+            return self.error_expr(l.span(), "`if let` is not supported", Some("match on an integer or compare values"));
+        }
+        let cond = self.lower_expr(&i.cond);
+        let then = self.lower_block(&i.then_branch);
+        let otherwise = i.else_branch.as_ref().map(|(_, e)| Box::new(self.lower_expr(e)));
+        self.expr(ExprKind::If { cond: Box::new(cond), then, otherwise }, Type::Unit, span)
+    }
+
+    fn lower_match(&mut self, m: &syn::ExprMatch) -> Expr {
+        let span = m.span();
+        let scrutinee = self.lower_expr(&m.expr);
+        let mut arms = Vec::new();
+        for arm in &m.arms {
+            let patterns = self.match_patterns(&arm.pat);
+            let body = self.lower_expr(&arm.body);
+            arms.push(MatchArm { patterns, body });
+        }
+        self.expr(ExprKind::Match { scrutinee: Box::new(scrutinee), arms }, Type::Unit, span)
+    }
+
+    fn match_patterns(&mut self, pat: &syn::Pat) -> Vec<MatchPattern> {
+        match pat {
+            syn::Pat::Wild(_) => Vec::new(),
+            syn::Pat::Or(or) => {
+                let mut out = Vec::new();
+                for case in &or.cases {
+                    let sub = self.match_patterns(case);
+                    if sub.is_empty() {
+                        self.error(case.span(), "`_` must be an arm of its own", None);
+                    }
+                    out.extend(sub);
+                }
+                out
+            }
+            syn::Pat::Paren(p) => self.match_patterns(&p.pat),
+            syn::Pat::Lit(l) => match self.pattern_value(&syn::Expr::Lit(l.clone())) {
+                Some(v) => vec![MatchPattern::Value(v)],
+                None => vec![MatchPattern::Value(i128::MIN)],
+            },
+            syn::Pat::Range(r) => {
+                let lo = r.start.as_ref().and_then(|e| self.pattern_value(e));
+                let hi = r.end.as_ref().and_then(|e| self.pattern_value(e));
+                match (lo, hi) {
+                    (Some(lo), Some(hi)) => {
+                        let hi = if matches!(r.limits, syn::RangeLimits::HalfOpen(_)) { hi - 1 } else { hi };
+                        vec![MatchPattern::Range(lo, hi)]
+                    }
+                    _ => {
+                        self.error(r.span(), "range patterns need integer literal bounds on both sides", None);
+                        vec![MatchPattern::Value(i128::MIN)]
+                    }
+                }
+            }
+            syn::Pat::Guard(g) => {
+                self.error(g.span(), "match guards are not supported", Some("use if/else inside the arm"));
+                vec![MatchPattern::Value(i128::MIN)]
+            }
+            syn::Pat::Ident(i) => {
+                self.error(i.span(), "bindings in patterns are not supported", Some("match on integer literals, ranges and `_`; the scrutinee is still in scope"));
+                vec![MatchPattern::Value(i128::MIN)]
+            }
+            other => {
+                self.error(other.span(), "unsupported pattern", Some("match arms take integer literals, `a..=b` ranges, `|` alternatives and `_`"));
+                vec![MatchPattern::Value(i128::MIN)]
+            }
+        }
+    }
+
+    fn pattern_value(&mut self, e: &syn::Expr) -> Option<i128> {
+        match e {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u64>().ok().map(i128::from),
+            syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => self.pattern_value(expr).map(|v| -v),
+            syn::Expr::Path(p) => {
+                let last = p.path.segments.last()?.ident.to_string();
+                self.kind.constant(&last).map(|c| i128::from(c.value))
+            }
+            other => {
+                self.error(other.span(), "patterns must be integer literals", None);
+                None
+            }
+        }
+    }
+}
+
+fn remap_params(block: &mut Block, remap: &[ParamId]) {
+    crate::visit::walk_block_mut(block, &mut |e: &mut Expr| {
+        if let ExprKind::Param(p) = &mut e.kind {
+            *p = remap[*p as usize];
+        }
+    });
+}
+
+fn is_self(e: &syn::Expr) -> bool {
+    matches!(e, syn::Expr::Path(p) if p.path.is_ident("self"))
+}
+
+fn path_text(p: &syn::Path) -> String {
+    p.segments.iter().map(|s| s.ident.to_string()).collect::<Vec<_>>().join("::")
+}
+
+/// Whether an expression in tail position is really a statement (a loop, `return`, ...).
+fn is_statement_like(e: &syn::Expr) -> bool {
+    matches!(
+        e,
+        syn::Expr::While(_)
+            | syn::Expr::Loop(_)
+            | syn::Expr::ForLoop(_)
+            | syn::Expr::Break(_)
+            | syn::Expr::Continue(_)
+            | syn::Expr::Return(_)
+            | syn::Expr::Assign(_)
+    ) || matches!(e, syn::Expr::Binary(b) if compound_op(&b.op).is_some())
+}
+
+fn heap_hint(method: &str) -> Option<&'static str> {
+    match method {
+        "iter" | "into_iter" | "map" | "filter" | "fold" | "sum" | "collect" | "for_each" => {
+            Some("iterators are not available in GPU code: use `for i in start..end` or `while`")
+        }
+        "to_string" | "to_owned" | "clone" | "push" | "len" => Some("heap values (Vec, String) are not available in GPU code"),
+        _ => None,
+    }
+}
+
+fn binary_op(op: &syn::BinOp) -> BinaryOp {
+    use syn::BinOp as B;
+    match op {
+        B::Add(_) => BinaryOp::Add,
+        B::Sub(_) => BinaryOp::Sub,
+        B::Mul(_) => BinaryOp::Mul,
+        B::Div(_) => BinaryOp::Div,
+        B::Rem(_) => BinaryOp::Rem,
+        B::And(_) => BinaryOp::And,
+        B::Or(_) => BinaryOp::Or,
+        B::BitXor(_) => BinaryOp::BitXor,
+        B::BitAnd(_) => BinaryOp::BitAnd,
+        B::BitOr(_) => BinaryOp::BitOr,
+        B::Shl(_) => BinaryOp::Shl,
+        B::Shr(_) => BinaryOp::Shr,
+        B::Eq(_) => BinaryOp::Eq,
+        B::Lt(_) => BinaryOp::Lt,
+        B::Le(_) => BinaryOp::Le,
+        B::Ne(_) => BinaryOp::Ne,
+        B::Ge(_) => BinaryOp::Ge,
+        B::Gt(_) => BinaryOp::Gt,
+        other => compound_op(other).unwrap_or(BinaryOp::Add),
+    }
+}
+
+fn compound_op(op: &syn::BinOp) -> Option<BinaryOp> {
+    use syn::BinOp as B;
+    Some(match op {
+        B::AddAssign(_) => BinaryOp::Add,
+        B::SubAssign(_) => BinaryOp::Sub,
+        B::MulAssign(_) => BinaryOp::Mul,
+        B::DivAssign(_) => BinaryOp::Div,
+        B::RemAssign(_) => BinaryOp::Rem,
+        B::BitXorAssign(_) => BinaryOp::BitXor,
+        B::BitAndAssign(_) => BinaryOp::BitAnd,
+        B::BitOrAssign(_) => BinaryOp::BitOr,
+        B::ShlAssign(_) => BinaryOp::Shl,
+        B::ShrAssign(_) => BinaryOp::Shr,
+        _ => return None,
+    })
+}
+
+/// `u32::MAX`, `f64::INFINITY` and friends.
+fn scalar_constant(s: Scalar, name: &str) -> Option<Literal> {
+    let int = |v: u64| Some(Literal::Int(v));
+    match (s, name) {
+        (Scalar::U32, "MAX") => int(u32::MAX as u64),
+        (Scalar::U64, "MAX") => int(u64::MAX),
+        (Scalar::I32, "MAX") => int(i32::MAX as u64),
+        (Scalar::I64, "MAX") => int(i64::MAX as u64),
+        (Scalar::U32 | Scalar::U64, "MIN") => int(0),
+        (Scalar::F32, "MAX") => Some(Literal::Float(f32::MAX as f64)),
+        (Scalar::F64, "MAX") => Some(Literal::Float(f64::MAX)),
+        (Scalar::F32, "MIN") => Some(Literal::Float(f32::MIN as f64)),
+        (Scalar::F64, "MIN") => Some(Literal::Float(f64::MIN)),
+        (Scalar::F32, "EPSILON") => Some(Literal::Float(f32::EPSILON as f64)),
+        (Scalar::F64, "EPSILON") => Some(Literal::Float(f64::EPSILON)),
+        (Scalar::F32 | Scalar::F64, "INFINITY") => Some(Literal::Float(f64::INFINITY)),
+        (Scalar::F32 | Scalar::F64, "NEG_INFINITY") => Some(Literal::Float(f64::NEG_INFINITY)),
+        _ => None,
+    }
+}

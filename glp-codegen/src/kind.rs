@@ -1,0 +1,127 @@
+//! What distinguishes one program kind (label propagation variant, sampler, edge program,
+//! path program) from another, as data the general compiler reads: the hooks a user may
+//! write, the context object's methods, the type aliases and named constants in scope.
+//!
+//! The front end, type checker, validator, emitter and interpreter are written against a
+//! [`KindSpec`]; nothing in them names a particular kind.
+
+use crate::ir::{Scalar, Type};
+
+/// A program kind.
+#[derive(Debug)]
+pub struct KindSpec {
+    /// What programs of this kind are called in messages ("label propagation variant").
+    pub description: &'static str,
+    /// The trait the annotated impl implements (`LpVariant`).
+    pub trait_name: &'static str,
+    /// The context type hooks receive by reference (`View`).
+    pub context_type: &'static str,
+    /// Type names that stand for scalars (`VertexId`, `Label`).
+    pub type_aliases: &'static [(&'static str, Scalar)],
+    /// Named constants (`UNLABELLED`).
+    pub constants: &'static [NamedConstant],
+    /// The hooks, in a fixed order ([`crate::ir::Role::Hook`] indexes it).
+    pub hooks: &'static [HookSpec],
+    /// The context's methods ([`crate::ir::ExprKind::Intrinsic`] indexes it).
+    pub intrinsics: &'static [IntrinsicSpec],
+    /// Source of an impl holding the default body of every hook, in the same subset; hooks
+    /// a user does not write are taken from it.
+    pub default_hooks: &'static str,
+    /// Prefix of generated C names (`glp_lp_`).
+    pub c_prefix: &'static str,
+}
+
+/// A named constant.
+#[derive(Debug, Clone, Copy)]
+pub struct NamedConstant {
+    pub name: &'static str,
+    pub ty: Scalar,
+    pub value: u64,
+    pub doc: &'static str,
+}
+
+/// A hook: its name and signature (after `&self`).
+#[derive(Debug)]
+pub struct HookSpec {
+    pub name: &'static str,
+    /// Arguments: name used in messages and type. [`Type::Context`] is the view.
+    pub args: &'static [(&'static str, HookArg)],
+    pub ret: HookRet,
+    /// Index into `args` of the vertex the hook works for (the "own vertex" of
+    /// [`IntrinsicSpec::own_vertex_arg`]).
+    pub vertex_arg: usize,
+    pub doc: &'static str,
+}
+
+/// An argument type of a hook (const-friendly mirror of [`Type`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HookArg {
+    Context,
+    Scalar(Scalar),
+}
+
+/// A hook's return type (const-friendly mirror of [`Type`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HookRet {
+    Unit,
+    Scalar(Scalar),
+    Pair(Scalar, Scalar),
+}
+
+impl HookArg {
+    pub fn ty(self) -> Type {
+        match self {
+            HookArg::Context => Type::Context,
+            HookArg::Scalar(s) => Type::Scalar(s),
+        }
+    }
+}
+
+impl HookRet {
+    pub fn ty(self) -> Type {
+        match self {
+            HookRet::Unit => Type::Unit,
+            HookRet::Scalar(s) => Type::Scalar(s),
+            HookRet::Pair(a, b) => Type::Tuple(vec![a, b]),
+        }
+    }
+}
+
+/// A method of the context object.
+#[derive(Debug)]
+pub struct IntrinsicSpec {
+    /// Method name (`label`).
+    pub name: &'static str,
+    /// Argument types after the receiver.
+    pub args: &'static [Scalar],
+    /// `None` for methods that return nothing.
+    pub ret: Option<Scalar>,
+    /// Hooks (by index) allowed to call it, directly or through helpers.
+    pub allowed_in: &'static [usize],
+    /// When set, that argument must be the calling hook's own vertex argument, passed
+    /// unchanged (per-vertex state only its own vertex may touch), and the call must sit in
+    /// the hook itself, not in a helper.
+    pub own_vertex_arg: Option<usize>,
+    /// Name of the optional runtime facility the method needs (`histogram`), if any.
+    pub feature: Option<&'static str>,
+    /// What it does, for the crate docs and error hints.
+    pub doc: &'static str,
+}
+
+impl KindSpec {
+    pub fn hook_index(&self, name: &str) -> Option<usize> {
+        self.hooks.iter().position(|h| h.name == name)
+    }
+
+    pub fn intrinsic_index(&self, name: &str) -> Option<usize> {
+        self.intrinsics.iter().position(|i| i.name == name)
+    }
+
+    pub fn alias(&self, name: &str) -> Option<Scalar> {
+        self.type_aliases.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+    }
+
+    pub fn constant(&self, name: &str) -> Option<&NamedConstant> {
+        self.constants.iter().find(|c| c.name == name)
+    }
+}

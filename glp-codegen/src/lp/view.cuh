@@ -1,0 +1,52 @@
+// The label propagation view on the GPU: what hooks read, and the intrinsics generated code
+// calls (`view.label(u)` becomes `glp_lp_label(view, u)`). Semantics match glp-runtime's
+// `lp::View` method for method; see its docs for the contracts.
+#define GLP_UNLABELLED 0xFFFFFFFFu
+#define GLP_LABEL_MEMORY_SLOTS 5
+
+struct glp_lp_view {
+    const glp_u64* offsets;        // CSR offsets, num_vertices + 1
+    const glp_u32* targets;        // CSR targets
+    const float* edge_weights;     // null: unweighted
+    const float* vertex_weights;   // null: all 1
+    const glp_u32* labels;         // L: the labels shown this iteration
+    const glp_u32* next_labels;    // Lnext: the labels of the end of the previous iteration
+    glp_u32* histogram;            // per-label counts of this iteration (null: unused)
+    glp_u32* memory_labels;        // GLP_LABEL_MEMORY_SLOTS per vertex (null: unused)
+    float* memory_weights;         // GLP_LABEL_MEMORY_SLOTS per vertex
+    const glp_u32* seeds;          // seed label per vertex (null: no seeds)
+    glp_u64 random_seed;
+    glp_u32 num_vertices;
+    glp_u32 iteration;
+};
+
+__device__ __forceinline__ glp_u32 glp_lp_label(const glp_lp_view& view, glp_u32 u) { return view.labels[u]; }
+__device__ __forceinline__ glp_u32 glp_lp_next_label(const glp_lp_view& view, glp_u32 u) { return view.next_labels[u]; }
+__device__ __forceinline__ glp_u64 glp_lp_degree(const glp_lp_view& view, glp_u32 v) { return view.offsets[v + 1] - view.offsets[v]; }
+__device__ __forceinline__ glp_u32 glp_lp_num_vertices(const glp_lp_view& view) { return view.num_vertices; }
+__device__ __forceinline__ glp_u32 glp_lp_iteration(const glp_lp_view& view) { return view.iteration; }
+__device__ __forceinline__ double glp_lp_edge_weight(const glp_lp_view& view, glp_u64 e) {
+    return view.edge_weights ? (double)view.edge_weights[e] : 1.0;
+}
+__device__ __forceinline__ double glp_lp_vertex_weight(const glp_lp_view& view, glp_u32 v) {
+    return view.vertex_weights ? (double)view.vertex_weights[v] : 1.0;
+}
+__device__ __forceinline__ void glp_lp_count_label(const glp_lp_view& view, glp_u32 l) {
+    if (l != GLP_UNLABELLED && view.histogram) atomicAdd(&view.histogram[l], 1u);
+}
+__device__ __forceinline__ glp_u32 glp_lp_global_count(const glp_lp_view& view, glp_u32 l) {
+    return (l == GLP_UNLABELLED || !view.histogram) ? 0u : view.histogram[l];
+}
+__device__ __forceinline__ glp_u32 glp_lp_seed_label(const glp_lp_view& view, glp_u32 v) {
+    return view.seeds ? view.seeds[v] : GLP_UNLABELLED;
+}
+// Random draws: Philox4x32-10 with key = random_seed (low word first) and counter =
+// (v, iteration, draw, 0). u32: word 0. f64: (word0 | word1 << 32) >> 11, times 2^-53.
+__device__ __forceinline__ glp_u32 glp_lp_random_u32(const glp_lp_view& view, glp_u32 v, glp_u32 draw) {
+    return glp_philox4x32_10(v, view.iteration, draw, 0u, (glp_u32)view.random_seed, (glp_u32)(view.random_seed >> 32)).x[0];
+}
+__device__ __forceinline__ double glp_lp_random_f64(const glp_lp_view& view, glp_u32 v, glp_u32 draw) {
+    const glp_philox_out b = glp_philox4x32_10(v, view.iteration, draw, 0u, (glp_u32)view.random_seed, (glp_u32)(view.random_seed >> 32));
+    const glp_u64 x = (glp_u64)b.x[0] | ((glp_u64)b.x[1] << 32);
+    return (double)(x >> 11) * (1.0 / 9007199254740992.0);
+}
