@@ -22,6 +22,9 @@
 //! # Ok::<(), glp::Error>(())
 //! ```
 
+extern crate self as glp;
+
+pub use glp_macros::lp_variant;
 pub use glp_runtime::{community, device, error, gen, graph, io, lp, metrics, random, Error, Result};
 
 /// The items most programs need.
@@ -35,3 +38,9 @@ pub mod prelude {
 
 #[doc(hidden)]
 pub mod cli;
+
+/// What generated code names; not part of the public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use glp_runtime::lp::{ParamDecl, Scalar, ScalarValue};
+}

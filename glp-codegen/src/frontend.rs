@@ -336,6 +336,13 @@ impl<'k> Lowerer<'k> {
                 }
                 Role::Hook(hook)
             }
+            None if self.kind.hook_index(&name).is_none() => {
+                let hooks: Vec<&str> = self.kind.hooks.iter().map(|h| h.name).collect();
+                let message = format!("`{name}` is not a hook of `{}`", self.kind.trait_name);
+                let help = format!("the hooks are {}; they may call one another as `self.hook(...)`", hooks.join(", "));
+                self.error(sig.ident.span(), message, Some(&help));
+                return None;
+            }
             None => Role::Helper,
         };
         self.signatures.push(Signature { name, args, ret });
@@ -1028,7 +1035,7 @@ impl<'k> Lowerer<'k> {
         span: Span,
     ) -> Expr {
         let Some(index) = self.signatures.iter().position(|s| s.name == name) else {
-            return self.error_expr(name_span, format!("no method `{name}` in this impl"), Some("helpers must be methods of the same impl"));
+            return self.error_expr(name_span, format!("no method `{name}` in this impl"), Some("only methods of this impl can be called (the compiler does not see other impls)"));
         };
         let args = self.lower_args(args);
         let ret = self.signatures[index].ret.clone();

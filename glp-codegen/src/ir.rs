@@ -200,6 +200,7 @@ pub struct ParamDecl {
     pub ty: Scalar,
 }
 
+
 /// What a function is to the program kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Role {
@@ -497,6 +498,73 @@ impl MathFn {
             | MathFn::WrappingSub
             | MathFn::WrappingMul => 2,
             _ => 1,
+        }
+    }
+}
+
+/// A parameter's value, as the host passes it to a kernel or the interpreter.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ScalarValue {
+    Bool(bool),
+    I32(i32),
+    I64(i64),
+    U32(u32),
+    U64(u64),
+    F32(f32),
+    F64(f64),
+}
+
+impl ScalarValue {
+    pub fn scalar(self) -> Scalar {
+        match self {
+            ScalarValue::Bool(_) => Scalar::Bool,
+            ScalarValue::I32(_) => Scalar::I32,
+            ScalarValue::I64(_) => Scalar::I64,
+            ScalarValue::U32(_) => Scalar::U32,
+            ScalarValue::U64(_) => Scalar::U64,
+            ScalarValue::F32(_) => Scalar::F32,
+            ScalarValue::F64(_) => Scalar::F64,
+        }
+    }
+
+    /// Parses `text` as a value of type `ty` (command-line parameters).
+    pub fn parse(ty: Scalar, text: &str) -> Option<ScalarValue> {
+        let t = text.trim();
+        Some(match ty {
+            Scalar::Bool => ScalarValue::Bool(t.parse().ok()?),
+            Scalar::I32 => ScalarValue::I32(t.parse().ok()?),
+            Scalar::I64 => ScalarValue::I64(t.parse().ok()?),
+            Scalar::U32 => ScalarValue::U32(t.parse().ok()?),
+            Scalar::U64 => ScalarValue::U64(t.parse().ok()?),
+            Scalar::F32 => ScalarValue::F32(t.parse().ok().filter(|x: &f32| x.is_finite())?),
+            Scalar::F64 => ScalarValue::F64(t.parse().ok().filter(|x: &f64| x.is_finite())?),
+        })
+    }
+
+    /// The value's bytes in a kernel parameter block (little-endian; bool as a 4-byte 0/1).
+    pub fn to_le_bytes(self) -> Vec<u8> {
+        match self {
+            ScalarValue::Bool(b) => (b as u32).to_le_bytes().to_vec(),
+            ScalarValue::I32(x) => x.to_le_bytes().to_vec(),
+            ScalarValue::I64(x) => x.to_le_bytes().to_vec(),
+            ScalarValue::U32(x) => x.to_le_bytes().to_vec(),
+            ScalarValue::U64(x) => x.to_le_bytes().to_vec(),
+            ScalarValue::F32(x) => x.to_le_bytes().to_vec(),
+            ScalarValue::F64(x) => x.to_le_bytes().to_vec(),
+        }
+    }
+}
+
+impl fmt::Display for ScalarValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScalarValue::Bool(x) => write!(f, "{x}"),
+            ScalarValue::I32(x) => write!(f, "{x}"),
+            ScalarValue::I64(x) => write!(f, "{x}"),
+            ScalarValue::U32(x) => write!(f, "{x}"),
+            ScalarValue::U64(x) => write!(f, "{x}"),
+            ScalarValue::F32(x) => write!(f, "{x}"),
+            ScalarValue::F64(x) => write!(f, "{x}"),
         }
     }
 }

@@ -31,18 +31,31 @@ use frontend::FieldDecl;
 use ir::Program;
 use kind::KindSpec;
 
+/// A program that passed every check.
+pub struct Compiled {
+    pub program: Program,
+    /// Where each parameter is first read (the macro points rustc's check of the inferred
+    /// parameter types there).
+    pub param_spans: Vec<proc_macro2::Span>,
+}
+
 /// Lowers, type-checks and validates one annotated impl for program kind `kind`. All errors
 /// of the item come back together.
-pub fn compile_impl(kind: &KindSpec, item: &syn::ItemImpl, fields: Option<&[FieldDecl]>) -> Result<Program, Diagnostics> {
+pub fn compile_impl(kind: &KindSpec, item: &syn::ItemImpl, fields: Option<&[FieldDecl]>) -> Result<Compiled, Diagnostics> {
     let mut lowered = frontend::lower_impl(kind, item, fields);
     typeck::check(kind, &mut lowered);
     if lowered.diagnostics.errors.is_empty() {
         let errors = validate::validate(kind, &lowered.program);
         lowered.diagnostics.errors.extend(errors);
     }
-    if lowered.diagnostics.errors.is_empty() {
-        Ok(lowered.program)
-    } else {
-        Err(lowered.diagnostics)
+    if !lowered.diagnostics.errors.is_empty() {
+        return Err(lowered.diagnostics);
     }
+    let spans = &lowered.diagnostics.spans;
+    let param_spans = lowered
+        .param_uses
+        .iter()
+        .map(|s| spans.get(s.0 as usize).copied().unwrap_or_else(proc_macro2::Span::call_site))
+        .collect();
+    Ok(Compiled { program: lowered.program, param_spans })
 }

@@ -2,4 +2,16 @@
 //!
 //! Each macro parses its input, hands it to `glp-codegen`, and returns the generated tokens
 //! or the compiler's spanned errors. No lowering logic lives here (the sqlx model: a thin
-//! proc-macro crate over a normal library). The attribute macros arrive with the DSL work.
+//! proc-macro crate over a normal library).
+
+use proc_macro::TokenStream;
+
+/// Compiles a label propagation variant: put it on `impl LpVariant for YourStruct`.
+///
+/// The impl is kept as written; the macro adds an impl of `glp::lp::LpKernel` with the
+/// CUDA device functions of the hooks, the features they use and the parameter values.
+/// `#[glp::lp_variant(debug)]` prints the generated CUDA while compiling.
+#[proc_macro_attribute]
+pub fn lp_variant(attr: TokenStream, item: TokenStream) -> TokenStream {
+    glp_codegen::lp::expand_attribute(attr.into(), item.into()).into()
+}

@@ -70,6 +70,14 @@ pub enum Error {
     /// The GPU backend cannot be used (no driver, no device, or a device-layer failure).
     #[error("GPU unavailable: {0}")]
     GpuUnavailable(String),
+
+    /// NVRTC is not installed, or refused to compile a generated kernel.
+    #[error("{0}")]
+    KernelCompile(String),
+
+    /// A variant or program could not be compiled or run on the CPU interpreter.
+    #[error("{0}")]
+    Program(String),
 }
 
 impl Error {

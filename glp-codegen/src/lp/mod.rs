@@ -1,10 +1,14 @@
 //! Everything specific to label propagation variants: the hooks, the view's methods, the
 //! features they imply. The general compiler (IR, emitter, interpreter) knows nothing of it.
 
+mod expand;
 mod features;
+mod source_file;
 mod spec;
 
+pub use expand::expand_attribute;
 pub use features::LpFeatures;
+pub use source_file::{compile_source, SourceError};
 pub use spec::{DEFAULT_HOOKS, INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, LP_KIND, PICK_LABEL, UPDATE_VERTEX};
 
 use crate::diag::Diagnostics;
@@ -20,9 +24,8 @@ pub struct LpProgram {
 
 /// Compiles an `impl LpVariant for T` block.
 pub fn compile_impl(item: &syn::ItemImpl, fields: Option<&[FieldDecl]>) -> Result<LpProgram, Diagnostics> {
-    let program = crate::compile_impl(&LP_KIND, item, fields)?;
-    let features = features_of(&program);
-    Ok(LpProgram { program, features })
+    let compiled = crate::compile_impl(&LP_KIND, item, fields)?;
+    Ok(LpProgram::new(compiled.program))
 }
 
 /// The optional facilities `program`'s hooks use.
@@ -58,6 +61,11 @@ pub const REFERENCE_KERNEL: crate::template::Template =
     crate::template::Template::new("lp/reference_kernel.cu", include_str!("reference_kernel.cu"));
 
 impl LpProgram {
+    pub fn new(program: Program) -> Self {
+        let features = features_of(&program);
+        LpProgram { program, features }
+    }
+
     /// The variant's hooks as CUDA device functions (deterministic).
     pub fn device_functions(&self) -> String {
         crate::cuda::emit_program(&LP_KIND, &self.program)
@@ -65,7 +73,11 @@ impl LpProgram {
 
     /// A complete translation unit: prelude, view, hooks and the reference kernels.
     pub fn reference_kernel_source(&self) -> Result<String, crate::template::TemplateError> {
-        let functions = self.device_functions();
-        REFERENCE_KERNEL.fill(&[("PRELUDE", crate::cuda::PRELUDE), ("VIEW", VIEW_CUDA), ("PROGRAM", &functions)])
+        reference_kernel_source(&self.device_functions())
     }
+}
+
+/// The reference kernels with `device_functions` (a variant's emitted hooks) fused in.
+pub fn reference_kernel_source(device_functions: &str) -> Result<String, crate::template::TemplateError> {
+    REFERENCE_KERNEL.fill(&[("PRELUDE", crate::cuda::PRELUDE), ("VIEW", VIEW_CUDA), ("PROGRAM", device_functions)])
 }

@@ -5,6 +5,8 @@
 //! (`is_culib_present`) and that the driver reports at least one device before any other
 //! call. A machine without CUDA gets an [`Error::GpuUnavailable`] explaining why.
 
+pub mod nvrtc;
+
 use crate::error::{Error, Result};
 use cudarc::driver::{result, sys};
 

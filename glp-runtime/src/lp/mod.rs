@@ -28,10 +28,12 @@
 //! one accumulator per possible label plus the list of labels touched, as GVE-LPA does.
 
 mod asynchronous;
+mod kernel;
 mod synchronous;
 mod tally;
 mod variant;
 
+pub use kernel::{LpFeatures, LpKernel, ParamDecl, Scalar, ScalarValue};
 pub use variant::{Classic, Label, LpVariant, View, Weighted};
 
 use crate::error::{Error, Result};

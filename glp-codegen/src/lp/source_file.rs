@@ -1,0 +1,96 @@
+//! Compiling a variant from a source file at run time (`glp lp --variant my_variant.rs`).
+//!
+//! The file is ordinary Rust, as a user would write it for the macro: a struct whose fields
+//! are the parameters and one `impl LpVariant for ThatStruct` (the `#[glp::lp_variant]`
+//! attribute may be present or not). Here the struct is visible, so parameter types come
+//! from it instead of being inferred.
+
+use super::{LpProgram, LP_KIND};
+use crate::diag::Diagnostics;
+use crate::frontend::FieldDecl;
+use std::fmt;
+
+/// Why a source file did not compile.
+#[derive(Debug)]
+pub enum SourceError {
+    /// Not valid Rust.
+    Syntax { line: usize, column: usize, message: String },
+    /// No, or more than one, `impl LpVariant for ...`.
+    Structure(String),
+    /// Outside the accepted subset, or ill-typed.
+    Program(Diagnostics),
+}
+
+impl SourceError {
+    /// The error as rustc would print it: `file:line:col`, the source line and a caret.
+    pub fn render(&self, file: &str, source: &str) -> String {
+        match self {
+            SourceError::Syntax { line, column, message } => {
+                let text = source.lines().nth(line.saturating_sub(1)).unwrap_or("");
+                let caret = format!("{}^", " ".repeat(*column));
+                format!("error: {message}\n  --> {file}:{line}:{}\n   |\n   | {text}\n   | {caret}", column + 1)
+            }
+            SourceError::Structure(message) => format!("error: {file}: {message}"),
+            SourceError::Program(d) => d.render(file, source),
+        }
+    }
+}
+
+impl fmt::Display for SourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SourceError::Syntax { line, column, message } => write!(f, "{line}:{}: {message}", column + 1),
+            SourceError::Structure(message) => f.write_str(message),
+            SourceError::Program(d) => write!(f, "{} error(s) in the variant", d.errors.len()),
+        }
+    }
+}
+
+impl std::error::Error for SourceError {}
+
+/// Compiles the label propagation variant defined in `source`.
+pub fn compile_source(source: &str) -> Result<LpProgram, SourceError> {
+    let file = syn::parse_file(source).map_err(|e| {
+        let start = e.span().start();
+        SourceError::Syntax { line: start.line, column: start.column, message: e.to_string() }
+    })?;
+    let impls: Vec<&syn::ItemImpl> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Impl(i) if implements_lp_variant(i) => Some(i),
+            _ => None,
+        })
+        .collect();
+    let item = match impls.as_slice() {
+        [one] => *one,
+        [] => {
+            return Err(SourceError::Structure(format!(
+                "no `impl {} for YourStruct` found: a variant file holds a struct and that impl",
+                LP_KIND.trait_name
+            )))
+        }
+        _ => return Err(SourceError::Structure(format!("more than one `impl {}`: put one variant per file", LP_KIND.trait_name))),
+    };
+    let fields = struct_fields(&file, item);
+    super::compile_impl(item, fields.as_deref()).map_err(SourceError::Program)
+}
+
+fn implements_lp_variant(item: &syn::ItemImpl) -> bool {
+    item.trait_.as_ref().is_some_and(|(path, _)| path.segments.last().is_some_and(|s| s.ident == LP_KIND.trait_name))
+}
+
+/// The named fields of the struct the impl is for, when the file defines it.
+fn struct_fields(file: &syn::File, item: &syn::ItemImpl) -> Option<Vec<FieldDecl>> {
+    let syn::Type::Path(p) = &*item.self_ty else { return None };
+    let name = p.path.segments.last()?.ident.to_string();
+    file.items.iter().find_map(|i| match i {
+        syn::Item::Struct(s) if s.ident == name => Some(
+            s.fields
+                .iter()
+                .filter_map(|f| Some(FieldDecl { name: f.ident.as_ref()?.to_string(), ty: f.ty.clone() }))
+                .collect(),
+        ),
+        _ => None,
+    })
+}
