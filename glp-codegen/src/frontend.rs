@@ -336,14 +336,13 @@ impl<'k> Lowerer<'k> {
                 }
                 Role::Hook(hook)
             }
-            None if self.kind.hook_index(&name).is_none() => {
+            None => {
                 let hooks: Vec<&str> = self.kind.hooks.iter().map(|h| h.name).collect();
                 let message = format!("`{name}` is not a hook of `{}`", self.kind.trait_name);
                 let help = format!("the hooks are {}; they may call one another as `self.hook(...)`", hooks.join(", "));
                 self.error(sig.ident.span(), message, Some(&help));
                 return None;
             }
-            None => Role::Helper,
         };
         self.signatures.push(Signature { name, args, ret });
         Some(role)
