@@ -32,7 +32,7 @@ pub mod prelude {
     pub use glp_runtime::community::{Cover, GroundTruth, UNLABELLED};
     pub use glp_runtime::graph::{BuildOptions, Csr, DuplicateEdges, Graph, VertexId};
     pub use glp_runtime::io::LoadOptions;
-    pub use glp_runtime::lp::{Classic, LpConfig, LpVariant, Schedule, TieBreak, View, Weighted};
+    pub use glp_runtime::lp::{Classic, Label, LpConfig, LpKernel, LpVariant, Schedule, TieBreak, View, Weighted};
     pub use glp_runtime::metrics::QualityReport;
 }
 

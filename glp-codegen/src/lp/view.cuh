@@ -50,3 +50,74 @@ __device__ __forceinline__ double glp_lp_random_f64(const glp_lp_view& view, glp
     const glp_u64 x = (glp_u64)b.x[0] | ((glp_u64)b.x[1] << 32);
     return (double)(x >> 11) * (1.0 / 9007199254740992.0);
 }
+
+// Label memory: GLP_LABEL_MEMORY_SLOTS slots of (label, f32 weight) per vertex; occupied
+// slots are 0..len, an empty slot has label GLP_UNLABELLED and weight 0. The rules (slot
+// order, f32 additions, f64 totals added in slot order) are those of glp-runtime's
+// `View::memory_*`, so CPU and GPU memories stay identical.
+__device__ __forceinline__ double glp_lp_memory_total(const glp_u32* labels, const float* weights) {
+    double total = 0.0;
+    for (int i = 0; i < GLP_LABEL_MEMORY_SLOTS && labels[i] != GLP_UNLABELLED; ++i) total += (double)weights[i];
+    return total;
+}
+__device__ __forceinline__ void glp_lp_memory_add(const glp_lp_view& view, glp_u32 v, glp_u32 l, double weight) {
+    if (!view.memory_labels) return;
+    glp_u32* labels = view.memory_labels + (glp_u64)v * GLP_LABEL_MEMORY_SLOTS;
+    float* weights = view.memory_weights + (glp_u64)v * GLP_LABEL_MEMORY_SLOTS;
+    const float w = (float)weight;
+    if (l == GLP_UNLABELLED || !(w > 0.0f)) return;
+    int len = GLP_LABEL_MEMORY_SLOTS;
+    for (int i = 0; i < GLP_LABEL_MEMORY_SLOTS; ++i) {
+        if (labels[i] == l) { weights[i] = weights[i] + w; return; }
+        if (labels[i] == GLP_UNLABELLED) { len = i; break; }
+    }
+    if (len < GLP_LABEL_MEMORY_SLOTS) { labels[len] = l; weights[len] = w; return; }
+    int victim = 0;
+    for (int i = 1; i < GLP_LABEL_MEMORY_SLOTS; ++i) {
+        if (weights[i] < weights[victim] || (weights[i] == weights[victim] && labels[i] > labels[victim])) victim = i;
+    }
+    if (w > weights[victim]) { labels[victim] = l; weights[victim] = w; }
+}
+__device__ __forceinline__ void glp_lp_memory_prune(const glp_lp_view& view, glp_u32 v, double min_fraction) {
+    if (!view.memory_labels) return;
+    glp_u32* labels = view.memory_labels + (glp_u64)v * GLP_LABEL_MEMORY_SLOTS;
+    float* weights = view.memory_weights + (glp_u64)v * GLP_LABEL_MEMORY_SLOTS;
+    const double cut = min_fraction * glp_lp_memory_total(labels, weights);
+    int kept = 0;
+    for (int i = 0; i < GLP_LABEL_MEMORY_SLOTS && labels[i] != GLP_UNLABELLED; ++i) {
+        if ((double)weights[i] < cut) continue;
+        labels[kept] = labels[i];
+        weights[kept] = weights[i];
+        ++kept;
+    }
+    for (int i = kept; i < GLP_LABEL_MEMORY_SLOTS; ++i) { labels[i] = GLP_UNLABELLED; weights[i] = 0.0f; }
+}
+__device__ __forceinline__ glp_u32 glp_lp_memory_pick(const glp_lp_view& view, glp_u32 v, double r) {
+    if (!view.memory_labels) return GLP_UNLABELLED;
+    const glp_u32* labels = view.memory_labels + (glp_u64)v * GLP_LABEL_MEMORY_SLOTS;
+    const float* weights = view.memory_weights + (glp_u64)v * GLP_LABEL_MEMORY_SLOTS;
+    const double total = glp_lp_memory_total(labels, weights);
+    double acc = 0.0;
+    glp_u32 picked = GLP_UNLABELLED;
+    for (int i = 0; i < GLP_LABEL_MEMORY_SLOTS && labels[i] != GLP_UNLABELLED; ++i) {
+        picked = labels[i];
+        acc += (double)weights[i] / total;
+        if (r < acc) break;
+    }
+    return picked;
+}
+__device__ __forceinline__ glp_u32 glp_lp_memory_len(const glp_lp_view& view, glp_u32 v) {
+    if (!view.memory_labels) return 0u;
+    const glp_u32* labels = view.memory_labels + (glp_u64)v * GLP_LABEL_MEMORY_SLOTS;
+    glp_u32 len = 0;
+    while (len < GLP_LABEL_MEMORY_SLOTS && labels[len] != GLP_UNLABELLED) ++len;
+    return len;
+}
+__device__ __forceinline__ glp_u32 glp_lp_memory_label(const glp_lp_view& view, glp_u32 v, glp_u32 slot) {
+    if (!view.memory_labels || slot >= GLP_LABEL_MEMORY_SLOTS) return GLP_UNLABELLED;
+    return view.memory_labels[(glp_u64)v * GLP_LABEL_MEMORY_SLOTS + slot];
+}
+__device__ __forceinline__ double glp_lp_memory_weight(const glp_lp_view& view, glp_u32 v, glp_u32 slot) {
+    if (!view.memory_weights || slot >= GLP_LABEL_MEMORY_SLOTS) return 0.0;
+    return (double)view.memory_weights[(glp_u64)v * GLP_LABEL_MEMORY_SLOTS + slot];
+}

@@ -1,0 +1,14 @@
+use glp::prelude::*;
+
+struct Variant;
+
+#[glp::lp_variant]
+impl LpVariant for Variant {
+    fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
+        let mut scores = Vec::new();
+        scores.push(freq);
+        freq
+    }
+}
+
+fn main() {}

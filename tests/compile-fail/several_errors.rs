@@ -1,0 +1,15 @@
+use glp::prelude::*;
+
+struct Variant;
+
+#[glp::lp_variant]
+impl LpVariant for Variant {
+    fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
+        let f = |x: f64| x;
+        let s = "text";
+        let r = &freq;
+        f(freq)
+    }
+}
+
+fn main() {}

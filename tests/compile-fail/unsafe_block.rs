@@ -1,0 +1,12 @@
+use glp::prelude::*;
+
+struct Variant;
+
+#[glp::lp_variant]
+impl LpVariant for Variant {
+    fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
+        unsafe { freq }
+    }
+}
+
+fn main() {}

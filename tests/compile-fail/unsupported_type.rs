@@ -1,0 +1,13 @@
+use glp::prelude::*;
+
+struct Variant;
+
+#[glp::lp_variant]
+impl LpVariant for Variant {
+    fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
+        let small: u8 = 3;
+        freq * small as f64
+    }
+}
+
+fn main() {}
