@@ -1,9 +1,12 @@
+// Every construct of the accepted subset and every view method, for the NVRTC and
+// snapshot tests (a program no user would write).
 pub struct Llp { pub gamma: f64, pub k: u32 }
 impl LpVariant for Llp {
     fn pick_label(&self, view: &View<'_>, v: VertexId) -> Label {
         let l = view.next_label(v);
         view.count_label(l);
-        l
+        let remembered = view.memory_pick(v, view.random_f64(v, 0));
+        if remembered != UNLABELLED && view.memory_len(v) > 2 { remembered } else { l }
     }
     fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {
         let r = view.random_f64(v, 3) + (view.random_u32(u, 1) >> 40) as f64;
@@ -13,13 +16,16 @@ impl LpVariant for Llp {
         let total = view.global_count(label) as f64;
         let mut x = 0i64;
         for i in 0..=self.k { x += i as i64; if x > 100 { break; } }
-        let y = if x > 2 { 1.5f64.powi(-2).sqrt() } else { match x { 0 => 0.5, 1 | 2 => 1.0, _ => 2.0 } };
+        let (lo, _hi) = (freq.min(1.0), freq.max(-1.0));
+        let y = if x > 2 { 1.5f64.powi(-2).sqrt() + lo * 0.0 } else { match x { 0 => 0.5, 1 | 2 => 1.0, _ => 2.0 } };
         let z = (freq as i32).abs().count_ones() as f64 + (-3.7f64 as u32) as f64 + (x.leading_zeros() + x.trailing_zeros()) as f64;
-        freq - self.gamma * (total - freq) + (y + z) * 0.0 + (self.update_vertex(view, v, label, freq) as f64) * 0.0 + self.pair(freq).1
+        freq - self.gamma * (total - freq) + (y + z) * 0.0 + (self.initial_label(view, v) as f64) * 0.0 + self.load_neighbor(view, v, v, 0).1 * 0.0
     }
-    fn pair(&self, x: f64) -> (u32, f64) { (self.k, x.min(1.0).max(-1.0) * 0.0) }
     fn update_vertex(&self, view: &View<'_>, v: VertexId, best: Label, score: f64) -> Label {
-        let s = view.seed_label(v);
+        view.memory_add(v, best, 1.0);
+        view.memory_prune(v, 0.1);
+        let first = view.memory_label(v, 0);
+        let s = if view.memory_weight(v, 0) > 100.0 { first } else { view.seed_label(v) };
         if s != UNLABELLED && view.degree(v) > 0u64 && (score > 0.0 || (view.iteration() & 1) == 0) { s } else { best }
     }
 }

@@ -1,0 +1,49 @@
+//! Every built-in variant's hooks, fused into the reference kernels, compile with NVRTC for
+//! sm_80 and sm_90 (no GPU needed). Without NVRTC the tests skip with a message, unless
+//! `GLP_REQUIRE_NVRTC=1` (set by CI) makes that a failure.
+
+use glp::device::nvrtc;
+
+fn nvrtc_or_skip(test: &str) -> bool {
+    if nvrtc::available() {
+        return true;
+    }
+    assert!(
+        std::env::var("GLP_REQUIRE_NVRTC").map_or(true, |v| v != "1"),
+        "GLP_REQUIRE_NVRTC=1 but NVRTC cannot be loaded (add its lib folder to LD_LIBRARY_PATH)"
+    );
+    eprintln!("{test}: skipped, NVRTC is not installed (set GLP_REQUIRE_NVRTC=1 to fail instead)");
+    false
+}
+
+fn compiles_for_ampere_and_hopper(name: &str, device_functions: &str) {
+    let source = glp_codegen::lp::reference_kernel_source(device_functions).expect("the template's slots are filled");
+    for arch in ["sm_80", "sm_90"] {
+        let ptx = nvrtc::compile_ptx(name, &source, arch).unwrap_or_else(|e| panic!("{e}"));
+        for kernel in ["glp_lp_initial", "glp_lp_pick", "glp_lp_update"] {
+            assert!(ptx.contains(&format!(".entry {kernel}(")), "{name} for {arch} lacks kernel {kernel}");
+        }
+        assert!(ptx.contains(&format!(".target {arch}")), "{name}: PTX for the wrong target");
+    }
+}
+
+#[test]
+fn every_construct_of_the_subset_compiles() {
+    if !nvrtc_or_skip("every_construct_of_the_subset_compiles") {
+        return;
+    }
+    let source = include_str!("../glp-codegen/tests/programs/kitchen_sink.rs");
+    let program = glp_codegen::lp::compile_source(source).unwrap_or_else(|e| panic!("{}", e.render("kitchen_sink.rs", source)));
+    compiles_for_ampere_and_hopper("kitchen_sink.cu", &program.device_functions());
+}
+
+#[test]
+fn nvrtc_errors_carry_the_log_and_the_numbered_source() {
+    if !nvrtc_or_skip("nvrtc_errors_carry_the_log_and_the_numbered_source") {
+        return;
+    }
+    let err = nvrtc::compile_ptx("broken.cu", "__global__ void k() {\n  undefined_symbol();\n}\n", "sm_90").unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("broken.cu") && text.contains("undefined_symbol"), "{text}");
+    assert!(text.contains("2 |   undefined_symbol();"), "numbered source missing: {text}");
+}
