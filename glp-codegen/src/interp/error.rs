@@ -1,0 +1,68 @@
+//! What can go wrong while a program runs.
+
+use crate::ir::Location;
+use std::fmt;
+
+/// An error raised while interpreting a program. Arithmetic errors are the cases where
+/// Rust panics even in a release build; they carry the location of the offending operator.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RuntimeError {
+    /// Integer `/` by zero.
+    DivideByZero { location: Location },
+    /// Integer `%` by zero.
+    RemainderByZero { location: Location },
+    /// `MIN / -1` on a signed integer.
+    DivideOverflow { location: Location },
+    /// `MIN % -1` on a signed integer.
+    RemainderOverflow { location: Location },
+    /// An error of the embedder's [`super::Host`]; the interpreter fills in the location of
+    /// the call when the host left it out.
+    Host { message: String, location: Option<Location> },
+    /// The embedder called the interpreter wrongly: unknown function, wrong number or types
+    /// of arguments or parameters.
+    BadCall { message: String },
+    /// The program is not well typed (an IR that did not come from the type checker), or a
+    /// host returned a value of the wrong type.
+    IllTyped { message: String, location: Location },
+}
+
+impl RuntimeError {
+    /// An error of the host, without a location.
+    pub fn host(message: impl Into<String>) -> RuntimeError {
+        RuntimeError::Host { message: message.into(), location: None }
+    }
+
+    /// Where in the source it happened, when known.
+    pub fn location(&self) -> Option<Location> {
+        match self {
+            RuntimeError::DivideByZero { location }
+            | RuntimeError::RemainderByZero { location }
+            | RuntimeError::DivideOverflow { location }
+            | RuntimeError::RemainderOverflow { location }
+            | RuntimeError::IllTyped { location, .. } => Some(*location),
+            RuntimeError::Host { location, .. } => *location,
+            RuntimeError::BadCall { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = match self {
+            RuntimeError::DivideByZero { .. } => "attempt to divide by zero",
+            RuntimeError::RemainderByZero { .. } => "attempt to calculate the remainder with a divisor of zero",
+            RuntimeError::DivideOverflow { .. } => "attempt to divide with overflow",
+            RuntimeError::RemainderOverflow { .. } => "attempt to calculate the remainder with overflow",
+            RuntimeError::Host { message, .. } => message,
+            RuntimeError::BadCall { message } => message,
+            RuntimeError::IllTyped { message, .. } => message,
+        };
+        match self.location() {
+            // Columns are stored 0-based; people count from 1.
+            Some(l) => write!(f, "{}:{}: {message}", l.line, l.column + 1),
+            None => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for RuntimeError {}
