@@ -4,7 +4,9 @@
 //! with a multi-threaded CPU backend that computes the same results without a GPU.
 //!
 //! This crate is the facade: it re-exports the runtime ([`graph`], [`io`], [`gen`],
-//! [`metrics`], [`lp`], [`device`], [`random`]) and hosts the `glp` command-line program.
+//! [`metrics`], [`lp`], [`device`], [`random`]), holds the built-in label propagation
+//! [`variants`] (classic, weighted, LLP, SLP, seeded) and hosts the `glp` command-line
+//! program.
 //! The crates behind it:
 //!
 //! - `glp-codegen`: the compiler from the accepted Rust subset to CUDA C (and its IR
@@ -17,6 +19,9 @@
 //!
 //! let graph = glp::io::load_graph("graph.txt".as_ref(), &LoadOptions::default())?;
 //! let outcome = glp::lp::run(&graph.csr, &Classic, &LpConfig::asynchronous())?;
+//! // Variants with optional facilities run with their features:
+//! let llp = glp::lp::run_with(&graph.csr, &Llp { gamma: 4.0 }, &LpConfig::synchronous(20),
+//!                             &LpInputs::default(), Llp::FEATURES)?;
 //! let quality = QualityReport::new(&graph.csr, &outcome.labels, None)?;
 //! println!("modularity {:.3}", quality.modularity);
 //! # Ok::<(), glp::Error>(())
@@ -27,12 +32,17 @@ extern crate self as glp;
 pub use glp_macros::lp_variant;
 pub use glp_runtime::{community, device, error, gen, graph, io, lp, metrics, random, Error, Result};
 
+pub mod variants;
+
 /// The items most programs need.
 pub mod prelude {
     pub use glp_runtime::community::{Cover, GroundTruth, UNLABELLED};
     pub use glp_runtime::graph::{BuildOptions, Csr, DuplicateEdges, Graph, VertexId};
     pub use glp_runtime::io::LoadOptions;
-    pub use glp_runtime::lp::{Classic, Label, LpConfig, LpKernel, LpVariant, Schedule, TieBreak, View, Weighted};
+    pub use crate::variants::{Classic, Llp, Seeded, Slp, Weighted};
+    pub use glp_runtime::lp::{
+        EdgeId, Label, LpConfig, LpFeatures, LpInputs, LpKernel, LpOutcome, LpVariant, Schedule, TieBreak, View,
+    };
     pub use glp_runtime::metrics::QualityReport;
 }
 

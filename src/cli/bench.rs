@@ -7,7 +7,7 @@
 
 use super::common::{self, LoadArgs};
 use super::gen::RmatArgs;
-use super::lp::EngineArgs;
+use super::engine::EngineArgs;
 use clap::{Args, Subcommand};
 use glp_runtime::community::GroundTruth;
 use glp_runtime::gen::{self, CommunityParams, RmatSampler};
@@ -72,7 +72,7 @@ pub struct LpBenchArgs {
     /// Average degree of --planted
     #[arg(long, default_value_t = 20.0)]
     pub avg_degree: f64,
-    /// Seed of the generated graph
+    /// Seed of the generated graph and of the variant's random numbers
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Ground truth of GRAPH (see `glp lp --help`)
@@ -204,6 +204,7 @@ struct LpBenchResult {
     stored_edges: u64,
     prepare_s: f64,
     schedule: &'static str,
+    variant: &'static str,
     threads: usize,
     runs_ms: Vec<f64>,
     median_ms: f64,
@@ -217,15 +218,17 @@ struct LpBenchResult {
 
 fn bench_lp(args: LpBenchArgs) -> Result<()> {
     check_repeat(args.repeat)?;
-    let config = args.engine.config();
+    let config = args.engine.config(args.seed);
     config.validate()?;
+    args.engine.check()?;
     let start = Instant::now();
     let (name, graph, truth) = prepare_graph(&args)?;
     let prepare_s = start.elapsed().as_secs_f64();
+    let variant = args.engine.prepare(&graph)?;
     let mut times = Vec::new();
     let mut last: Option<LpOutcome> = None;
     for _ in 0..args.repeat {
-        let outcome = args.engine.run(&graph.csr, &config)?;
+        let outcome = variant.run(&graph.csr, &config)?;
         times.push(outcome.elapsed);
         last = Some(outcome);
     }
@@ -240,6 +243,7 @@ fn bench_lp(args: LpBenchArgs) -> Result<()> {
         stored_edges: graph.num_edges(),
         prepare_s,
         schedule: args.engine.schedule_name(),
+        variant: args.engine.variant_name(),
         threads: rayon::current_num_threads(),
         runs_ms,
         median_ms: median.as_secs_f64() * 1e3,
@@ -253,7 +257,10 @@ fn bench_lp(args: LpBenchArgs) -> Result<()> {
     }
     let q = &result.quality;
     println!("graph        {} ({} vertices, {} stored edges)", result.graph, result.vertices, result.stored_edges);
-    println!("engine       cpu {} {} threads ({} runs)", result.schedule, result.threads, args.repeat);
+    println!(
+        "engine       cpu {} {}, {} threads ({} runs)",
+        result.schedule, result.variant, result.threads, args.repeat
+    );
     println!(
         "time         median {:.2} ms, min {:.2} ms, {} iterations, {:.3e} edges/s",
         result.median_ms, result.min_ms, result.iterations, result.edges_per_s

@@ -1,10 +1,12 @@
 //! `glp lp`: community detection with label propagation.
 
 use super::common::{self, LoadArgs};
+use super::engine::{EngineArgs, Variant};
 use clap::{Args, ValueEnum};
+use glp_runtime::community::UNLABELLED;
 use glp_runtime::device;
-use glp_runtime::graph::{Csr, Graph};
-use glp_runtime::lp::{self, Classic, LpConfig, LpOutcome, Schedule, TieBreak, Weighted};
+use glp_runtime::graph::Graph;
+use glp_runtime::lp::{Label, LpOutcome};
 use glp_runtime::metrics::QualityReport;
 use glp_runtime::{Error, Result};
 use serde::Serialize;
@@ -15,6 +17,18 @@ use std::path::{Path, PathBuf};
 pub const LONG_ABOUT: &str = "Detect communities with label propagation.\n\n\
     Every vertex starts with its own label and repeatedly takes the label that carries the \
     most weight among its neighbours.\n\n\
+    Variants (--variant, parameters with --param NAME=VALUE):\n  \
+    classic   the most frequent neighbour label (the default)\n  \
+    weighted  the label with the largest total edge weight (the same on unweighted graphs)\n  \
+    llp       layered LP: score = count - gamma * (vertices with the label - count), which \
+    favours smaller, denser communities; --param gamma=G (>= 0, default 1; 0 is classic)\n  \
+    slp       speaker-listener LP for overlapping communities: each vertex remembers up to 5 \
+    labels, speaks one drawn from its memory (--seed), remembers the label it hears most and \
+    forgets labels below --param threshold=T of its memory (in [0, 1], default 0.1); the \
+    summary scores each vertex's strongest label, --out lists all of them\n  \
+    seeded    only the vertices of --seeds FILE (`vertex label` lines) start labelled, seeds \
+    never change, labels spread from them; vertices no seed reaches stay unlabelled (`-`)\n  \
+    FILE.rs   a variant written in Rust (not supported yet)\n\n\
     Schedules:\n  \
     async  in place, as nu-LPA / GVE-LPA: only vertices whose neighbourhood changed are \
     revisited; every --pick-less-every-th iteration (the first included) a vertex may only \
@@ -28,7 +42,8 @@ pub const LONG_ABOUT: &str = "Detect communities with label propagation.\n\n\
     Output: a summary (time, iterations, communities, modularity, and NMI / ARI or overlapping \
     NMI when a ground truth is given), or JSON with --json; --out writes one `vertex<TAB>label` \
     line per vertex using the input's vertex ids (a label is the input id of the vertex it \
-    started at).";
+    started at; seeded: the label of the seed file; slp: `vertex<TAB>label<TAB>label...` with \
+    every community of the vertex).";
 
 #[derive(Debug, Args)]
 pub struct LpArgs {
@@ -43,9 +58,14 @@ pub struct LpArgs {
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     pub backend: BackendArg,
 
-    /// Write `vertex<TAB>label` lines here
+    /// Write `vertex<TAB>label` lines here (slp: `vertex<TAB>label<TAB>label...`, every
+    /// community of the vertex; `-` for an unlabelled vertex)
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+
+    /// Seed of the variant's random numbers (slp); the same seed gives the same result
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
 
     /// Print the result as JSON
     #[arg(long)]
@@ -60,24 +80,6 @@ pub struct LpArgs {
     pub load: LoadArgs,
 }
 
-/// `--schedule` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ScheduleArg {
-    /// Double-buffered, deterministic (GLP, LDBC CDLP)
-    Sync,
-    /// In place with affected flags, Pick-Less and a tolerance (nu-LPA, GVE-LPA)
-    Async,
-}
-
-/// `--variant` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum VariantArg {
-    /// Most frequent neighbour label
-    Classic,
-    /// Neighbour label with the largest total edge weight
-    Weighted,
-}
-
 /// `--backend` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum BackendArg {
@@ -89,91 +91,6 @@ pub enum BackendArg {
     Gpu,
 }
 
-/// `--ties` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TiesArg {
-    /// The smallest label
-    Smallest,
-    /// The label met first along the vertex's sorted adjacency
-    First,
-    /// A pseudo-random but deterministic choice per vertex (no bias toward low ids)
-    Hashed,
-}
-
-/// Options of the label propagation engine, shared by `glp lp` and `glp bench lp`.
-#[derive(Debug, Clone, Args)]
-pub struct EngineArgs {
-    /// Update schedule
-    #[arg(long, value_enum, default_value_t = ScheduleArg::Async)]
-    pub schedule: ScheduleArg,
-
-    /// Most iterations to run
-    #[arg(long, value_name = "N", default_value_t = 20)]
-    pub iterations: u32,
-
-    /// Label propagation variant: classic counts neighbours, weighted sums edge weights
-    /// (the same on unweighted graphs)
-    #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
-    pub variant: VariantArg,
-
-    /// Rule for labels with equal scores [default: smallest for sync, first for async]
-    #[arg(long, value_enum)]
-    pub ties: Option<TiesArg>,
-
-    /// Async schedule: Pick-Less iterations are those divisible by this (0 disables)
-    #[arg(long, value_name = "RHO", default_value_t = lp::DEFAULT_PICK_LESS_EVERY)]
-    pub pick_less_every: u32,
-
-    /// Async schedule: stop when a non-Pick-Less iteration changes at most this fraction
-    /// of the vertices
-    #[arg(long, value_name = "TAU", default_value_t = lp::DEFAULT_TOLERANCE)]
-    pub tolerance: f64,
-}
-
-impl EngineArgs {
-    /// The engine configuration these options describe (not yet validated).
-    pub fn config(&self) -> LpConfig {
-        let (schedule, default_ties) = match self.schedule {
-            ScheduleArg::Sync => (Schedule::Synchronous, TieBreak::SmallestLabel),
-            ScheduleArg::Async => (
-                Schedule::Asynchronous { pick_less_every: self.pick_less_every, tolerance: self.tolerance },
-                TieBreak::FirstSeen,
-            ),
-        };
-        let ties = match self.ties {
-            None => default_ties,
-            Some(TiesArg::Smallest) => TieBreak::SmallestLabel,
-            Some(TiesArg::First) => TieBreak::FirstSeen,
-            Some(TiesArg::Hashed) => TieBreak::Hashed,
-        };
-        LpConfig { schedule, max_iterations: self.iterations, ties }
-    }
-
-    /// Runs the chosen variant on `csr` with `config` on the CPU.
-    pub fn run(&self, csr: &Csr, config: &LpConfig) -> Result<LpOutcome> {
-        match self.variant {
-            VariantArg::Classic => lp::run(csr, &Classic, config),
-            VariantArg::Weighted => lp::run(csr, &Weighted, config),
-        }
-    }
-
-    /// `sync` or `async`, for reports.
-    pub fn schedule_name(&self) -> &'static str {
-        match self.schedule {
-            ScheduleArg::Sync => "sync",
-            ScheduleArg::Async => "async",
-        }
-    }
-
-    /// `classic` or `weighted`, for reports.
-    pub fn variant_name(&self) -> &'static str {
-        match self.variant {
-            VariantArg::Classic => "classic",
-            VariantArg::Weighted => "weighted",
-        }
-    }
-}
-
 /// The JSON document `glp lp --json` prints.
 #[derive(Debug, Serialize)]
 struct LpReport {
@@ -183,24 +100,32 @@ struct LpReport {
     backend: &'static str,
     schedule: &'static str,
     variant: &'static str,
+    seed: u64,
     threads: usize,
     iterations: usize,
     converged: bool,
     time_ms: f64,
     changed_per_iteration: Vec<u64>,
+    /// Vertices left without a label (seeded LP: those no seed reached).
+    unlabelled_vertices: usize,
+    /// slp: vertices in two or more communities.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    overlapping_vertices: Option<usize>,
     quality: QualityReport,
 }
 
 pub fn run(args: LpArgs) -> Result<()> {
-    let config = args.engine.config();
+    let config = args.engine.config(args.seed);
     config.validate()?;
+    args.engine.check()?;
     let backend = choose_backend(args.backend)?;
     let graph = common::load(args.graph.as_deref(), &args.load)?;
     let truth = common::ground_truth(args.ground_truth.as_deref(), args.graph.is_none(), &graph)?;
-    let outcome = args.engine.run(&graph.csr, &config)?;
+    let variant = args.engine.prepare(&graph)?;
+    let outcome = variant.run(&graph.csr, &config)?;
     let quality = QualityReport::new(&graph.csr, &outcome.labels, truth.as_ref().map(|t| &t.truth))?;
     if let Some(path) = &args.out {
-        write_labels(path, &graph, &outcome)?;
+        write_labels(path, &graph, &variant, &outcome)?;
     }
     let report = LpReport {
         graph: common::graph_name(args.graph.as_deref()),
@@ -209,11 +134,14 @@ pub fn run(args: LpArgs) -> Result<()> {
         backend,
         schedule: args.engine.schedule_name(),
         variant: args.engine.variant_name(),
+        seed: args.seed,
         threads: rayon::current_num_threads(),
         iterations: outcome.iterations.len(),
         converged: outcome.converged,
         time_ms: outcome.elapsed.as_secs_f64() * 1e3,
         changed_per_iteration: outcome.iterations.iter().map(|i| i.changed).collect(),
+        unlabelled_vertices: outcome.labels.iter().filter(|&&l| l == UNLABELLED).count(),
+        overlapping_vertices: outcome.memberships.as_ref().map(|m| m.iter().filter(|c| c.len() > 1).count()),
         quality,
     };
     if args.json {
@@ -247,15 +175,31 @@ fn choose_backend(requested: BackendArg) -> Result<&'static str> {
     }
 }
 
-fn write_labels(path: &Path, graph: &Graph, outcome: &LpOutcome) -> Result<()> {
+/// Writes one line per vertex: its input id, a tab, and its label as the user knows it (the
+/// input id of the vertex the label started at, or the seed file's value for seeded LP; `-`
+/// when unlabelled); with memberships (slp) every community of the vertex, tab-separated.
+fn write_labels(path: &Path, graph: &Graph, variant: &Variant, outcome: &LpOutcome) -> Result<()> {
+    let name = |label: Label| -> String {
+        match (label, variant.seeds()) {
+            (UNLABELLED, _) => "-".to_string(),
+            (_, Some(seeds)) => seeds.value(label).map_or_else(|| "-".to_string(), |v| v.to_string()),
+            (_, None) => graph.ids.original(label).to_string(),
+        }
+    };
     let mut text = String::with_capacity(outcome.labels.len() * 16);
     for (v, &label) in outcome.labels.iter().enumerate() {
-        let vertex = graph.ids.original(v as u32);
-        if label == glp_runtime::community::UNLABELLED {
-            let _ = writeln!(text, "{vertex}\t-");
-        } else {
-            let _ = writeln!(text, "{vertex}\t{}", graph.ids.original(label));
+        let _ = write!(text, "{}", graph.ids.original(v as u32));
+        match &outcome.memberships {
+            Some(memberships) if !memberships[v].is_empty() => {
+                for &community in &memberships[v] {
+                    let _ = write!(text, "\t{}", name(community));
+                }
+            }
+            _ => {
+                let _ = write!(text, "\t{}", name(label));
+            }
         }
+        text.push('\n');
     }
     common::write_file(path, text.as_bytes())
 }
@@ -285,6 +229,12 @@ fn summary(report: &LpReport) -> String {
         "communities  {} (largest {}, singletons {})",
         q.communities.count, q.communities.max, q.communities.singletons
     );
+    if report.unlabelled_vertices > 0 {
+        let _ = writeln!(s, "unlabelled   {} vertices", report.unlabelled_vertices);
+    }
+    if let Some(overlapping) = report.overlapping_vertices {
+        let _ = writeln!(s, "overlapping  {overlapping} vertices in several communities");
+    }
     let _ = writeln!(s, "modularity   {:.4}", q.modularity);
     if let (Some(nmi), Some(ari)) = (&q.nmi, &q.ari) {
         let _ = writeln!(s, "NMI          {:.4} ({} vertices compared)", nmi.value, nmi.compared);

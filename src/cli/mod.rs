@@ -4,6 +4,7 @@
 mod bench;
 mod common;
 mod convert;
+mod engine;
 mod gen;
 mod info;
 mod lp;

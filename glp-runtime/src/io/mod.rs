@@ -71,13 +71,18 @@
 //! [`read_ground_truth`] reads label files, SNAP community files and CSV target files (plain
 //! or gzip) into a partition or a cover in dense ids; see [`TruthFormat`].
 //!
+//! # Seeds
+//!
+//! [`read_seeds`] reads `vertex label` seed files for seeded label propagation (strict: an
+//! unknown vertex or a conflicting label is an error); see [`SeedFile`].
+//!
 //! # Modules
 //!
 //! `input` (mmap, gunzip), `text` (the shared tokenizer, lazy positions, parallel chunks),
 //! `detect`, one module per format (`matrix_market`, `edge_list` for edge lists and CSV,
 //! `ldbc`, `glpg`), `records` (parallel parsing of line-per-edge formats straight into one id
 //! buffer), `assemble` (vertex sets, relabelling, CSR build: shared by every text format),
-//! `truth`, `progress`.
+//! `truth`, `seeds`, `progress`.
 
 mod assemble;
 mod detect;
@@ -88,10 +93,12 @@ mod ldbc;
 mod matrix_market;
 mod progress;
 mod records;
+mod seeds;
 mod text;
 mod truth;
 
 pub use glpg::write_glpg;
+pub use seeds::{read_seeds, read_seeds_from_bytes, SeedFile};
 pub use truth::{
     read_ground_truth, read_ground_truth_as, read_ground_truth_from_bytes, read_ground_truth_from_bytes_as, TruthFile,
     TruthFormat,

@@ -8,14 +8,20 @@
 //! label swaps between neighbours that otherwise stall convergence. The run stops after a
 //! non-Pick-Less iteration that changed at most `tolerance * n` vertices, or at the cap.
 //!
-//! `pick_label` is not called: with one label array there is no previous buffer to pick from.
+//! With one label array, `label(u) == next_label(u)`. A custom `pick_label` runs over all
+//! vertices at the start of each iteration (after the histogram reset), before the in-place
+//! sweep: its result replaces the vertex's label, a vertex whose label it changes marks its
+//! neighbours affected, and a histogram it builds is the one of the iteration start (the
+//! sweep's moves do not update it). Picks are not counted as changes for the tolerance.
 
+use super::synchronous::initial_labels;
 use super::tally::{PassCounts, TallyPool};
 use super::variant::{LpVariant, View};
+use super::view::Facilities;
 use super::{timed, IterationStats, LpConfig, LpOutcome};
 use crate::graph::{Csr, VertexId};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 pub(super) fn run<V: LpVariant>(
@@ -24,11 +30,12 @@ pub(super) fn run<V: LpVariant>(
     config: &LpConfig,
     pick_less_every: u32,
     tolerance: f64,
+    facilities: &Facilities<'_>,
 ) -> LpOutcome {
     let n = csr.num_vertices();
+    let custom_pick = facilities.features().custom_pick_label;
     let pool = TallyPool::new(n);
-    let labels: Vec<AtomicU32> =
-        (0..n).into_par_iter().map(|v| AtomicU32::new(variant.initial_label(v as VertexId))).collect();
+    let labels = initial_labels(csr, variant, facilities);
     let affected: Vec<AtomicBool> = (0..n).into_par_iter().map(|_| AtomicBool::new(true)).collect();
 
     let start = Instant::now();
@@ -36,8 +43,19 @@ pub(super) fn run<V: LpVariant>(
     let mut converged = false;
     for iteration in 0..config.max_iterations {
         let pick_less = pick_less_every != 0 && iteration % pick_less_every == 0;
-        let view = View::new(csr, &labels, iteration);
+        let view = View::new(csr, &labels, &labels, iteration, facilities);
         let (counts, time) = timed(|| {
+            facilities.reset_histogram();
+            if custom_pick {
+                (0..n as VertexId).into_par_iter().for_each(|v| {
+                    let picked = variant.pick_label(&view, v);
+                    if labels[v as usize].swap(picked, Relaxed) != picked {
+                        for &u in csr.neighbors(v) {
+                            affected[u as usize].store(true, Relaxed);
+                        }
+                    }
+                });
+            }
             pool.for_each_chunk(n, |tally, vertices| {
                 let mut counts = PassCounts::default();
                 for v in vertices {
@@ -48,7 +66,7 @@ pub(super) fn run<V: LpVariant>(
                     counts.processed += 1;
                     let Some(best) = tally.best_label(csr, variant, &view, v, config.ties) else { continue };
                     let current = labels[v as usize].load(Relaxed);
-                    let label = variant.update_vertex(&view, v, current, best.label, best.score);
+                    let label = variant.update_vertex(&view, v, best.label, best.score);
                     if label != current && (!pick_less || label < current) {
                         labels[v as usize].store(label, Relaxed);
                         counts.changed += 1;
@@ -67,5 +85,6 @@ pub(super) fn run<V: LpVariant>(
         }
     }
     let elapsed = start.elapsed();
-    LpOutcome { labels: labels.into_iter().map(AtomicU32::into_inner).collect(), iterations, converged, elapsed }
+    let labels = labels.into_iter().map(|l| l.into_inner()).collect();
+    LpOutcome { labels, memberships: None, iterations, converged, elapsed }
 }

@@ -3,7 +3,7 @@
 
 use super::LpVariant;
 pub use glp_codegen::ir::{ParamDecl, Scalar, ScalarValue};
-pub use glp_codegen::lp::LpFeatures;
+use glp_codegen::lp::LpFeatures;
 
 /// A label propagation variant compiled by glp: the native hooks ([`LpVariant`]) plus their
 /// CUDA translation and metadata. Implemented by `#[glp::lp_variant]`, and by variants

@@ -2,9 +2,16 @@
 //! product when no GPU is present.
 //!
 //! An engine is generic over an [`LpVariant`], the four hooks of GLP (`pick_label`,
-//! `load_neighbor`, `label_score`, `update_vertex`); the defaults give classic label
-//! propagation. Engines are monomorphised per variant, so the hooks of a plain Rust variant
-//! inline into the inner loop.
+//! `load_neighbor`, `label_score`, `update_vertex`, see [`variant`] for when each is called);
+//! the defaults give classic label propagation. Engines are monomorphised per variant, so the
+//! hooks of a plain Rust variant inline into the inner loop. Hooks read the graph and labels
+//! through a [`View`], which also offers the optional facilities of [`LpFeatures`] (global
+//! label histogram, bounded per-vertex label memory, seed labels, vertex weights, counter-based
+//! random numbers); an engine allocates only those the run's features name, so a classic run
+//! does no extra work per edge or per vertex.
+//!
+//! Entry points: [`run_with`] (variant, configuration, [`LpInputs`] and [`LpFeatures`]) and
+//! [`run`], the same with no inputs and no optional facility (classic and weighted LP).
 //!
 //! Two schedules ([`Schedule`]):
 //! - **synchronous** (GLP, LDBC CDLP): double-buffered labels, every vertex reads the labels
@@ -31,11 +38,14 @@ mod asynchronous;
 mod kernel;
 mod synchronous;
 mod tally;
-mod variant;
+pub mod variant;
+mod view;
 
-pub use kernel::{LpFeatures, LpKernel, ParamDecl, Scalar, ScalarValue};
-pub use variant::{Classic, Label, LpVariant, View, Weighted};
+pub use kernel::{LpKernel, ParamDecl, Scalar, ScalarValue};
+pub use variant::{EdgeId, Label, LpFeatures, LpVariant, View};
+pub use view::LABEL_MEMORY_SLOTS;
 
+use crate::community::UNLABELLED;
 use crate::error::{Error, Result};
 use crate::graph::Csr;
 use std::time::{Duration, Instant};
@@ -97,12 +107,15 @@ pub struct LpConfig {
     pub max_iterations: u32,
     /// Rule for equal scores.
     pub ties: TieBreak,
+    /// Key of the view's random numbers ([`View::random_u32`], [`View::random_f64`]): the
+    /// same seed gives the same draws on every backend and thread count.
+    pub seed: u64,
 }
 
 impl LpConfig {
     /// Synchronous schedule with an iteration cap; ties to the smallest label.
     pub fn synchronous(max_iterations: u32) -> Self {
-        LpConfig { schedule: Schedule::Synchronous, max_iterations, ties: TieBreak::SmallestLabel }
+        LpConfig { schedule: Schedule::Synchronous, max_iterations, ties: TieBreak::SmallestLabel, seed: 0 }
     }
 
     /// Asynchronous schedule with the nu-LPA defaults, at most 20 iterations, ties to the
@@ -112,6 +125,7 @@ impl LpConfig {
             schedule: Schedule::asynchronous(),
             max_iterations: DEFAULT_ASYNC_MAX_ITERATIONS,
             ties: TieBreak::FirstSeen,
+            seed: 0,
         }
     }
 
@@ -145,6 +159,9 @@ pub struct IterationStats {
 pub struct LpOutcome {
     /// Final label of each vertex (a dense vertex id, or [`crate::community::UNLABELLED`]).
     pub labels: Vec<Label>,
+    /// With label memory ([`LpFeatures::label_memory`]): the labels left in each vertex's
+    /// memory at the end, ascending (SLP's overlapping communities); `None` otherwise.
+    pub memberships: Option<Vec<Vec<Label>>>,
     /// One entry per iteration run.
     pub iterations: Vec<IterationStats>,
     /// Whether the stop criterion was met before the iteration cap.
@@ -154,15 +171,92 @@ pub struct LpOutcome {
     pub elapsed: Duration,
 }
 
-/// Runs label propagation of `variant` on `csr` on the current rayon thread pool.
-pub fn run<V: LpVariant>(csr: &Csr, variant: &V, config: &LpConfig) -> Result<LpOutcome> {
-    config.validate()?;
-    match config.schedule {
-        Schedule::Synchronous => Ok(synchronous::run(csr, variant, config.max_iterations, config.ties)),
-        Schedule::Asynchronous { pick_less_every, tolerance } => {
-            Ok(asynchronous::run(csr, variant, config, pick_less_every, tolerance))
+/// Per-vertex inputs of a run, for the variants that read them (all optional).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct LpInputs<'a> {
+    /// Seed label of each vertex ([`View::seed_label`]): a dense vertex id (by convention
+    /// the smallest vertex carrying the label) or [`UNLABELLED`] for a vertex without seed.
+    pub seeds: Option<&'a [Label]>,
+    /// Weight of each vertex ([`View::vertex_weight`]); finite. Without it every vertex
+    /// weighs 1.
+    pub vertex_weights: Option<&'a [f32]>,
+}
+
+impl LpInputs<'_> {
+    /// Checks the inputs against a graph of `n` vertices and the features that read them.
+    pub fn validate(&self, n: usize, features: LpFeatures) -> Result<()> {
+        if let Some(seeds) = self.seeds {
+            if seeds.len() != n {
+                return Err(Error::invalid(format!("{} seed labels given for a graph of {n} vertices", seeds.len())));
+            }
+            if let Some((v, &l)) = seeds.iter().enumerate().find(|&(_, &l)| l != UNLABELLED && l as usize >= n) {
+                return Err(Error::invalid(format!(
+                    "seed label {l} of vertex {v} is neither a vertex id below {n} nor UNLABELLED"
+                )));
+            }
+        } else if features.seeds {
+            return Err(Error::invalid("the variant reads seed labels, but the run was given none"));
         }
+        if let Some(weights) = self.vertex_weights {
+            if weights.len() != n {
+                return Err(Error::invalid(format!(
+                    "{} vertex weights given for a graph of {n} vertices",
+                    weights.len()
+                )));
+            }
+            if let Some((v, w)) = weights.iter().enumerate().find(|(_, w)| !w.is_finite()) {
+                return Err(Error::invalid(format!("vertex {v} has the non-finite weight {w}")));
+            }
+        }
+        Ok(())
     }
+}
+
+/// The features of classic and weighted label propagation: no optional facility beyond the
+/// graph's edge weights (which the CPU engine reads from the CSR at no cost).
+const PLAIN_FEATURES: LpFeatures = LpFeatures {
+    custom_pick_label: false,
+    histogram: false,
+    label_memory: false,
+    seeds: false,
+    random: false,
+    vertex_weights: false,
+    edge_weights: true,
+};
+
+/// Runs label propagation of `variant` on `csr` on the current rayon thread pool, with no
+/// per-vertex inputs and no optional facility: for variants that override only
+/// `load_neighbor`, `label_score` and `update_vertex` and read only labels, degrees and edge
+/// weights (classic and weighted LP). Other variants go through [`run_with`].
+pub fn run<V: LpVariant>(csr: &Csr, variant: &V, config: &LpConfig) -> Result<LpOutcome> {
+    run_with(csr, variant, config, &LpInputs::default(), PLAIN_FEATURES)
+}
+
+/// Runs label propagation of `variant` on `csr` on the current rayon thread pool, with the
+/// per-vertex `inputs` and the optional facilities `features` names (see [`LpFeatures`]:
+/// the compiler derives them from the hooks' bodies; a hand-written variant states them).
+///
+/// Errors: an invalid configuration, inputs whose length is not the vertex count, seed labels
+/// that are not vertex ids, non-finite vertex weights, or a variant that reads seeds run
+/// without them.
+pub fn run_with<V: LpVariant>(
+    csr: &Csr,
+    variant: &V,
+    config: &LpConfig,
+    inputs: &LpInputs<'_>,
+    features: LpFeatures,
+) -> Result<LpOutcome> {
+    config.validate()?;
+    inputs.validate(csr.num_vertices(), features)?;
+    let facilities = view::Facilities::new(csr, features, config.seed, inputs.seeds, inputs.vertex_weights);
+    let mut outcome = match config.schedule {
+        Schedule::Synchronous => synchronous::run(csr, variant, config.max_iterations, config.ties, &facilities),
+        Schedule::Asynchronous { pick_less_every, tolerance } => {
+            asynchronous::run(csr, variant, config, pick_less_every, tolerance, &facilities)
+        }
+    };
+    outcome.memberships = facilities.memberships();
+    Ok(outcome)
 }
 
 /// Times `f`, for the engines' per-iteration statistics.

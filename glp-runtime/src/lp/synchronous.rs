@@ -1,50 +1,71 @@
-//! The synchronous (bulk-synchronous, double-buffered) schedule of GLP and LDBC CDLP.
+//! The synchronous (bulk-synchronous) schedule of GLP and LDBC CDLP.
 //!
-//! Each iteration first lets every vertex pick the label it shows (`pick_label`, reading the
-//! labels the previous iteration produced), then computes every vertex's next label from
-//! the shown labels only. The result does not depend on the thread count or order.
+//! Three label arrays: `previous` (the labels the last iteration produced, GLP's `Lnext`,
+//! read by [`View::next_label`]), `shown` (GLP's `L`, read by [`View::label`]) and `output`.
+//! Each iteration resets the histogram (when the run has one), lets every vertex pick the
+//! label it shows (only with a custom `pick_label`; otherwise `shown` is `previous` itself and
+//! nothing is copied), then computes every vertex's next label from the shown labels into
+//! `output`, which becomes `previous` for the next iteration. The result does not depend on
+//! the thread count or order. The run stops when an iteration changes no label (output equal
+//! to previous) or at the cap.
 
 use super::tally::{PassCounts, TallyPool};
 use super::variant::{LpVariant, View};
+use super::view::Facilities;
 use super::{timed, IterationStats, LpOutcome, TieBreak};
+use crate::community::UNLABELLED;
 use crate::graph::{Csr, VertexId};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::time::Instant;
 
-pub(super) fn run<V: LpVariant>(csr: &Csr, variant: &V, max_iterations: u32, ties: TieBreak) -> LpOutcome {
+pub(super) fn run<V: LpVariant>(
+    csr: &Csr,
+    variant: &V,
+    max_iterations: u32,
+    ties: TieBreak,
+    facilities: &Facilities<'_>,
+) -> LpOutcome {
     let n = csr.num_vertices();
+    let custom_pick = facilities.features().custom_pick_label;
     let pool = TallyPool::new(n);
-    let initial = |v: usize| AtomicU32::new(variant.initial_label(v as VertexId));
-    let shown: Vec<AtomicU32> = (0..n).into_par_iter().map(initial).collect();
-    let next: Vec<AtomicU32> = (0..n).into_par_iter().map(initial).collect();
+    let mut previous = initial_labels(csr, variant, facilities);
+    let mut output: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(UNLABELLED)).collect();
+    let shown: Vec<AtomicU32> =
+        if custom_pick { (0..n).into_par_iter().map(|_| AtomicU32::new(UNLABELLED)).collect() } else { Vec::new() };
 
     let start = Instant::now();
     let mut iterations = Vec::new();
     let mut converged = false;
     for iteration in 0..max_iterations {
         let (counts, time) = timed(|| {
-            let previous = View::new(csr, &next, iteration);
-            shown.par_iter().enumerate().for_each(|(v, slot)| {
-                let label = variant.pick_label(&previous, v as VertexId, next[v].load(Relaxed));
-                slot.store(label, Relaxed);
-            });
-            let view = View::new(csr, &shown, iteration);
+            facilities.reset_histogram();
+            let shown: &[AtomicU32] = if custom_pick {
+                let view = View::new(csr, &shown, &previous, iteration, facilities);
+                shown.par_iter().enumerate().for_each(|(v, slot)| {
+                    slot.store(variant.pick_label(&view, v as VertexId), Relaxed);
+                });
+                &shown
+            } else {
+                &previous
+            };
+            let view = View::new(csr, shown, &previous, iteration, facilities);
             pool.for_each_chunk(n, |tally, vertices| {
                 let mut counts = PassCounts::default();
                 for v in vertices {
-                    let current = shown[v as usize].load(Relaxed);
+                    let before = previous[v as usize].load(Relaxed);
                     let label = match tally.best_label(csr, variant, &view, v, ties) {
-                        Some(best) => variant.update_vertex(&view, v, current, best.label, best.score),
-                        None => current,
+                        Some(best) => variant.update_vertex(&view, v, best.label, best.score),
+                        None => before,
                     };
-                    next[v as usize].store(label, Relaxed);
-                    counts.changed += u64::from(label != current);
+                    output[v as usize].store(label, Relaxed);
+                    counts.changed += u64::from(label != before);
                     counts.processed += 1;
                 }
                 counts
             })
         });
+        std::mem::swap(&mut previous, &mut output);
         iterations.push(IterationStats {
             changed: counts.changed,
             processed: counts.processed,
@@ -57,5 +78,15 @@ pub(super) fn run<V: LpVariant>(csr: &Csr, variant: &V, max_iterations: u32, tie
         }
     }
     let elapsed = start.elapsed();
-    LpOutcome { labels: next.into_iter().map(AtomicU32::into_inner).collect(), iterations, converged, elapsed }
+    let labels = previous.into_iter().map(AtomicU32::into_inner).collect();
+    LpOutcome { labels, memberships: None, iterations, converged, elapsed }
+}
+
+/// Every vertex's `initial_label`, computed once (the hook may set up the vertex's own
+/// facilities, so it must not run twice). The view shows [`UNLABELLED`] everywhere.
+pub(super) fn initial_labels<V: LpVariant>(csr: &Csr, variant: &V, facilities: &Facilities<'_>) -> Vec<AtomicU32> {
+    let n = csr.num_vertices();
+    let labels: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(UNLABELLED)).collect();
+    let view = View::new(csr, &labels, &labels, 0, facilities);
+    (0..n as VertexId).into_par_iter().map(|v| AtomicU32::new(variant.initial_label(&view, v))).collect()
 }

@@ -6,7 +6,7 @@
 //! Low-degree vertices (most of them in real graphs) use a short list instead, which avoids
 //! the table's cache misses.
 
-use super::variant::{is_labelled, Label, LpVariant, View};
+use super::variant::{is_labelled, EdgeId, Label, LpVariant, View};
 use super::TieBreak;
 use crate::graph::{Csr, VertexId};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -129,7 +129,7 @@ fn contributions<'a, 'b, V: LpVariant>(
     let neighbours = &csr.targets()[range.clone()];
     range
         .zip(neighbours)
-        .map(move |(edge, &u)| variant.load_neighbor(view, v, u, edge))
+        .map(move |(edge, &u)| variant.load_neighbor(view, v, u, edge as EdgeId))
         .filter(|&(l, _)| is_labelled(l))
 }
 

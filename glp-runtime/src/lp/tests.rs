@@ -6,6 +6,18 @@ use crate::community::UNLABELLED;
 use crate::graph::{build_csr, BuildOptions, Csr, EdgeList, VertexId};
 use std::collections::BTreeMap;
 
+/// Classic LP: the trait's defaults (the facade's `glp::variants::Classic` is the same).
+struct Classic;
+impl LpVariant for Classic {}
+
+/// Weighted LP: edge weights summed.
+struct Weighted;
+impl LpVariant for Weighted {
+    fn load_neighbor(&self, view: &View<'_>, _v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {
+        (view.label(u), view.edge_weight(edge))
+    }
+}
+
 /// A small deterministic generator for test graphs (64-bit LCG, high bits).
 struct Lcg(u64);
 impl Lcg {
@@ -173,16 +185,16 @@ fn asynchronous_parallel_runs_find_the_planted_groups() {
 fn hooks_decide_what_neighbours_contribute_and_what_a_vertex_takes() {
     struct EvenOnly;
     impl LpVariant for EvenOnly {
-        fn load_neighbor(&self, view: &View<'_>, _v: VertexId, u: VertexId, _e: usize) -> (Label, f64) {
+        fn load_neighbor(&self, view: &View<'_>, _v: VertexId, u: VertexId, _e: EdgeId) -> (Label, f64) {
             if u % 2 == 0 {
                 (view.label(u), 1.0)
             } else {
                 (UNLABELLED, 1.0)
             }
         }
-        fn update_vertex(&self, _: &View<'_>, v: VertexId, current: Label, best: Label, _: f64) -> Label {
+        fn update_vertex(&self, view: &View<'_>, v: VertexId, best: Label, _: f64) -> Label {
             if v == 0 {
-                current
+                view.next_label(v)
             } else {
                 best
             }

@@ -1,93 +1,77 @@
-//! The hook trait of label propagation variants (GLP's API, section 3 and Table 2 of the GLP
-//! paper) and the view of the graph and labels the hooks read.
+//! The hook trait of label propagation variants (GLP's API, section 3, Table 2 and Fig. 4 of
+//! the GLP paper).
 //!
-//! Per iteration, an engine calls, for every vertex `v` it processes:
+//! Per iteration, an engine:
 //!
-//! 1. `pick_label(v, previous)`: the label `v` shows its neighbours this iteration (GLP's
-//!    PickLabel, which copies `Lnext` to `L`; synchronous schedule only — in place updates
-//!    have a single label array);
-//! 2. for every edge `v -> u`: `load_neighbor(v, u, edge)` gives the label and weight that
-//!    neighbour contributes (label [`UNLABELLED`] contributes nothing);
-//! 3. for every distinct label `l` gathered with summed weight `freq`:
-//!    `label_score(v, l, freq)`; the best label has the highest score, ties going to the
-//!    smallest label;
-//! 4. `update_vertex(v, current, best, score)` returns the label `v` takes (a vertex with no
-//!    labelled neighbour keeps its label and this hook is not called).
+//! 1. **pick** (only when the run's [`LpFeatures::custom_pick_label`] is set): every vertex
+//!    `v` chooses the label it shows its neighbours this iteration, `pick_label(v)` (GLP's
+//!    PickLabel, which writes `L` from `Lnext`). Without a custom pick a vertex shows
+//!    [`View::next_label`], the label it ended the previous iteration with, and the engine
+//!    skips the phase;
+//! 2. **propagate**: for every vertex `v` it processes and every edge `v -> u` (edge id `e`),
+//!    `load_neighbor(v, u, e)` gives the label and weight that neighbour contributes (label
+//!    [`UNLABELLED`] contributes nothing); for every distinct label `l` gathered with summed
+//!    weight `freq`, `label_score(v, l, freq)`; the best label has the highest score, equal
+//!    scores resolved by the run's [`super::TieBreak`];
+//! 3. **update**: `update_vertex(v, best, score)` returns the label `v` ends the iteration
+//!    with (its next [`View::next_label`]). It is called only when some neighbour contributed
+//!    a label; otherwise `v` keeps `next_label(v)`.
 //!
-//! Contract: hooks are pure functions of their arguments and the view (they run in parallel,
-//! in any order); scores must not be NaN. Engines that prune with sketches additionally need
-//! `label_score` to be non-decreasing in `freq`.
+//! Before iteration 0, `initial_label(v)` gives each vertex its first label (it may also set
+//! up the vertex's own facilities, e.g. put its id in its label memory; other vertices'
+//! labels are not yet meaningful there, and [`View::iteration`] is 0).
+//!
+//! Schedules. *Synchronous*: three label arrays, the previous iteration's result
+//! (`next_label`), the shown labels (`label`) and the output, so reading `next_label` of any
+//! vertex is race-free in every hook; the output becomes the previous array at the end of the
+//! iteration. *Asynchronous*: one array updated in place (`label(u) == next_label(u)`); a
+//! custom pick runs over all vertices at the start of the iteration, before the in-place
+//! sweep, so a histogram it builds is the one of the iteration start (the sweep's moves do
+//! not update it).
+//!
+//! Contract: hooks are pure functions of their arguments and the view, apart from the view's
+//! per-vertex facilities (label memory: only `v`'s hooks touch `v`'s memory) and the
+//! histogram (counts are added in any order). They run in parallel, in any order; scores
+//! must not be NaN; every label a hook returns is [`UNLABELLED`] or a dense vertex id below
+//! the vertex count. Engines that prune with sketches additionally need `label_score` to be
+//! non-decreasing in `freq`.
+//!
+//! The bodies of built-in variants are written in the Rust subset the compiler lowers to
+//! CUDA (scalars, `let`, `if`, `match` on integers, `while` / `for` over integer ranges,
+//! arithmetic, casts, the view's methods); the trait's defaults give classic label
+//! propagation.
+
+pub use super::view::{EdgeId, View};
+pub use glp_codegen::lp::LpFeatures;
 
 use crate::community::UNLABELLED;
-use crate::graph::{Csr, VertexId};
-use std::sync::atomic::{AtomicU32, Ordering};
+use crate::graph::VertexId;
 
-/// A community label: a dense vertex id, or [`UNLABELLED`].
+/// A community label: a dense vertex id, or [`UNLABELLED`] (`u32::MAX`).
 pub type Label = u32;
 
-/// What hooks may read: the graph and the labels neighbours show in the current iteration.
-pub struct View<'a> {
-    csr: &'a Csr,
-    labels: &'a [AtomicU32],
-    iteration: u32,
-}
-
-impl<'a> View<'a> {
-    pub(super) fn new(csr: &'a Csr, labels: &'a [AtomicU32], iteration: u32) -> Self {
-        View { csr, labels, iteration }
-    }
-
-    /// Label vertex `u` shows this iteration.
-    #[inline]
-    pub fn label(&self, u: VertexId) -> Label {
-        self.labels[u as usize].load(Ordering::Relaxed)
-    }
-
-    /// Weight of edge `edge` (an index into the CSR's edge arrays); 1 on unweighted graphs.
-    #[inline]
-    pub fn edge_weight(&self, edge: usize) -> f64 {
-        self.csr.weights().map_or(1.0, |w| w[edge] as f64)
-    }
-
-    /// Out-degree of `v`.
-    #[inline]
-    pub fn degree(&self, v: VertexId) -> usize {
-        self.csr.degree(v)
-    }
-
-    /// Number of vertices.
-    #[inline]
-    pub fn num_vertices(&self) -> usize {
-        self.csr.num_vertices()
-    }
-
-    /// Current iteration, from 0.
-    #[inline]
-    pub fn iteration(&self) -> u32 {
-        self.iteration
-    }
-}
-
-/// A label propagation variant: GLP's four hooks. Every method has a default; together they
-/// give classic label propagation (count neighbours' labels, take the most frequent).
+/// A label propagation variant: GLP's four hooks plus the initial label. Every method has a
+/// default; together they give classic label propagation (count the labels neighbours show,
+/// take the most frequent).
 pub trait LpVariant: Sync {
     /// The label vertex `v` starts with (before iteration 0). Default: its own id.
     #[inline]
-    fn initial_label(&self, v: VertexId) -> Label {
+    fn initial_label(&self, _view: &View<'_>, v: VertexId) -> Label {
         v
     }
 
-    /// The label `v` shows neighbours this iteration, given the label it ended the previous
-    /// iteration with. Default: that label.
+    /// The label `v` shows its neighbours this iteration (called only when the run's
+    /// features set `custom_pick_label`). Default: the label it ended the previous iteration
+    /// with.
     #[inline]
-    fn pick_label(&self, _view: &View<'_>, _v: VertexId, previous: Label) -> Label {
-        previous
+    fn pick_label(&self, view: &View<'_>, v: VertexId) -> Label {
+        view.next_label(v)
     }
 
-    /// The label and weight neighbour `u` contributes to `v` through edge `edge`.
-    /// Default: `u`'s label, weight 1 (edge weights ignored).
+    /// The label and weight neighbour `u` contributes to `v` through edge `edge`. Default:
+    /// the label `u` shows, weight 1 (edge weights ignored).
     #[inline]
-    fn load_neighbor(&self, view: &View<'_>, _v: VertexId, u: VertexId, _edge: usize) -> (Label, f64) {
+    fn load_neighbor(&self, view: &View<'_>, _v: VertexId, u: VertexId, _edge: EdgeId) -> (Label, f64) {
         (view.label(u), 1.0)
     }
 
@@ -98,29 +82,11 @@ pub trait LpVariant: Sync {
         freq
     }
 
-    /// The label `v` takes, given its current label and the best candidate. Default: the best.
+    /// The label `v` ends the iteration with, given the best candidate and its score.
+    /// Default: the best candidate.
     #[inline]
-    fn update_vertex(&self, _view: &View<'_>, _v: VertexId, _current: Label, best: Label, _score: f64) -> Label {
+    fn update_vertex(&self, _view: &View<'_>, _v: VertexId, best: Label, _score: f64) -> Label {
         best
-    }
-}
-
-/// Classic label propagation (Raghavan et al. 2007; LDBC CDLP): the most frequent label among
-/// the neighbours, edge weights ignored.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Classic;
-
-impl LpVariant for Classic {}
-
-/// Weighted label propagation: the label with the largest total edge weight (GVE-LPA,
-/// nu-LPA); the same as [`Classic`] on unweighted graphs.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Weighted;
-
-impl LpVariant for Weighted {
-    #[inline]
-    fn load_neighbor(&self, view: &View<'_>, _v: VertexId, u: VertexId, edge: usize) -> (Label, f64) {
-        (view.label(u), view.edge_weight(edge))
     }
 }
 

@@ -1,0 +1,21 @@
+//! Weighted label propagation.
+
+use crate::graph::VertexId;
+use crate::lp::{EdgeId, Label, LpFeatures, LpVariant, View};
+
+/// Weighted label propagation: the label with the largest total edge weight (GVE-LPA,
+/// nu-LPA); the same as [`super::Classic`] on unweighted graphs.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Weighted;
+
+impl Weighted {
+    /// The optional facilities the hooks use: edge weights.
+    pub const FEATURES: LpFeatures = LpFeatures { edge_weights: true, ..super::Classic::FEATURES };
+}
+
+impl LpVariant for Weighted {
+    #[inline]
+    fn load_neighbor(&self, view: &View<'_>, _v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {
+        (view.label(u), view.edge_weight(edge))
+    }
+}
