@@ -33,7 +33,8 @@ fn every_construct_of_the_subset_compiles() {
         return;
     }
     let source = include_str!("../glp-codegen/tests/programs/kitchen_sink.rs");
-    let program = glp_codegen::lp::compile_source(source).unwrap_or_else(|e| panic!("{}", e.render("kitchen_sink.rs", source)));
+    let program =
+        glp_codegen::lp::compile_source(source).unwrap_or_else(|e| panic!("{}", e.render("kitchen_sink.rs", source)));
     compiles_for_ampere_and_hopper("kitchen_sink.cu", &program.device_functions());
 }
 
@@ -42,8 +43,21 @@ fn nvrtc_errors_carry_the_log_and_the_numbered_source() {
     if !nvrtc_or_skip("nvrtc_errors_carry_the_log_and_the_numbered_source") {
         return;
     }
-    let err = nvrtc::compile_ptx("broken.cu", "__global__ void k() {\n  undefined_symbol();\n}\n", "sm_90").unwrap_err();
+    let err =
+        nvrtc::compile_ptx("broken.cu", "__global__ void k() {\n  undefined_symbol();\n}\n", "sm_90").unwrap_err();
     let text = err.to_string();
     assert!(text.contains("broken.cu") && text.contains("undefined_symbol"), "{text}");
     assert!(text.contains("2 |   undefined_symbol();"), "numbered source missing: {text}");
+}
+
+#[test]
+fn every_built_in_variant_compiles() {
+    if !nvrtc_or_skip("every_built_in_variant_compiles") {
+        return;
+    }
+    use glp::prelude::*;
+    let variants: [&dyn LpKernel; 5] = [&Classic, &Weighted, &Llp::default(), &Slp::default(), &Seeded];
+    for v in variants {
+        compiles_for_ampere_and_hopper(&format!("{}.cu", v.kernel_name()), v.device_functions());
+    }
 }

@@ -114,8 +114,19 @@ impl<'k> Lowerer<'k> {
     }
 
     fn finish(self) -> Lowered {
-        let Lowerer { name, functions, mut params, param_types, mut param_uses, spans, locations, errors, vars, fields, .. } =
-            self;
+        let Lowerer {
+            name,
+            functions,
+            mut params,
+            param_types,
+            mut param_uses,
+            spans,
+            locations,
+            errors,
+            vars,
+            fields,
+            ..
+        } = self;
         // Parameters in declaration order when the struct is known.
         let mut remap: Vec<ParamId> = (0..params.len() as ParamId).collect();
         if let Some(fields) = &fields {
@@ -145,12 +156,7 @@ impl<'k> Lowerer<'k> {
             }
         }
         let program = Program { name, functions, params, spans: locations.clone() };
-        Lowered {
-            program,
-            vars,
-            param_uses,
-            diagnostics: Diagnostics { errors, locations, spans },
-        }
+        Lowered { program, vars, param_uses, diagnostics: Diagnostics { errors, locations, spans } }
     }
 
     // ----- spans and errors -------------------------------------------------------------
@@ -196,7 +202,11 @@ impl<'k> Lowerer<'k> {
             syn::Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
                 let seg = &p.path.segments[0];
                 if !seg.arguments.is_none() {
-                    self.error(item.self_ty.span(), "generic types are not supported", Some("implement the trait for a struct without type or lifetime parameters"));
+                    self.error(
+                        item.self_ty.span(),
+                        "generic types are not supported",
+                        Some("implement the trait for a struct without type or lifetime parameters"),
+                    );
                 }
                 seg.ident.to_string()
             }
@@ -206,7 +216,11 @@ impl<'k> Lowerer<'k> {
             }
         };
         if !item.generics.params.is_empty() {
-            self.error(item.generics.span(), "generic impls are not supported", Some("GPU code is compiled for one concrete type; remove the type parameters"));
+            self.error(
+                item.generics.span(),
+                "generic impls are not supported",
+                Some("GPU code is compiled for one concrete type; remove the type parameters"),
+            );
         }
         if let Some(unsafety) = &item.unsafety {
             self.error(unsafety.span(), "unsafe impls are not supported", None);
@@ -255,7 +269,8 @@ impl<'k> Lowerer<'k> {
         all.sort_by_key(|(_, role, i)| (role.hook_index().unwrap_or(usize::MAX), *i));
         // Reorder signatures the same way so FunctionIds index both.
         let order: Vec<usize> = all.iter().map(|(_, _, i)| *i).collect();
-        let mut signatures: Vec<Option<Signature>> = std::mem::take(&mut self.signatures).into_iter().map(Some).collect();
+        let mut signatures: Vec<Option<Signature>> =
+            std::mem::take(&mut self.signatures).into_iter().map(Some).collect();
         self.signatures = order.iter().map(|&i| signatures[i].take().expect("each signature used once")).collect();
         for (f, role, _) in all {
             self.lower_function(f, role);
@@ -298,20 +313,32 @@ impl<'k> Lowerer<'k> {
             let path = attr.path();
             let allowed = ["inline", "doc", "allow", "warn", "deny", "expect"];
             if !allowed.iter().any(|a| path.is_ident(a)) {
-                self.error(attr.span(), "unsupported attribute on a hook", Some("only #[inline], #[doc], and lint attributes are allowed"));
+                self.error(
+                    attr.span(),
+                    "unsupported attribute on a hook",
+                    Some("only #[inline], #[doc], and lint attributes are allowed"),
+                );
             }
         }
         if sig.constness.is_some() || sig.asyncness.is_some() {
             self.error(sig.span(), "const and async functions are not supported", None);
         }
         if let syn::Safety::Unsafe(token) = &sig.safety {
-            self.error(token.span(), "unsafe functions are not allowed in GPU programs", Some("the subset has no raw pointers, so nothing needs unsafe"));
+            self.error(
+                token.span(),
+                "unsafe functions are not allowed in GPU programs",
+                Some("the subset has no raw pointers, so nothing needs unsafe"),
+            );
         }
         if let Some(abi) = &sig.abi {
             self.error(abi.span(), "extern functions are not supported", None);
         }
         if !sig.generics.params.is_empty() {
-            self.error(sig.generics.span(), format!("generic function `{name}` is not supported"), Some("GPU code is compiled for concrete types: write the function for the scalar type you need"));
+            self.error(
+                sig.generics.span(),
+                format!("generic function `{name}` is not supported"),
+                Some("GPU code is compiled for concrete types: write the function for the scalar type you need"),
+            );
             return None;
         }
         if sig.variadic.is_some() {
@@ -327,7 +354,12 @@ impl<'k> Lowerer<'k> {
                     let expected: Vec<String> = spec
                         .args
                         .iter()
-                        .map(|(n, a)| format!("{n}: {}", if a.ty() == Type::Context { "&View<'_>".to_string() } else { a.ty().to_string() }))
+                        .map(|(n, a)| {
+                            format!(
+                                "{n}: {}",
+                                if a.ty() == Type::Context { "&View<'_>".to_string() } else { a.ty().to_string() }
+                            )
+                        })
                         .collect();
                     let message = format!("hook `{name}` has the wrong signature");
                     let help = format!("expected `fn {name}(&self, {}) -> {}`", expected.join(", "), want_ret);
@@ -360,7 +392,11 @@ impl<'k> Lowerer<'k> {
                     match &r.kind {
                         syn::ReceiverKind::Reference(_, _, None) if i == 0 => {}
                         syn::ReceiverKind::Reference(_, _, Some(m)) => {
-                            self.error(m.span(), "`&mut self` is not supported: parameters are read-only", Some("take `&self`; per-vertex state lives in the view"));
+                            self.error(
+                                m.span(),
+                                "`&mut self` is not supported: parameters are read-only",
+                                Some("take `&self`; per-vertex state lives in the view"),
+                            );
                             ok = false;
                         }
                         _ => {
@@ -376,7 +412,11 @@ impl<'k> Lowerer<'k> {
             }
         }
         if !has_receiver {
-            self.error(sig.ident.span(), "methods must take `&self`", Some("associated functions without a receiver are not supported"));
+            self.error(
+                sig.ident.span(),
+                "methods must take `&self`",
+                Some("associated functions without a receiver are not supported"),
+            );
             ok = false;
         }
         let ret = match &sig.output {
@@ -443,7 +483,11 @@ impl<'k> Lowerer<'k> {
                     match self.scalar_of(elem) {
                         Some(s) => items.push(s),
                         None => {
-                            self.error(elem.span(), format!("unsupported type `{}` in a tuple", type_name(elem)), Some(SUPPORTED_TYPES));
+                            self.error(
+                                elem.span(),
+                                format!("unsupported type `{}` in a tuple", type_name(elem)),
+                                Some(SUPPORTED_TYPES),
+                            );
                             return None;
                         }
                     }
@@ -451,7 +495,11 @@ impl<'k> Lowerer<'k> {
                 Some(Type::Tuple(items))
             }
             syn::Type::Reference(_) => {
-                self.error(ty.span(), format!("unsupported reference type `{}`", type_name(ty)), Some("only the view is passed by reference; pass scalars by value"));
+                self.error(
+                    ty.span(),
+                    format!("unsupported reference type `{}`", type_name(ty)),
+                    Some("only the view is passed by reference; pass scalars by value"),
+                );
                 None
             }
             _ => {
@@ -479,10 +527,16 @@ impl<'k> Lowerer<'k> {
         });
         for (pt, ty) in typed_inputs.zip(arg_types) {
             let (name, mutable) = match &*pt.pat {
-                syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => (p.ident.to_string(), p.mutability.is_some()),
+                syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                    (p.ident.to_string(), p.mutability.is_some())
+                }
                 syn::Pat::Wild(_) => ("_".to_string(), false),
                 other => {
-                    self.error(other.span(), "argument patterns are not supported", Some("name the argument and destructure it in the body"));
+                    self.error(
+                        other.span(),
+                        "argument patterns are not supported",
+                        Some("name the argument and destructure it in the body"),
+                    );
                     ("_".to_string(), false)
                 }
             };
@@ -523,10 +577,18 @@ impl<'k> Lowerer<'k> {
             match stmt {
                 syn::Stmt::Local(local) => self.lower_let(local, &mut out),
                 syn::Stmt::Item(item) => {
-                    self.error(item.span(), "items inside function bodies are not supported", Some("define helpers as methods of the impl"));
+                    self.error(
+                        item.span(),
+                        "items inside function bodies are not supported",
+                        Some("define helpers as methods of the impl"),
+                    );
                 }
                 syn::Stmt::Macro(m) => {
-                    self.error(m.span(), format!("macro `{}!` is not supported", path_text(&m.mac.path)), Some("macros (println!, vec!, assert!, ...) have no GPU equivalent in the subset"));
+                    self.error(
+                        m.span(),
+                        format!("macro `{}!` is not supported", path_text(&m.mac.path)),
+                        Some("macros (println!, vec!, assert!, ...) have no GPU equivalent in the subset"),
+                    );
                 }
                 syn::Stmt::Expr(expr, semi) => {
                     if last && semi.is_none() && !is_statement_like(expr) {
@@ -583,7 +645,12 @@ impl<'k> Lowerer<'k> {
                                 Some(s) => Type::Scalar(s),
                                 None => self.fresh(VarKind::Any),
                             };
-                            targets.push(Some(self.declare_local(&p.ident.to_string(), ty, p.mutability.is_some(), p.ident.span())));
+                            targets.push(Some(self.declare_local(
+                                &p.ident.to_string(),
+                                ty,
+                                p.mutability.is_some(),
+                                p.ident.span(),
+                            )));
                         }
                         syn::Pat::Wild(_) => targets.push(None),
                         other => {
@@ -633,7 +700,11 @@ impl<'k> Lowerer<'k> {
                     self.error(label.span(), "loop labels are not supported", None);
                 }
                 if let Some(value) = &b.expr {
-                    self.error(value.span(), "`break` with a value is not supported", Some("assign to a variable declared before the loop"));
+                    self.error(
+                        value.span(),
+                        "`break` with a value is not supported",
+                        Some("assign to a variable declared before the loop"),
+                    );
                 }
                 if self.loop_depth == 0 {
                     self.error(b.span(), "`break` outside of a loop", None);
@@ -679,12 +750,20 @@ impl<'k> Lowerer<'k> {
             syn::Expr::Paren(p) => match &*p.expr {
                 syn::Expr::Range(r) => r,
                 other => {
-                    self.error(other.span(), "`for` loops run over integer ranges only", Some("write `for i in start..end`; iterators are not available in GPU code"));
+                    self.error(
+                        other.span(),
+                        "`for` loops run over integer ranges only",
+                        Some("write `for i in start..end`; iterators are not available in GPU code"),
+                    );
                     return None;
                 }
             },
             other => {
-                self.error(other.span(), "`for` loops run over integer ranges only", Some("write `for i in start..end`; iterators are not available in GPU code"));
+                self.error(
+                    other.span(),
+                    "`for` loops run over integer ranges only",
+                    Some("write `for i in start..end`; iterators are not available in GPU code"),
+                );
                 return None;
             }
         };
@@ -735,7 +814,11 @@ impl<'k> Lowerer<'k> {
                 }
             }
             syn::Expr::Field(f) if is_self(&f.base) => {
-                self.error(left.span(), "parameters (fields of `self`) are read-only", Some("copy the value into a `let mut` variable"));
+                self.error(
+                    left.span(),
+                    "parameters (fields of `self`) are read-only",
+                    Some("copy the value into a `let mut` variable"),
+                );
                 None
             }
             syn::Expr::Paren(p) => self.assign_target(&p.expr),
@@ -764,14 +847,24 @@ impl<'k> Lowerer<'k> {
                 let op = match u.op {
                     syn::UnOp::Neg(_) => UnaryOp::Neg,
                     syn::UnOp::Not(_) => UnaryOp::Not,
-                    _ => return self.error_expr(span, "dereferencing is not supported", Some("the subset has no references besides the view")),
+                    _ => {
+                        return self.error_expr(
+                            span,
+                            "dereferencing is not supported",
+                            Some("the subset has no references besides the view"),
+                        )
+                    }
                 };
                 let inner = self.lower_expr(&u.expr);
                 self.expr(ExprKind::Unary(op, Box::new(inner)), Type::Unit, span)
             }
             syn::Expr::Binary(b) => {
                 if compound_op(&b.op).is_some() {
-                    return self.error_expr(span, "compound assignment is a statement here", Some("write it on its own line, ending with `;`"));
+                    return self.error_expr(
+                        span,
+                        "compound assignment is a statement here",
+                        Some("write it on its own line, ending with `;`"),
+                    );
                 }
                 let op = binary_op(&b.op);
                 let left = self.lower_expr(&b.left);
@@ -810,26 +903,63 @@ impl<'k> Lowerer<'k> {
                 let block = self.lower_block(&b.block);
                 self.expr(ExprKind::Block(block), Type::Unit, span)
             }
-            syn::Expr::Unsafe(_) => self.error_expr(span, "unsafe blocks are not allowed in GPU programs", Some("the subset has no raw pointers or FFI; remove the `unsafe` block")),
-            syn::Expr::Closure(_) => self.error_expr(span, "closures are not supported", Some("write a helper method on the impl and call it as `self.helper(...)`")),
-            syn::Expr::Reference(_) | syn::Expr::RawAddr(_) => self.error_expr(span, "references to locals are not supported", Some("pass values: scalars are copied")),
+            syn::Expr::Unsafe(_) => self.error_expr(
+                span,
+                "unsafe blocks are not allowed in GPU programs",
+                Some("the subset has no raw pointers or FFI; remove the `unsafe` block"),
+            ),
+            syn::Expr::Closure(_) => self.error_expr(
+                span,
+                "closures are not supported",
+                Some("write a helper method on the impl and call it as `self.helper(...)`"),
+            ),
+            syn::Expr::Reference(_) | syn::Expr::RawAddr(_) => {
+                self.error_expr(span, "references to locals are not supported", Some("pass values: scalars are copied"))
+            }
             syn::Expr::Macro(m) => {
                 let name = path_text(&m.mac.path);
-                let help = if name == "vec" { "heap allocation is not available in GPU code" } else { "macros (println!, vec!, assert!, ...) have no GPU equivalent in the subset" };
+                let help = if name == "vec" {
+                    "heap allocation is not available in GPU code"
+                } else {
+                    "macros (println!, vec!, assert!, ...) have no GPU equivalent in the subset"
+                };
                 self.error_expr(span, format!("macro `{name}!` is not supported"), Some(help))
             }
-            syn::Expr::Index(_) => self.error_expr(span, "indexing is not supported", Some("arrays and slices are not part of the subset; read per-vertex data through the view")),
-            syn::Expr::Array(_) | syn::Expr::Repeat(_) => self.error_expr(span, "arrays are not supported", Some("use scalar variables; per-vertex data lives in the view")),
-            syn::Expr::Struct(_) => self.error_expr(span, "struct literals are not supported", Some("return several values as a tuple")),
+            syn::Expr::Index(_) => self.error_expr(
+                span,
+                "indexing is not supported",
+                Some("arrays and slices are not part of the subset; read per-vertex data through the view"),
+            ),
+            syn::Expr::Array(_) | syn::Expr::Repeat(_) => self.error_expr(
+                span,
+                "arrays are not supported",
+                Some("use scalar variables; per-vertex data lives in the view"),
+            ),
+            syn::Expr::Struct(_) => {
+                self.error_expr(span, "struct literals are not supported", Some("return several values as a tuple"))
+            }
             syn::Expr::Try(_) => self.error_expr(span, "the `?` operator is not supported", Some("hooks cannot fail")),
             syn::Expr::Async(_) | syn::Expr::Await(_) => self.error_expr(span, "async code is not supported", None),
             syn::Expr::Range(_) => self.error_expr(span, "ranges are only allowed as the range of a `for` loop", None),
-            syn::Expr::Let(_) => self.error_expr(span, "`if let` is not supported", Some("match on an integer or compare values")),
-            syn::Expr::While(_) | syn::Expr::Loop(_) | syn::Expr::ForLoop(_) => self.error_expr(span, "loops cannot be used as values", Some("put the loop in a statement and assign to a variable declared before it")),
-            syn::Expr::Break(_) | syn::Expr::Continue(_) | syn::Expr::Return(_) | syn::Expr::Assign(_) => {
-                self.error_expr(span, "this is a statement, not a value", Some("write it on its own line, ending with `;`"))
+            syn::Expr::Let(_) => {
+                self.error_expr(span, "`if let` is not supported", Some("match on an integer or compare values"))
             }
-            _ => self.error_expr(span, "unsupported expression", Some("see glp-codegen's crate docs for the accepted subset")),
+            syn::Expr::While(_) | syn::Expr::Loop(_) | syn::Expr::ForLoop(_) => self.error_expr(
+                span,
+                "loops cannot be used as values",
+                Some("put the loop in a statement and assign to a variable declared before it"),
+            ),
+            syn::Expr::Break(_) | syn::Expr::Continue(_) | syn::Expr::Return(_) | syn::Expr::Assign(_) => self
+                .error_expr(
+                    span,
+                    "this is a statement, not a value",
+                    Some("write it on its own line, ending with `;`"),
+                ),
+            _ => self.error_expr(
+                span,
+                "unsupported expression",
+                Some("see glp-codegen's crate docs for the accepted subset"),
+            ),
         }
     }
 
@@ -840,16 +970,28 @@ impl<'k> Lowerer<'k> {
             syn::Lit::Int(i) => {
                 let value = match i.base10_parse::<u64>() {
                     Ok(v) => v,
-                    Err(_) => return self.error_expr(span, "integer literal out of range", Some("literals must fit in u64")),
+                    Err(_) => {
+                        return self.error_expr(span, "integer literal out of range", Some("literals must fit in u64"))
+                    }
                 };
                 let ty = match i.suffix() {
                     "" => self.fresh(VarKind::Int),
                     suffix => match Scalar::from_rust_name(suffix) {
                         Some(s) if s.is_numeric() => Type::Scalar(s),
-                        _ => return self.error_expr(span, format!("unsupported literal suffix `{suffix}`"), Some(SUPPORTED_TYPES)),
+                        _ => {
+                            return self.error_expr(
+                                span,
+                                format!("unsupported literal suffix `{suffix}`"),
+                                Some(SUPPORTED_TYPES),
+                            )
+                        }
                     },
                 };
-                let literal = if ty.scalar().is_some_and(Scalar::is_float) { Literal::Float(value as f64) } else { Literal::Int(value) };
+                let literal = if ty.scalar().is_some_and(Scalar::is_float) {
+                    Literal::Float(value as f64)
+                } else {
+                    Literal::Int(value)
+                };
                 self.expr(ExprKind::Literal(literal), ty, span)
             }
             syn::Lit::Float(f) => {
@@ -865,9 +1007,11 @@ impl<'k> Lowerer<'k> {
                 };
                 self.expr(ExprKind::Literal(Literal::Float(value)), ty, span)
             }
-            syn::Lit::Str(_) | syn::Lit::ByteStr(_) | syn::Lit::CStr(_) => {
-                self.error_expr(span, "strings are not supported", Some("GPU programs have no String or &str; use integers as labels and codes"))
-            }
+            syn::Lit::Str(_) | syn::Lit::ByteStr(_) | syn::Lit::CStr(_) => self.error_expr(
+                span,
+                "strings are not supported",
+                Some("GPU programs have no String or &str; use integers as labels and codes"),
+            ),
             _ => self.error_expr(span, "unsupported literal", Some("use integer, float or bool literals")),
         }
     }
@@ -881,12 +1025,20 @@ impl<'k> Lowerer<'k> {
         if segments.len() == 1 {
             let name = &segments[0];
             if name == "self" {
-                return self.error_expr(span, "`self` can only be used to read a parameter (`self.field`) or call a helper (`self.helper(...)`)", None);
+                return self.error_expr(
+                    span,
+                    "`self` can only be used to read a parameter (`self.field`) or call a helper (`self.helper(...)`)",
+                    None,
+                );
             }
             if let Some(id) = self.lookup(name) {
                 let ty = self.locals[id as usize].ty.clone();
                 if ty == Type::Context {
-                    return self.error_expr(span, "the view can only be used to call its methods or be passed to a helper", None);
+                    return self.error_expr(
+                        span,
+                        "the view can only be used to call its methods or be passed to a helper",
+                        None,
+                    );
                 }
                 return self.expr(ExprKind::Local(id), ty, span);
             }
@@ -915,7 +1067,11 @@ impl<'k> Lowerer<'k> {
         let span = f.span();
         if is_self(&f.base) {
             let syn::Member::Named(name) = &f.member else {
-                return self.error_expr(span, "tuple structs are not supported as parameter blocks", Some("use a struct with named fields"));
+                return self.error_expr(
+                    span,
+                    "tuple structs are not supported as parameter blocks",
+                    Some("use a struct with named fields"),
+                );
             };
             return self.param(&name.to_string(), span);
         }
@@ -924,7 +1080,11 @@ impl<'k> Lowerer<'k> {
                 let base = self.lower_expr(&f.base);
                 self.expr(ExprKind::TupleField(Box::new(base), index.index), Type::Unit, span)
             }
-            syn::Member::Named(name) => self.error_expr(span, format!("field access `.{name}` is only supported on `self`"), Some("the subset has no structs besides the parameter block")),
+            syn::Member::Named(name) => self.error_expr(
+                span,
+                format!("field access `.{name}` is only supported on `self`"),
+                Some("the subset has no structs besides the parameter block"),
+            ),
         }
     }
 
@@ -1034,12 +1194,17 @@ impl<'k> Lowerer<'k> {
         span: Span,
     ) -> Expr {
         let Some(index) = self.signatures.iter().position(|s| s.name == name) else {
-            return self.error_expr(name_span, format!("no method `{name}` in this impl"), Some("only methods of this impl can be called (the compiler does not see other impls)"));
+            return self.error_expr(
+                name_span,
+                format!("no method `{name}` in this impl"),
+                Some("only methods of this impl can be called (the compiler does not see other impls)"),
+            );
         };
         let args = self.lower_args(args);
         let ret = self.signatures[index].ret.clone();
         if args.len() != self.signatures[index].args.len() {
-            let message = format!("`{name}` takes {} argument(s), {} given", self.signatures[index].args.len(), args.len());
+            let message =
+                format!("`{name}` takes {} argument(s), {} given", self.signatures[index].args.len(), args.len());
             return self.error_expr(span, message, None);
         }
         self.expr(ExprKind::Call(index as FunctionId, args), ret, span)
@@ -1088,7 +1253,11 @@ impl<'k> Lowerer<'k> {
     fn lower_if(&mut self, i: &syn::ExprIf) -> Expr {
         let span = i.span();
         if let syn::Expr::Let(l) = &*i.cond {
-            return self.error_expr(l.span(), "`if let` is not supported", Some("match on an integer or compare values"));
+            return self.error_expr(
+                l.span(),
+                "`if let` is not supported",
+                Some("match on an integer or compare values"),
+            );
         }
         let cond = self.lower_expr(&i.cond);
         let then = self.lower_block(&i.then_branch);
@@ -1146,11 +1315,19 @@ impl<'k> Lowerer<'k> {
                 vec![MatchPattern::Value(i128::MIN)]
             }
             syn::Pat::Ident(i) => {
-                self.error(i.span(), "bindings in patterns are not supported", Some("match on integer literals, ranges and `_`; the scrutinee is still in scope"));
+                self.error(
+                    i.span(),
+                    "bindings in patterns are not supported",
+                    Some("match on integer literals, ranges and `_`; the scrutinee is still in scope"),
+                );
                 vec![MatchPattern::Value(i128::MIN)]
             }
             other => {
-                self.error(other.span(), "unsupported pattern", Some("match arms take integer literals, `a..=b` ranges, `|` alternatives and `_`"));
+                self.error(
+                    other.span(),
+                    "unsupported pattern",
+                    Some("match arms take integer literals, `a..=b` ranges, `|` alternatives and `_`"),
+                );
                 vec![MatchPattern::Value(i128::MIN)]
             }
         }
@@ -1159,7 +1336,9 @@ impl<'k> Lowerer<'k> {
     fn pattern_value(&mut self, e: &syn::Expr) -> Option<i128> {
         match e {
             syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u64>().ok().map(i128::from),
-            syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => self.pattern_value(expr).map(|v| -v),
+            syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => {
+                self.pattern_value(expr).map(|v| -v)
+            }
             syn::Expr::Path(p) => {
                 let last = p.path.segments.last()?.ident.to_string();
                 self.kind.constant(&last).map(|c| i128::from(c.value))
@@ -1207,7 +1386,9 @@ fn heap_hint(method: &str) -> Option<&'static str> {
         "iter" | "into_iter" | "map" | "filter" | "fold" | "sum" | "collect" | "for_each" => {
             Some("iterators are not available in GPU code: use `for i in start..end` or `while`")
         }
-        "to_string" | "to_owned" | "clone" | "push" | "len" => Some("heap values (Vec, String) are not available in GPU code"),
+        "to_string" | "to_owned" | "clone" | "push" | "len" => {
+            Some("heap values (Vec, String) are not available in GPU code")
+        }
         _ => None,
     }
 }

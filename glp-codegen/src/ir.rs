@@ -200,7 +200,6 @@ pub struct ParamDecl {
     pub ty: Scalar,
 }
 
-
 /// What a function is to the program kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Role {
@@ -260,15 +259,31 @@ pub struct Stmt {
 #[derive(Debug, Clone, PartialEq)]
 pub enum StmtKind {
     /// `let x = e;`, `let (a, _) = e;` or `let x;` (assigned later).
-    Let { target: LetTarget, init: Option<Expr> },
+    Let {
+        target: LetTarget,
+        init: Option<Expr>,
+    },
     /// `x = e` or `x op= e`.
-    Assign { target: LocalId, op: Option<BinaryOp>, value: Expr },
+    Assign {
+        target: LocalId,
+        op: Option<BinaryOp>,
+        value: Expr,
+    },
     /// An expression evaluated for its effect.
     Expr(Expr),
     /// `while cond { body }` (`loop` lowers to `while true`).
-    While { cond: Expr, body: Block },
+    While {
+        cond: Expr,
+        body: Block,
+    },
     /// `for var in start..end` or `start..=end`, integer ranges only.
-    For { var: LocalId, start: Expr, end: Expr, inclusive: bool, body: Block },
+    For {
+        var: LocalId,
+        start: Expr,
+        end: Expr,
+        inclusive: bool,
+        body: Block,
+    },
     Break,
     Continue,
     Return(Option<Expr>),
@@ -308,8 +323,15 @@ pub enum ExprKind {
     Intrinsic(IntrinsicId, Vec<Expr>),
     /// A math function on scalars (`x.sqrt()`, `a.min(b)`, `f64::exp(x)`).
     Math(MathFn, Vec<Expr>),
-    If { cond: Box<Expr>, then: Block, otherwise: Option<Box<Expr>> },
-    Match { scrutinee: Box<Expr>, arms: Vec<MatchArm> },
+    If {
+        cond: Box<Expr>,
+        then: Block,
+        otherwise: Option<Box<Expr>>,
+    },
+    Match {
+        scrutinee: Box<Expr>,
+        arms: Vec<MatchArm>,
+    },
     Block(Block),
     /// A node that failed to lower (its error is already reported).
     Error,

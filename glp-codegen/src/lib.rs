@@ -42,7 +42,11 @@ pub struct Compiled {
 
 /// Lowers, type-checks and validates one annotated impl for program kind `kind`. All errors
 /// of the item come back together.
-pub fn compile_impl(kind: &KindSpec, item: &syn::ItemImpl, fields: Option<&[FieldDecl]>) -> Result<Compiled, Diagnostics> {
+pub fn compile_impl(
+    kind: &KindSpec,
+    item: &syn::ItemImpl,
+    fields: Option<&[FieldDecl]>,
+) -> Result<Compiled, Diagnostics> {
     let mut lowered = frontend::lower_impl(kind, item, fields);
     typeck::check(kind, &mut lowered);
     if lowered.diagnostics.errors.is_empty() {

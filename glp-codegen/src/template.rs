@@ -78,7 +78,8 @@ impl Template {
         for slot in slots {
             let marker = format!("{OPEN}{slot}{CLOSE}");
             let at = rest.find(&marker).ok_or(TemplateError::Unterminated { template: self.name })?;
-            let value = given.get(slot).ok_or(TemplateError::Missing { template: self.name, slot: slot.to_string() })?;
+            let value =
+                given.get(slot).ok_or(TemplateError::Missing { template: self.name, slot: slot.to_string() })?;
             out.push_str(&rest[..at]);
             out.push_str(value);
             rest = &rest[at + marker.len()..];

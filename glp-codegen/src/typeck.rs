@@ -202,7 +202,9 @@ impl Checker<'_> {
             _ if a == b => {}
             (Type::Error, _) | (_, Type::Error) | (Type::Never, _) | (_, Type::Never) => {}
             (Type::Var(x), Type::Var(y)) => {
-                let (Slot::Unbound(kx), Slot::Unbound(ky)) = (self.vars[*x as usize].clone(), self.vars[*y as usize].clone()) else {
+                let (Slot::Unbound(kx), Slot::Unbound(ky)) =
+                    (self.vars[*x as usize].clone(), self.vars[*y as usize].clone())
+                else {
                     return;
                 };
                 let merged = match (kx, ky) {
@@ -238,9 +240,10 @@ impl Checker<'_> {
     }
 
     fn mismatch(&mut self, span: SpanId, what: &str, a: &str, b: &str) {
-        self.errors.push(Diagnostic::new(span, format!("mismatched types in {what}: `{a}` and `{b}`")).with_help(
-            "the subset never converts implicitly (as in Rust): use `as` to cast".to_string(),
-        ));
+        self.errors.push(
+            Diagnostic::new(span, format!("mismatched types in {what}: `{a}` and `{b}`"))
+                .with_help("the subset never converts implicitly (as in Rust): use `as` to cast".to_string()),
+        );
     }
 
     /// Requires `ty` to belong to `class`, narrowing a literal variable when it can.
@@ -251,7 +254,8 @@ impl Checker<'_> {
             Type::Var(v) => {
                 let Slot::Unbound(k) = self.vars[v as usize].clone() else { return };
                 let ok = match (k, class) {
-                    (VarKind::Int, Class::Float | Class::Bool) | (VarKind::Float, Class::Integer | Class::IntegerOrBool | Class::Bool) => false,
+                    (VarKind::Int, Class::Float | Class::Bool)
+                    | (VarKind::Float, Class::Integer | Class::IntegerOrBool | Class::Bool) => false,
                     (VarKind::Any | VarKind::Param(_), Class::Integer | Class::IntegerOrBool) => {
                         self.vars[v as usize] = Slot::Unbound(VarKind::Int);
                         true
@@ -271,7 +275,8 @@ impl Checker<'_> {
                 }
             }
             other => {
-                self.errors.push(Diagnostic::new(span, format!("{what} must be {}, found `{other}`", class.describe())));
+                self.errors
+                    .push(Diagnostic::new(span, format!("{what} must be {}, found `{other}`", class.describe())));
             }
         }
     }
@@ -406,10 +411,16 @@ impl Checker<'_> {
                 let target = *target;
                 match self.resolve(&t) {
                     Type::Scalar(Scalar::Bool) if !target.is_integer() && target != Scalar::Bool => {
-                        self.errors.push(Diagnostic::new(span, format!("cannot cast `bool` to `{target}`")).with_help("cast to an integer first"));
+                        self.errors.push(
+                            Diagnostic::new(span, format!("cannot cast `bool` to `{target}`"))
+                                .with_help("cast to an integer first"),
+                        );
                     }
                     Type::Scalar(s) if s != Scalar::Bool && target == Scalar::Bool => {
-                        self.errors.push(Diagnostic::new(span, format!("cannot cast `{s}` to `bool`")).with_help("compare with zero instead"));
+                        self.errors.push(
+                            Diagnostic::new(span, format!("cannot cast `{s}` to `bool`"))
+                                .with_help("compare with zero instead"),
+                        );
                     }
                     Type::Tuple(_) | Type::Unit | Type::Context => {
                         self.errors.push(Diagnostic::new(span, format!("cannot cast `{t}` to `{target}`")));
@@ -432,7 +443,10 @@ impl Checker<'_> {
                             }
                             Type::Error => return Type::Error,
                             other => {
-                                self.errors.push(Diagnostic::new(item.span, format!("tuple elements must be scalars, found `{other}`")));
+                                self.errors.push(Diagnostic::new(
+                                    item.span,
+                                    format!("tuple elements must be scalars, found `{other}`"),
+                                ));
                                 return Type::Error;
                             }
                         }
@@ -446,7 +460,10 @@ impl Checker<'_> {
                     Type::Tuple(items) => match items.get(*index as usize) {
                         Some(s) => Type::Scalar(*s),
                         None => {
-                            self.errors.push(Diagnostic::new(span, format!("no field `{index}` on a tuple of {} values", items.len())));
+                            self.errors.push(Diagnostic::new(
+                                span,
+                                format!("no field `{index}` on a tuple of {} values", items.len()),
+                            ));
                             Type::Error
                         }
                     },
@@ -470,7 +487,10 @@ impl Checker<'_> {
                 let (want, ret) = (spec.args, spec.ret);
                 let name = spec.name;
                 if args.len() != want.len() + 1 {
-                    self.errors.push(Diagnostic::new(span, format!("`{name}` takes {} argument(s), {} given", want.len(), args.len() - 1)));
+                    self.errors.push(Diagnostic::new(
+                        span,
+                        format!("`{name}` takes {} argument(s), {} given", want.len(), args.len() - 1),
+                    ));
                 }
                 for (arg, want) in args.iter_mut().skip(1).zip(want) {
                     let t = self.expr(arg);
@@ -521,7 +541,10 @@ impl Checker<'_> {
                     }
                 }
                 if !arms.iter().any(|a| a.patterns.is_empty()) {
-                    self.errors.push(Diagnostic::new(span, "`match` needs a final `_` arm").with_help("the subset checks exhaustiveness only through `_`"));
+                    self.errors.push(
+                        Diagnostic::new(span, "`match` needs a final `_` arm")
+                            .with_help("the subset checks exhaustiveness only through `_`"),
+                    );
                 }
                 result
             }

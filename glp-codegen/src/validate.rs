@@ -52,8 +52,11 @@ fn check_recursion(program: &Program, calls: &[Vec<(FunctionId, SpanId)>], error
             match state[callee] {
                 State::OnPath => {
                     let start = path.iter().position(|&g| g == callee).unwrap_or(0);
-                    let cycle: Vec<&str> =
-                        path[start..].iter().chain(std::iter::once(&callee)).map(|&g| program.functions[g].name.as_str()).collect();
+                    let cycle: Vec<&str> = path[start..]
+                        .iter()
+                        .chain(std::iter::once(&callee))
+                        .map(|&g| program.functions[g].name.as_str())
+                        .collect();
                     errors.push(
                         Diagnostic::new(span, format!("recursion is not supported: {}", cycle.join(" -> ")))
                             .with_help("GPU threads have a tiny stack; rewrite the recursion as a loop"),
@@ -74,7 +77,12 @@ fn check_recursion(program: &Program, calls: &[Vec<(FunctionId, SpanId)>], error
     }
 }
 
-fn check_intrinsic_use(kind: &KindSpec, program: &Program, calls: &[Vec<(FunctionId, SpanId)>], errors: &mut Vec<Diagnostic>) {
+fn check_intrinsic_use(
+    kind: &KindSpec,
+    program: &Program,
+    calls: &[Vec<(FunctionId, SpanId)>],
+    errors: &mut Vec<Diagnostic>,
+) {
     let mut reported = BTreeSet::new();
     for (index, f) in program.functions.iter().enumerate() {
         let Some(hook) = f.role.hook_index() else { continue };
@@ -97,8 +105,11 @@ fn check_intrinsic_use(kind: &KindSpec, program: &Program, calls: &[Vec<(Functio
                     let allowed: Vec<&str> = spec.allowed_in.iter().map(|&h| kind.hooks[h].name).collect();
                     let via = if g == index { String::new() } else { format!(" (through `{}`)", function.name) };
                     errors.push(
-                        Diagnostic::new(e.span, format!("`{}` cannot be used in `{}`{via}", spec.name, kind.hooks[hook].name))
-                            .with_help(format!("{}; allowed in: {}", spec.doc, allowed.join(", "))),
+                        Diagnostic::new(
+                            e.span,
+                            format!("`{}` cannot be used in `{}`{via}", spec.name, kind.hooks[hook].name),
+                        )
+                        .with_help(format!("{}; allowed in: {}", spec.doc, allowed.join(", "))),
                     );
                 }
                 if let Some(arg) = spec.own_vertex_arg {

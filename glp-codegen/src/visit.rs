@@ -40,7 +40,10 @@ pub fn walk_expr_mut(expr: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
             walk_expr_mut(a, f);
             walk_expr_mut(b, f);
         }
-        ExprKind::Tuple(items) | ExprKind::Call(_, items) | ExprKind::Intrinsic(_, items) | ExprKind::Math(_, items) => {
+        ExprKind::Tuple(items)
+        | ExprKind::Call(_, items)
+        | ExprKind::Intrinsic(_, items)
+        | ExprKind::Math(_, items) => {
             for e in items {
                 walk_expr_mut(e, f);
             }

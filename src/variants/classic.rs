@@ -21,4 +21,5 @@ impl Classic {
     };
 }
 
+#[glp::lp_variant]
 impl LpVariant for Classic {}

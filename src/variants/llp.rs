@@ -31,6 +31,7 @@ impl Llp {
         LpFeatures { custom_pick_label: true, histogram: true, ..super::Classic::FEATURES };
 }
 
+#[glp::lp_variant]
 impl LpVariant for Llp {
     /// Shows the label of the previous iteration and counts it in the global histogram.
     #[inline]

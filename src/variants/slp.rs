@@ -55,6 +55,7 @@ impl Slp {
     };
 }
 
+#[glp::lp_variant]
 impl LpVariant for Slp {
     /// The vertex's own id, also put in its memory with weight 1.
     #[inline]

@@ -13,6 +13,7 @@ impl Weighted {
     pub const FEATURES: LpFeatures = LpFeatures { edge_weights: true, ..super::Classic::FEATURES };
 }
 
+#[glp::lp_variant]
 impl LpVariant for Weighted {
     #[inline]
     fn load_neighbor(&self, view: &View<'_>, _v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {

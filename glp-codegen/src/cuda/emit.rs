@@ -254,8 +254,7 @@ impl<'a> FunctionEmitter<'a> {
                     if arm.patterns.is_empty() {
                         self.line(if first { "{" } else { "} else {" });
                     } else {
-                        let conds: Vec<String> =
-                            arm.patterns.iter().map(|p| pattern_condition(&tmp, *p, ty)).collect();
+                        let conds: Vec<String> = arm.patterns.iter().map(|p| pattern_condition(&tmp, *p, ty)).collect();
                         self.line(&format!("{keyword} ({}) {{", conds.join(" || ")));
                     }
                     first = false;
@@ -268,10 +267,11 @@ impl<'a> FunctionEmitter<'a> {
                 }
                 self.line("}");
             }
-            ExprKind::Block(b) if b.stmts.is_empty() => match &b.tail {
-                Some(tail) => self.expr_into(tail, target),
-                None => {}
-            },
+            ExprKind::Block(b) if b.stmts.is_empty() => {
+                if let Some(tail) = &b.tail {
+                    self.expr_into(tail, target);
+                }
+            }
             ExprKind::Block(b) => {
                 self.line("{");
                 self.indent += 1;
@@ -430,7 +430,9 @@ impl<'a> FunctionEmitter<'a> {
                 let v = self.value(inner);
                 let ty = e.ty.scalar().unwrap_or(Scalar::I32);
                 match (op, ty) {
-                    (UnaryOp::Neg, s) if s.is_integer() => wrapping(BinaryOp::Sub, &format!("(({})0)", c_scalar(s)), &v, s),
+                    (UnaryOp::Neg, s) if s.is_integer() => {
+                        wrapping(BinaryOp::Sub, &format!("(({})0)", c_scalar(s)), &v, s)
+                    }
                     (UnaryOp::Neg, _) => format!("(-{v})"),
                     (UnaryOp::Not, Scalar::Bool) => format!("(!{v})"),
                     (UnaryOp::Not, s) => format!("(({})~{v})", c_scalar(s)),

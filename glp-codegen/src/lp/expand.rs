@@ -27,8 +27,11 @@ pub fn expand_attribute(attr: TokenStream, item: TokenStream) -> TokenStream {
     let parsed: syn::ItemImpl = match syn::parse2(item.clone()) {
         Ok(parsed) => parsed,
         Err(e) => {
-            let error = syn::Error::new(e.span(), format!("#[glp::lp_variant] goes on `impl LpVariant for YourType {{ ... }}`: {e}"))
-                .to_compile_error();
+            let error = syn::Error::new(
+                e.span(),
+                format!("#[glp::lp_variant] goes on `impl LpVariant for YourType {{ ... }}`: {e}"),
+            )
+            .to_compile_error();
             return quote!(#item #error);
         }
     };
@@ -61,7 +64,13 @@ fn parse_options(attr: TokenStream) -> syn::Result<bool> {
     }
 }
 
-fn kernel_impl(item: &syn::ItemImpl, program: &LpProgram, cuda: &str, param_spans: &[Span], tokens: &TokenStream) -> TokenStream {
+fn kernel_impl(
+    item: &syn::ItemImpl,
+    program: &LpProgram,
+    cuda: &str,
+    param_spans: &[Span],
+    tokens: &TokenStream,
+) -> TokenStream {
     let self_ty = &item.self_ty;
     let name = &program.program.name;
     let source = tokens.to_string();

@@ -70,7 +70,12 @@ pub fn compile_source(source: &str) -> Result<LpProgram, SourceError> {
                 LP_KIND.trait_name
             )))
         }
-        _ => return Err(SourceError::Structure(format!("more than one `impl {}`: put one variant per file", LP_KIND.trait_name))),
+        _ => {
+            return Err(SourceError::Structure(format!(
+                "more than one `impl {}`: put one variant per file",
+                LP_KIND.trait_name
+            )))
+        }
     };
     let fields = struct_fields(&file, item);
     super::compile_impl(item, fields.as_deref()).map_err(SourceError::Program)
