@@ -20,8 +20,8 @@
 //! let graph = glp::io::load_graph("graph.txt".as_ref(), &LoadOptions::default())?;
 //! let outcome = glp::lp::run(&graph.csr, &Classic, &LpConfig::asynchronous())?;
 //! // Variants with optional facilities run with their features:
-//! let llp = glp::lp::run_with(&graph.csr, &Llp { gamma: 4.0 }, &LpConfig::synchronous(20),
-//!                             &LpInputs::default(), Llp::FEATURES)?;
+//! let llp = glp::lp::run_kernel(&graph.csr, &Llp { gamma: 4.0 }, &LpConfig::synchronous(20),
+//!                             &LpInputs::default())?;
 //! let quality = QualityReport::new(&graph.csr, &outcome.labels, None)?;
 //! println!("modularity {:.3}", quality.modularity);
 //! # Ok::<(), glp::Error>(())

@@ -87,7 +87,6 @@ enum Slot {
 }
 
 struct Checker<'k> {
-    #[allow(dead_code)]
     kind: &'k KindSpec,
     vars: Vec<Slot>,
     parent: Vec<u32>,

@@ -137,13 +137,13 @@ impl Variant {
     pub fn run(&self, csr: &Csr, config: &LpConfig) -> Result<LpOutcome> {
         let none = LpInputs::default();
         match self {
-            Variant::Classic => lp::run_with(csr, &Classic, config, &none, Classic::FEATURES),
-            Variant::Weighted => lp::run_with(csr, &Weighted, config, &none, Weighted::FEATURES),
-            Variant::Llp(llp) => lp::run_with(csr, llp, config, &none, Llp::FEATURES),
-            Variant::Slp(slp) => lp::run_with(csr, slp, config, &none, Slp::FEATURES),
+            Variant::Classic => lp::run_kernel(csr, &Classic, config, &none),
+            Variant::Weighted => lp::run_kernel(csr, &Weighted, config, &none),
+            Variant::Llp(llp) => lp::run_kernel(csr, llp, config, &none),
+            Variant::Slp(slp) => lp::run_kernel(csr, slp, config, &none),
             Variant::Seeded(seeds) => {
                 let inputs = LpInputs { seeds: Some(&seeds.labels), ..LpInputs::default() };
-                lp::run_with(csr, &Seeded, config, &inputs, Seeded::FEATURES)
+                lp::run_kernel(csr, &Seeded, config, &inputs)
             }
         }
     }

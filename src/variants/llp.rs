@@ -1,7 +1,7 @@
 //! Layered label propagation.
 
 use crate::graph::VertexId;
-use crate::lp::{Label, LpFeatures, LpVariant, View};
+use crate::lp::{Label, LpVariant, View};
 
 /// Layered label propagation (LLP, Boldi et al. 2011; GLP Fig. 4): the score of label `l`
 /// for a vertex is `freq - gamma * (count(l) - freq)`, where `freq` is the number of
@@ -23,12 +23,6 @@ impl Default for Llp {
     fn default() -> Self {
         Llp { gamma: 1.0 }
     }
-}
-
-impl Llp {
-    /// The optional facilities the hooks use: a custom pick and the histogram.
-    pub const FEATURES: LpFeatures =
-        LpFeatures { custom_pick_label: true, histogram: true, ..super::Classic::FEATURES };
 }
 
 #[glp::lp_variant]

@@ -9,9 +9,8 @@
 //! scalar parameters) and the constant `UNLABELLED`. No closures, references to locals,
 //! heap allocation, iterators, macros, generics or `unsafe`.
 //!
-//! Each variant states the optional view facilities its hooks use in a `FEATURES` constant
-//! (written by hand until the compiler derives them from the bodies); run it with
-//! [`crate::lp::run_with`] and those features.
+//! `#[glp::lp_variant]` derives the optional view facilities each variant's hooks use
+//! (`LpKernel::features`); [`crate::lp::run_kernel`] runs a variant with exactly those.
 //!
 //! | variant | hooks | facilities |
 //! |---|---|---|

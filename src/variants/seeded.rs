@@ -2,7 +2,7 @@
 
 use crate::community::UNLABELLED;
 use crate::graph::VertexId;
-use crate::lp::{Label, LpFeatures, LpVariant, View};
+use crate::lp::{Label, LpVariant, View};
 
 /// Seeded label propagation (the fraud-detection pipeline of GLP sections 1 and 6.5): known
 /// accounts carry seed labels, every other vertex starts unlabelled and takes no label until
@@ -13,11 +13,6 @@ use crate::lp::{Label, LpFeatures, LpVariant, View};
 /// [`crate::io::read_seeds`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Seeded;
-
-impl Seeded {
-    /// The optional facilities the hooks use: seeds.
-    pub const FEATURES: LpFeatures = LpFeatures { seeds: true, ..super::Classic::FEATURES };
-}
 
 #[glp::lp_variant]
 impl LpVariant for Seeded {

@@ -2,7 +2,7 @@
 
 use crate::community::UNLABELLED;
 use crate::graph::VertexId;
-use crate::lp::{EdgeId, Label, LpFeatures, LpVariant, View};
+use crate::lp::{EdgeId, Label, LpVariant, View};
 
 /// Speaker-listener label propagation (SLPA, Xie, Szymanski and Liu 2011; GLP Fig. 4 with
 /// the errata of the reading notes: the neighbour's label and the edge id) for overlapping
@@ -39,20 +39,6 @@ impl Default for Slp {
     fn default() -> Self {
         Slp { threshold: 0.1 }
     }
-}
-
-impl Slp {
-    /// The optional facilities the hooks use: a custom pick, label memory, random numbers,
-    /// vertex and edge weights.
-    pub const FEATURES: LpFeatures = LpFeatures {
-        custom_pick_label: true,
-        histogram: false,
-        label_memory: true,
-        seeds: false,
-        random: true,
-        vertex_weights: true,
-        edge_weights: true,
-    };
 }
 
 #[glp::lp_variant]

@@ -1,17 +1,12 @@
 //! Weighted label propagation.
 
 use crate::graph::VertexId;
-use crate::lp::{EdgeId, Label, LpFeatures, LpVariant, View};
+use crate::lp::{EdgeId, Label, LpVariant, View};
 
 /// Weighted label propagation: the label with the largest total edge weight (GVE-LPA,
 /// nu-LPA); the same as [`super::Classic`] on unweighted graphs.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Weighted;
-
-impl Weighted {
-    /// The optional facilities the hooks use: edge weights.
-    pub const FEATURES: LpFeatures = LpFeatures { edge_weights: true, ..super::Classic::FEATURES };
-}
 
 #[glp::lp_variant]
 impl LpVariant for Weighted {

@@ -224,6 +224,12 @@ const PLAIN_FEATURES: LpFeatures = LpFeatures {
     edge_weights: true,
 };
 
+/// Runs a compiled variant (one carrying `#[glp::lp_variant]`) with exactly the optional
+/// facilities its hooks use.
+pub fn run_kernel<V: LpKernel>(csr: &Csr, variant: &V, config: &LpConfig, inputs: &LpInputs<'_>) -> Result<LpOutcome> {
+    run_with(csr, variant, config, inputs, variant.features())
+}
+
 /// Runs label propagation of `variant` on `csr` on the current rayon thread pool, with no
 /// per-vertex inputs and no optional facility: for variants that override only
 /// `load_neighbor`, `label_score` and `update_vertex` and read only labels, degrees and edge

@@ -1,0 +1,45 @@
+//! The compiler derives, from each built-in variant's hook bodies, the optional facilities
+//! the engines must allocate. Expected values are read off the variants' definitions (GLP
+//! Fig. 4 and the seeded/SLP contracts), not computed by the compiler.
+
+use glp::prelude::*;
+
+fn none() -> LpFeatures {
+    LpFeatures::default()
+}
+
+#[test]
+fn built_in_variants_use_exactly_the_facilities_their_hooks_read() {
+    assert_eq!(Classic.features(), none(), "classic reads only labels");
+    assert_eq!(Weighted.features(), LpFeatures { edge_weights: true, ..none() });
+    assert_eq!(
+        Llp::default().features(),
+        LpFeatures { custom_pick_label: true, histogram: true, ..none() },
+        "LLP counts labels in pick_label and reads the counts in label_score"
+    );
+    assert_eq!(Seeded.features(), LpFeatures { seeds: true, ..none() });
+    let slp = Slp::default().features();
+    // GLP Fig. 4's SLP weighs a neighbour by V_weight + E_weight, speaks a random label of
+    // its memory and listens into that memory.
+    assert_eq!(
+        slp,
+        LpFeatures {
+            custom_pick_label: true,
+            label_memory: true,
+            random: true,
+            vertex_weights: true,
+            edge_weights: true,
+            ..none()
+        }
+    );
+}
+
+#[test]
+fn parameters_are_passed_in_declaration_order_with_their_values() {
+    let llp = Llp { gamma: 8.0 };
+    let decls = llp.param_decls();
+    assert_eq!(decls.len(), 1);
+    assert_eq!(decls[0].name, "gamma");
+    assert_eq!(llp.param_values(), vec![glp::lp::ScalarValue::F64(8.0)]);
+    assert!(Classic.param_decls().is_empty());
+}
