@@ -745,27 +745,17 @@ impl<'k> Lowerer<'k> {
         if let Some(label) = &f.label {
             self.error(label.span(), "loop labels are not supported", None);
         }
-        let range = match &*f.expr {
-            syn::Expr::Range(r) => r,
-            syn::Expr::Paren(p) => match &*p.expr {
-                syn::Expr::Range(r) => r,
-                other => {
-                    self.error(
-                        other.span(),
-                        "`for` loops run over integer ranges only",
-                        Some("write `for i in start..end`; iterators are not available in GPU code"),
-                    );
-                    return None;
-                }
-            },
-            other => {
-                self.error(
-                    other.span(),
-                    "`for` loops run over integer ranges only",
-                    Some("write `for i in start..end`; iterators are not available in GPU code"),
-                );
-                return None;
-            }
+        let mut expr = &*f.expr;
+        while let syn::Expr::Paren(p) = expr {
+            expr = &p.expr;
+        }
+        let syn::Expr::Range(range) = expr else {
+            self.error(
+                expr.span(),
+                "`for` loops run over integer ranges only",
+                Some("write `for i in start..end`; iterators are not available in GPU code"),
+            );
+            return None;
         };
         let (Some(start), Some(end)) = (&range.start, &range.end) else {
             self.error(range.span(), "the range of a `for` loop needs a start and an end", None);
