@@ -7,7 +7,15 @@
 //! checks off for this package's tests); a native panic (division by zero, `MIN / -1`)
 //! must be a `RuntimeError` of the interpreter.
 
-#![allow(clippy::all, unused, while_true, unused_parens, overflowing_literals, arithmetic_overflow, unconditional_panic)]
+#![allow(
+    clippy::all,
+    unused,
+    while_true,
+    unused_parens,
+    overflowing_literals,
+    arithmetic_overflow,
+    unconditional_panic
+)]
 
 use glp_codegen::frontend::FieldDecl;
 use glp_codegen::interp::{Host, Interpreter, RuntimeError, Value};
@@ -27,10 +35,42 @@ static TEST_KIND: KindSpec = KindSpec {
     constants: &[],
     hooks: &[],
     intrinsics: &[
-        IntrinsicSpec { name: "probe", args: &[Scalar::I32], ret: Some(Scalar::Bool), allowed_in: &[], own_vertex_arg: None, feature: None, doc: "counts the call; x > 0" },
-        IntrinsicSpec { name: "calls", args: &[], ret: Some(Scalar::U32), allowed_in: &[], own_vertex_arg: None, feature: None, doc: "calls of probe so far" },
-        IntrinsicSpec { name: "label", args: &[Scalar::U32], ret: Some(Scalar::U32), allowed_in: &[], own_vertex_arg: None, feature: None, doc: "u * 7 % 13" },
-        IntrinsicSpec { name: "check", args: &[Scalar::I64], ret: Some(Scalar::I64), allowed_in: &[], own_vertex_arg: None, feature: None, doc: "x, failing when negative" },
+        IntrinsicSpec {
+            name: "probe",
+            args: &[Scalar::I32],
+            ret: Some(Scalar::Bool),
+            allowed_in: &[],
+            own_vertex_arg: None,
+            feature: None,
+            doc: "counts the call; x > 0",
+        },
+        IntrinsicSpec {
+            name: "calls",
+            args: &[],
+            ret: Some(Scalar::U32),
+            allowed_in: &[],
+            own_vertex_arg: None,
+            feature: None,
+            doc: "calls of probe so far",
+        },
+        IntrinsicSpec {
+            name: "label",
+            args: &[Scalar::U32],
+            ret: Some(Scalar::U32),
+            allowed_in: &[],
+            own_vertex_arg: None,
+            feature: None,
+            doc: "u * 7 % 13",
+        },
+        IntrinsicSpec {
+            name: "check",
+            args: &[Scalar::I64],
+            ret: Some(Scalar::I64),
+            allowed_in: &[],
+            own_vertex_arg: None,
+            feature: None,
+            doc: "x, failing when negative",
+        },
     ],
     default_hooks: "impl TestKind for Defaults {}",
     c_prefix: "t_",
@@ -184,7 +224,12 @@ fn quiet_arithmetic_panics() {
     ONCE.call_once(|| {
         let default = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            let message = info.payload().downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| info.payload().downcast_ref::<String>().cloned()).unwrap_or_default();
+            let message = info
+                .payload()
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                .unwrap_or_default();
             if !message.starts_with("attempt to") {
                 default(info);
             }
@@ -194,37 +239,163 @@ fn quiet_arithmetic_panics() {
 
 fn compile(kind: &KindSpec, source: &str, fields: &[(&str, &str)]) -> Program {
     let item: syn::ItemImpl = syn::parse_str(source).unwrap_or_else(|e| panic!("{e}\n{source}"));
-    let fields: Vec<FieldDecl> = fields.iter().map(|(n, t)| FieldDecl { name: n.to_string(), ty: syn::parse_str(t).unwrap() }).collect();
+    let fields: Vec<FieldDecl> =
+        fields.iter().map(|(n, t)| FieldDecl { name: n.to_string(), ty: syn::parse_str(t).unwrap() }).collect();
     glp_codegen::compile_impl(kind, &item, Some(&fields)).unwrap_or_else(|d| panic!("{}", d.render("test.rs", source)))
 }
 
 fn edges(s: Scalar) -> Vec<Value> {
     match s {
         Scalar::Bool => vec![false.into(), true.into()],
-        Scalar::I32 => [0, 1, -1, 2, -2, 3, 7, -7, 13, 31, 32, 33, 64, 100, -100, 1000, 46341, 12345678, i32::MAX, i32::MIN, i32::MAX - 1, i32::MIN + 1]
-            .into_iter()
-            .map(Value::from)
-            .collect(),
-        Scalar::I64 => [0, 1, -1, 2, -3, 7, 31, 32, 63, 64, 65, -64, 1 << 40, -(1 << 53) - 1, 4294967296, i64::MAX, i64::MIN, i64::MIN + 1, i32::MIN as i64]
-            .into_iter()
-            .map(Value::from)
-            .collect(),
-        Scalar::U32 => [0, 1, 2, 3, 7, 12, 31, 32, 33, 63, 64, 100, 1 << 31, 16777217, 123456789, u32::MAX, u32::MAX - 1, u32::MAX - 9]
-            .into_iter()
-            .map(Value::from)
-            .collect(),
-        Scalar::U64 => [0, 1, 2, 5, 63, 64, 65, 99, 1 << 32, (1 << 53) + 1, (1 << 63), u64::MAX, u64::MAX - 1, 18446744073709550591]
-            .into_iter()
-            .map(Value::from)
-            .collect(),
-        Scalar::F32 => [0.0, -0.0, 1.0, -1.0, 0.5, 1.5, 2.5, -2.5, 3.7, 1e-3, 1e10, -3e9, 4294967296.0, 2147483520.0, f32::MAX, f32::MIN_POSITIVE, 1e-45, f32::NAN, f32::INFINITY, f32::NEG_INFINITY]
-            .into_iter()
-            .map(Value::from)
-            .collect(),
-        Scalar::F64 => [0.0, -0.0, 1.0, -1.0, 0.5, 1.5, 2.5, -2.5, -0.49999999999999994, 3.7, 1e-3, 1e10, -3e9, 2147483647.5, -2147483648.9, 4294967295.9, 1.8446744073709552e19, 9.3e18, -9.3e18, 1e300, f64::MAX, f64::MIN_POSITIVE, 5e-324, f64::NAN, f64::INFINITY, f64::NEG_INFINITY]
-            .into_iter()
-            .map(Value::from)
-            .collect(),
+        Scalar::I32 => [
+            0,
+            1,
+            -1,
+            2,
+            -2,
+            3,
+            7,
+            -7,
+            13,
+            31,
+            32,
+            33,
+            64,
+            100,
+            -100,
+            1000,
+            46341,
+            12345678,
+            i32::MAX,
+            i32::MIN,
+            i32::MAX - 1,
+            i32::MIN + 1,
+        ]
+        .into_iter()
+        .map(Value::from)
+        .collect(),
+        Scalar::I64 => [
+            0,
+            1,
+            -1,
+            2,
+            -3,
+            7,
+            31,
+            32,
+            63,
+            64,
+            65,
+            -64,
+            1 << 40,
+            -(1 << 53) - 1,
+            4294967296,
+            i64::MAX,
+            i64::MIN,
+            i64::MIN + 1,
+            i32::MIN as i64,
+        ]
+        .into_iter()
+        .map(Value::from)
+        .collect(),
+        Scalar::U32 => [
+            0,
+            1,
+            2,
+            3,
+            7,
+            12,
+            31,
+            32,
+            33,
+            63,
+            64,
+            100,
+            1 << 31,
+            16777217,
+            123456789,
+            u32::MAX,
+            u32::MAX - 1,
+            u32::MAX - 9,
+        ]
+        .into_iter()
+        .map(Value::from)
+        .collect(),
+        Scalar::U64 => [
+            0,
+            1,
+            2,
+            5,
+            63,
+            64,
+            65,
+            99,
+            1 << 32,
+            (1 << 53) + 1,
+            (1 << 63),
+            u64::MAX,
+            u64::MAX - 1,
+            18446744073709550591,
+        ]
+        .into_iter()
+        .map(Value::from)
+        .collect(),
+        Scalar::F32 => [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            1.5,
+            2.5,
+            -2.5,
+            3.7,
+            1e-3,
+            1e10,
+            -3e9,
+            4294967296.0,
+            2147483520.0,
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            1e-45,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ]
+        .into_iter()
+        .map(Value::from)
+        .collect(),
+        Scalar::F64 => [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            1.5,
+            2.5,
+            -2.5,
+            -0.49999999999999994,
+            3.7,
+            1e-3,
+            1e10,
+            -3e9,
+            2147483647.5,
+            -2147483648.9,
+            4294967295.9,
+            1.8446744073709552e19,
+            9.3e18,
+            -9.3e18,
+            1e300,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ]
+        .into_iter()
+        .map(Value::from)
+        .collect(),
     }
 }
 
@@ -292,7 +463,8 @@ fn check_all<P>(source: &str, names: &[&str], native: &NativeFn<P>, make: impl F
         for name in names {
             let id = interp.function(name).unwrap();
             let f = &program.functions[id as usize];
-            let types: Vec<Scalar> = f.params.iter().skip(1).map(|&l| f.locals[l as usize].ty.scalar().unwrap()).collect();
+            let types: Vec<Scalar> =
+                f.params.iter().skip(1).map(|&l| f.locals[l as usize].ty.scalar().unwrap()).collect();
             for mut args in inputs(&types) {
                 args.insert(0, Value::Context);
                 let ctx = Ctx::default();
@@ -302,7 +474,10 @@ fn check_all<P>(source: &str, names: &[&str], native: &NativeFn<P>, make: impl F
                 match (&want, &got) {
                     (Some(w), Ok(g)) if same(w, g) => {}
                     (None, Err(e)) => assert!(e.location().is_some(), "{name}{args:?}: error without a location: {e}"),
-                    _ => panic!("{name}{:?} with k={k} w={w} x={x}: rustc gives {want:?}, the interpreter {got:?}", &args[1..]),
+                    _ => panic!(
+                        "{name}{:?} with k={k} w={w} x={x}: rustc gives {want:?}, the interpreter {got:?}",
+                        &args[1..]
+                    ),
                 }
                 compared += 1;
             }
@@ -659,4 +834,274 @@ mod calls_and_tuples {
             (p < q, p <= q, p == q, p > q)
         }
     }
+}
+
+// ----- errors --------------------------------------------------------------------------------
+
+const FAILING: &str = r#"impl TestKind for T {
+    fn div(&self, c: &Ctx, a: i32) -> i32 {
+        let b = a - 1;
+        a / b
+    }
+    fn rem(&self, c: &Ctx, a: u64) -> u64 {
+        let x = 10;
+        x % (a - 1)
+    }
+    fn overflow(&self, c: &Ctx, a: i64) -> (i64, i64) {
+        (a / -1, a % -1)
+    }
+    fn through_helper(&self, c: &Ctx, a: i32) -> i32 {
+        1 + self.div(c, a)
+    }
+    fn host_error(&self, c: &Ctx, a: i64) -> i64 {
+        c.check(a)
+    }
+}"#;
+
+fn failing() -> (Program, Interpreter) {
+    let program = compile(&TEST_KIND, FAILING, &[]);
+    let interp = Interpreter::new(&program);
+    (program, interp)
+}
+
+#[test]
+fn division_by_zero_reports_the_operator() {
+    let (_, interp) = failing();
+    let f = interp.function("div").unwrap();
+    let err = interp.call(&Ctx::default(), f, &[], &[Value::Context, 1.into()]).unwrap_err();
+    assert!(matches!(err, RuntimeError::DivideByZero { .. }), "{err:?}");
+    assert_eq!(err.to_string(), "4:9: attempt to divide by zero");
+    assert_eq!(interp.call(&Ctx::default(), f, &[], &[Value::Context, 3.into()]), Ok(Value::I32(1)));
+
+    let g = interp.function("through_helper").unwrap();
+    let err = interp.call(&Ctx::default(), g, &[], &[Value::Context, 1.into()]).unwrap_err();
+    assert_eq!(err.location().map(|l| (l.line, l.column)), Some((4, 8)), "the error points into the helper");
+}
+
+#[test]
+fn remainder_by_zero_and_overflow() {
+    let (_, interp) = failing();
+    let f = interp.function("rem").unwrap();
+    let err = interp.call(&Ctx::default(), f, &[], &[Value::Context, 1u64.into()]).unwrap_err();
+    assert!(matches!(err, RuntimeError::RemainderByZero { .. }), "{err:?}");
+    assert_eq!(err.location().unwrap().line, 8);
+    let f = interp.function("overflow").unwrap();
+    let err = interp.call(&Ctx::default(), f, &[], &[Value::Context, i64::MIN.into()]).unwrap_err();
+    assert!(matches!(err, RuntimeError::DivideOverflow { .. }), "{err:?}");
+    assert_eq!(err.to_string(), "11:10: attempt to divide with overflow");
+    let ok = interp.call(&Ctx::default(), f, &[], &[Value::Context, 5i64.into()]).unwrap();
+    assert_eq!(ok, Value::tuple(&[(-5i64).into(), 0i64.into()]).unwrap());
+}
+
+#[test]
+fn host_errors_propagate_with_the_call_location() {
+    let (_, interp) = failing();
+    let f = interp.function("host_error").unwrap();
+    let err = interp.call(&Ctx::default(), f, &[], &[Value::Context, (-3i64).into()]).unwrap_err();
+    match &err {
+        RuntimeError::Host { message, location: Some(l) } => {
+            assert_eq!(message, "attempt to check a negative value");
+            assert_eq!(l.line, 17);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn bad_calls_are_errors_not_panics() {
+    let (_, interp) = failing();
+    let f = interp.function("div").unwrap();
+    let host = Ctx::default();
+    assert!(matches!(interp.call(&host, 99, &[], &[]), Err(RuntimeError::BadCall { .. })));
+    assert!(matches!(interp.call(&host, f, &[], &[Value::Context]), Err(RuntimeError::BadCall { .. })));
+    assert!(matches!(interp.call(&host, f, &[], &[Value::Context, 1u32.into()]), Err(RuntimeError::BadCall { .. })));
+    assert!(matches!(
+        interp.call(&host, f, &[1.into()], &[Value::Context, 1.into()]),
+        Err(RuntimeError::BadCall { .. })
+    ));
+    // A host returning the wrong type is reported, not trusted.
+    struct Liar;
+    impl Host for Liar {
+        fn intrinsic(&self, _: u32, _: &[Value]) -> Result<Value, RuntimeError> {
+            Ok(Value::F64(1.0))
+        }
+    }
+    let g = interp.function("host_error").unwrap();
+    assert!(matches!(interp.call(&Liar, g, &[], &[Value::Context, 1i64.into()]), Err(RuntimeError::IllTyped { .. })));
+}
+
+// ----- the label propagation kind, with a fake view --------------------------------------------
+
+type VertexId = u32;
+type Label = u32;
+type EdgeId = u64;
+
+/// The view: label(u) = u * 7 % 13, degree(v) = v % 5, ...
+pub struct View<'a> {
+    counts: &'a AtomicU32,
+}
+
+impl View<'_> {
+    fn label(&self, u: u32) -> u32 {
+        u.wrapping_mul(7) % 13
+    }
+    fn next_label(&self, u: u32) -> u32 {
+        u.wrapping_mul(3) % 11
+    }
+    fn degree(&self, v: u32) -> u64 {
+        (v % 5) as u64
+    }
+    fn num_vertices(&self) -> u32 {
+        1000
+    }
+    fn global_count(&self, l: u32) -> u32 {
+        l.wrapping_mul(2)
+    }
+    fn count_label(&self, l: u32) {
+        self.counts.fetch_add(l, Ordering::Relaxed);
+    }
+    fn edge_weight(&self, e: u64) -> f64 {
+        (e % 4) as f64 * 0.25
+    }
+}
+
+impl Host for View<'_> {
+    fn intrinsic(&self, id: u32, args: &[Value]) -> Result<Value, RuntimeError> {
+        let spec = &glp_codegen::lp::LP_KIND.intrinsics[id as usize];
+        let u = |i: usize| args[i].as_u32().unwrap();
+        Ok(match spec.name {
+            "label" => self.label(u(0)).into(),
+            "next_label" => self.next_label(u(0)).into(),
+            "degree" => self.degree(u(0)).into(),
+            "num_vertices" => self.num_vertices().into(),
+            "global_count" => self.global_count(u(0)).into(),
+            "count_label" => {
+                self.count_label(u(0));
+                Value::Unit
+            }
+            "edge_weight" => self.edge_weight(args[0].as_u64().unwrap()).into(),
+            other => return Err(RuntimeError::host(format!("{other} is not faked"))),
+        })
+    }
+}
+
+/// The hooks with the kind's defaults (the bodies of `LP_KIND.default_hooks`).
+trait LpVariant {
+    fn initial_label(&self, view: &View<'_>, v: VertexId) -> Label {
+        v
+    }
+    fn pick_label(&self, view: &View<'_>, v: VertexId) -> Label {
+        view.next_label(v)
+    }
+    fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {
+        (view.label(u), 1.0)
+    }
+    fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
+        freq
+    }
+    fn update_vertex(&self, view: &View<'_>, v: VertexId, best: Label, score: f64) -> Label {
+        best
+    }
+}
+
+macro_rules! lp_variant {
+    ($item:item) => {
+        $item
+        const LP_SOURCE: &str = stringify!($item);
+    };
+}
+
+pub struct Weighted {
+    boost: f64,
+    gamma: f64,
+    cap: u32,
+}
+
+lp_variant! {
+    impl LpVariant for Weighted {
+        fn pick_label(&self, view: &View<'_>, v: VertexId) -> Label {
+            let l = view.next_label(v);
+            view.count_label(l);
+            if l > self.cap { self.cap } else { l }
+        }
+        fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {
+            let d = view.degree(u);
+            (view.label(u), self.helper(d) * self.boost * view.edge_weight(edge))
+        }
+        fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
+            freq - self.gamma * (view.global_count(label) as f64).ln()
+        }
+    }
+}
+
+impl Weighted {
+    fn helper(&self, d: u64) -> f64 {
+        1.0 / (1 + d) as f64
+    }
+}
+
+#[test]
+fn lp_hooks_match_rustc() {
+    use glp_codegen::lp::{INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, PICK_LABEL, UPDATE_VERTEX};
+    // The helper is part of the impl the interpreter sees.
+    let source = LP_SOURCE.replacen("{", "{ fn helper(&self, d: u64) -> f64 { 1.0 / (1 + d) as f64 }", 1);
+    let lp = glp_codegen::lp::compile_impl(&syn::parse_str(&source).unwrap(), None).unwrap();
+    let interp = Interpreter::new(&lp.program);
+    for (boost, gamma, cap) in [(1.0, 0.0, 5), (2.5, 0.5, 100), (0.0, -1.0, 0)] {
+        let native = Weighted { boost, gamma, cap };
+        let params: Vec<Value> = lp
+            .program
+            .params
+            .iter()
+            .map(|p| match p.name.as_str() {
+                "boost" => boost.into(),
+                "gamma" => gamma.into(),
+                "cap" => cap.into(),
+                other => panic!("{other}"),
+            })
+            .collect();
+        for v in [0u32, 1, 2, 7, 12, 999, u32::MAX] {
+            let (a, b) = (AtomicU32::new(0), AtomicU32::new(0));
+            let (nv, iv) = (View { counts: &a }, View { counts: &b });
+            let call =
+                |hook: usize, args: &[Value]| interp.call(&iv, interp.hook(hook).unwrap(), &params, args).unwrap();
+            let ctx = Value::Context;
+            assert_eq!(call(INITIAL_LABEL, &[ctx, v.into()]), native.initial_label(&nv, v).into());
+            assert_eq!(call(PICK_LABEL, &[ctx, v.into()]), native.pick_label(&nv, v).into());
+            assert_eq!(a.load(Ordering::Relaxed), b.load(Ordering::Relaxed), "count_label ran the same");
+            for (u, e) in [(0u32, 0u64), (3, 1), (v, 2), (u32::MAX, u64::MAX)] {
+                let want = native.load_neighbor(&nv, v, u, e).into_value();
+                let got = call(LOAD_NEIGHBOR, &[ctx, v.into(), u.into(), e.into()]);
+                assert!(same(&want, &got), "load_neighbor({v}, {u}, {e}): {want:?} vs {got:?}");
+            }
+            for (label, freq) in [(0u32, 0.0), (5, 2.5), (12, f64::INFINITY), (u32::MAX, -1.0)] {
+                let want = Value::from(native.label_score(&nv, v, label, freq));
+                let got = call(LABEL_SCORE, &[ctx, v.into(), label.into(), freq.into()]);
+                assert!(same(&want, &got), "label_score({v}, {label}, {freq}): {want:?} vs {got:?}");
+                let want = Value::from(native.update_vertex(&nv, v, label, freq));
+                assert_eq!(call(UPDATE_VERTEX, &[ctx, v.into(), label.into(), freq.into()]), want);
+            }
+        }
+    }
+}
+
+#[test]
+fn one_interpreter_serves_many_threads() {
+    let program = compile(&TEST_KIND, control_flow::SOURCE, &[("k", "i32"), ("w", "u64"), ("x", "f64")]);
+    let interp = Interpreter::new(&program);
+    let f = interp.function("nested_loops").unwrap();
+    let p = control_flow::Native { k: 0, w: 0, x: 0.0 };
+    std::thread::scope(|s| {
+        for t in 0..4u32 {
+            let (interp, p) = (&interp, &p);
+            s.spawn(move || {
+                for n in 0..200u32 {
+                    let (a, b) = (n + t, n * 3 + t);
+                    let ctx = Ctx::default();
+                    let got = interp.call(&ctx, f, &[], &[Value::Context, a.into(), b.into()]).unwrap();
+                    assert_eq!(got, Value::from(p.nested_loops(&ctx, a, b)));
+                }
+            });
+        }
+    });
 }

@@ -56,8 +56,8 @@ pub use error::RuntimeError;
 pub use value::{Tuple, Value};
 
 use crate::ir::{
-    BinaryOp, Block, Expr, ExprKind, Function, FunctionId, IntrinsicId, LetTarget, Program, Role, SpanId, Stmt, StmtKind, Type,
-    MAX_TUPLE_LEN,
+    BinaryOp, Block, Expr, ExprKind, Function, FunctionId, IntrinsicId, LetTarget, Program, Role, SpanId, Stmt,
+    StmtKind, Type, MAX_TUPLE_LEN,
 };
 use ops::OpError;
 
@@ -110,7 +110,8 @@ type Eval<T = Value> = Result<T, Unwind>;
 impl Interpreter {
     /// Prepares `program` for running (it is copied).
     pub fn new(program: &Program) -> Interpreter {
-        let frames = program.functions.iter().map(|f| f.locals.iter().map(|l| Value::default_of(&l.ty)).collect()).collect();
+        let frames =
+            program.functions.iter().map(|f| f.locals.iter().map(|l| Value::default_of(&l.ty)).collect()).collect();
         let hook_count = program.functions.iter().filter_map(|f| f.role.hook_index()).max().map_or(0, |n| n + 1);
         let mut hooks = vec![None; hook_count];
         for (i, f) in program.functions.iter().enumerate() {
@@ -143,9 +144,17 @@ impl Interpreter {
     /// Calls `function` with `args` (its arguments in order, the context as
     /// [`Value::Context`]). `params` are the program's parameter values in
     /// [`Program::params`] order.
-    pub fn call<H: Host + ?Sized>(&self, host: &H, function: FunctionId, params: &[Value], args: &[Value]) -> Result<Value, RuntimeError> {
+    pub fn call<H: Host + ?Sized>(
+        &self,
+        host: &H,
+        function: FunctionId,
+        params: &[Value],
+        args: &[Value],
+    ) -> Result<Value, RuntimeError> {
         let Some(f) = self.program.functions.get(function as usize) else {
-            return Err(RuntimeError::BadCall { message: format!("no function {function} in `{}`", self.program.name) });
+            return Err(RuntimeError::BadCall {
+                message: format!("no function {function} in `{}`", self.program.name),
+            });
         };
         self.check_params(params)?;
         if args.len() != f.params.len() {
@@ -170,21 +179,29 @@ impl Interpreter {
         });
         result.map_err(|u| match u {
             Unwind::Error(e) => *e,
-            Unwind::Break | Unwind::Continue | Unwind::Return(_) => {
-                RuntimeError::IllTyped { message: "`break` or `continue` outside of a loop".into(), location: self.program.location(f.span) }
-            }
+            Unwind::Break | Unwind::Continue | Unwind::Return(_) => RuntimeError::IllTyped {
+                message: "`break` or `continue` outside of a loop".into(),
+                location: self.program.location(f.span),
+            },
         })
     }
 
     fn check_params(&self, params: &[Value]) -> Result<(), RuntimeError> {
         if params.len() != self.program.params.len() {
             return Err(RuntimeError::BadCall {
-                message: format!("`{}` has {} parameter(s), {} given", self.program.name, self.program.params.len(), params.len()),
+                message: format!(
+                    "`{}` has {} parameter(s), {} given",
+                    self.program.name,
+                    self.program.params.len(),
+                    params.len()
+                ),
             });
         }
         for (p, v) in self.program.params.iter().zip(params) {
             if v.scalar() != Some(p.ty) {
-                return Err(RuntimeError::BadCall { message: format!("parameter `{}` must be of type `{}`, found {v:?}", p.name, p.ty) });
+                return Err(RuntimeError::BadCall {
+                    message: format!("parameter `{}` must be of type `{}`, found {v:?}", p.name, p.ty),
+                });
             }
         }
         Ok(())
@@ -289,25 +306,24 @@ impl<H: Host + ?Sized> Run<'_, H> {
                 let v = match op {
                     None => v,
                     Some(op) => {
-                        let current = *frame.get(*target as usize).ok_or_else(|| self.ill_typed(stmt.span, "unknown local"))?;
+                        let current =
+                            *frame.get(*target as usize).ok_or_else(|| self.ill_typed(stmt.span, "unknown local"))?;
                         ops::binary(*op, current, v).map_err(|e| self.op_error(e, stmt.span))?
                     }
                 };
                 self.set(frame, *target, v, stmt.span)
             }
             StmtKind::Expr(e) => self.expr(f, e, frame).map(drop),
-            StmtKind::While { cond, body } => {
-                loop {
-                    if !self.condition(f, cond, frame)? {
-                        return Ok(());
-                    }
-                    match self.block(f, body, frame) {
-                        Ok(_) | Err(Unwind::Continue) => {}
-                        Err(Unwind::Break) => return Ok(()),
-                        Err(other) => return Err(other),
-                    }
+            StmtKind::While { cond, body } => loop {
+                if !self.condition(f, cond, frame)? {
+                    return Ok(());
                 }
-            }
+                match self.block(f, body, frame) {
+                    Ok(_) | Err(Unwind::Continue) => {}
+                    Err(Unwind::Break) => return Ok(()),
+                    Err(other) => return Err(other),
+                }
+            },
             StmtKind::For { var, start, end, inclusive, body } => {
                 let s = self.expr(f, start, frame)?;
                 let e = self.expr(f, end, frame)?;
@@ -347,8 +363,12 @@ impl<H: Host + ?Sized> Run<'_, H> {
     fn expr(&self, f: &Function, e: &Expr, frame: &mut [Value]) -> Eval {
         match &e.kind {
             ExprKind::Literal(l) => Ok(ops::literal(*l, e.ty.scalar())),
-            ExprKind::Local(id) => frame.get(*id as usize).copied().ok_or_else(|| self.ill_typed(e.span, "unknown local")),
-            ExprKind::Param(p) => self.params.get(*p as usize).copied().ok_or_else(|| self.ill_typed(e.span, "unknown parameter")),
+            ExprKind::Local(id) => {
+                frame.get(*id as usize).copied().ok_or_else(|| self.ill_typed(e.span, "unknown local"))
+            }
+            ExprKind::Param(p) => {
+                self.params.get(*p as usize).copied().ok_or_else(|| self.ill_typed(e.span, "unknown parameter"))
+            }
             ExprKind::Unary(op, inner) => {
                 let v = self.expr(f, inner, frame)?;
                 ops::unary(*op, v).map_err(|err| self.op_error(err, e.span))
@@ -381,7 +401,8 @@ impl<H: Host + ?Sized> Run<'_, H> {
                 for (slot, item) in values.iter_mut().zip(items) {
                     *slot = self.expr(f, item, frame)?;
                 }
-                Value::tuple(&values[..items.len()]).ok_or_else(|| self.ill_typed(e.span, "tuple elements must be scalars"))
+                Value::tuple(&values[..items.len()])
+                    .ok_or_else(|| self.ill_typed(e.span, "tuple elements must be scalars"))
             }
             ExprKind::TupleField(base, index) => {
                 let v = self.expr(f, base, frame)?;
@@ -422,7 +443,10 @@ impl<H: Host + ?Sized> Run<'_, H> {
                 match result {
                     Ok(v) if v.has_type(&e.ty) => Ok(v),
                     Ok(v) => Err(RuntimeError::IllTyped {
-                        message: format!("the host returned {v:?} for intrinsic {id}, expected a value of type `{}`", e.ty),
+                        message: format!(
+                            "the host returned {v:?} for intrinsic {id}, expected a value of type `{}`",
+                            e.ty
+                        ),
                         location: self.location(e.span),
                     }
                     .into()),
@@ -433,7 +457,9 @@ impl<H: Host + ?Sized> Run<'_, H> {
                 }
             }
             ExprKind::Math(m, args) => {
-                let Some(first) = args.first() else { return Err(self.ill_typed(e.span, "math function without arguments")) };
+                let Some(first) = args.first() else {
+                    return Err(self.ill_typed(e.span, "math function without arguments"));
+                };
                 let x = self.expr(f, first, frame)?;
                 let y = match args.get(1) {
                     Some(arg) => Some(self.expr(f, arg, frame)?),
@@ -497,15 +523,23 @@ mod tests {
 
     #[test]
     fn powi_matches_rust() {
-        for &a in &[0.0f64, -0.0, 1.0, -1.5, 2.0, 1.0000001, 3.7, 1e10, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e-300] {
+        for &a in
+            &[0.0f64, -0.0, 1.0, -1.5, 2.0, 1.0000001, 3.7, 1e10, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e-300]
+        {
             for b in [-1025, -64, -7, -2, -1, 0, 1, 2, 3, 7, 31, 64, 1023, i32::MAX, i32::MIN] {
                 let want = std::hint::black_box(a).powi(std::hint::black_box(b));
                 let got = ops::powi_f64(a, b);
-                assert!(want.to_bits() == got.to_bits() || (want.is_nan() && got.is_nan()), "{a}.powi({b}): {want} vs {got}");
+                assert!(
+                    want.to_bits() == got.to_bits() || (want.is_nan() && got.is_nan()),
+                    "{a}.powi({b}): {want} vs {got}"
+                );
                 let a32 = a as f32;
                 let want = std::hint::black_box(a32).powi(std::hint::black_box(b));
                 let got = ops::powi_f32(a32, b);
-                assert!(want.to_bits() == got.to_bits() || (want.is_nan() && got.is_nan()), "{a32}.powi({b}): {want} vs {got}");
+                assert!(
+                    want.to_bits() == got.to_bits() || (want.is_nan() && got.is_nan()),
+                    "{a32}.powi({b}): {want} vs {got}"
+                );
             }
         }
     }

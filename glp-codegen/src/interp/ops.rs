@@ -162,7 +162,11 @@ pub(crate) fn binary(op: BinaryOp, a: Value, b: Value) -> OpResult {
                         match partial_cmp(p, q)? {
                             Some(Ordering::Equal) => continue,
                             Some(o) => {
-                                let want = if matches!(op, BinaryOp::Lt | BinaryOp::Le) { Ordering::Less } else { Ordering::Greater };
+                                let want = if matches!(op, BinaryOp::Lt | BinaryOp::Le) {
+                                    Ordering::Less
+                                } else {
+                                    Ordering::Greater
+                                };
                                 return Ok(Value::Bool(o == want));
                             }
                             None => return Ok(Value::Bool(false)),

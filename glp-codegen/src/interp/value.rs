@@ -131,7 +131,8 @@ impl Value {
         match ty {
             Type::Scalar(s) => Value::zero(*s),
             Type::Tuple(items) => {
-                let zeros: [Value; MAX_TUPLE_LEN] = std::array::from_fn(|i| Value::zero(items.get(i).copied().unwrap_or(Scalar::Bool)));
+                let zeros: [Value; MAX_TUPLE_LEN] =
+                    std::array::from_fn(|i| Value::zero(items.get(i).copied().unwrap_or(Scalar::Bool)));
                 Tuple::new(&zeros[..items.len().min(MAX_TUPLE_LEN)]).map_or(Value::Unit, Value::Tuple)
             }
             Type::Context => Value::Context,
@@ -204,25 +205,53 @@ impl Value {
     }
 
     pub fn as_bool(self) -> Option<bool> {
-        if let Value::Bool(v) = self { Some(v) } else { None }
+        if let Value::Bool(v) = self {
+            Some(v)
+        } else {
+            None
+        }
     }
     pub fn as_i32(self) -> Option<i32> {
-        if let Value::I32(v) = self { Some(v) } else { None }
+        if let Value::I32(v) = self {
+            Some(v)
+        } else {
+            None
+        }
     }
     pub fn as_i64(self) -> Option<i64> {
-        if let Value::I64(v) = self { Some(v) } else { None }
+        if let Value::I64(v) = self {
+            Some(v)
+        } else {
+            None
+        }
     }
     pub fn as_u32(self) -> Option<u32> {
-        if let Value::U32(v) = self { Some(v) } else { None }
+        if let Value::U32(v) = self {
+            Some(v)
+        } else {
+            None
+        }
     }
     pub fn as_u64(self) -> Option<u64> {
-        if let Value::U64(v) = self { Some(v) } else { None }
+        if let Value::U64(v) = self {
+            Some(v)
+        } else {
+            None
+        }
     }
     pub fn as_f32(self) -> Option<f32> {
-        if let Value::F32(v) = self { Some(v) } else { None }
+        if let Value::F32(v) = self {
+            Some(v)
+        } else {
+            None
+        }
     }
     pub fn as_f64(self) -> Option<f64> {
-        if let Value::F64(v) = self { Some(v) } else { None }
+        if let Value::F64(v) = self {
+            Some(v)
+        } else {
+            None
+        }
     }
 
     /// An integer's value, widened without loss.
