@@ -268,10 +268,11 @@ impl<'a> FunctionEmitter<'a> {
                 }
                 self.line("}");
             }
-            ExprKind::Block(b) if b.stmts.is_empty() => match &b.tail {
-                Some(tail) => self.expr_into(tail, target),
-                None => {}
-            },
+            ExprKind::Block(b) if b.stmts.is_empty() => {
+                if let Some(tail) = &b.tail {
+                    self.expr_into(tail, target)
+                }
+            }
             ExprKind::Block(b) => {
                 self.line("{");
                 self.indent += 1;
