@@ -197,3 +197,95 @@ fn llp_splits_the_giant_community_of_classic_lp() {
     let (none, some, strong) = (count(0.0), count(1.0), count(32.0));
     assert!(none < some && none < strong, "communities: {none}, {some}, {strong}");
 }
+
+// ---- Seeded LP ---------------------------------------------------------------------------
+
+/// Connected component of every vertex (breadth-first search; the graph is symmetric).
+fn components(csr: &Csr) -> Vec<usize> {
+    let n = csr.num_vertices();
+    let mut component = vec![usize::MAX; n];
+    let mut next = 0;
+    for start in 0..n {
+        if component[start] != usize::MAX {
+            continue;
+        }
+        component[start] = next;
+        let mut queue = std::collections::VecDeque::from([start as u32]);
+        while let Some(v) = queue.pop_front() {
+            for &u in csr.neighbors(v) {
+                if component[u as usize] == usize::MAX {
+                    component[u as usize] = next;
+                    queue.push_back(u);
+                }
+            }
+        }
+        next += 1;
+    }
+    component
+}
+
+/// A seed file for `g`: every `every`-th vertex (dense order), with file label
+/// `1000 + (v / every) % 3` (three classes), written with the graph's input ids.
+fn seed_file(g: &Graph, every: usize) -> String {
+    (0..g.num_vertices())
+        .step_by(every)
+        .map(|v| format!("{}\t{}\n", g.ids.original(v as u32), 1000 + (v / every) % 3))
+        .collect()
+}
+
+#[test]
+fn seeded_lp_spreads_seed_labels_only_and_reaches_every_seeded_component() {
+    let mut unreached = 0;
+    for (name, every) in [("citeseer.edges", 40), ("pubmed.edges", 300), ("cora.edges", 25)] {
+        let g = load(name);
+        let text = seed_file(&g, every);
+        let seeds = glp::io::read_seeds_from_bytes("seeds.txt", text.as_bytes(), &g.ids).unwrap();
+        let seed_labels: BTreeSet<u32> = seeds.labels.iter().copied().filter(|&l| l != UNLABELLED).collect();
+        assert_eq!(seed_labels.len(), 3);
+        let component = components(&g.csr);
+        let seeded_components: BTreeSet<usize> =
+            (0..g.num_vertices()).filter(|&v| seeds.labels[v] != UNLABELLED).map(|v| component[v]).collect();
+        let inputs = LpInputs { seeds: Some(&seeds.labels), ..LpInputs::default() };
+        // Synchronous with a cap above any component's diameter: every vertex a seed can
+        // reach is labelled. Asynchronous: the invariants only (it may stop earlier).
+        for (config, all_reached) in [(LpConfig::synchronous(500), true), (LpConfig::asynchronous(), false)] {
+            let out = pool(2).install(|| glp::lp::run_with(&g.csr, &Seeded, &config, &inputs, Seeded::FEATURES)).unwrap();
+            for (v, &l) in out.labels.iter().enumerate() {
+                let what = format!("{name} {:?}, vertex {v}", config.schedule);
+                assert!(l == UNLABELLED || seed_labels.contains(&l), "{what}: invented label {l}");
+                if seeds.labels[v] != UNLABELLED {
+                    assert_eq!(l, seeds.labels[v], "{what}: a seed changed");
+                }
+                if !seeded_components.contains(&component[v]) {
+                    assert_eq!(l, UNLABELLED, "{what}: labelled without a seed in its component");
+                } else if all_reached {
+                    assert_ne!(l, UNLABELLED, "{what}: reachable from a seed but unlabelled");
+                }
+                // Every label maps back to a value of the file.
+                if l != UNLABELLED {
+                    assert!((1000..1003).contains(&seeds.value(l).unwrap()));
+                }
+            }
+            unreached += out.labels.iter().filter(|&&l| l == UNLABELLED).count();
+        }
+    }
+    // Some components are out of the seeds' reach (citeseer, cora), so both cases are seen.
+    assert!(unreached > 0);
+}
+
+#[test]
+fn seeded_lp_labels_a_path_one_step_per_iteration() {
+    // Path 0 - 1 - 2 - 3 - 4, seed on 0 only: after i synchronous iterations exactly the
+    // vertices at distance <= i carry the seed's label.
+    let csr = graph_of(5, &[(0, 1), (1, 2), (2, 3), (3, 4)]);
+    let seeds = [0, UNLABELLED, UNLABELLED, UNLABELLED, UNLABELLED];
+    let inputs = LpInputs { seeds: Some(&seeds), ..LpInputs::default() };
+    for i in 0..=5u32 {
+        let out = glp::lp::run_with(&csr, &Seeded, &LpConfig::synchronous(i), &inputs, Seeded::FEATURES).unwrap();
+        let expected: Vec<u32> = (0..5).map(|v| if v <= i { 0 } else { UNLABELLED }).collect();
+        assert_eq!(out.labels, expected, "{i} iterations");
+    }
+    // Without seeds the variant is refused, not run with nothing.
+    let refused = glp::lp::run_with(&csr, &Seeded, &LpConfig::synchronous(3), &LpInputs::default(), Seeded::FEATURES);
+    assert!(matches!(refused, Err(glp::Error::InvalidArgument(_))));
+}
