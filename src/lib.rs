@@ -33,10 +33,10 @@ pub mod variants;
 
 /// The items most programs need.
 pub mod prelude {
+    pub use crate::variants::{Classic, Llp, Seeded, Slp, Weighted};
     pub use glp_runtime::community::{Cover, GroundTruth, UNLABELLED};
     pub use glp_runtime::graph::{BuildOptions, Csr, DuplicateEdges, Graph, VertexId};
     pub use glp_runtime::io::LoadOptions;
-    pub use crate::variants::{Classic, Llp, Seeded, Slp, Weighted};
     pub use glp_runtime::lp::{
         EdgeId, Label, LpConfig, LpFeatures, LpInputs, LpOutcome, LpVariant, Schedule, TieBreak, View,
     };

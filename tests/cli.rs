@@ -298,7 +298,9 @@ fn seeded_lp_writes_the_seed_files_labels_and_reaches_a_fixpoint() {
     // smallest label: the result is a fixpoint checked below.
     let args = ["lp", graph.to_str().unwrap(), "--backend", "cpu", "--pick-less-every", "0", "--tolerance", "0"];
     let args = [&args[..], &["--ties", "smallest", "--iterations", "100", "--json"]].concat();
-    let run = glp(&[&args[..], &["--variant", "seeded", "--seeds", seeds.to_str().unwrap(), "--out", out.to_str().unwrap()]].concat());
+    let run =
+        glp(&[&args[..], &["--variant", "seeded", "--seeds", seeds.to_str().unwrap(), "--out", out.to_str().unwrap()]]
+            .concat());
     assert!(run.status.success(), "{}", stderr(&run));
     let report: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
     assert_eq!(report["converged"], true);
@@ -358,7 +360,10 @@ fn variant_option_errors_say_what_is_valid() {
     let karate = data("karate.mtx");
     let karate = karate.to_str().unwrap();
     let cases: Vec<(Vec<&str>, String)> = vec![
-        (vec!["--variant", "llp", "--param", "beta=2"], "unknown parameter `beta` (valid parameters of llp: gamma)".into()),
+        (
+            vec!["--variant", "llp", "--param", "beta=2"],
+            "unknown parameter `beta` (valid parameters of llp: gamma)".into(),
+        ),
         (vec!["--variant", "slp", "--param", "threshold=2"], "threshold must be a number in [0, 1] (got `2`)".into()),
         (vec!["--variant", "llp", "--param", "gamma"], "expected NAME=VALUE".into()),
         (vec!["--param", "gamma=1"], "variant classic takes no parameters".into()),

@@ -6,8 +6,8 @@
 //! report it.
 
 use super::common::{self, LoadArgs};
-use super::gen::RmatArgs;
 use super::engine::EngineArgs;
+use super::gen::RmatArgs;
 use clap::{Args, Subcommand};
 use glp_runtime::community::GroundTruth;
 use glp_runtime::gen::{self, CommunityParams, RmatSampler};

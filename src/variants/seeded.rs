@@ -1,8 +1,8 @@
 //! Seeded label propagation.
 
+use crate::community::UNLABELLED;
 use crate::graph::VertexId;
 use crate::lp::{Label, LpFeatures, LpVariant, View};
-use crate::community::UNLABELLED;
 
 /// Seeded label propagation (the fraud-detection pipeline of GLP sections 1 and 6.5): known
 /// accounts carry seed labels, every other vertex starts unlabelled and takes no label until

@@ -323,7 +323,8 @@ fn label_memory_pick_walks_the_slots_by_cumulative_weight() {
         view.memory_add(0, 30, 1.0);
         view.memory_add(0, 10, 2.0);
         view.memory_add(0, 20, 1.0);
-        let picks: Vec<Label> = [0.0, 0.2499, 0.25, 0.7499, 0.75, 0.999999].iter().map(|&r| view.memory_pick(0, r)).collect();
+        let picks: Vec<Label> =
+            [0.0, 0.2499, 0.25, 0.7499, 0.75, 0.999999].iter().map(|&r| view.memory_pick(0, r)).collect();
         assert_eq!(picks, vec![30, 30, 10, 10, 20, 20]);
         // r at or past the end (rounding) gives the last slot.
         assert_eq!(view.memory_pick(0, 1.0), 20);
@@ -480,7 +481,10 @@ fn inputs_are_checked_against_the_graph() {
     assert!(invalid(run(LpInputs { seeds: Some(&[0, 1, 3]), ..Default::default() }, seeded)));
     assert!(invalid(run(LpInputs::default(), seeded)));
     assert!(invalid(run(LpInputs { vertex_weights: Some(&[1.0; 4]), ..Default::default() }, LpFeatures::ALL)));
-    assert!(invalid(run(LpInputs { vertex_weights: Some(&[1.0, f32::NAN, 1.0]), ..Default::default() }, LpFeatures::ALL)));
+    assert!(invalid(run(
+        LpInputs { vertex_weights: Some(&[1.0, f32::NAN, 1.0]), ..Default::default() },
+        LpFeatures::ALL
+    )));
     let ok = run(LpInputs { seeds: Some(&[0, UNLABELLED, 0]), vertex_weights: Some(&[1.0; 3]) }, seeded).unwrap();
     assert_eq!(ok.labels, vec![0, 1, 2], "Classic ignores the seeds; isolated vertices keep their labels");
     assert_eq!(ok.memberships, None);

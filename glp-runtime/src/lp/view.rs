@@ -132,8 +132,7 @@ impl<'a> Facilities<'a> {
             return None;
         }
         let rows = self.memory_labels.par_chunks(SLOTS).map(|row| {
-            let mut labels: Vec<Label> =
-                row.iter().map(|l| l.load(Relaxed)).take_while(|&l| l != UNLABELLED).collect();
+            let mut labels: Vec<Label> = row.iter().map(|l| l.load(Relaxed)).take_while(|&l| l != UNLABELLED).collect();
             labels.sort_unstable();
             labels
         });
@@ -201,7 +200,10 @@ impl<'a> View<'a> {
     /// Weight of edge `e`; 1 on unweighted graphs.
     #[inline]
     pub fn edge_weight(&self, e: EdgeId) -> f64 {
-        debug_assert!(self.facilities.features.edge_weights, "edge_weight called, but the features exclude edge weights");
+        debug_assert!(
+            self.facilities.features.edge_weights,
+            "edge_weight called, but the features exclude edge weights"
+        );
         self.facilities.edge_weights.map_or(1.0, |w| w[e as usize] as f64)
     }
 
@@ -229,7 +231,10 @@ impl<'a> View<'a> {
     /// Label `l`'s count in the global histogram of this iteration (0 for [`UNLABELLED`]).
     #[inline]
     pub fn global_count(&self, l: Label) -> u32 {
-        debug_assert!(self.facilities.features.histogram, "global_count called, but the features exclude the histogram");
+        debug_assert!(
+            self.facilities.features.histogram,
+            "global_count called, but the features exclude the histogram"
+        );
         self.facilities.histogram.get(l as usize).map_or(0, |c| c.load(Relaxed))
     }
 
