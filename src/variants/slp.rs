@@ -18,11 +18,18 @@ use crate::lp::{EdgeId, Label, LpVariant, View};
 /// - **listener**: it hears its neighbours' shown labels, each weighted
 ///   `vertex_weight(v) + edge_weight(e)` as in the paper's listing (2 per neighbour on an
 ///   unweighted graph without vertex weights: the same ranking as counting), takes the best
-///   (the engine's MFL and tie rule), adds it to its memory with weight 1 and drops the
-///   labels whose weight is below `threshold` of its memory's total (`update_vertex`);
+///   (from iteration 1, equal weights broken at random: `label_score` adds a random fraction
+///   below 2^-20 of the weight, drawn per vertex, label and iteration with
+///   `random_f64(v, label + 1)`), adds
+///   it to its memory with weight 1 and drops the labels whose weight is below `threshold`
+///   of its memory's total (`update_vertex`);
 /// - `update_vertex` returns the vertex's **dominant** label, the heaviest of its memory (ties
 ///   to the smaller label), so the run's `labels` are a partition (each vertex's strongest
 ///   community) and its `memberships` the overlapping cover (every label left in memory).
+///
+/// Meant for the synchronous schedule (GLP's). In the asynchronous one listeners hear labels
+/// already replaced in the sweep by their neighbours' dominant labels, which merges
+/// communities that share vertices.
 ///
 /// A full memory replaces its lightest label only by a heavier one (see [`crate::lp::View`]
 /// for the exact slot rules): every slot weighs at least 1 here, so a full memory ignores new
@@ -33,6 +40,9 @@ pub struct Slp {
     /// listening step (in `[0, 1]`).
     pub threshold: f64,
 }
+
+/// Relative size of the random tie-breaking term of [`Slp`]'s score: 2^-20.
+const TIE_JITTER: f64 = 1.0 / 1048576.0;
 
 impl Default for Slp {
     /// `threshold = 0.1`.
@@ -64,6 +74,22 @@ impl LpVariant for Slp {
     #[inline]
     fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {
         (view.label(u), view.vertex_weight(v) + view.edge_weight(edge))
+    }
+
+    /// The summed weight, raised from iteration 1 on by a random fraction below 2^-20 of
+    /// itself: equal weights are ordered at random, anew every iteration (SLPA breaks the
+    /// listener's ties randomly; a fixed rule would let one side of a balanced vertex win
+    /// forever), while weights that differ by more than that fraction keep their order.
+    /// Iteration 0 keeps the engine's tie rule: every vertex then shows its own id, so every
+    /// label heard ties, and random choices would scatter labels that the bounded, pruned
+    /// memory cannot recover from (a label that enters a memory whose total exceeds
+    /// `1 / threshold` is pruned at once). Increasing in `freq`.
+    #[inline]
+    fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
+        if view.iteration() == 0 {
+            return freq;
+        }
+        freq + freq * TIE_JITTER * view.random_f64(v, label + 1)
     }
 
     /// Listener: remember the label heard, forget rare ones, return the dominant label.

@@ -12,9 +12,11 @@
 //! vertices at the start of each iteration (after the histogram reset), before the in-place
 //! sweep: its result replaces the vertex's label, a vertex whose label it changes marks its
 //! neighbours affected, and a histogram it builds is the one of the iteration start (the
-//! sweep's moves do not update it). Picks are not counted as changes for the tolerance.
+//! sweep's moves do not update it). Picks are not counted as changes for the tolerance. Runs
+//! with label memory or random numbers ignore the tolerance and go to the cap (their state is
+//! not only the labels).
 
-use super::synchronous::initial_labels;
+use super::synchronous::{initial_labels, labels_are_the_state};
 use super::tally::{PassCounts, TallyPool};
 use super::variant::{LpVariant, View};
 use super::view::Facilities;
@@ -34,6 +36,7 @@ pub(super) fn run<V: LpVariant>(
 ) -> LpOutcome {
     let n = csr.num_vertices();
     let custom_pick = facilities.features().custom_pick_label;
+    let may_stop = labels_are_the_state(facilities);
     let pool = TallyPool::new(n);
     let labels = initial_labels(csr, variant, facilities);
     let affected: Vec<AtomicBool> = (0..n).into_par_iter().map(|_| AtomicBool::new(true)).collect();
@@ -79,7 +82,7 @@ pub(super) fn run<V: LpVariant>(
             })
         });
         iterations.push(IterationStats { changed: counts.changed, processed: counts.processed, pick_less, time });
-        if !pick_less && counts.changed as f64 <= tolerance * n as f64 {
+        if may_stop && !pick_less && counts.changed as f64 <= tolerance * n as f64 {
             converged = true;
             break;
         }

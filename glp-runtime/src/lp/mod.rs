@@ -62,9 +62,11 @@ pub const DEFAULT_ASYNC_MAX_ITERATIONS: u32 = 20;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Schedule {
     /// Double-buffered: iteration i reads only labels of iteration i - 1. Stops after
-    /// `max_iterations` or as soon as an iteration changes no label.
+    /// `max_iterations` or as soon as an iteration changes no label (runs with label memory
+    /// or random numbers always go to `max_iterations`).
     Synchronous,
-    /// In place, with affected flags, Pick-Less and a tolerance.
+    /// In place, with affected flags, Pick-Less and a tolerance (ignored, as the early stop
+    /// of the synchronous schedule, by runs with label memory or random numbers).
     Asynchronous {
         /// Pick-Less iterations are those with `iteration % pick_less_every == 0`
         /// (0 disables Pick-Less).
@@ -113,7 +115,7 @@ pub struct LpConfig {
 }
 
 impl LpConfig {
-    /// Synchronous schedule with an iteration cap; ties to the smallest label.
+    /// Synchronous schedule with an iteration cap; ties to the smallest label; random seed 0.
     pub fn synchronous(max_iterations: u32) -> Self {
         LpConfig { schedule: Schedule::Synchronous, max_iterations, ties: TieBreak::SmallestLabel, seed: 0 }
     }

@@ -7,7 +7,8 @@
 //! nothing is copied), then computes every vertex's next label from the shown labels into
 //! `output`, which becomes `previous` for the next iteration. The result does not depend on
 //! the thread count or order. The run stops when an iteration changes no label (output equal
-//! to previous) or at the cap.
+//! to previous) or at the cap; runs with label memory or random numbers always go to the cap
+//! (their state is not only the labels).
 
 use super::tally::{PassCounts, TallyPool};
 use super::variant::{LpVariant, View};
@@ -28,6 +29,7 @@ pub(super) fn run<V: LpVariant>(
 ) -> LpOutcome {
     let n = csr.num_vertices();
     let custom_pick = facilities.features().custom_pick_label;
+    let may_stop = labels_are_the_state(facilities);
     let pool = TallyPool::new(n);
     let mut previous = initial_labels(csr, variant, facilities);
     let mut output: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(UNLABELLED)).collect();
@@ -72,7 +74,7 @@ pub(super) fn run<V: LpVariant>(
             pick_less: false,
             time,
         });
-        if counts.changed == 0 {
+        if may_stop && counts.changed == 0 {
             converged = true;
             break;
         }
@@ -80,6 +82,15 @@ pub(super) fn run<V: LpVariant>(
     let elapsed = start.elapsed();
     let labels = previous.into_iter().map(AtomicU32::into_inner).collect();
     LpOutcome { labels, memberships: None, iterations, converged, elapsed }
+}
+
+/// Whether the labels are the whole state of a run, so that an iteration that changes no
+/// label means the next one would not either. Not so with label memory (memories keep
+/// evolving while labels stand still) or random numbers (the next draws differ): such runs go
+/// to the iteration cap, as the GLP paper runs SLP (20 iterations).
+pub(super) fn labels_are_the_state(facilities: &Facilities<'_>) -> bool {
+    let features = facilities.features();
+    !features.label_memory && !features.random
 }
 
 /// Every vertex's `initial_label`, computed once (the hook may set up the vertex's own

@@ -1,0 +1,294 @@
+//! The built-in variants (`glp::variants`) on real graphs and small constructed ones, each
+//! result checked against facts computed here independently of the engines: LLP against a
+//! naive reference and against classic LP at gamma = 0, seeded LP against connected
+//! components, SLP on two cliques sharing a vertex.
+
+use glp::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(name)
+}
+
+fn load(name: &str) -> Graph {
+    let options = LoadOptions { progress: false, ..LoadOptions::default() };
+    glp::io::load_graph(&data(name), &options).unwrap()
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
+}
+
+fn graph_of(n: usize, edges: &[(u32, u32)]) -> Csr {
+    let list = glp::graph::EdgeList {
+        num_vertices: n,
+        sources: edges.iter().map(|e| e.0).collect(),
+        targets: edges.iter().map(|e| e.1).collect(),
+        weights: None,
+    };
+    glp::graph::build_csr(&list, &BuildOptions::default()).unwrap()
+}
+
+// ---- SLP ---------------------------------------------------------------------------------
+
+/// Two cliques of `k` vertices sharing vertex `k - 1`: A = 0..k, B = k-1..2k-1.
+fn two_cliques(k: u32) -> Csr {
+    let mut edges = Vec::new();
+    for clique in [0..k, k - 1..2 * k - 1] {
+        for a in clique.clone() {
+            for b in clique.clone() {
+                if a < b {
+                    edges.push((a, b));
+                }
+            }
+        }
+    }
+    graph_of(2 * k as usize - 1, &edges)
+}
+
+/// Whether SLP found the two cliques: every vertex of A only remembers one label a, of B only
+/// one label b != a, and the shared vertex exactly {a, b}.
+fn cliques_found(k: u32, memberships: &[Vec<u32>]) -> bool {
+    let shared = (k - 1) as usize;
+    let (a_side, b_side) = (&memberships[..shared], &memberships[shared + 1..]);
+    let single = |side: &[Vec<u32>]| -> Option<u32> {
+        let first = side[0].clone();
+        (first.len() == 1 && side.iter().all(|m| *m == first)).then(|| first[0])
+    };
+    match (single(a_side), single(b_side)) {
+        (Some(a), Some(b)) if a != b => {
+            let mut both = vec![a, b];
+            both.sort();
+            memberships[shared] == both
+        }
+        _ => false,
+    }
+}
+
+#[test]
+fn slp_gives_the_shared_vertex_of_two_cliques_both_communities() {
+    // SLP is random (speakers draw from their memory, listeners break ties at random): the
+    // property must hold for every seed tried, on cliques of two sizes.
+    for k in [16, 32] {
+        let csr = two_cliques(k);
+        for seed in 0..10 {
+            let config = LpConfig { seed, ..LpConfig::synchronous(20) };
+            let out = glp::lp::run_kernel(&csr, &Slp::default(), &config, &LpInputs::default()).unwrap();
+            let memberships = out.memberships.unwrap();
+            assert!(cliques_found(k, &memberships), "k {k}, seed {seed}: {memberships:?}");
+            assert_eq!(out.iterations.len(), 20, "SLP runs to the cap");
+        }
+    }
+}
+
+#[test]
+fn slp_is_reproducible_and_its_memberships_are_well_formed() {
+    let g = load("email-Eu-core.txt");
+    let n = g.num_vertices();
+    let config = LpConfig { seed: 3, ..LpConfig::synchronous(20) };
+    let run = |threads, config: &LpConfig| {
+        pool(threads)
+            .install(|| glp::lp::run_kernel(&g.csr, &Slp::default(), config, &LpInputs::default()))
+    };
+    let one = run(1, &config).unwrap();
+    let two = run(2, &config).unwrap();
+    assert_eq!(one.labels, two.labels, "counter-based draws: the thread count does not matter");
+    assert_eq!(one.memberships, two.memberships);
+    let other_seed = run(2, &LpConfig { seed: 4, ..config }).unwrap();
+    assert_ne!(one.memberships, other_seed.memberships, "the seed changes the draws");
+    for out in [one, run(2, &LpConfig { seed: 3, ..LpConfig::asynchronous() }).unwrap()] {
+        let memberships = out.memberships.unwrap();
+        assert_eq!(memberships.len(), n);
+        for (v, m) in memberships.iter().enumerate() {
+            assert!(!m.is_empty() && m.len() <= glp::lp::LABEL_MEMORY_SLOTS as usize, "vertex {v}: {m:?}");
+            assert!(m.windows(2).all(|w| w[0] < w[1]), "sorted, distinct: {m:?}");
+            assert!(m.iter().all(|&l| (l as usize) < n));
+            // The label is the dominant one of the memory.
+            assert!(m.contains(&out.labels[v]), "vertex {v}: label {} not in {m:?}", out.labels[v]);
+        }
+    }
+}
+
+// ---- LLP ---------------------------------------------------------------------------------
+
+/// Naive synchronous LLP: every iteration counts the labels of all vertices, then scores
+/// each neighbour label `k - gamma * (count - k)`; highest score, ties to the smallest label,
+/// a vertex without neighbours keeps its label; stops when nothing changes.
+fn reference_llp(csr: &Csr, gamma: f64, iterations: u32) -> Vec<u32> {
+    let n = csr.num_vertices() as u32;
+    let mut labels: Vec<u32> = (0..n).collect();
+    for _ in 0..iterations {
+        let mut global: BTreeMap<u32, u32> = BTreeMap::new();
+        for &l in &labels {
+            *global.entry(l).or_default() += 1;
+        }
+        let next: Vec<u32> = (0..n)
+            .map(|v| {
+                let mut k: BTreeMap<u32, f64> = BTreeMap::new();
+                for &u in csr.neighbors(v) {
+                    *k.entry(labels[u as usize]).or_default() += 1.0;
+                }
+                let mut best: Option<(f64, u32)> = None;
+                for (&l, &f) in &k {
+                    let score = f - gamma * (global[&l] as f64 - f);
+                    if best.is_none_or(|(s, _)| score > s) {
+                        best = Some((score, l));
+                    }
+                }
+                best.map_or(labels[v as usize], |(_, l)| l)
+            })
+            .collect();
+        if next == labels {
+            break;
+        }
+        labels = next;
+    }
+    labels
+}
+
+const SMALL_GRAPHS: [&str; 6] =
+    ["karate.mtx", "football.edges", "polbooks.edges", "dolphins.edges", "email-Eu-core.txt", "citeseer.edges"];
+
+#[test]
+fn llp_matches_a_naive_reference() {
+    for name in SMALL_GRAPHS {
+        let g = load(name);
+        for gamma in [0.5, 1.0, 4.0, 64.0] {
+            let config = LpConfig::synchronous(20);
+            let out = pool(2)
+                .install(|| glp::lp::run_kernel(&g.csr, &Llp { gamma }, &config, &LpInputs::default()))
+                .unwrap();
+            assert_eq!(out.labels, reference_llp(&g.csr, gamma, 20), "{name}, gamma {gamma}");
+        }
+    }
+}
+
+#[test]
+fn llp_with_gamma_zero_is_classic_lp() {
+    let graphs = ["email-Eu-core.txt", "polblogs.edges", "citeseer.edges", "com-dblp.edges.gz"];
+    for name in graphs {
+        let g = load(name);
+        let none = LpInputs::default();
+        let zero = Llp { gamma: 0.0 };
+        // Synchronous: deterministic on any thread count.
+        let sync = LpConfig::synchronous(20);
+        let classic = pool(2).install(|| glp::lp::run(&g.csr, &Classic, &sync)).unwrap();
+        let llp = pool(2).install(|| glp::lp::run_kernel(&g.csr, &zero, &sync, &none)).unwrap();
+        assert_eq!(llp.labels, classic.labels, "{name} sync");
+        assert_eq!(llp.iterations.len(), classic.iterations.len());
+        // Asynchronous: deterministic on one thread.
+        let config = LpConfig::asynchronous();
+        let classic = pool(1).install(|| glp::lp::run(&g.csr, &Classic, &config)).unwrap();
+        let llp = pool(1).install(|| glp::lp::run_kernel(&g.csr, &zero, &config, &none)).unwrap();
+        assert_eq!(llp.labels, classic.labels, "{name} async");
+    }
+}
+
+#[test]
+fn llp_splits_the_giant_community_of_classic_lp() {
+    // The point of LLP: the penalty on large labels splits communities (the count need not
+    // grow monotonically with gamma).
+    let g = load("email-Eu-core.txt");
+    let count = |gamma: f64| {
+        let out =
+            glp::lp::run_kernel(&g.csr, &Llp { gamma }, &LpConfig::synchronous(20), &LpInputs::default())
+                .unwrap();
+        out.labels.iter().collect::<BTreeSet<_>>().len()
+    };
+    let (none, some, strong) = (count(0.0), count(1.0), count(32.0));
+    assert!(none < some && none < strong, "communities: {none}, {some}, {strong}");
+}
+
+// ---- Seeded LP ---------------------------------------------------------------------------
+
+/// Connected component of every vertex (breadth-first search; the graph is symmetric).
+fn components(csr: &Csr) -> Vec<usize> {
+    let n = csr.num_vertices();
+    let mut component = vec![usize::MAX; n];
+    let mut next = 0;
+    for start in 0..n {
+        if component[start] != usize::MAX {
+            continue;
+        }
+        component[start] = next;
+        let mut queue = std::collections::VecDeque::from([start as u32]);
+        while let Some(v) = queue.pop_front() {
+            for &u in csr.neighbors(v) {
+                if component[u as usize] == usize::MAX {
+                    component[u as usize] = next;
+                    queue.push_back(u);
+                }
+            }
+        }
+        next += 1;
+    }
+    component
+}
+
+/// A seed file for `g`: every `every`-th vertex (dense order), with file label
+/// `1000 + (v / every) % 3` (three classes), written with the graph's input ids.
+fn seed_file(g: &Graph, every: usize) -> String {
+    (0..g.num_vertices())
+        .step_by(every)
+        .map(|v| format!("{}\t{}\n", g.ids.original(v as u32), 1000 + (v / every) % 3))
+        .collect()
+}
+
+#[test]
+fn seeded_lp_spreads_seed_labels_only_and_reaches_every_seeded_component() {
+    let mut unreached = 0;
+    for (name, every) in [("citeseer.edges", 40), ("pubmed.edges", 300), ("cora.edges", 25)] {
+        let g = load(name);
+        let text = seed_file(&g, every);
+        let seeds = glp::io::read_seeds_from_bytes("seeds.txt", text.as_bytes(), &g.ids).unwrap();
+        let seed_labels: BTreeSet<u32> = seeds.labels.iter().copied().filter(|&l| l != UNLABELLED).collect();
+        assert_eq!(seed_labels.len(), 3);
+        let component = components(&g.csr);
+        let seeded_components: BTreeSet<usize> =
+            (0..g.num_vertices()).filter(|&v| seeds.labels[v] != UNLABELLED).map(|v| component[v]).collect();
+        let inputs = LpInputs { seeds: Some(&seeds.labels), ..LpInputs::default() };
+        // Synchronous with a cap above any component's diameter: every vertex a seed can
+        // reach is labelled. Asynchronous: the invariants only (it may stop earlier).
+        for (config, all_reached) in [(LpConfig::synchronous(500), true), (LpConfig::asynchronous(), false)] {
+            let out =
+                pool(2).install(|| glp::lp::run_kernel(&g.csr, &Seeded, &config, &inputs)).unwrap();
+            for (v, &l) in out.labels.iter().enumerate() {
+                let what = format!("{name} {:?}, vertex {v}", config.schedule);
+                assert!(l == UNLABELLED || seed_labels.contains(&l), "{what}: invented label {l}");
+                if seeds.labels[v] != UNLABELLED {
+                    assert_eq!(l, seeds.labels[v], "{what}: a seed changed");
+                }
+                if !seeded_components.contains(&component[v]) {
+                    assert_eq!(l, UNLABELLED, "{what}: labelled without a seed in its component");
+                } else if all_reached {
+                    assert_ne!(l, UNLABELLED, "{what}: reachable from a seed but unlabelled");
+                }
+                // Every label maps back to a value of the file.
+                if l != UNLABELLED {
+                    assert!((1000..1003).contains(&seeds.value(l).unwrap()));
+                }
+            }
+            unreached += out.labels.iter().filter(|&&l| l == UNLABELLED).count();
+        }
+    }
+    // Some components are out of the seeds' reach (citeseer, cora), so both cases are seen.
+    assert!(unreached > 0);
+}
+
+#[test]
+fn seeded_lp_labels_a_path_one_step_per_iteration() {
+    // Path 0 - 1 - 2 - 3 - 4, seed on 0 only: after i synchronous iterations exactly the
+    // vertices at distance <= i carry the seed's label.
+    let csr = graph_of(5, &[(0, 1), (1, 2), (2, 3), (3, 4)]);
+    let seeds = [0, UNLABELLED, UNLABELLED, UNLABELLED, UNLABELLED];
+    let inputs = LpInputs { seeds: Some(&seeds), ..LpInputs::default() };
+    for i in 0..=5u32 {
+        let out = glp::lp::run_kernel(&csr, &Seeded, &LpConfig::synchronous(i), &inputs).unwrap();
+        let expected: Vec<u32> = (0..5).map(|v| if v <= i { 0 } else { UNLABELLED }).collect();
+        assert_eq!(out.labels, expected, "{i} iterations");
+    }
+    // Without seeds the variant is refused, not run with nothing.
+    let refused = glp::lp::run_kernel(&csr, &Seeded, &LpConfig::synchronous(3), &LpInputs::default());
+    assert!(matches!(refused, Err(glp::Error::InvalidArgument(_))));
+}
