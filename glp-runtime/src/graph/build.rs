@@ -65,6 +65,37 @@ impl EdgeList {
     pub fn is_empty(&self) -> bool {
         self.sources.is_empty()
     }
+
+    /// The list as borrowed slices.
+    pub(crate) fn as_slices(&self) -> EdgeSlices<'_> {
+        EdgeSlices {
+            num_vertices: self.num_vertices,
+            sources: &self.sources,
+            targets: &self.targets,
+            weights: self.weights.as_deref(),
+        }
+    }
+}
+
+/// A borrowed [`EdgeList`]: what [`build_trusted`] reads, so that callers holding the
+/// endpoints in parts of larger buffers (the parsers' relabelled ids) need no copies.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EdgeSlices<'a> {
+    /// Number of vertices (every endpoint is below it).
+    pub num_vertices: usize,
+    /// Source of each edge.
+    pub sources: &'a [VertexId],
+    /// Target of each edge (as many as sources).
+    pub targets: &'a [VertexId],
+    /// Weight of each edge, when the input has weights (as many as sources, all finite).
+    pub weights: Option<&'a [f32]>,
+}
+
+impl EdgeSlices<'_> {
+    /// Number of edges.
+    fn len(&self) -> usize {
+        self.sources.len()
+    }
 }
 
 /// Builds a CSR with sorted rows from `edges` as `options` say.
@@ -84,14 +115,23 @@ impl EdgeList {
 ///
 /// Peak memory is 12 bytes per stored entry (before deduplication) plus the result.
 pub fn build_csr(edges: &EdgeList, options: &BuildOptions) -> Result<Csr> {
-    check_edge_list(edges)?;
+    check_edges(edges.as_slices())?;
+    build_trusted(edges.as_slices(), options)
+}
+
+/// [`build_csr`] for edges whose validity the caller has established: equal lengths, every
+/// endpoint below `num_vertices`, finite weights. The text parsers guarantee all three
+/// (relabelling yields ids below the vertex count, weights are checked where they are parsed),
+/// so re-checking them would only read every edge once more; debug builds still check.
+pub(crate) fn build_trusted(edges: EdgeSlices<'_>, options: &BuildOptions) -> Result<Csr> {
+    debug_assert!(check_edges(edges).is_ok(), "{:?}", check_edges(edges));
     let n = edges.num_vertices;
     let weighted = edges.weights.is_some() || options.duplicates == DuplicateEdges::Sum;
     if n == 0 {
         return Ok(Csr::from_sorted_parts(vec![0], Vec::new(), weighted.then(Vec::new)));
     }
     let partitioned = partition_by_source(edges, options)?;
-    let mut degrees = vec![0u64; n];
+    let mut degrees: Vec<u64> = try_zeroed(n, "the vertex degrees")?;
     let Partitioned { mut sources, mut packed, bucket_starts } = partitioned;
     let buckets = bucket_starts.len() - 1;
     let every_bucket: Vec<usize> = (0..=buckets).collect();
@@ -113,8 +153,8 @@ pub fn build_csr(edges: &EdgeList, options: &BuildOptions) -> Result<Csr> {
     drop(degrees);
     let m = usize::try_from(total).map_err(|_| Error::TooLarge(format!("{total} edges do not fit in memory")))?;
     let row_bounds: Vec<usize> = (0..=buckets).map(|b| (b * ROWS_PER_BUCKET).min(n)).collect();
-    let mut targets = vec![0 as VertexId; m];
-    let mut weights = vec![0f32; if weighted { m } else { 0 }];
+    let mut targets: Vec<VertexId> = try_zeroed(m, "the CSR targets")?;
+    let mut weights: Vec<f32> = try_zeroed(if weighted { m } else { 0 }, "the CSR weights")?;
     let mut weight_chunks = if weighted { split_by_bounds(&mut weights, &offsets, &row_bounds) } else { Vec::new() };
     weight_chunks.resize_with(buckets, Default::default);
     split_by_bounds(&mut targets, &offsets, &row_bounds).into_par_iter().zip(weight_chunks).enumerate().for_each(
@@ -129,6 +169,7 @@ pub fn build_csr(edges: &EdgeList, options: &BuildOptions) -> Result<Csr> {
             }
         },
     );
+    drop(packed);
     Ok(Csr::from_sorted_parts(offsets, targets, weighted.then_some(weights)))
 }
 
@@ -148,7 +189,7 @@ struct Partitioned {
 }
 
 /// Pass 1 of [`build_csr`]: every stored entry, written to the bucket of its source.
-fn partition_by_source(edges: &EdgeList, options: &BuildOptions) -> Result<Partitioned> {
+fn partition_by_source(edges: EdgeSlices<'_>, options: &BuildOptions) -> Result<Partitioned> {
     let n = edges.num_vertices;
     let buckets = n.div_ceil(ROWS_PER_BUCKET).max(1);
     let tasks = (rayon::current_num_threads() * 4).clamp(1, edges.len().max(1));
@@ -209,7 +250,7 @@ fn partition_by_source(edges: &EdgeList, options: &BuildOptions) -> Result<Parti
             for i in task_range(task) {
                 let (s, t) = (edges.sources[i], edges.targets[i]);
                 if keep(s, t) {
-                    let w = edges.weights.as_ref().map_or(1.0, |w| w[i]);
+                    let w = edges.weights.map_or(1.0, |w| w[i]);
                     put(s, t, w);
                     if add_reverse(s, t) {
                         put(t, s, w);
@@ -279,7 +320,7 @@ impl<T> SharedSlice<T> {
     }
 }
 
-fn check_edge_list(edges: &EdgeList) -> Result<()> {
+fn check_edges(edges: EdgeSlices<'_>) -> Result<()> {
     let n = edges.num_vertices;
     if n > u32::MAX as usize {
         return Err(Error::TooLarge(format!("{n} vertices exceed the u32 vertex id range")));
@@ -291,7 +332,7 @@ fn check_edge_list(edges: &EdgeList) -> Result<()> {
             edges.targets.len()
         )));
     }
-    if let Some(w) = &edges.weights {
+    if let Some(w) = edges.weights {
         if w.len() != edges.sources.len() {
             return Err(Error::invalid(format!("edge list has {} weights for {} edges", w.len(), edges.len())));
         }
