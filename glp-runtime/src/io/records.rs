@@ -17,7 +17,7 @@ use super::assemble::{ParsedGraph, VertexSet};
 use super::progress::Progress;
 use super::text::{Fault, Lines, Text};
 use crate::error::Result;
-use crate::memory::try_zeroed;
+use crate::memory::{close_gaps, try_zeroed};
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -135,18 +135,4 @@ fn split_regions<'s>(
         (sources, targets, weights) = (s_rest, t_rest, w_rest);
     }
     sinks
-}
-
-/// Moves the filled part of every chunk region (regions of `capacities` laid out from
-/// `from`) to be contiguous from `to` (`to <= from`). Every move goes left, so moving the
-/// regions in order never overwrites data still to be moved.
-fn close_gaps<T: Copy>(buffer: &mut [T], capacities: &[usize], counts: &[usize], from: usize, to: usize) {
-    let (mut src, mut dst) = (from, to);
-    for (&capacity, &count) in capacities.iter().zip(counts) {
-        if src != dst {
-            buffer.copy_within(src..src + count, dst);
-        }
-        src += capacity;
-        dst += count;
-    }
 }
