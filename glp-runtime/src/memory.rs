@@ -1,4 +1,5 @@
-//! Large allocations that fail with an error instead of aborting.
+//! Large allocations that fail with an error instead of aborting, and compacting buffers
+//! filled region by region.
 
 use crate::error::{Error, Result};
 
@@ -27,6 +28,21 @@ pub fn try_zeroed<T: bytemuck::Zeroable>(len: usize, what: &str) -> Result<Vec<T
     // so capacity `len` matches; all `len` elements are initialised, because all-zero bytes
     // are a valid `T` (`Zeroable`).
     Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
+}
+
+/// Moves the filled part (the first `counts[i]` values) of every region of `buffer`
+/// (regions of `capacities` laid out from `from`) to be contiguous from `to` (`to <= from`).
+/// Every move goes left, so moving the regions in order never overwrites data still to be
+/// moved. Parallel producers that fill regions sized by an upper bound use it to compact.
+pub(crate) fn close_gaps<T: Copy>(buffer: &mut [T], capacities: &[usize], counts: &[usize], from: usize, to: usize) {
+    let (mut src, mut dst) = (from, to);
+    for (&capacity, &count) in capacities.iter().zip(counts) {
+        if src != dst {
+            buffer.copy_within(src..src + count, dst);
+        }
+        src += capacity;
+        dst += count;
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use super::csr::{Csr, VertexId};
 use crate::error::{Error, Result};
-use crate::memory::try_zeroed;
+use crate::memory::{close_gaps, try_zeroed};
 use rayon::prelude::*;
 
 /// What to do with several edges between the same ordered pair of vertices.
@@ -65,6 +65,37 @@ impl EdgeList {
     pub fn is_empty(&self) -> bool {
         self.sources.is_empty()
     }
+
+    /// The list as borrowed slices.
+    pub(crate) fn as_slices(&self) -> EdgeSlices<'_> {
+        EdgeSlices {
+            num_vertices: self.num_vertices,
+            sources: &self.sources,
+            targets: &self.targets,
+            weights: self.weights.as_deref(),
+        }
+    }
+}
+
+/// A borrowed [`EdgeList`]: what [`build_trusted`] reads, so that callers holding the
+/// endpoints in parts of larger buffers (the parsers' relabelled ids) need no copies.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EdgeSlices<'a> {
+    /// Number of vertices (every endpoint is below it).
+    pub num_vertices: usize,
+    /// Source of each edge.
+    pub sources: &'a [VertexId],
+    /// Target of each edge (as many as sources).
+    pub targets: &'a [VertexId],
+    /// Weight of each edge, when the input has weights (as many as sources, all finite).
+    pub weights: Option<&'a [f32]>,
+}
+
+impl EdgeSlices<'_> {
+    /// Number of edges.
+    fn len(&self) -> usize {
+        self.sources.len()
+    }
 }
 
 /// Builds a CSR with sorted rows from `edges` as `options` say.
@@ -73,63 +104,113 @@ impl EdgeList {
 /// finite, or the result would not fit the CSR's index types.
 ///
 /// The build is cache-conscious and free of atomics, in three parallel passes:
-/// 1. **partition**: every stored entry (`source`, packed target and weight) is written to
-///    the bucket of its source, a bucket being a range of [`ROWS_PER_BUCKET`] consecutive
-///    vertices; each task counts its entries per bucket first, so all writes land at
-///    precomputed, contiguous positions;
+/// 1. **partition**: every stored entry (its source relative to its bucket, and its target,
+///    packed with its weight when weighted) is written to the bucket of its source, a bucket
+///    being a range of [`ROWS_PER_BUCKET`] consecutive vertices; each task counts its entries
+///    per bucket first, so all writes land at precomputed, contiguous positions;
 /// 2. **rows**: each bucket sorts its entries by source (a counting sort whose counters fit
 ///    in cache), sorts every row, applies the duplicate policy and compacts the bucket;
-/// 3. **assemble**: a prefix sum over the row lengths gives the offsets, and each bucket copies
-///    its rows to the final arrays.
+/// 3. **assemble**: a prefix sum over the row lengths gives the offsets; unweighted, the
+///    compacted buckets are moved together in place and become the targets, weighted, each
+///    bucket unpacks its rows into the final arrays.
 ///
-/// Peak memory is 12 bytes per stored entry (before deduplication) plus the result.
+/// Peak memory per stored entry (before deduplication) is 6 bytes unweighted, and 10 plus
+/// the result weighted.
 pub fn build_csr(edges: &EdgeList, options: &BuildOptions) -> Result<Csr> {
-    check_edge_list(edges)?;
-    let n = edges.num_vertices;
+    check_edges(edges.as_slices())?;
+    build_trusted(edges.as_slices(), options)
+}
+
+/// [`build_csr`] for edges whose validity the caller has established: equal lengths, every
+/// endpoint below `num_vertices`, finite weights. The text parsers guarantee all three
+/// (relabelling yields ids below the vertex count, weights are checked where they are parsed),
+/// so re-checking them would only read every edge once more; debug builds still check.
+pub(crate) fn build_trusted(edges: EdgeSlices<'_>, options: &BuildOptions) -> Result<Csr> {
+    debug_assert!(check_edges(edges).is_ok(), "{:?}", check_edges(edges));
     let weighted = edges.weights.is_some() || options.duplicates == DuplicateEdges::Sum;
-    if n == 0 {
+    if edges.num_vertices == 0 {
         return Ok(Csr::from_sorted_parts(vec![0], Vec::new(), weighted.then(Vec::new)));
     }
-    let partitioned = partition_by_source(edges, options)?;
-    let mut degrees = vec![0u64; n];
-    let Partitioned { mut sources, mut packed, bucket_starts } = partitioned;
+    if weighted {
+        build_weighted(edges, options)
+    } else {
+        build_unweighted(edges, options)
+    }
+}
+
+/// The build of an unweighted CSR: entries are bare targets (6 bytes with the bucket-relative
+/// source, against 10 for weighted ones), and the buffer they are partitioned into becomes
+/// the CSR's targets once each bucket's kept rows are moved left over the dropped entries.
+fn build_unweighted(edges: EdgeSlices<'_>, options: &BuildOptions) -> Result<Csr> {
+    let Partitioned { sources, mut entries, bucket_starts } = partition_by_source(edges, options, |target, _| target)?;
+    let collapse = options.duplicates != DuplicateEdges::Keep;
+    let (offsets, kept) = sort_buckets(edges.num_vertices, sources, &mut entries, &bucket_starts, |row| {
+        if collapse {
+            dedup_sorted(row)
+        } else {
+            row.len()
+        }
+    });
+    let sizes: Vec<usize> = bucket_starts.windows(2).map(|w| (w[1] - w[0]) as usize).collect();
+    close_gaps(&mut entries, &sizes, &kept, 0, 0);
+    entries.truncate(kept.iter().sum());
+    entries.shrink_to_fit();
+    Ok(Csr::from_sorted_parts(offsets, entries, None))
+}
+
+/// The build of a weighted CSR (or one that [`DuplicateEdges::Sum`] makes weighted): entries
+/// are targets packed with their weights ([`pack`]), unpacked into the CSR's two arrays last.
+fn build_weighted(edges: EdgeSlices<'_>, options: &BuildOptions) -> Result<Csr> {
+    let n = edges.num_vertices;
+    let Partitioned { sources, mut entries, bucket_starts } = partition_by_source(edges, options, pack)?;
+    let (offsets, kept) =
+        sort_buckets(n, sources, &mut entries, &bucket_starts, |row| reduce_row(row, options.duplicates));
+    let m = offsets[n] as usize;
     let buckets = bucket_starts.len() - 1;
-    let every_bucket: Vec<usize> = (0..=buckets).collect();
-    let kept: Vec<u64> = split_by_bounds(&mut packed, &bucket_starts, &every_bucket)
+    let row_bounds: Vec<usize> = (0..=buckets).map(|b| (b * ROWS_PER_BUCKET).min(n)).collect();
+    let mut targets: Vec<VertexId> = try_zeroed(m, "the CSR targets")?;
+    let mut weights: Vec<f32> = try_zeroed(m, "the CSR weights")?;
+    split_by_bounds(&mut targets, &offsets, &row_bounds)
         .into_par_iter()
-        .zip(split_by_bounds(&mut sources, &bucket_starts, &every_bucket))
+        .zip(split_by_bounds(&mut weights, &offsets, &row_bounds))
+        .enumerate()
+        .for_each(|(b, (targets, weights))| {
+            let start = bucket_starts[b] as usize;
+            for (k, &e) in entries[start..start + kept[b]].iter().enumerate() {
+                targets[k] = (e >> 32) as VertexId;
+                weights[k] = weight_of(e);
+            }
+        });
+    Ok(Csr::from_sorted_parts(offsets, targets, Some(weights)))
+}
+
+/// Pass 2 of [`build_csr`], shared by both entry types: sorts and reduces every bucket in
+/// parallel ([`sort_bucket`]), consuming the sources. Returns the CSR offsets and the number
+/// of entries each bucket kept (at the start of its range of `entries`).
+fn sort_buckets<E: Entry>(
+    n: usize,
+    mut sources: Vec<u16>,
+    entries: &mut [E],
+    bucket_starts: &[u64],
+    reduce: impl Fn(&mut [E]) -> usize + Sync,
+) -> (Vec<u64>, Vec<usize>) {
+    let mut degrees = vec![0u64; n];
+    let every_bucket: Vec<usize> = (0..bucket_starts.len()).collect();
+    let kept: Vec<usize> = split_by_bounds(entries, bucket_starts, &every_bucket)
+        .into_par_iter()
+        .zip(split_by_bounds(&mut sources, bucket_starts, &every_bucket))
         .zip(degrees.par_chunks_mut(ROWS_PER_BUCKET))
-        .map(|((packed, sources), degrees)| sort_bucket(sources, packed, degrees, options.duplicates))
+        .map(|((entries, sources), degrees)| sort_bucket(sources, entries, degrees, &reduce))
         .collect();
     drop(sources);
-
     let mut offsets = Vec::with_capacity(n + 1);
     offsets.push(0u64);
     let mut total = 0u64;
-    for d in &degrees {
+    for d in degrees {
         total += d;
         offsets.push(total);
     }
-    drop(degrees);
-    let m = usize::try_from(total).map_err(|_| Error::TooLarge(format!("{total} edges do not fit in memory")))?;
-    let row_bounds: Vec<usize> = (0..=buckets).map(|b| (b * ROWS_PER_BUCKET).min(n)).collect();
-    let mut targets = vec![0 as VertexId; m];
-    let mut weights = vec![0f32; if weighted { m } else { 0 }];
-    let mut weight_chunks = if weighted { split_by_bounds(&mut weights, &offsets, &row_bounds) } else { Vec::new() };
-    weight_chunks.resize_with(buckets, Default::default);
-    split_by_bounds(&mut targets, &offsets, &row_bounds).into_par_iter().zip(weight_chunks).enumerate().for_each(
-        |(b, (targets, weights))| {
-            let start = bucket_starts[b] as usize;
-            let rows = &packed[start..start + kept[b] as usize];
-            for (k, &e) in rows.iter().enumerate() {
-                targets[k] = (e >> 32) as VertexId;
-                if weighted {
-                    weights[k] = weight_of(e);
-                }
-            }
-        },
-    );
-    Ok(Csr::from_sorted_parts(offsets, targets, weighted.then_some(weights)))
+    (offsets, kept)
 }
 
 /// Vertices per bucket of [`build_csr`]: the counting sort's two arrays of 8-byte counters
@@ -137,18 +218,29 @@ pub fn build_csr(edges: &EdgeList, options: &BuildOptions) -> Result<Csr> {
 /// (measured: 2^12 loads a 298 MB edge list at 193 MB/s on 2 cores, 2^11 at 155, 2^13 at 162).
 const ROWS_PER_BUCKET: usize = 1 << 12;
 
+/// What a row holds per edge: its target (`u32`), or its target and weight ([`pack`]).
+/// Ordering entries orders a row by target (then weight).
+trait Entry: Copy + Ord + Send + Sync + bytemuck::Zeroable {}
+
+impl<E: Copy + Ord + Send + Sync + bytemuck::Zeroable> Entry for E {}
+
 /// Entries grouped by the bucket of their source.
-struct Partitioned {
+struct Partitioned<E> {
     /// Source of each entry, relative to the first vertex of its bucket.
     sources: Vec<u16>,
-    /// Target and weight of each entry (see [`pack`]).
-    packed: Vec<u64>,
+    /// The entries.
+    entries: Vec<E>,
     /// Bucket `b` holds entries `bucket_starts[b]..bucket_starts[b + 1]`.
     bucket_starts: Vec<u64>,
 }
 
-/// Pass 1 of [`build_csr`]: every stored entry, written to the bucket of its source.
-fn partition_by_source(edges: &EdgeList, options: &BuildOptions) -> Result<Partitioned> {
+/// Pass 1 of [`build_csr`]: every stored entry, made by `entry` from its target and weight
+/// (1 when unweighted), written to the bucket of its source.
+fn partition_by_source<E: Entry>(
+    edges: EdgeSlices<'_>,
+    options: &BuildOptions,
+    entry: impl Fn(VertexId, f32) -> E + Sync,
+) -> Result<Partitioned<E>> {
     let n = edges.num_vertices;
     let buckets = n.div_ceil(ROWS_PER_BUCKET).max(1);
     let tasks = (rayon::current_num_threads() * 4).clamp(1, edges.len().max(1));
@@ -190,10 +282,10 @@ fn partition_by_source(edges: &EdgeList, options: &BuildOptions) -> Result<Parti
     bucket_starts.push(total);
     let m = usize::try_from(total).map_err(|_| Error::TooLarge(format!("{total} edges do not fit in memory")))?;
     let mut sources: Vec<u16> = try_zeroed(m, "the edge sources")?;
-    let mut packed: Vec<u64> = try_zeroed(m, "the packed edges")?;
+    let mut entries: Vec<E> = try_zeroed(m, "the edge entries")?;
     {
         let source_slots = SharedSlice::new(&mut sources);
-        let packed_slots = SharedSlice::new(&mut packed);
+        let entry_slots = SharedSlice::new(&mut entries);
         cursors.into_par_iter().enumerate().for_each(|(task, mut cursor)| {
             let mut put = |row: VertexId, target: VertexId, weight: f32| {
                 let at = &mut cursor[bucket(row)];
@@ -202,14 +294,14 @@ fn partition_by_source(edges: &EdgeList, options: &BuildOptions) -> Result<Parti
                 // writes, each exactly once (the same loop counted them).
                 unsafe {
                     source_slots.write(*at as usize, (row as usize % ROWS_PER_BUCKET) as u16);
-                    packed_slots.write(*at as usize, pack(target, weight));
+                    entry_slots.write(*at as usize, entry(target, weight));
                 }
                 *at += 1;
             };
             for i in task_range(task) {
                 let (s, t) = (edges.sources[i], edges.targets[i]);
                 if keep(s, t) {
-                    let w = edges.weights.as_ref().map_or(1.0, |w| w[i]);
+                    let w = edges.weights.map_or(1.0, |w| w[i]);
                     put(s, t, w);
                     if add_reverse(s, t) {
                         put(t, s, w);
@@ -218,13 +310,19 @@ fn partition_by_source(edges: &EdgeList, options: &BuildOptions) -> Result<Parti
             }
         });
     }
-    Ok(Partitioned { sources, packed, bucket_starts })
+    Ok(Partitioned { sources, entries, bucket_starts })
 }
 
 /// Pass 2 of [`build_csr`] for one bucket (`sources` relative to its first vertex): orders
-/// its entries by source, sorts and reduces each row, leaves the kept rows at the start of `packed`,
-/// writes each row's kept length to `degrees`, and returns the bucket's kept total.
-fn sort_bucket(sources: &[u16], packed: &mut [u64], degrees: &mut [u64], policy: DuplicateEdges) -> u64 {
+/// its entries by source, sorts each row and shortens it with `reduce`, leaves the kept rows
+/// at the start of `entries`, writes each row's kept length to `degrees`, and returns the
+/// bucket's kept total.
+fn sort_bucket<E: Entry>(
+    sources: &[u16],
+    entries: &mut [E],
+    degrees: &mut [u64],
+    reduce: impl Fn(&mut [E]) -> usize,
+) -> usize {
     let rows = degrees.len();
     let mut starts = vec![0usize; rows + 1];
     for &s in sources.iter() {
@@ -233,9 +331,9 @@ fn sort_bucket(sources: &[u16], packed: &mut [u64], degrees: &mut [u64], policy:
     for r in 0..rows {
         starts[r + 1] += starts[r];
     }
-    let mut ordered = vec![0u64; packed.len()];
+    let mut ordered = vec![E::zeroed(); entries.len()];
     let mut cursor = starts.clone();
-    for (&s, &e) in sources.iter().zip(packed.iter()) {
+    for (&s, &e) in sources.iter().zip(entries.iter()) {
         let at = &mut cursor[s as usize];
         ordered[*at] = e;
         *at += 1;
@@ -244,12 +342,12 @@ fn sort_bucket(sources: &[u16], packed: &mut [u64], degrees: &mut [u64], policy:
     for r in 0..rows {
         let row = &mut ordered[starts[r]..starts[r + 1]];
         row.sort_unstable();
-        let kept = reduce_row(row, policy);
-        packed[kept_total..kept_total + kept].copy_from_slice(&row[..kept]);
+        let kept = reduce(row);
+        entries[kept_total..kept_total + kept].copy_from_slice(&row[..kept]);
         kept_total += kept;
         degrees[r] = kept as u64;
     }
-    kept_total as u64
+    kept_total
 }
 
 /// A slice several threads write at disjoint positions.
@@ -279,7 +377,7 @@ impl<T> SharedSlice<T> {
     }
 }
 
-fn check_edge_list(edges: &EdgeList) -> Result<()> {
+fn check_edges(edges: EdgeSlices<'_>) -> Result<()> {
     let n = edges.num_vertices;
     if n > u32::MAX as usize {
         return Err(Error::TooLarge(format!("{n} vertices exceed the u32 vertex id range")));
@@ -291,7 +389,7 @@ fn check_edge_list(edges: &EdgeList) -> Result<()> {
             edges.targets.len()
         )));
     }
-    if let Some(w) = &edges.weights {
+    if let Some(w) = edges.weights {
         if w.len() != edges.sources.len() {
             return Err(Error::invalid(format!("edge list has {} weights for {} edges", w.len(), edges.len())));
         }
@@ -323,7 +421,20 @@ fn weight_of(e: u64) -> f32 {
     f32::from_bits(if key >> 31 == 1 { key & 0x7FFF_FFFF } else { !key })
 }
 
-/// Reduces a sorted row in place according to `policy`; returns the kept length.
+/// Removes the repeats of a sorted row in place; returns the kept length.
+fn dedup_sorted<T: PartialEq + Copy>(row: &mut [T]) -> usize {
+    let mut kept = 0;
+    for i in 0..row.len() {
+        if kept == 0 || row[i] != row[kept - 1] {
+            row[kept] = row[i];
+            kept += 1;
+        }
+    }
+    kept
+}
+
+/// Reduces a sorted row of packed entries in place according to `policy`; returns the kept
+/// length.
 fn reduce_row(row: &mut [u64], policy: DuplicateEdges) -> usize {
     if policy == DuplicateEdges::Keep || row.is_empty() {
         return row.len();
@@ -459,6 +570,14 @@ mod tests {
                 }
                 assert_eq!(csr.neighbors(v), &expected_targets[..], "{duplicates:?} row {v}");
                 assert_eq!(csr.neighbor_weights(v).unwrap(), &expected_weights[..], "{duplicates:?} row {v}");
+            }
+            // The unweighted build (its own entry type) keeps the same targets.
+            if duplicates != DuplicateEdges::Sum {
+                let unweighted = EdgeList { weights: None, ..e.clone() };
+                let plain = build_csr(&unweighted, &opts).unwrap();
+                assert!(!plain.is_weighted());
+                assert_eq!(plain.offsets(), csr.offsets(), "{duplicates:?}");
+                assert_eq!(plain.targets(), csr.targets(), "{duplicates:?}");
             }
         }
     }

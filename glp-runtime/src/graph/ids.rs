@@ -6,6 +6,7 @@
 
 use super::csr::VertexId;
 use crate::error::{Error, Result};
+use crate::memory::try_zeroed;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -85,15 +86,30 @@ pub struct Relabelled {
 /// the input (the usual case, including com-DBLP's sparse ids), and in O(len log len) with a
 /// sort otherwise. Errors when more than 2^32 - 1 distinct ids occur.
 pub fn relabel(raw: &[u64]) -> Result<Relabelled> {
-    let Some(&max) = raw.par_iter().max() else {
+    let Some((min, max)) = min_max(raw) else {
         return Ok(Relabelled { dense: Vec::new(), ids: VertexIds::from_sorted(Vec::new()) });
     };
     let direct_limit = (raw.len() as u64).saturating_mul(4).max(1 << 24);
     if max < direct_limit && max < u32::MAX as u64 {
-        relabel_direct(raw, max as usize)
+        relabel_direct(raw, min, max as usize)
     } else {
         relabel_sorted(raw)
     }
+}
+
+/// The smallest and largest id, in one parallel pass.
+fn min_max(raw: &[u64]) -> Option<(u64, u64)> {
+    raw.par_chunks(1 << 16)
+        .map(|chunk| chunk.iter().fold((u64::MAX, 0), |(lo, hi), &id| (lo.min(id), hi.max(id))))
+        .reduce_with(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+}
+
+/// `f` of every id, in parallel, into memory from [`try_zeroed`] (huge pages, no abort on
+/// exhaustion).
+fn map_dense(raw: &[u64], f: impl Fn(u64) -> VertexId + Sync) -> Result<Vec<VertexId>> {
+    let mut dense = try_zeroed(raw.len(), "the relabelled vertex ids")?;
+    dense.par_iter_mut().zip(raw).for_each(|(d, &id)| *d = f(id));
+    Ok(dense)
 }
 
 fn too_many(distinct: usize) -> Error {
@@ -105,7 +121,7 @@ fn too_many(distinct: usize) -> Error {
 /// dense id is the number of present ids below it (a per-word
 /// prefix count plus a popcount). When every id between the smallest and the largest is
 /// present, dense ids are a plain subtraction.
-fn relabel_direct(raw: &[u64], max: usize) -> Result<Relabelled> {
+fn relabel_direct(raw: &[u64], min: u64, max: usize) -> Result<Relabelled> {
     let words = max / 64 + 1;
     let shared: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
     raw.par_iter().for_each(|&id| {
@@ -122,18 +138,14 @@ fn relabel_direct(raw: &[u64], max: usize) -> Result<Relabelled> {
         rank_before_word.push(present as u32);
         present += w.count_ones() as u64;
     }
-    let min = raw.par_iter().min().copied().unwrap_or(0);
     if present == max as u64 - min + 1 {
-        let dense = raw.par_iter().map(|&id| (id - min) as VertexId).collect();
+        let dense = map_dense(raw, |id| (id - min) as VertexId)?;
         return Ok(Relabelled { dense, ids: VertexIds::Range { first: min, len: present as usize } });
     }
-    let dense = raw
-        .par_iter()
-        .map(|&id| {
-            let (word, bit) = (id as usize / 64, id % 64);
-            rank_before_word[word] + (bits[word] & ((1u64 << bit) - 1)).count_ones()
-        })
-        .collect();
+    let dense = map_dense(raw, |id| {
+        let (word, bit) = (id as usize / 64, id % 64);
+        rank_before_word[word] + (bits[word] & ((1u64 << bit) - 1)).count_ones()
+    })?;
     let mut ids = Vec::with_capacity(present as usize);
     for (w, &word) in bits.iter().enumerate() {
         let mut rest = word;
@@ -152,7 +164,7 @@ fn relabel_sorted(raw: &[u64]) -> Result<Relabelled> {
     if ids.len() > u32::MAX as usize {
         return Err(too_many(ids.len()));
     }
-    let dense = raw.par_iter().map(|id| ids.binary_search(id).map_or(0, |i| i as VertexId)).collect();
+    let dense = map_dense(raw, |id| ids.binary_search(&id).map_or(0, |i| i as VertexId))?;
     Ok(Relabelled { dense, ids: VertexIds::from_sorted(ids) })
 }
 

@@ -10,6 +10,7 @@ mod csr;
 mod ids;
 
 pub use build::{build_csr, BuildOptions, DuplicateEdges, EdgeList};
+pub(crate) use build::{build_trusted, EdgeSlices};
 pub use csr::{Csr, VertexId};
 pub use ids::{relabel, Relabelled, VertexIds};
 

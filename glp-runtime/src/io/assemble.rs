@@ -14,7 +14,7 @@
 //! - then [`build_csr`] applies the build options.
 
 use crate::error::{Error, Result};
-use crate::graph::{build_csr, relabel, BuildOptions, EdgeList, Graph, VertexId, VertexIds};
+use crate::graph::{build_trusted, relabel, BuildOptions, EdgeSlices, Graph, VertexId, VertexIds};
 use rayon::prelude::*;
 
 /// Which vertices the graph has, given the buffer layout of [`ParsedGraph::ids`].
@@ -99,14 +99,16 @@ pub(crate) fn assemble(
     undeclared: impl FnOnce(Undeclared) -> Error,
 ) -> Result<Graph> {
     let m = parsed.edges;
-    let (sources, targets, ids) = match parsed.vertices {
+    // Dense endpoints: all sources, then all targets (then, after relabelling, the declared
+    // vertices, which the build does not read).
+    let (dense, ids) = match parsed.vertices {
         VertexSet::Range { first, len } => {
             let outside = |id: u64| id.wrapping_sub(first) >= len as u64;
             if let Some(bad) = first_edge_outside(parsed.sources(), parsed.targets(), outside) {
                 return Err(undeclared(bad));
             }
-            let to_dense = |ids: &[u64]| ids.par_iter().map(|&id| (id - first) as VertexId).collect();
-            (to_dense(parsed.sources()), to_dense(parsed.targets()), VertexIds::Range { first, len })
+            let dense = parsed.ids[..2 * m].par_iter().map(|&id| (id - first) as VertexId).collect();
+            (dense, VertexIds::Range { first, len })
         }
         VertexSet::Appearing | VertexSet::Declared => {
             let relabelled = relabel(&parsed.ids)?;
@@ -121,17 +123,16 @@ pub(crate) fn assemble(
                     return Err(undeclared(bad.unwrap_or(Undeclared { edge: 0, is_target: false, id: 0 })));
                 }
             }
-            let mut sources = relabelled.dense;
-            let targets = sources[m..2 * m].to_vec();
-            sources.truncate(m);
-            sources.shrink_to_fit();
-            (sources, targets, relabelled.ids)
+            (relabelled.dense, relabelled.ids)
         }
     };
     let ParsedGraph { ids: raw, weights, .. } = parsed;
     drop(raw);
-    let edges = EdgeList { num_vertices: ids.len(), sources, targets, weights };
-    let csr = build_csr(&edges, build)?;
+    // Valid by construction: dense ids are below the vertex count, and parsers check weights.
+    let (sources, rest) = dense.split_at(m);
+    let edges = EdgeSlices { num_vertices: ids.len(), sources, targets: &rest[..m], weights: weights.as_deref() };
+    let csr = build_trusted(edges, build)?;
+    drop(dense);
     Ok(Graph { csr, ids, symmetric })
 }
 

@@ -76,8 +76,22 @@ pub(crate) fn parse(
 }
 
 /// Parses one chunk into `sink`; `weight` names the weight column when the file is weighted.
-fn parse_chunk(lines: Lines<'_>, dialect: Dialect, weight: Option<&str>, sink: &mut EdgeSink<'_>) -> Result<(), Fault> {
-    for line in lines {
+/// Unweighted whitespace lines of two ids take [`Lines::next_id_pair`]; any other line
+/// (comments, extra columns, CSV, weights, malformed ones) the general path.
+fn parse_chunk(
+    mut lines: Lines<'_>,
+    dialect: Dialect,
+    weight: Option<&str>,
+    sink: &mut EdgeSink<'_>,
+) -> Result<(), Fault> {
+    let fast = dialect == Dialect::Whitespace && weight.is_none();
+    loop {
+        if fast {
+            while let Some((at, source, target)) = lines.next_id_pair() {
+                sink.push(at, source, target, None)?;
+            }
+        }
+        let Some(line) = lines.next() else { return Ok(()) };
         if !line.is_data() {
             continue;
         }
@@ -90,7 +104,6 @@ fn parse_chunk(lines: Lines<'_>, dialect: Dialect, weight: Option<&str>, sink: &
         };
         sink.push(line.offset(), source, target, weight)?;
     }
-    Ok(())
 }
 
 /// Loads an edge list or CSV file: parses, relabels the ids that appear, builds.

@@ -17,6 +17,7 @@ use super::assemble::{ParsedGraph, VertexSet};
 use super::progress::Progress;
 use super::text::{Fault, Lines, Text};
 use crate::error::Result;
+use crate::memory::{close_gaps, try_zeroed};
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -82,8 +83,8 @@ where
     let chunks = text.chunks(range);
     let capacities: Vec<usize> = chunks.par_iter().map(|r| text.count_lines(r.clone()) * edges_per_line).collect();
     let bound: usize = capacities.iter().sum();
-    let mut ids = vec![0u64; 2 * bound + declared.len()];
-    let mut weights = vec![0f32; if weighted { bound } else { 0 }];
+    let mut ids: Vec<u64> = try_zeroed(2 * bound + declared.len(), "the parsed vertex ids")?;
+    let mut weights: Vec<f32> = try_zeroed(if weighted { bound } else { 0 }, "the parsed weights")?;
 
     let counts = {
         let (sources, rest) = ids.split_at_mut(bound);
@@ -134,18 +135,4 @@ fn split_regions<'s>(
         (sources, targets, weights) = (s_rest, t_rest, w_rest);
     }
     sinks
-}
-
-/// Moves the filled part of every chunk region (regions of `capacities` laid out from
-/// `from`) to be contiguous from `to` (`to <= from`). Every move goes left, so moving the
-/// regions in order never overwrites data still to be moved.
-fn close_gaps<T: Copy>(buffer: &mut [T], capacities: &[usize], counts: &[usize], from: usize, to: usize) {
-    let (mut src, mut dst) = (from, to);
-    for (&capacity, &count) in capacities.iter().zip(counts) {
-        if src != dst {
-            buffer.copy_within(src..src + count, dst);
-        }
-        src += capacity;
-        dst += count;
-    }
 }

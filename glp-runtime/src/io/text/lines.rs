@@ -1,5 +1,6 @@
 //! Splitting a text into lines (`\n`, `\r\n` or a lone `\r` end a line) and classifying them.
 
+use super::digits::{leading_digits, MAX_FAST_DIGITS};
 use super::fields::{Dialect, Fields};
 use memchr::memchr2;
 
@@ -27,6 +28,33 @@ impl<'a> Lines<'a> {
     /// The next line that is neither blank nor a comment.
     pub(crate) fn next_data(&mut self) -> Option<Line<'a>> {
         self.find(Line::is_data)
+    }
+
+    /// The next line's offset and two ids when the line is exactly `digits blanks digits`
+    /// and a `\n` (each id at most 18 digits): the bulk of a SNAP edge list. The line is then
+    /// consumed; otherwise nothing is, and the caller reads the line through the general path,
+    /// which also produces the errors.
+    ///
+    /// This reads the line in one pass, converting digits as it scans them, where the general
+    /// path looks for the line end first, classifies the line, then splits its fields.
+    #[inline]
+    pub(crate) fn next_id_pair(&mut self) -> Option<(usize, u64, u64)> {
+        let start = self.pos;
+        let (source, digits) = leading_digits(self.bytes.get(start..)?);
+        let mut at = start + digits;
+        if digits == 0 || digits >= MAX_FAST_DIGITS || !self.bytes.get(at).is_some_and(|&b| is_blank(b)) {
+            return None;
+        }
+        while self.bytes.get(at).is_some_and(|&b| is_blank(b)) {
+            at += 1;
+        }
+        let (target, digits) = leading_digits(&self.bytes[at..]);
+        at += digits;
+        if digits == 0 || digits >= MAX_FAST_DIGITS || at >= self.end || self.bytes[at] != b'\n' {
+            return None;
+        }
+        self.pos = at + 1;
+        Some((start, source, target))
     }
 }
 

@@ -260,6 +260,22 @@ mod tests {
     }
 
     #[test]
+    fn id_pairs_take_plain_lines_and_leave_the_others() {
+        let t = text(b"1 2\n30\t\t4\n5 6 7\n# c\n8 9\r\n10 11\n12 13");
+        let mut lines = t.lines();
+        assert_eq!(lines.next_id_pair(), Some((0, 1, 2)));
+        assert_eq!(lines.next_id_pair(), Some((4, 30, 4)));
+        // A third column, a comment, `\r\n` and a missing line end go the general way.
+        for expected in [&b"5 6 7"[..], b"# c", b"8 9"] {
+            assert_eq!(lines.next_id_pair(), None);
+            assert_eq!(lines.next().unwrap().text(), expected);
+        }
+        assert_eq!(lines.next_id_pair(), Some((25, 10, 11)));
+        assert_eq!(lines.next_id_pair(), None);
+        assert_eq!(lines.next().unwrap().text(), b"12 13");
+    }
+
+    #[test]
     fn line_counts_match_the_line_iterator() {
         for input in [&b""[..], b"a", b"a\n", b"a\r\nb", b"\r\r\n\n\r", b"x\ry\rz\r\n", b"\n\n"] {
             let t = text(input);
