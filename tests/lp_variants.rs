@@ -88,8 +88,7 @@ fn slp_is_reproducible_and_its_memberships_are_well_formed() {
     let n = g.num_vertices();
     let config = LpConfig { seed: 3, ..LpConfig::synchronous(20) };
     let run = |threads, config: &LpConfig| {
-        pool(threads)
-            .install(|| glp::lp::run_kernel(&g.csr, &Slp::default(), config, &LpInputs::default()))
+        pool(threads).install(|| glp::lp::run_kernel(&g.csr, &Slp::default(), config, &LpInputs::default()))
     };
     let one = run(1, &config).unwrap();
     let two = run(2, &config).unwrap();
@@ -156,9 +155,8 @@ fn llp_matches_a_naive_reference() {
         let g = load(name);
         for gamma in [0.5, 1.0, 4.0, 64.0] {
             let config = LpConfig::synchronous(20);
-            let out = pool(2)
-                .install(|| glp::lp::run_kernel(&g.csr, &Llp { gamma }, &config, &LpInputs::default()))
-                .unwrap();
+            let out =
+                pool(2).install(|| glp::lp::run_kernel(&g.csr, &Llp { gamma }, &config, &LpInputs::default())).unwrap();
             assert_eq!(out.labels, reference_llp(&g.csr, gamma, 20), "{name}, gamma {gamma}");
         }
     }
@@ -192,8 +190,7 @@ fn llp_splits_the_giant_community_of_classic_lp() {
     let g = load("email-Eu-core.txt");
     let count = |gamma: f64| {
         let out =
-            glp::lp::run_kernel(&g.csr, &Llp { gamma }, &LpConfig::synchronous(20), &LpInputs::default())
-                .unwrap();
+            glp::lp::run_kernel(&g.csr, &Llp { gamma }, &LpConfig::synchronous(20), &LpInputs::default()).unwrap();
         out.labels.iter().collect::<BTreeSet<_>>().len()
     };
     let (none, some, strong) = (count(0.0), count(1.0), count(32.0));
@@ -251,8 +248,7 @@ fn seeded_lp_spreads_seed_labels_only_and_reaches_every_seeded_component() {
         // Synchronous with a cap above any component's diameter: every vertex a seed can
         // reach is labelled. Asynchronous: the invariants only (it may stop earlier).
         for (config, all_reached) in [(LpConfig::synchronous(500), true), (LpConfig::asynchronous(), false)] {
-            let out =
-                pool(2).install(|| glp::lp::run_kernel(&g.csr, &Seeded, &config, &inputs)).unwrap();
+            let out = pool(2).install(|| glp::lp::run_kernel(&g.csr, &Seeded, &config, &inputs)).unwrap();
             for (v, &l) in out.labels.iter().enumerate() {
                 let what = format!("{name} {:?}, vertex {v}", config.schedule);
                 assert!(l == UNLABELLED || seed_labels.contains(&l), "{what}: invented label {l}");

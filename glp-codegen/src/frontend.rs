@@ -368,6 +368,7 @@ impl<'k> Lowerer<'k> {
                 }
                 Role::Hook(hook)
             }
+            None if self.kind.helpers => Role::Helper,
             None => {
                 let hooks: Vec<&str> = self.kind.hooks.iter().map(|h| h.name).collect();
                 let message = format!("`{name}` is not a hook of `{}`", self.kind.trait_name);

@@ -29,6 +29,10 @@ pub struct KindSpec {
     pub default_hooks: &'static str,
     /// Prefix of generated C names (`glp_lp_`).
     pub c_prefix: &'static str,
+    /// Whether the annotated impl may hold helper methods besides the hooks. False for kinds
+    /// written as trait impls (Rust allows only the trait's methods there); true for kinds
+    /// written as inherent impls.
+    pub helpers: bool,
 }
 
 /// A named constant.

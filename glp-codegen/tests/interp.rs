@@ -74,6 +74,7 @@ static TEST_KIND: KindSpec = KindSpec {
     ],
     default_hooks: "impl TestKind for Defaults {}",
     c_prefix: "t_",
+    helpers: true,
 };
 
 /// The context: the same object serves the native code and, as a [`Host`], the interpreter.
@@ -241,7 +242,9 @@ fn compile(kind: &KindSpec, source: &str, fields: &[(&str, &str)]) -> Program {
     let item: syn::ItemImpl = syn::parse_str(source).unwrap_or_else(|e| panic!("{e}\n{source}"));
     let fields: Vec<FieldDecl> =
         fields.iter().map(|(n, t)| FieldDecl { name: n.to_string(), ty: syn::parse_str(t).unwrap() }).collect();
-    glp_codegen::compile_impl(kind, &item, Some(&fields)).unwrap_or_else(|d| panic!("{}", d.render("test.rs", source)))
+    glp_codegen::compile_impl(kind, &item, Some(&fields))
+        .unwrap_or_else(|d| panic!("{}", d.render("test.rs", source)))
+        .program
 }
 
 fn edges(s: Scalar) -> Vec<Value> {
@@ -1026,7 +1029,7 @@ lp_variant! {
         }
         fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {
             let d = view.degree(u);
-            (view.label(u), self.helper(d) * self.boost * view.edge_weight(edge))
+            (view.label(u), (1.0 / (1 + d) as f64) * self.boost * view.edge_weight(edge))
         }
         fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
             freq - self.gamma * (view.global_count(label) as f64).ln()
@@ -1034,18 +1037,10 @@ lp_variant! {
     }
 }
 
-impl Weighted {
-    fn helper(&self, d: u64) -> f64 {
-        1.0 / (1 + d) as f64
-    }
-}
-
 #[test]
 fn lp_hooks_match_rustc() {
     use glp_codegen::lp::{INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, PICK_LABEL, UPDATE_VERTEX};
-    // The helper is part of the impl the interpreter sees.
-    let source = LP_SOURCE.replacen("{", "{ fn helper(&self, d: u64) -> f64 { 1.0 / (1 + d) as f64 }", 1);
-    let lp = glp_codegen::lp::compile_impl(&syn::parse_str(&source).unwrap(), None).unwrap();
+    let lp = glp_codegen::lp::compile_impl(&syn::parse_str(LP_SOURCE).unwrap(), None).unwrap();
     let interp = Interpreter::new(&lp.program);
     for (boost, gamma, cap) in [(1.0, 0.0, 5), (2.5, 0.5, 100), (0.0, -1.0, 0)] {
         let native = Weighted { boost, gamma, cap };

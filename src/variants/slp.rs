@@ -41,9 +41,6 @@ pub struct Slp {
     pub threshold: f64,
 }
 
-/// Relative size of the random tie-breaking term of [`Slp`]'s score: 2^-20.
-const TIE_JITTER: f64 = 1.0 / 1048576.0;
-
 impl Default for Slp {
     /// `threshold = 0.1`.
     fn default() -> Self {
@@ -89,7 +86,8 @@ impl LpVariant for Slp {
         if view.iteration() == 0 {
             return freq;
         }
-        freq + freq * TIE_JITTER * view.random_f64(v, label + 1)
+        // 2^-20: the relative size of the random tie-breaking term (exact in f64).
+        freq + freq * (1.0 / 1048576.0) * view.random_f64(v, label + 1)
     }
 
     /// Listener: remember the label heard, forget rare ones, return the dominant label.

@@ -231,6 +231,7 @@ pub static LP_KIND: KindSpec = KindSpec {
     ],
     default_hooks: DEFAULT_HOOKS,
     c_prefix: "glp_lp_",
+    helpers: false,
 };
 
 /// The default hooks: classic label propagation. The runtime's `LpVariant` trait has the
