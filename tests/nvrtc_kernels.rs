@@ -16,14 +16,28 @@ fn nvrtc_or_skip(test: &str) -> bool {
     false
 }
 
+/// The reference kernels and the engine's MFL kernels (with and without the unit-weight
+/// path) compile, and the PTX has every entry point for the right target.
 fn compiles_for_ampere_and_hopper(name: &str, device_functions: &str) {
-    let source = glp_codegen::lp::reference_kernel_source(device_functions).expect("the template's slots are filled");
-    for arch in ["sm_80", "sm_90"] {
-        let ptx = nvrtc::compile_ptx(name, &source, arch).unwrap_or_else(|e| panic!("{e}"));
-        for kernel in ["glp_lp_initial", "glp_lp_pick", "glp_lp_update"] {
-            assert!(ptx.contains(&format!(".entry {kernel}(")), "{name} for {arch} lacks kernel {kernel}");
+    let reference =
+        glp_codegen::lp::reference_kernel_source(device_functions).expect("the template's slots are filled");
+    let mut mfl_kernels: Vec<String> = ["glp_lp_initial", "glp_lp_pick", "glp_lp_mid", "glp_lp_high", "glp_lp_global"]
+        .map(String::from)
+        .to_vec();
+    mfl_kernels.extend(glp_codegen::lp::mfl::LOW_TILES.iter().map(|t| format!("glp_lp_low_{t}")));
+    let mut sources = vec![(reference, vec!["glp_lp_initial".to_string(), "glp_lp_pick".into(), "glp_lp_update".into()])];
+    for unit_weights in [false, true] {
+        let source = glp_codegen::lp::mfl::mfl_kernel_source(device_functions, unit_weights).expect("slots filled");
+        sources.push((source, mfl_kernels.clone()));
+    }
+    for (source, kernels) in &sources {
+        for arch in ["sm_80", "sm_90"] {
+            let ptx = nvrtc::compile_ptx(name, source, arch).unwrap_or_else(|e| panic!("{e}"));
+            for kernel in kernels {
+                assert!(ptx.contains(&format!(".entry {kernel}(")), "{name} for {arch} lacks kernel {kernel}");
+            }
+            assert!(ptx.contains(&format!(".target {arch}")), "{name}: PTX for the wrong target");
         }
-        assert!(ptx.contains(&format!(".target {arch}")), "{name}: PTX for the wrong target");
     }
 }
 

@@ -71,6 +71,30 @@ pub enum Error {
     #[error("GPU unavailable: {0}")]
     GpuUnavailable(String),
 
+    /// A CUDA call failed on a working device (launch failure, illegal address, ...).
+    #[error("GPU error: {0}")]
+    Gpu(String),
+
+    /// A device allocation does not fit in the GPU's free memory.
+    #[error(
+        "out of GPU memory allocating {what}: needed {needed} bytes, {free} of {total} bytes free \
+         (glp holds {held} bytes){hint}"
+    )]
+    GpuOutOfMemory {
+        /// What was being allocated.
+        what: String,
+        /// Bytes requested.
+        needed: u64,
+        /// Free device memory at the time.
+        free: u64,
+        /// The device's memory.
+        total: u64,
+        /// Bytes glp had allocated on the device before the request.
+        held: u64,
+        /// What to try instead (starts with "; " when set).
+        hint: String,
+    },
+
     /// NVRTC is not installed, or refused to compile a generated kernel.
     #[error("{0}")]
     KernelCompile(String),

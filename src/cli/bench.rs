@@ -12,6 +12,7 @@ use clap::{Args, Subcommand};
 use glp_runtime::community::GroundTruth;
 use glp_runtime::gen::{self, CommunityParams, RmatSampler};
 use glp_runtime::graph::Graph;
+use glp_runtime::lp::gpu::MflStrategy;
 use glp_runtime::lp::LpOutcome;
 use glp_runtime::metrics::QualityReport;
 use glp_runtime::{io, Error, Result};
@@ -86,8 +87,19 @@ pub struct LpBenchArgs {
     /// Print JSON
     #[arg(long)]
     pub json: bool,
+    /// Engine: cpu, or gpu (synchronous schedule; see `glp lp --help`)
+    #[arg(long, default_value = "cpu", value_parser = ["cpu", "gpu"])]
+    pub backend: String,
+    /// GPU strategies to compare, comma-separated (glp, smem, global): one row each, the
+    /// ablation of GLP's Table 6 with `--mfl global,smem,glp`
+    #[arg(long, value_name = "LIST", default_value = "glp", value_delimiter = ',', value_parser = parse_mfl)]
+    pub mfl: Vec<MflStrategy>,
     #[command(flatten)]
     pub load: LoadArgs,
+}
+
+fn parse_mfl(s: &str) -> std::result::Result<MflStrategy, String> {
+    s.parse().map_err(|e: Error| e.to_string())
 }
 
 pub fn run(args: BenchArgs) -> Result<()> {
@@ -225,6 +237,10 @@ fn bench_lp(args: LpBenchArgs) -> Result<()> {
     let (name, graph, truth) = prepare_graph(&args)?;
     let prepare_s = start.elapsed().as_secs_f64();
     let variant = args.engine.prepare(&graph)?;
+    if args.backend == "gpu" {
+        let graph = super::bench_gpu::BenchGraph { name, graph: &graph, truth: truth.as_ref(), prepare_s };
+        return super::bench_gpu::bench_lp_gpu(&args, &graph, &variant, &config);
+    }
     let mut times = Vec::new();
     let mut last: Option<LpOutcome> = None;
     for _ in 0..args.repeat {
@@ -302,19 +318,19 @@ fn prepare_graph(args: &LpBenchArgs) -> Result<(String, Graph, Option<GroundTrut
     Ok((common::graph_name(args.graph.as_deref()), graph, truth.map(|t| t.truth)))
 }
 
-fn check_repeat(repeat: usize) -> Result<()> {
+pub(super) fn check_repeat(repeat: usize) -> Result<()> {
     if repeat == 0 {
         return Err(Error::invalid("--repeat must be at least 1"));
     }
     Ok(())
 }
 
-fn median_min(times: &mut [Duration]) -> (Duration, Duration) {
+pub(super) fn median_min(times: &mut [Duration]) -> (Duration, Duration) {
     times.sort();
     (times[times.len() / 2], times[0])
 }
 
-fn print_json<T: Serialize>(value: &T) -> Result<()> {
+pub(super) fn print_json<T: Serialize>(value: &T) -> Result<()> {
     let text = serde_json::to_string_pretty(value).map_err(|e| Error::invalid(format!("JSON output: {e}")))?;
     println!("{text}");
     Ok(())

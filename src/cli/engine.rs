@@ -5,7 +5,7 @@ use crate::variants::{Classic, Llp, Seeded, Slp, Weighted};
 use clap::{Args, ValueEnum};
 use glp_runtime::graph::{Csr, Graph};
 use glp_runtime::io::{self, SeedFile};
-use glp_runtime::lp::{self, LpConfig, LpInputs, LpOutcome, Schedule, TieBreak};
+use glp_runtime::lp::{self, LpConfig, LpInputs, LpKernel, LpOutcome, Schedule, TieBreak};
 use glp_runtime::{Error, Result};
 use std::path::PathBuf;
 
@@ -145,6 +145,18 @@ impl Variant {
                 let inputs = LpInputs { seeds: Some(&seeds.labels), ..LpInputs::default() };
                 lp::run_kernel(csr, &Seeded, config, &inputs)
             }
+        }
+    }
+
+    /// The variant as a compiled kernel with its per-vertex inputs (what the GPU engine
+    /// takes).
+    pub fn kernel(&self) -> (&dyn LpKernel, LpInputs<'_>) {
+        match self {
+            Variant::Classic => (&Classic, LpInputs::default()),
+            Variant::Weighted => (&Weighted, LpInputs::default()),
+            Variant::Llp(llp) => (llp, LpInputs::default()),
+            Variant::Slp(slp) => (slp, LpInputs::default()),
+            Variant::Seeded(seeds) => (&Seeded, LpInputs { seeds: Some(&seeds.labels), ..LpInputs::default() }),
         }
     }
 

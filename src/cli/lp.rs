@@ -4,9 +4,10 @@ use super::common::{self, LoadArgs};
 use super::engine::{EngineArgs, Variant};
 use clap::{Args, ValueEnum};
 use glp_runtime::community::UNLABELLED;
-use glp_runtime::device;
+use glp_runtime::device::Gpu;
+use glp_runtime::lp::gpu::{run_gpu, MflStrategy};
 use glp_runtime::graph::Graph;
-use glp_runtime::lp::{Label, LpOutcome};
+use glp_runtime::lp::{Label, LpOutcome, Schedule};
 use glp_runtime::metrics::QualityReport;
 use glp_runtime::{Error, Result};
 use serde::Serialize;
@@ -29,6 +30,18 @@ pub const LONG_ABOUT: &str = "Detect communities with label propagation.\n\n\
     seeded    only the vertices of --seeds FILE (`vertex label` lines) start labelled, seeds \
     never change, labels spread from them; vertices no seed reaches stay unlabelled (`-`)\n  \
     FILE.rs   a variant written in Rust (not supported yet)\n\n\
+    Backends (--backend): cpu is the multi-threaded engine; gpu runs GLP on a CUDA GPU \
+    (synchronous schedule; the same labels as the CPU for unit or integer weights); auto \
+    takes the GPU when one is present and the schedule is sync, else the CPU with a \
+    one-line notice.\n\n\
+    MFL strategies on the GPU (--mfl), how each vertex's most frequent label is found:\n  \
+    glp     the full GLP design: vertices below 32 neighbours share warps (several per \
+    warp, warp votes find equal labels), 32..128 neighbours get a warp and a shared-memory \
+    table, larger ones a block with a shared-memory table that spills to a global table \
+    only for degrees above 1024 (the default)\n  \
+    smem    GLP without the warp path: a shared-memory table for every vertex\n  \
+    global  the G-Hash baseline: a global-memory hash table of twice the degree per \
+    vertex (about 24 bytes per edge of extra memory)\n\n\
     Schedules:\n  \
     async  in place, as nu-LPA / GVE-LPA: only vertices whose neighbourhood changed are \
     revisited; every --pick-less-every-th iteration (the first included) a vertex may only \
@@ -57,6 +70,11 @@ pub struct LpArgs {
     /// with a one-line notice; gpu fails when no GPU engine can run
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     pub backend: BackendArg,
+
+    /// How the GPU engine finds each vertex's most frequent label: glp, smem or global
+    /// (see above)
+    #[arg(long, value_name = "STRATEGY", default_value = "glp", value_parser = parse_mfl)]
+    pub mfl: MflStrategy,
 
     /// Write `vertex<TAB>label` lines here (slp: `vertex<TAB>label<TAB>label...`, every
     /// community of the vertex; `-` for an unlabelled vertex)
@@ -101,6 +119,7 @@ struct LpReport {
     schedule: &'static str,
     variant: &'static str,
     seed: u64,
+    /// CPU threads (0 on the GPU).
     threads: usize,
     iterations: usize,
     converged: bool,
@@ -118,11 +137,21 @@ pub fn run(args: LpArgs) -> Result<()> {
     let config = args.engine.config(args.seed);
     config.validate()?;
     args.engine.check()?;
-    let backend = choose_backend(args.backend)?;
+    let backend = choose_backend(args.backend, config.schedule == Schedule::Synchronous)?;
     let graph = common::load(args.graph.as_deref(), &args.load)?;
     let truth = common::ground_truth(args.ground_truth.as_deref(), args.graph.is_none(), &graph)?;
     let variant = args.engine.prepare(&graph)?;
-    let outcome = variant.run(&graph.csr, &config)?;
+    let outcome = match &backend {
+        Backend::Cpu => variant.run(&graph.csr, &config)?,
+        Backend::Gpu(gpu) => {
+            let (kernel, inputs) = variant.kernel();
+            run_gpu(gpu, &graph.csr, kernel, &config, &inputs, args.mfl)?.0
+        }
+    };
+    let threads = match backend {
+        Backend::Cpu => rayon::current_num_threads(),
+        Backend::Gpu(_) => 0,
+    };
     let quality = QualityReport::new(&graph.csr, &outcome.labels, truth.as_ref().map(|t| &t.truth))?;
     if let Some(path) = &args.out {
         write_labels(path, &graph, &variant, &outcome)?;
@@ -131,11 +160,11 @@ pub fn run(args: LpArgs) -> Result<()> {
         graph: common::graph_name(args.graph.as_deref()),
         vertices: graph.num_vertices(),
         stored_edges: graph.num_edges(),
-        backend,
+        backend: backend.name(),
         schedule: args.engine.schedule_name(),
         variant: args.engine.variant_name(),
         seed: args.seed,
-        threads: rayon::current_num_threads(),
+        threads,
         iterations: outcome.iterations.len(),
         converged: outcome.converged,
         time_ms: outcome.elapsed.as_secs_f64() * 1e3,
@@ -153,24 +182,46 @@ pub fn run(args: LpArgs) -> Result<()> {
     Ok(())
 }
 
-/// Picks the engine. Only the CPU engine exists in this version: `auto` says so in one line
-/// when it falls back, `gpu` is an error that says why.
-fn choose_backend(requested: BackendArg) -> Result<&'static str> {
-    const NO_GPU_ENGINE: &str = "this build of glp has no GPU label propagation engine yet";
+/// The engine a run uses.
+enum Backend {
+    Cpu,
+    Gpu(Gpu),
+}
+
+impl Backend {
+    fn name(&self) -> &'static str {
+        match self {
+            Backend::Cpu => "cpu",
+            Backend::Gpu(_) => "gpu",
+        }
+    }
+}
+
+fn parse_mfl(s: &str) -> std::result::Result<MflStrategy, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+/// Picks the engine: `gpu` opens the first GPU or fails saying why (the GPU engine runs the
+/// synchronous schedule only); `auto` takes the GPU for synchronous runs when one opens and
+/// otherwise says in one line why it runs on the CPU.
+fn choose_backend(requested: BackendArg, synchronous: bool) -> Result<Backend> {
+    const SYNC_ONLY: &str = "the GPU engine runs the synchronous schedule only (--schedule sync)";
     match requested {
-        BackendArg::Cpu => Ok("cpu"),
-        BackendArg::Gpu => match device::probe() {
-            Err(e) => Err(e),
-            Ok(gpus) => Err(Error::GpuUnavailable(format!("found {}, but {NO_GPU_ENGINE}", gpus[0].name))),
-        },
+        BackendArg::Cpu => Ok(Backend::Cpu),
+        BackendArg::Gpu if !synchronous => Err(Error::invalid(format!("--backend gpu: {SYNC_ONLY}"))),
+        BackendArg::Gpu => Ok(Backend::Gpu(Gpu::open(0)?)),
         BackendArg::Auto => {
-            let reason = match device::probe() {
-                Err(Error::GpuUnavailable(reason)) => reason,
-                Err(e) => e.to_string(),
-                Ok(gpus) => format!("found {}, but {NO_GPU_ENGINE}", gpus[0].name),
+            let reason = if synchronous {
+                match Gpu::open(0) {
+                    Ok(gpu) => return Ok(Backend::Gpu(gpu)),
+                    Err(Error::GpuUnavailable(reason)) => reason,
+                    Err(e) => e.to_string(),
+                }
+            } else {
+                SYNC_ONLY.to_string()
             };
             eprintln!("notice: running on the CPU ({reason})");
-            Ok("cpu")
+            Ok(Backend::Cpu)
         }
     }
 }
@@ -212,11 +263,8 @@ fn summary(report: &LpReport) -> String {
         "graph        {} ({} vertices, {} stored edges)",
         report.graph, report.vertices, report.stored_edges
     );
-    let _ = writeln!(
-        s,
-        "engine       {} {} {}, {} threads",
-        report.backend, report.schedule, report.variant, report.threads
-    );
+    let threads = if report.threads > 0 { format!(", {} threads", report.threads) } else { String::new() };
+    let _ = writeln!(s, "engine       {} {} {}{threads}", report.backend, report.schedule, report.variant);
     let _ = writeln!(
         s,
         "time         {:.2} ms ({} iterations{})",

@@ -2,6 +2,7 @@
 //! own module; [`common`] holds what several share (graph loading options, output helpers).
 
 mod bench;
+mod bench_gpu;
 mod common;
 mod convert;
 mod engine;

@@ -75,6 +75,7 @@ fn kernel_impl(
     let name = &program.program.name;
     let source = tokens.to_string();
     let f = program.features;
+    let unit_weights = super::mfl::unit_neighbor_weight(&program.program);
     let (pick, hist, mem, seeds, random, vw, ew) =
         (f.custom_pick_label, f.histogram, f.label_memory, f.seeds, f.random, f.vertex_weights, f.edge_weights);
     let values = program.program.params.iter().zip(param_spans).map(|(p, span)| {
@@ -108,6 +109,9 @@ fn kernel_impl(
                     vertex_weights: #vw,
                     edge_weights: #ew,
                 }
+            }
+            fn unit_neighbor_weight(&self) -> bool {
+                #unit_weights
             }
             fn param_decls(&self) -> ::std::vec::Vec<::glp::__private::ParamDecl> {
                 ::std::vec![#(#decls),*]

@@ -3,6 +3,7 @@
 
 mod expand;
 mod features;
+pub mod mfl;
 mod source_file;
 mod spec;
 

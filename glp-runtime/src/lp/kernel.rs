@@ -19,6 +19,12 @@ pub trait LpKernel: LpVariant {
     fn program_source(&self) -> &str;
     /// The optional facilities the hooks use; engines allocate only these.
     fn features(&self) -> LpFeatures;
+    /// Whether every neighbour contributes weight exactly 1 (see
+    /// [`glp_codegen::lp::mfl::unit_neighbor_weight`]): GPU kernels then count instead of
+    /// summing weights. `false` is always correct.
+    fn unit_neighbor_weight(&self) -> bool {
+        false
+    }
     /// The parameters the hooks read, in kernel-argument order.
     fn param_decls(&self) -> Vec<ParamDecl>;
     /// The parameters' values, in the same order.

@@ -35,6 +35,7 @@
 //! one accumulator per possible label plus the list of labels touched, as GVE-LPA does.
 
 mod asynchronous;
+pub mod gpu;
 mod kernel;
 mod synchronous;
 mod tally;

@@ -131,13 +131,16 @@ impl<'a> Facilities<'a> {
         if !self.features.label_memory {
             return None;
         }
-        let rows = self.memory_labels.par_chunks(SLOTS).map(|row| {
-            let mut labels: Vec<Label> = row.iter().map(|l| l.load(Relaxed)).take_while(|&l| l != UNLABELLED).collect();
-            labels.sort_unstable();
-            labels
-        });
+        let rows = self.memory_labels.par_chunks(SLOTS).map(|row| membership_row(row.iter().map(|l| l.load(Relaxed))));
         Some(rows.collect())
     }
+}
+
+/// The labels of one vertex's memory slots (in slot order), ascending: its memberships.
+pub(super) fn membership_row(slots: impl Iterator<Item = Label>) -> Vec<Label> {
+    let mut labels: Vec<Label> = slots.take_while(|&l| l != UNLABELLED).collect();
+    labels.sort_unstable();
+    labels
 }
 
 /// What hooks read (and, for the optional facilities, write): the graph, the labels of the

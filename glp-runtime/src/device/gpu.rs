@@ -1,0 +1,227 @@
+//! An opened GPU: its context and stream, typed device buffers with memory accounting, and
+//! CUDA-event timing.
+//!
+//! Every allocation goes through [`Gpu::alloc_zeros`] / [`Gpu::upload`], which check the
+//! device's free memory first and fail with [`Error::GpuOutOfMemory`] (what, how much was
+//! needed, how much is free, how much glp holds) instead of a bare driver error. The bytes
+//! glp holds are counted so a run can report its device memory.
+
+use super::{probe, GpuInfo};
+use crate::error::{Error, Result};
+use cudarc::driver::{CudaContext, CudaEvent, CudaSlice, CudaStream, DeviceRepr, DriverError, ValidAsZeroBits};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+
+/// An opened CUDA device with one stream (all of glp's work on a device is ordered on it).
+pub struct Gpu {
+    info: GpuInfo,
+    context: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    held: Arc<AtomicU64>,
+}
+
+/// A typed device buffer; its bytes are counted in [`Gpu::held_bytes`] until it drops.
+pub struct DeviceBuffer<T> {
+    slice: CudaSlice<T>,
+    bytes: u64,
+    held: Arc<AtomicU64>,
+}
+
+/// Maps a driver error of `what` to [`Error::Gpu`].
+pub(crate) fn gpu_error(what: &str) -> impl FnOnce(DriverError) -> Error + '_ {
+    move |e| Error::Gpu(format!("{what}: {e}"))
+}
+
+impl Gpu {
+    /// Opens device `ordinal` after probing (never panics without CUDA).
+    pub fn open(ordinal: usize) -> Result<Gpu> {
+        let gpus = probe()?;
+        let info = gpus.get(ordinal).cloned().ok_or_else(|| {
+            Error::GpuUnavailable(format!("no CUDA device {ordinal}: this machine has {}", gpus.len()))
+        })?;
+        let context = CudaContext::new(ordinal).map_err(|e| Error::GpuUnavailable(format!("cannot open device {ordinal}: {e}")))?;
+        let stream = context.default_stream();
+        Ok(Gpu { info, context, stream, held: Arc::new(AtomicU64::new(0)) })
+    }
+
+    /// What the driver reports about the device.
+    pub fn info(&self) -> &GpuInfo {
+        &self.info
+    }
+
+    /// `sm_XY` of the device, the NVRTC target.
+    pub fn arch(&self) -> String {
+        format!("sm_{}{}", self.info.compute_capability.0, self.info.compute_capability.1)
+    }
+
+    /// The stream all work is ordered on.
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    /// The context.
+    pub fn context(&self) -> &Arc<CudaContext> {
+        &self.context
+    }
+
+    /// Bytes glp holds on the device now.
+    pub fn held_bytes(&self) -> u64 {
+        self.held.load(Relaxed)
+    }
+
+    /// (free, total) device memory in bytes.
+    pub fn memory_info(&self) -> Result<(u64, u64)> {
+        let (free, total) = self.context.mem_get_info().map_err(gpu_error("cannot read device memory"))?;
+        Ok((free as u64, total as u64))
+    }
+
+    fn reserve(&self, what: &str, bytes: u64) -> Result<()> {
+        let (free, total) = self.memory_info()?;
+        if bytes > free {
+            return Err(self.out_of_memory(what, bytes, free, total));
+        }
+        Ok(())
+    }
+
+    fn out_of_memory(&self, what: &str, needed: u64, free: u64, total: u64) -> Error {
+        Error::GpuOutOfMemory {
+            what: what.to_string(),
+            needed,
+            free,
+            total,
+            held: self.held_bytes(),
+            hint: "; try --backend cpu, or a strategy that needs less memory (--mfl glp instead of global)".into(),
+        }
+    }
+
+    fn wrap<T>(&self, slice: CudaSlice<T>) -> DeviceBuffer<T> {
+        let bytes = (slice.len() * std::mem::size_of::<T>()) as u64;
+        self.held.fetch_add(bytes, Relaxed);
+        DeviceBuffer { slice, bytes, held: self.held.clone() }
+    }
+
+    fn allocation_error(&self, what: &str, bytes: u64, e: DriverError) -> Error {
+        if e.0 == cudarc::driver::sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY {
+            let (free, total) = self.memory_info().unwrap_or((0, self.info.total_memory));
+            return self.out_of_memory(what, bytes, free, total);
+        }
+        Error::Gpu(format!("allocating {what} ({bytes} bytes): {e}"))
+    }
+
+    /// A zeroed buffer of `len` elements, `what` naming it in errors.
+    pub fn alloc_zeros<T: DeviceRepr + ValidAsZeroBits>(&self, what: &str, len: usize) -> Result<DeviceBuffer<T>> {
+        let bytes = (len.max(1) * std::mem::size_of::<T>()) as u64;
+        self.reserve(what, bytes)?;
+        let slice = self.stream.alloc_zeros::<T>(len.max(1)).map_err(|e| self.allocation_error(what, bytes, e))?;
+        Ok(self.wrap(slice))
+    }
+
+    /// A buffer holding a copy of `data`.
+    pub fn upload<T: DeviceRepr>(&self, what: &str, data: &[T]) -> Result<DeviceBuffer<T>> {
+        let bytes = std::mem::size_of_val(data) as u64;
+        self.reserve(what, bytes)?;
+        let slice = if data.is_empty() {
+            // SAFETY: a one-element buffer never read (its length is recorded as 1 but no
+            // kernel is given a count above 0 for it).
+            unsafe { self.stream.alloc::<T>(1) }
+        } else {
+            self.stream.clone_htod(data)
+        }
+        .map_err(|e| self.allocation_error(what, bytes, e))?;
+        Ok(self.wrap(slice))
+    }
+
+    /// Overwrites `buffer` with `data` (same length).
+    pub fn write<T: DeviceRepr>(&self, buffer: &mut DeviceBuffer<T>, data: &[T]) -> Result<()> {
+        if data.len() != buffer.len() {
+            return Err(Error::Gpu(format!("writing {} elements into a buffer of {}", data.len(), buffer.len())));
+        }
+        self.stream.memcpy_htod(data, &mut buffer.slice).map_err(gpu_error("host-to-device copy"))
+    }
+
+    /// Copies `buffer` to the host.
+    pub fn download<T: DeviceRepr + Default + Clone>(&self, buffer: &DeviceBuffer<T>) -> Result<Vec<T>> {
+        self.stream.clone_dtoh(&buffer.slice).map_err(gpu_error("device-to-host copy"))
+    }
+
+    /// Sets every byte of `buffer` to zero.
+    pub fn zero<T: DeviceRepr + ValidAsZeroBits>(&self, buffer: &mut DeviceBuffer<T>) -> Result<()> {
+        self.stream.memset_zeros(&mut buffer.slice).map_err(gpu_error("memset"))
+    }
+
+    /// Copies `src` into `dst` on the device (same length).
+    pub fn copy<T: DeviceRepr>(&self, src: &DeviceBuffer<T>, dst: &mut DeviceBuffer<T>) -> Result<()> {
+        self.stream.memcpy_dtod(&src.slice, &mut dst.slice).map_err(gpu_error("device-to-device copy"))
+    }
+
+    /// Waits for all queued work; surfaces asynchronous kernel faults.
+    pub fn synchronize(&self) -> Result<()> {
+        self.stream.synchronize().map_err(gpu_error("kernel execution"))
+    }
+
+    /// An event recorded now on the stream, for [`Gpu::elapsed_ms`].
+    pub fn record(&self) -> Result<CudaEvent> {
+        self.stream.record_event(Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(gpu_error("recording an event"))
+    }
+
+    /// Milliseconds between two recorded events (waits for `end`).
+    pub fn elapsed_ms(&self, start: &CudaEvent, end: &CudaEvent) -> Result<f64> {
+        end.synchronize().map_err(gpu_error("kernel execution"))?;
+        start.elapsed_ms(end).map(f64::from).map_err(gpu_error("reading event times"))
+    }
+}
+
+impl<T> DeviceBuffer<T> {
+    /// Elements.
+    pub fn len(&self) -> usize {
+        self.slice.len()
+    }
+
+    /// Whether the buffer has no element.
+    pub fn is_empty(&self) -> bool {
+        self.slice.is_empty()
+    }
+
+    /// Bytes on the device.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// The device address, for kernel arguments.
+    pub fn device_ptr(&self) -> u64 {
+        let (ptr, _sync) = cudarc::driver::DevicePtr::device_ptr(&self.slice, self.slice.stream());
+        ptr
+    }
+
+    /// The underlying cudarc slice.
+    pub fn slice(&self) -> &CudaSlice<T> {
+        &self.slice
+    }
+}
+
+impl<T> Drop for DeviceBuffer<T> {
+    fn drop(&mut self) {
+        self.held.fetch_sub(self.bytes, Relaxed);
+    }
+}
+
+impl Gpu {
+    /// The device-to-device copy bandwidth in bytes per second (bytes read plus bytes
+    /// written), measured with CUDA events on a buffer of `bytes` (clamped to a quarter of the
+    /// free memory), best of three copies after a warm-up.
+    pub fn copy_bandwidth(&self, bytes: u64) -> Result<f64> {
+        let (free, _) = self.memory_info()?;
+        let words = (bytes.min(free / 4) / 4).max(1) as usize;
+        let src: DeviceBuffer<u32> = self.alloc_zeros("the bandwidth probe", words)?;
+        let mut dst: DeviceBuffer<u32> = self.alloc_zeros("the bandwidth probe", words)?;
+        self.copy(&src, &mut dst)?;
+        let mut best = f64::INFINITY;
+        for _ in 0..3 {
+            let start = self.record()?;
+            self.copy(&src, &mut dst)?;
+            let end = self.record()?;
+            best = best.min(self.elapsed_ms(&start, &end)?);
+        }
+        Ok(2.0 * (words * 4) as f64 / (best / 1e3))
+    }
+}

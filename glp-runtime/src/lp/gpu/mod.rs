@@ -1,0 +1,513 @@
+//! The GPU label propagation engine (GLP, synchronous schedule).
+//!
+//! A run compiles the variant's hooks fused into the MFL kernels
+//! ([`glp_codegen::lp::mfl`], whose docs give the degree classes, their bounds and why),
+//! uploads the graph and the facilities the variant's [`LpFeatures`] name, and iterates:
+//!
+//! 1. reset the histogram (when the variant has one);
+//! 2. `pick_label` for every vertex into the shown labels (only with a custom pick; otherwise
+//!    the shown labels are the previous iteration's);
+//! 3. one kernel per degree class of the strategy's [`ClassPlan`]: the best label of each
+//!    vertex (highest score, equal scores to the smaller label, exactly the CPU engine's
+//!    synchronous rule), `update_vertex`, the output label and a count of changed labels;
+//! 4. swap previous and output; stop when nothing changed (unless label memory or random
+//!    numbers make the labels only part of the state, as on the CPU) or at the cap.
+//!
+//! Strategies ([`MflStrategy`], `--mfl`): `glp` (warp path for low degrees, shared-memory
+//! tables above), `smem` (the same without the warp path, GLP's ablation) and `global`
+//! (G-Hash: a per-vertex global hash table of twice the degree for every vertex, the
+//! paper's baseline). All three are exact.
+//!
+//! Exactness: labels are scored from f64 sums of the hooks' weights. The low class sums in
+//! edge order like the CPU; the table kernels add with atomics in any order, which is exact
+//! for integer weights (unit weights, integer edge weights, SLP's `vertex + edge` weights). With
+//! fractional weights the GPU may round a sum differently from the CPU and break a near-tie
+//! differently. Floating-point hooks are compiled with `--fmad=false`, so each hook computes
+//! what the CPU computes; math functions (`ln`, `exp`, ...) come from CUDA's libdevice, whose
+//! results may differ from the host's libm in the last bit.
+
+mod plan;
+
+pub use plan::ClassPlan;
+
+use super::kernel::LpKernel;
+use super::view::{membership_row, LABEL_MEMORY_SLOTS};
+use super::{IterationStats, LpConfig, LpInputs, LpOutcome, Schedule, TieBreak};
+use crate::community::UNLABELLED;
+use crate::device::{nvrtc, DeviceBuffer, Gpu, Kernel, KernelArg, KernelArgs, Module, Shape};
+use crate::error::{Error, Result};
+use crate::graph::Csr;
+use glp_codegen::ir::{Scalar, ScalarValue};
+use glp_codegen::lp::mfl::{self, GLOBAL_THREADS, HIGH_THREADS, LOW_TILES, MID_WARPS_PER_BLOCK};
+use glp_codegen::lp::LpFeatures;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+/// How the GPU engine finds each vertex's most frequent label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MflStrategy {
+    /// GLP: warp-cooperative low-degree path, shared-memory tables for the rest.
+    #[default]
+    Glp,
+    /// GLP without the warp path: a shared-memory table for every vertex.
+    Smem,
+    /// G-Hash: a global hash table region of twice the degree per vertex.
+    Global,
+}
+
+impl MflStrategy {
+    /// Every strategy, in ablation order (slowest first).
+    pub const ALL: [MflStrategy; 3] = [MflStrategy::Global, MflStrategy::Smem, MflStrategy::Glp];
+
+    /// The name `--mfl` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            MflStrategy::Glp => "glp",
+            MflStrategy::Smem => "smem",
+            MflStrategy::Global => "global",
+        }
+    }
+}
+
+impl FromStr for MflStrategy {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        MflStrategy::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| {
+            Error::invalid(format!("unknown MFL strategy `{s}`: expected glp, smem or global"))
+        })
+    }
+}
+
+/// What a GPU run measured besides its [`LpOutcome`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct GpuStats {
+    /// Time to obtain the kernels (NVRTC or cache) and load the module.
+    pub compile: Duration,
+    /// Time to plan the classes and upload graph and facilities.
+    pub setup: Duration,
+    /// Device time of each iteration (CUDA events), milliseconds.
+    pub iteration_ms: Vec<f64>,
+    /// Bytes glp held on the device during the iterations.
+    pub device_bytes: u64,
+    /// Of those, the bytes of the strategy's hash tables (beyond graph, labels and facilities).
+    pub table_bytes: u64,
+}
+
+/// Runs `variant` on the GPU `gpu` with the synchronous schedule.
+pub fn run_gpu<V: LpKernel + ?Sized>(
+    gpu: &Gpu,
+    csr: &Csr,
+    variant: &V,
+    config: &LpConfig,
+    inputs: &LpInputs<'_>,
+    strategy: MflStrategy,
+) -> Result<(LpOutcome, GpuStats)> {
+    config.validate()?;
+    if config.schedule != Schedule::Synchronous {
+        return Err(Error::invalid(
+            "the GPU engine runs the synchronous schedule only (the asynchronous nu-LPA schedule runs on the CPU: \
+             --backend cpu, or --schedule sync)",
+        ));
+    }
+    if config.ties != TieBreak::SmallestLabel {
+        return Err(Error::invalid("the GPU engine resolves equal scores to the smallest label only"));
+    }
+    let features = variant.features();
+    inputs.validate(csr.num_vertices(), features)?;
+    u32::try_from(csr.num_vertices())
+        .ok()
+        .filter(|&n| n < UNLABELLED)
+        .ok_or_else(|| Error::TooLarge("the GPU engine takes at most 2^32 - 2 vertices".into()))?;
+
+    let compile_start = Instant::now();
+    let kernels = LpKernels::load(gpu, variant)?;
+    let compile = compile_start.elapsed();
+
+    let setup_start = Instant::now();
+    let plan = ClassPlan::new(csr, strategy);
+    let mut state = DeviceState::upload(gpu, &kernels, csr, features, inputs, &plan)?;
+    let params = param_block(&variant.param_values());
+    let setup = setup_start.elapsed();
+
+    let start = Instant::now();
+    let view = state.view(config.seed, 0, ViewLabels::Unlabelled);
+    kernels.initial(gpu, &params, &view, &state.previous, csr.num_vertices() as u64)?;
+    let may_stop = !features.label_memory && !features.random;
+    let mut iterations = Vec::new();
+    let mut iteration_ms = Vec::new();
+    let mut converged = false;
+    for iteration in 0..config.max_iterations {
+        let began = Instant::now();
+        let first = gpu.record()?;
+        if let Some(histogram) = state.histogram.as_mut() {
+            gpu.zero(histogram)?;
+        }
+        let shown = if features.custom_pick_label {
+            let view = state.view(config.seed, iteration, ViewLabels::Shown);
+            kernels.pick(gpu, &params, &view, state.shown_buffer(), csr.num_vertices() as u64)?;
+            ViewLabels::Shown
+        } else {
+            ViewLabels::Previous
+        };
+        gpu.zero(&mut state.changed)?;
+        let view = state.view(config.seed, iteration, shown);
+        kernels.propagate(gpu, &params, &view, &state, &plan)?;
+        let last = gpu.record()?;
+        let changed = gpu.download(&state.changed)?[0];
+        iteration_ms.push(gpu.elapsed_ms(&first, &last)?);
+        std::mem::swap(&mut state.previous, &mut state.output);
+        iterations.push(IterationStats {
+            changed,
+            processed: csr.num_vertices() as u64,
+            pick_less: false,
+            time: began.elapsed(),
+        });
+        if may_stop && changed == 0 {
+            converged = true;
+            break;
+        }
+    }
+    gpu.synchronize()?;
+    let elapsed = start.elapsed();
+    let labels = gpu.download(&state.previous)?;
+    let memberships = match &state.memory_labels {
+        Some(slots) => {
+            let slots = gpu.download(slots)?;
+            Some(slots.chunks(LABEL_MEMORY_SLOTS as usize).map(|row| membership_row(row.iter().copied())).collect())
+        }
+        None => None,
+    };
+    let stats =
+        GpuStats { compile, setup, iteration_ms, device_bytes: state.peak_bytes, table_bytes: state.table_bytes };
+    Ok((LpOutcome { labels, memberships, iterations, converged, elapsed }, stats))
+}
+
+/// The C layout of the variant's parameter struct (`glp_lp_params`): fields in order, each
+/// aligned to its size, the whole padded to the largest alignment; an empty struct is one
+/// byte, as in C++.
+pub fn param_block(values: &[ScalarValue]) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let mut align = 1;
+    for value in values {
+        let size = scalar_of(value).size();
+        align = align.max(size);
+        while bytes.len() % size != 0 {
+            bytes.push(0);
+        }
+        bytes.extend_from_slice(&value.to_le_bytes());
+    }
+    while bytes.len() % align != 0 || bytes.is_empty() {
+        bytes.push(0);
+    }
+    bytes
+}
+
+fn scalar_of(value: &ScalarValue) -> Scalar {
+    match value {
+        ScalarValue::Bool(_) => Scalar::Bool,
+        ScalarValue::I32(_) => Scalar::I32,
+        ScalarValue::I64(_) => Scalar::I64,
+        ScalarValue::U32(_) => Scalar::U32,
+        ScalarValue::U64(_) => Scalar::U64,
+        ScalarValue::F32(_) => Scalar::F32,
+        ScalarValue::F64(_) => Scalar::F64,
+    }
+}
+
+/// The kernel argument mirroring `glp_lp_view` (glp-codegen's `view.cuh`) field for field.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+struct ViewArg {
+    offsets: u64,
+    targets: u64,
+    edge_weights: u64,
+    vertex_weights: u64,
+    labels: u64,
+    next_labels: u64,
+    histogram: u64,
+    memory_labels: u64,
+    memory_weights: u64,
+    seeds: u64,
+    random_seed: u64,
+    num_vertices: u32,
+    iteration: u32,
+}
+
+// SAFETY: `#[repr(C)]`, eleven 8-byte fields then two 4-byte ones: the layout of
+// `glp_lp_view` (pointers are 8 bytes on every CUDA target), no padding.
+unsafe impl KernelArg for ViewArg {}
+
+/// Which labels the view shows as `label(u)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ViewLabels {
+    /// All unlabelled (for `initial_label`).
+    Unlabelled,
+    /// The pick phase's output.
+    Shown,
+    /// The previous iteration's labels (no custom pick).
+    Previous,
+}
+
+/// The compiled module and its kernels.
+struct LpKernels {
+    _module: Module,
+    fill: Kernel,
+    initial: Kernel,
+    pick: Kernel,
+    low: Vec<Kernel>,
+    mid: Kernel,
+    high: Kernel,
+    global: Kernel,
+}
+
+impl LpKernels {
+    fn load<V: LpKernel + ?Sized>(gpu: &Gpu, variant: &V) -> Result<LpKernels> {
+        let source = mfl::mfl_kernel_source(variant.device_functions(), variant.unit_neighbor_weight())
+            .map_err(|e| Error::KernelCompile(e.to_string()))?;
+        let name = format!("{}_mfl.cu", variant.kernel_name());
+        let arch = gpu.arch();
+        let ptx = nvrtc::compile_ptx(&name, &source, leak_arch(&arch))?;
+        let module = gpu.load_module(&name, &ptx)?;
+        let low = LOW_TILES.iter().map(|t| module.kernel(&format!("glp_lp_low_{t}"))).collect::<Result<_>>()?;
+        Ok(LpKernels {
+            fill: module.kernel("glp_fill_u32")?,
+            initial: module.kernel("glp_lp_initial")?,
+            pick: module.kernel("glp_lp_pick")?,
+            low,
+            mid: module.kernel("glp_lp_mid")?,
+            high: module.kernel("glp_lp_high")?,
+            global: module.kernel("glp_lp_global")?,
+            _module: module,
+        })
+    }
+
+    /// `glp_fill_u32(words, n, value)`.
+    fn fill(&self, gpu: &Gpu, words: &DeviceBuffer<u32>, value: u32) -> Result<()> {
+        let n = words.len() as u64;
+        let shape = Shape { blocks: n.div_ceil(256).clamp(1, 65_535) as u32, threads: 256 };
+        gpu.launch(&self.fill, shape, &KernelArgs::new().buffer(words).value(n).value(value))
+    }
+
+    /// `glp_lp_initial(params, view, next_labels)`.
+    fn initial(&self, gpu: &Gpu, params: &[u8], view: &ViewArg, out: &DeviceBuffer<u32>, n: u64) -> Result<()> {
+        let args = KernelArgs::new().bytes(params).value(*view).buffer(out);
+        gpu.launch(&self.initial, Shape::covering(n, 256)?, &args)
+    }
+
+    /// `glp_lp_pick(params, view, shown)`.
+    fn pick(&self, gpu: &Gpu, params: &[u8], view: &ViewArg, shown: &DeviceBuffer<u32>, n: u64) -> Result<()> {
+        let args = KernelArgs::new().bytes(params).value(*view).buffer(shown);
+        gpu.launch(&self.pick, Shape::covering(n, 256)?, &args)
+    }
+
+    /// Every class kernel of the plan, writing `state.output` and counting changes.
+    fn propagate(&self, gpu: &Gpu, params: &[u8], view: &ViewArg, state: &DeviceState, plan: &ClassPlan) -> Result<()> {
+        let common = |vertices: &DeviceBuffer<u32>, count: usize| {
+            KernelArgs::new().bytes(params).value(*view).buffer(vertices).value(count as u32)
+        };
+        for ((kernel, vertices), (tile, count)) in
+            self.low.iter().zip(&state.low).zip(LOW_TILES.iter().zip(plan.low.iter().map(Vec::len)))
+        {
+            if count > 0 {
+                let args = common(vertices, count).buffer(&state.output).buffer(&state.changed);
+                gpu.launch(kernel, Shape::covering(count as u64 * u64::from(*tile), 256)?, &args)?;
+            }
+        }
+        if !plan.mid.is_empty() {
+            let args = common(&state.mid, plan.mid.len()).buffer(&state.output).buffer(&state.changed);
+            let shape = Shape::covering(plan.mid.len() as u64 * 32, MID_WARPS_PER_BLOCK * 32)?;
+            gpu.launch(&self.mid, shape, &args)?;
+        }
+        if !plan.high.is_empty() {
+            let args = common(&state.high, plan.high.len())
+                .buffer(&state.high_regions)
+                .buffer(&state.high_keys)
+                .buffer(&state.high_sums)
+                .buffer(&state.output)
+                .buffer(&state.changed);
+            let shape = Shape { blocks: plan.high.len() as u32, threads: HIGH_THREADS };
+            gpu.launch(&self.high, shape, &args)?;
+        }
+        if !plan.global.is_empty() {
+            let args = common(&state.global, plan.global.len())
+                .buffer(&state.global_regions)
+                .buffer(&state.global_keys)
+                .buffer(&state.global_sums)
+                .buffer(&state.output)
+                .buffer(&state.changed);
+            gpu.launch(&self.global, Shape::covering(plan.global.len() as u64 * 32, GLOBAL_THREADS)?, &args)?;
+        }
+        Ok(())
+    }
+}
+
+/// NVRTC takes the arch as `&'static str`; the few distinct archs of a process are interned.
+fn leak_arch(arch: &str) -> &'static str {
+    use std::sync::Mutex;
+    static ARCHS: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let mut archs = ARCHS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(a) = archs.iter().find(|a| **a == arch) {
+        return a;
+    }
+    let leaked: &'static str = Box::leak(arch.to_string().into_boxed_str());
+    archs.push(leaked);
+    leaked
+}
+
+/// Everything a run keeps on the device.
+struct DeviceState {
+    offsets: DeviceBuffer<u64>,
+    targets: DeviceBuffer<u32>,
+    edge_weights: Option<DeviceBuffer<f32>>,
+    vertex_weights: Option<DeviceBuffer<f32>>,
+    seeds: Option<DeviceBuffer<u32>>,
+    histogram: Option<DeviceBuffer<u32>>,
+    memory_labels: Option<DeviceBuffer<u32>>,
+    memory_weights: Option<DeviceBuffer<f32>>,
+    /// Labels of the previous iteration (`next_label`), then the result.
+    previous: DeviceBuffer<u32>,
+    /// This iteration's output.
+    output: DeviceBuffer<u32>,
+    /// The pick phase's labels (only with a custom pick).
+    shown: Option<DeviceBuffer<u32>>,
+    /// All unlabelled: the view of `initial_label`.
+    unlabelled: DeviceBuffer<u32>,
+    changed: DeviceBuffer<u64>,
+    low: Vec<DeviceBuffer<u32>>,
+    mid: DeviceBuffer<u32>,
+    high: DeviceBuffer<u32>,
+    high_regions: DeviceBuffer<u64>,
+    high_keys: DeviceBuffer<u32>,
+    high_sums: DeviceBuffer<f64>,
+    global: DeviceBuffer<u32>,
+    global_regions: DeviceBuffer<u64>,
+    global_keys: DeviceBuffer<u32>,
+    global_sums: DeviceBuffer<f64>,
+    num_vertices: u32,
+    peak_bytes: u64,
+    table_bytes: u64,
+}
+
+impl DeviceState {
+    fn upload(
+        gpu: &Gpu,
+        kernels: &LpKernels,
+        csr: &Csr,
+        features: LpFeatures,
+        inputs: &LpInputs<'_>,
+        plan: &ClassPlan,
+    ) -> Result<DeviceState> {
+        let n = csr.num_vertices();
+        let slots = n * LABEL_MEMORY_SLOTS as usize;
+        let optional = |on: bool, what: &str, data: Option<&[f32]>| -> Result<Option<DeviceBuffer<f32>>> {
+            match data {
+                Some(d) if on => gpu.upload(what, d).map(Some),
+                _ => Ok(None),
+            }
+        };
+        let unlabelled: DeviceBuffer<u32> = gpu.alloc_zeros("labels", n)?;
+        kernels.fill(gpu, &unlabelled, UNLABELLED)?;
+        let memory_labels = if features.label_memory {
+            let m: DeviceBuffer<u32> = gpu.alloc_zeros("label memory", slots)?;
+            kernels.fill(gpu, &m, UNLABELLED)?;
+            Some(m)
+        } else {
+            None
+        };
+        let table = |what: &str, slots: u64| -> Result<(DeviceBuffer<u32>, DeviceBuffer<f64>)> {
+            let keys: DeviceBuffer<u32> = gpu.alloc_zeros(what, slots as usize)?;
+            kernels.fill(gpu, &keys, UNLABELLED)?;
+            Ok((keys, gpu.alloc_zeros(what, slots as usize)?))
+        };
+        let (high_keys, high_sums) = table("the high-degree overflow table", plan.high_table_slots())?;
+        let (global_keys, global_sums) = table("the G-Hash tables", plan.global_table_slots())?;
+        let table_bytes = high_keys.bytes() + high_sums.bytes() + global_keys.bytes() + global_sums.bytes();
+        let state = DeviceState {
+            offsets: gpu.upload("CSR offsets", csr.offsets())?,
+            targets: gpu.upload("CSR targets", csr.targets())?,
+            edge_weights: optional(features.edge_weights, "edge weights", csr.weights())?,
+            vertex_weights: optional(features.vertex_weights, "vertex weights", inputs.vertex_weights)?,
+            seeds: match inputs.seeds {
+                Some(s) if features.seeds => Some(gpu.upload("seed labels", s)?),
+                _ => None,
+            },
+            histogram: if features.histogram { Some(gpu.alloc_zeros("the label histogram", n)?) } else { None },
+            memory_weights: if features.label_memory { Some(gpu.alloc_zeros("label memory", slots)?) } else { None },
+            memory_labels,
+            previous: gpu.alloc_zeros("labels", n)?,
+            output: gpu.alloc_zeros("labels", n)?,
+            shown: if features.custom_pick_label { Some(gpu.alloc_zeros("shown labels", n)?) } else { None },
+            unlabelled,
+            changed: gpu.alloc_zeros("the change counter", 1)?,
+            low: plan.low.iter().map(|l| gpu.upload("degree classes", l)).collect::<Result<_>>()?,
+            mid: gpu.upload("degree classes", &plan.mid)?,
+            high: gpu.upload("degree classes", &plan.high)?,
+            high_regions: gpu.upload("degree classes", &plan.high_regions)?,
+            high_keys,
+            high_sums,
+            global: gpu.upload("degree classes", &plan.global)?,
+            global_regions: gpu.upload("degree classes", &plan.global_regions)?,
+            global_keys,
+            global_sums,
+            num_vertices: n as u32,
+            peak_bytes: 0,
+            table_bytes,
+        };
+        Ok(DeviceState { peak_bytes: gpu.held_bytes(), ..state })
+    }
+
+    fn shown_buffer(&self) -> &DeviceBuffer<u32> {
+        self.shown.as_ref().unwrap_or(&self.output)
+    }
+
+    fn view(&self, seed: u64, iteration: u32, labels: ViewLabels) -> ViewArg {
+        let ptr = |b: Option<&DeviceBuffer<f32>>| b.map_or(0, DeviceBuffer::device_ptr);
+        let (labels, next_labels) = match labels {
+            ViewLabels::Unlabelled => (self.unlabelled.device_ptr(), self.unlabelled.device_ptr()),
+            ViewLabels::Shown => (self.shown_buffer().device_ptr(), self.previous.device_ptr()),
+            ViewLabels::Previous => (self.previous.device_ptr(), self.previous.device_ptr()),
+        };
+        ViewArg {
+            offsets: self.offsets.device_ptr(),
+            targets: self.targets.device_ptr(),
+            edge_weights: ptr(self.edge_weights.as_ref()),
+            vertex_weights: ptr(self.vertex_weights.as_ref()),
+            labels,
+            next_labels,
+            histogram: self.histogram.as_ref().map_or(0, DeviceBuffer::device_ptr),
+            memory_labels: self.memory_labels.as_ref().map_or(0, DeviceBuffer::device_ptr),
+            memory_weights: ptr(self.memory_weights.as_ref()),
+            seeds: self.seeds.as_ref().map_or(0, DeviceBuffer::device_ptr),
+            random_seed: seed,
+            num_vertices: self.num_vertices,
+            iteration,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameter_blocks_follow_the_c_layout() {
+        assert_eq!(param_block(&[]), vec![0]);
+        assert_eq!(param_block(&[ScalarValue::F64(1.0)]), 1.0f64.to_le_bytes().to_vec());
+        // u32 then f64: 4 bytes of padding before the double; bool then u32: 3 bytes.
+        let block = param_block(&[ScalarValue::U32(7), ScalarValue::F64(2.0)]);
+        assert_eq!(block.len(), 16);
+        assert_eq!(&block[0..4], &7u32.to_le_bytes());
+        assert_eq!(&block[8..16], &2.0f64.to_le_bytes());
+        let block = param_block(&[ScalarValue::Bool(true), ScalarValue::U32(9), ScalarValue::Bool(false)]);
+        assert_eq!(block, vec![1, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn strategies_parse_by_name() {
+        for m in MflStrategy::ALL {
+            assert_eq!(m.name().parse::<MflStrategy>().unwrap(), m);
+        }
+        let err = "hash".parse::<MflStrategy>().unwrap_err().to_string();
+        assert!(err.contains("glp, smem or global"), "{err}");
+    }
+}

@@ -1,0 +1,130 @@
+//! Degree classes: which kernel serves which vertex, planned once per graph and strategy.
+
+use super::MflStrategy;
+use crate::graph::{Csr, VertexId};
+use glp_codegen::lp::mfl::{low_tile, table_capacity, HIGH_OVERFLOW_DEGREE, LOW_DEGREE_LIMIT, LOW_TILES, MID_MAX_DEGREE};
+
+/// The vertices of each kernel class, and the global table layout the classes need.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClassPlan {
+    /// Low class, one list per tile width of [`LOW_TILES`] (same order).
+    pub low: Vec<Vec<VertexId>>,
+    /// Middle class (a warp per vertex, shared table).
+    pub mid: Vec<VertexId>,
+    /// High class (a block per vertex).
+    pub high: Vec<VertexId>,
+    /// Offsets of the high vertices' global overflow regions (`high.len() + 1` entries;
+    /// an empty region for vertices that never overflow).
+    pub high_regions: Vec<u64>,
+    /// G-Hash: every vertex with a global table region.
+    pub global: Vec<VertexId>,
+    /// Offsets of the G-Hash regions (`global.len() + 1` entries).
+    pub global_regions: Vec<u64>,
+}
+
+impl ClassPlan {
+    /// The plan of `strategy` for `csr`.
+    pub fn new(csr: &Csr, strategy: MflStrategy) -> ClassPlan {
+        let mut plan = ClassPlan { low: vec![Vec::new(); LOW_TILES.len()], ..ClassPlan::default() };
+        let n = csr.num_vertices() as VertexId;
+        match strategy {
+            MflStrategy::Global => {
+                plan.global = (0..n).collect();
+                plan.global_regions = regions(csr, &plan.global, |_| true);
+            }
+            MflStrategy::Glp | MflStrategy::Smem => {
+                for v in 0..n {
+                    let degree = csr.degree(v) as u64;
+                    if degree < LOW_DEGREE_LIMIT && strategy == MflStrategy::Glp {
+                        let tile = low_tile(degree);
+                        let index = LOW_TILES.iter().position(|&t| t == tile).expect("tiles cover the low class");
+                        plan.low[index].push(v);
+                    } else if degree <= MID_MAX_DEGREE {
+                        plan.mid.push(v);
+                    } else {
+                        plan.high.push(v);
+                    }
+                }
+                plan.high_regions = regions(csr, &plan.high, |degree| degree > HIGH_OVERFLOW_DEGREE);
+            }
+        }
+        plan
+    }
+
+    /// Slots of the high class's global overflow table.
+    pub fn high_table_slots(&self) -> u64 {
+        self.high_regions.last().copied().unwrap_or(0)
+    }
+
+    /// Slots of the G-Hash table.
+    pub fn global_table_slots(&self) -> u64 {
+        self.global_regions.last().copied().unwrap_or(0)
+    }
+}
+
+/// Prefix offsets of per-vertex table regions: [`table_capacity`] slots for the vertices of
+/// `vertices` whose degree passes `owns_region`, none for the others.
+fn regions(csr: &Csr, vertices: &[VertexId], owns_region: impl Fn(u64) -> bool) -> Vec<u64> {
+    let mut offsets = Vec::with_capacity(vertices.len() + 1);
+    let mut total = 0u64;
+    offsets.push(0);
+    for &v in vertices {
+        let degree = csr.degree(v) as u64;
+        if owns_region(degree) {
+            total += table_capacity(degree);
+        }
+        offsets.push(total);
+    }
+    offsets
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A star with `leaves` leaves plus isolated vertices: every vertex lands in exactly one
+    /// class, by its degree.
+    fn star(leaves: u32, isolated: u32) -> Csr {
+        let n = leaves + 1 + isolated;
+        let mut offsets = vec![0u64, u64::from(leaves)];
+        let mut targets: Vec<u32> = (1..=leaves).collect();
+        for _ in 0..leaves {
+            targets.push(0);
+            offsets.push(targets.len() as u64);
+        }
+        for _ in 0..isolated {
+            offsets.push(targets.len() as u64);
+        }
+        assert_eq!(offsets.len() as u32, n + 1);
+        Csr::new(offsets, targets, None).unwrap()
+    }
+
+    #[test]
+    fn classes_follow_the_degree_bounds() {
+        for (leaves, class) in [(5u32, "low"), (31, "low"), (32, "mid"), (128, "mid"), (129, "high"), (2000, "high")] {
+            let csr = star(leaves, 2);
+            let plan = ClassPlan::new(&csr, MflStrategy::Glp);
+            let in_low = plan.low.iter().any(|l| l.contains(&0));
+            assert_eq!((in_low, plan.mid.contains(&0), plan.high.contains(&0)), (class == "low", class == "mid", class == "high"), "{leaves}");
+            // Leaves (degree 1) use tiles of 1 lane, isolated vertices too.
+            assert_eq!(plan.low[0].len(), leaves as usize + 2);
+            let total: usize = plan.low.iter().map(Vec::len).sum::<usize>() + plan.mid.len() + plan.high.len();
+            assert_eq!(total, csr.num_vertices());
+            let expected_region = if leaves as u64 > HIGH_OVERFLOW_DEGREE { table_capacity(leaves as u64) } else { 0 };
+            assert_eq!(plan.high_table_slots(), expected_region);
+            let smem = ClassPlan::new(&csr, MflStrategy::Smem);
+            assert!(smem.low.iter().all(Vec::is_empty));
+            assert_eq!(smem.mid.len() + smem.high.len(), csr.num_vertices());
+        }
+    }
+
+    #[test]
+    fn g_hash_gives_every_vertex_a_region_of_twice_its_degree() {
+        let csr = star(100, 1);
+        let plan = ClassPlan::new(&csr, MflStrategy::Global);
+        assert_eq!(plan.global.len(), csr.num_vertices());
+        assert_eq!(plan.global_regions[1] - plan.global_regions[0], 256);
+        assert_eq!(plan.global_regions[2] - plan.global_regions[1], 2);
+        assert_eq!(plan.global_table_slots(), 256 + 100 * 2);
+    }
+}

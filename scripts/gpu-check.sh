@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# GPU checks in two halves, for a GPU machine that has CUDA but no Rust toolchain.
+#
+#   scripts/gpu-check.sh build   (here) builds glp and the test binaries in release mode,
+#                                strips them and copies them, with the data the GPU tests
+#                                read, into the git-ignored folder .gpu/
+#   scripts/gpu-check.sh run     (on the GPU machine, from the repository root, with .gpu/
+#                                carried over) runs the GPU tests with GLP_REQUIRE_GPU=1,
+#                                compute-sanitizer memcheck and racecheck on real graphs,
+#                                and the GPU benchmark; logs go to $OUT (default .gpu/out)
+#
+# Each step's log is $OUT/<step>.log; $OUT/summary.txt lists every step with its exit code.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mode="${1:-}"
+DATA=../shared/data
+GPU_DATA_FILES=(
+  karate.mtx dolphins.edges football.edges email-Eu-core.txt polblogs.edges citeseer.edges
+  lfr/LFR_N50000_ad5_mc50_mu0.3.edges.gz lfr/LFR_N100000_ad5_mc50_mu0.3.edges.gz
+  lfr/LFR_N100000_ad5_mc50_mu0.3.cmty.txt.gz com-dblp.edges.gz com-dblp.all.cmty.txt.gz
+  ldbc-validation/cdlp ldbc-validation/example
+)
+GPU_TESTS=(gpu_lp)
+
+build() {
+  set -e
+  rm -rf .gpu/bin .gpu/data && mkdir -p .gpu/bin .gpu/data
+  cargo build --release --bin glp
+  local json
+  json=$(cargo test --release --no-run --message-format=json --workspace 2>/dev/null)
+  for t in "${GPU_TESTS[@]}"; do
+    local exe
+    exe=$(printf '%s\n' "$json" | grep "\"name\":\"$t\"" | grep -o '"executable":"[^"]*"' | cut -d'"' -f4 | tail -1)
+    [ -n "$exe" ] || { echo "no test binary $t" >&2; exit 1; }
+    strip -o ".gpu/bin/$t" "$exe"
+  done
+  # The runtime's unit tests (device probe, planner) as well.
+  local lib
+  lib=$(printf '%s\n' "$json" | grep '"name":"glp_runtime"' | grep '"lib"' | grep -o '"executable":"[^"]*"' | cut -d'"' -f4 | tail -1)
+  [ -n "$lib" ] && strip -o .gpu/bin/glp_runtime_unit "$lib"
+  strip -o .gpu/bin/glp target/release/glp
+  for f in "${GPU_DATA_FILES[@]}"; do
+    mkdir -p ".gpu/data/$(dirname "$f")"
+    cp -r "$DATA/$f" ".gpu/data/$f"
+  done
+  du -sh .gpu
+}
+
+step() { # step NAME TIMEOUT COMMAND...
+  local name=$1 limit=$2; shift 2
+  local start=$SECONDS
+  timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
+  local rc=$?
+  echo "$name rc=$rc $((SECONDS - start))s" | tee -a "$OUT/summary.txt"
+}
+
+run() {
+  OUT="${OUT:-.gpu/out}"; mkdir -p "$OUT"; : >"$OUT/summary.txt"
+  export GLP_REQUIRE_GPU=1 GLP_DATA_DIR="$PWD/.gpu/data" GLP_CACHE_DIR=/dev/shm/glp-cache
+  local bin=.gpu/bin
+  step nvidia-smi 30 nvidia-smi
+  step unit 120 "$bin/glp_runtime_unit" device
+  for t in "${GPU_TESTS[@]}"; do
+    step "test-$t" 400 "$bin/$t" --test-threads=1
+  done
+  local g=.gpu/data/email-Eu-core.txt
+  step memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 5 --variant slp
+  step racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 3
+  step memcheck-llp 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp .gpu/data/com-dblp.edges.gz --backend gpu --schedule sync --iterations 3 --variant llp
+  if [ -n "${GLP_BENCH_ARGS:-}" ]; then
+    # shellcheck disable=SC2086
+    step bench 500 "$bin/glp" bench lp $GLP_BENCH_ARGS
+  fi
+  cat "$OUT/summary.txt"
+}
+
+case "$mode" in
+  build) build ;;
+  run) run ;;
+  *) echo "usage: $0 build|run" >&2; exit 2 ;;
+esac

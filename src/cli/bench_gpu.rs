@@ -1,0 +1,154 @@
+//! `glp bench lp --backend gpu`: the GPU engine, one row per MFL strategy.
+//!
+//! Per strategy: time per iteration (CUDA events) and edges per second per iteration, the
+//! run from initialised labels to the last iteration, the same with compilation, planning
+//! and host-to-device copies, and with loading or generating the graph too; GPU memory held
+//! and the part of it that is the strategy's hash tables; modularity and NMI; and the
+//! achieved fraction of the device's measured copy bandwidth for the bytes an iteration must
+//! move at least (each edge's target and its neighbour's label, each vertex's offsets, label
+//! and output: `8 E + 20 V` bytes).
+
+use super::bench::{check_repeat, median_min, print_json, LpBenchArgs};
+use super::engine::Variant;
+use glp_runtime::community::GroundTruth;
+use glp_runtime::device::Gpu;
+use glp_runtime::graph::Graph;
+use glp_runtime::lp::gpu::{run_gpu, GpuStats};
+use glp_runtime::lp::{LpConfig, LpOutcome};
+use glp_runtime::metrics::QualityReport;
+use glp_runtime::{Error, Result};
+use serde::Serialize;
+
+/// The benchmarked graph.
+pub struct BenchGraph<'a> {
+    pub name: String,
+    pub graph: &'a Graph,
+    pub truth: Option<&'a GroundTruth>,
+    /// Seconds spent loading or generating it.
+    pub prepare_s: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct GpuBenchReport {
+    graph: String,
+    vertices: usize,
+    stored_edges: u64,
+    device: String,
+    variant: &'static str,
+    prepare_s: f64,
+    copy_bandwidth_gb_s: f64,
+    rows: Vec<StrategyRow>,
+}
+
+#[derive(Debug, Serialize)]
+struct StrategyRow {
+    mfl: &'static str,
+    iterations: usize,
+    /// Median over runs of the mean device time per iteration.
+    iteration_ms: f64,
+    edges_per_s_per_iteration: f64,
+    /// Iterations only (initialised labels to the last iteration), median run.
+    run_ms: f64,
+    /// Plus kernel compilation, class planning and host-to-device copies.
+    with_setup_ms: f64,
+    /// Plus loading or generating the graph.
+    with_load_ms: f64,
+    compile_ms: f64,
+    device_bytes: u64,
+    table_bytes: u64,
+    table_bytes_per_edge: f64,
+    bandwidth_fraction: f64,
+    per_iteration_ms: Vec<f64>,
+    modularity: f64,
+    nmi: Option<f64>,
+}
+
+pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Variant, config: &LpConfig) -> Result<()> {
+    check_repeat(args.repeat)?;
+    let gpu = Gpu::open(0)?;
+    let csr = &bench.graph.csr;
+    let bandwidth = gpu.copy_bandwidth(1 << 30)?;
+    let (kernel, inputs) = variant.kernel();
+    let mut rows = Vec::new();
+    for &strategy in &args.mfl {
+        let mut runs: Vec<(LpOutcome, GpuStats)> = Vec::new();
+        for _ in 0..args.repeat {
+            runs.push(run_gpu(&gpu, csr, kernel, config, &inputs, strategy)?);
+        }
+        let mut times: Vec<_> = runs.iter().map(|(o, _)| o.elapsed).collect();
+        let (median, _) = median_min(&mut times);
+        let (outcome, stats) = runs
+            .iter()
+            .find(|(o, _)| o.elapsed == median)
+            .ok_or_else(|| Error::invalid("no run to report"))?;
+        let iterations = outcome.iterations.len().max(1);
+        let mut per_iteration: Vec<f64> =
+            runs.iter().map(|(_, s)| s.iteration_ms.iter().sum::<f64>() / s.iteration_ms.len().max(1) as f64).collect();
+        per_iteration.sort_by(f64::total_cmp);
+        let iteration_ms = per_iteration[per_iteration.len() / 2];
+        let edges = csr.num_edges() as f64;
+        let bytes = 8.0 * edges + 20.0 * csr.num_vertices() as f64;
+        let quality = QualityReport::new(csr, &outcome.labels, bench.truth)?;
+        let run_ms = median.as_secs_f64() * 1e3;
+        let with_setup_ms = run_ms + (stats.compile + stats.setup).as_secs_f64() * 1e3;
+        rows.push(StrategyRow {
+            mfl: strategy.name(),
+            iterations,
+            iteration_ms,
+            edges_per_s_per_iteration: edges / (iteration_ms / 1e3),
+            run_ms,
+            with_setup_ms,
+            with_load_ms: with_setup_ms + bench.prepare_s * 1e3,
+            compile_ms: stats.compile.as_secs_f64() * 1e3,
+            device_bytes: stats.device_bytes,
+            table_bytes: stats.table_bytes,
+            table_bytes_per_edge: stats.table_bytes as f64 / edges.max(1.0),
+            bandwidth_fraction: bytes / (iteration_ms / 1e3) / bandwidth,
+            per_iteration_ms: stats.iteration_ms.clone(),
+            modularity: quality.modularity,
+            nmi: quality.nmi.as_ref().map(|n| n.value),
+        });
+    }
+    let report = GpuBenchReport {
+        graph: bench.name.clone(),
+        vertices: csr.num_vertices(),
+        stored_edges: csr.num_edges(),
+        device: gpu.info().name.clone(),
+        variant: args.engine.variant_name(),
+        prepare_s: bench.prepare_s,
+        copy_bandwidth_gb_s: bandwidth / 1e9,
+        rows,
+    };
+    if args.json {
+        return print_json(&report);
+    }
+    println!("graph        {} ({} vertices, {} stored edges)", report.graph, report.vertices, report.stored_edges);
+    println!(
+        "device       {}, copy bandwidth {:.0} GB/s; variant {}, {} runs per strategy; graph prepared in {:.2} s",
+        report.device, report.copy_bandwidth_gb_s, report.variant, args.repeat, report.prepare_s
+    );
+    println!(
+        "{:<7} {:>5} {:>10} {:>12} {:>10} {:>12} {:>12} {:>10} {:>10} {:>9} {:>7} {:>10} {:>7}",
+        "mfl", "iters", "ms/iter", "Gedges/s/it", "run ms", "+setup ms", "+load ms", "compile", "GPU MB", "table B/e",
+        "of bw", "modularity", "NMI"
+    );
+    for r in &report.rows {
+        println!(
+            "{:<7} {:>5} {:>10.3} {:>12.2} {:>10.2} {:>12.1} {:>12.1} {:>10.1} {:>10.1} {:>9.2} {:>6.1}% {:>10.4} {:>7}",
+            r.mfl,
+            r.iterations,
+            r.iteration_ms,
+            r.edges_per_s_per_iteration / 1e9,
+            r.run_ms,
+            r.with_setup_ms,
+            r.with_load_ms,
+            r.compile_ms,
+            r.device_bytes as f64 / 1e6,
+            r.table_bytes_per_edge,
+            100.0 * r.bandwidth_fraction,
+            r.modularity,
+            r.nmi.map_or("-".to_string(), |n| format!("{n:.4}"))
+        );
+    }
+    Ok(())
+}

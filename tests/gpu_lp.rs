@@ -1,0 +1,245 @@
+//! The GPU engine against the CPU engine: synchronous label propagation gives exactly the
+//! same labels (and SLP memberships, and changes per iteration) with every MFL strategy, for
+//! every built-in variant, on the real graphs and on generated graphs with vertices of every
+//! degree class (including vertices whose distinct labels overflow the shared-memory table);
+//! the LDBC CDLP expected outputs come out of the GPU too.
+//!
+//! Without a GPU these tests skip with a message; `GLP_REQUIRE_GPU=1` turns that into a
+//! failure. Data: `GLP_DATA_DIR` (the GPU machine gets a copy, see `scripts/gpu-check.sh`),
+//! else `../shared/data`.
+
+use glp::device::Gpu;
+use glp::lp::gpu::{run_gpu, MflStrategy};
+use glp::prelude::*;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+fn data(name: &str) -> PathBuf {
+    let dir = std::env::var_os("GLP_DATA_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
+    dir.join(name)
+}
+
+fn load_with(name: &str, duplicates: DuplicateEdges) -> Graph {
+    let options = LoadOptions {
+        progress: false,
+        build: BuildOptions { duplicates, ..BuildOptions::default() },
+        ..LoadOptions::default()
+    };
+    glp::io::load_graph(&data(name), &options).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn load(name: &str) -> Graph {
+    load_with(name, DuplicateEdges::Collapse)
+}
+
+fn gpu_or_skip(test: &str) -> Option<Gpu> {
+    match Gpu::open(0) {
+        Ok(gpu) => Some(gpu),
+        Err(e) => {
+            assert!(std::env::var("GLP_REQUIRE_GPU").map_or(true, |v| v != "1"), "GLP_REQUIRE_GPU=1 but: {e}");
+            eprintln!("{test}: skipped, no GPU ({e}); set GLP_REQUIRE_GPU=1 to fail instead");
+            None
+        }
+    }
+}
+
+/// Runs `variant` on the CPU and on the GPU with every strategy and asserts equal results.
+fn assert_gpu_equals_cpu<V: LpKernel>(gpu: &Gpu, what: &str, csr: &Csr, variant: &V, inputs: &LpInputs<'_>, iterations: u32) {
+    let config = LpConfig { seed: 7, ..LpConfig::synchronous(iterations) };
+    let cpu = glp::lp::run_kernel(csr, variant, &config, inputs).unwrap();
+    for strategy in MflStrategy::ALL {
+        let (out, stats) = run_gpu(gpu, csr, variant, &config, inputs, strategy)
+            .unwrap_or_else(|e| panic!("{what} ({}): {e}", strategy.name()));
+        let context = format!("{what}, {} strategy", strategy.name());
+        if out.labels != cpu.labels {
+            let differ = out.labels.iter().zip(&cpu.labels).filter(|(a, b)| a != b).count();
+            let first = out.labels.iter().zip(&cpu.labels).position(|(a, b)| a != b).unwrap();
+            panic!(
+                "{context}: {differ} labels differ; first at vertex {first} (degree {}): GPU {} CPU {}",
+                csr.degree(first as u32),
+                out.labels[first],
+                cpu.labels[first]
+            );
+        }
+        assert_eq!(out.memberships, cpu.memberships, "{context}: memberships");
+        let changed = |o: &LpOutcome| o.iterations.iter().map(|i| i.changed).collect::<Vec<_>>();
+        assert_eq!(changed(&out), changed(&cpu), "{context}: changes per iteration");
+        assert_eq!(out.converged, cpu.converged, "{context}");
+        assert_eq!(stats.iteration_ms.len(), out.iterations.len());
+        assert!(stats.device_bytes >= csr.num_edges() * 4, "{context}: device memory not accounted");
+    }
+}
+
+/// A copy of `csr` with integer edge weights 1..=4 that are symmetric (w(u,v) = w(v,u)).
+fn with_integer_weights(csr: &Csr) -> Csr {
+    let mut weights = Vec::with_capacity(csr.num_edges() as usize);
+    for v in 0..csr.num_vertices() as u32 {
+        for &u in csr.neighbors(v) {
+            weights.push((1 + (u ^ v) % 4) as f32);
+        }
+    }
+    Csr::new(csr.offsets().to_vec(), csr.targets().to_vec(), Some(weights)).unwrap()
+}
+
+/// R-MAT (scale 15, skewed degrees: every class, hubs of several thousand neighbours whose
+/// labels overflow the shared table in early iterations) and a planted partition.
+fn generated() -> Vec<(String, Csr)> {
+    let rmat = glp::gen::rmat(&glp::gen::RmatParams { scale: 15, ..glp::gen::RmatParams::default() }).unwrap();
+    let (planted, _) = glp::gen::planted_partition(&glp::gen::CommunityParams {
+        num_vertices: 20_000,
+        max_degree: 400,
+        ..glp::gen::CommunityParams::default()
+    })
+    .unwrap();
+    vec![("rmat-15".into(), rmat.csr), ("planted-20k".into(), planted.csr)]
+}
+
+const REAL: [&str; 7] = [
+    "karate.mtx",
+    "dolphins.edges",
+    "football.edges",
+    "email-Eu-core.txt",
+    "polblogs.edges",
+    "citeseer.edges",
+    "lfr/LFR_N50000_ad5_mc50_mu0.3.edges.gz",
+];
+
+fn all_graphs() -> Vec<(String, Csr)> {
+    let mut graphs: Vec<(String, Csr)> = REAL.iter().map(|n| (n.to_string(), load(n).csr)).collect();
+    graphs.push(("com-dblp".into(), load("com-dblp.edges.gz").csr));
+    graphs.extend(generated());
+    graphs
+}
+
+fn degree_classes(csr: &Csr) -> [usize; 3] {
+    let mut classes = [0; 3];
+    for v in 0..csr.num_vertices() as u32 {
+        classes[match csr.degree(v) {
+            0..=31 => 0,
+            32..=128 => 1,
+            _ => 2,
+        }] += 1;
+    }
+    classes
+}
+
+#[test]
+fn the_generated_graphs_cover_every_degree_class_and_the_overflow_path() {
+    let graphs = generated();
+    let rmat = &graphs[0].1;
+    assert!(degree_classes(rmat).iter().all(|&c| c > 0), "{:?}", degree_classes(rmat));
+    let max = (0..rmat.num_vertices() as u32).map(|v| rmat.degree(v)).max().unwrap();
+    assert!(max as u64 > glp_codegen::lp::mfl::HIGH_TABLE, "largest degree {max}");
+}
+
+#[test]
+fn classic_and_weighted_lp_on_the_gpu_equal_the_cpu() {
+    let Some(gpu) = gpu_or_skip("classic_and_weighted_lp_on_the_gpu_equal_the_cpu") else { return };
+    let none = LpInputs::default();
+    for (name, csr) in all_graphs() {
+        assert_gpu_equals_cpu(&gpu, &format!("classic on {name}"), &csr, &Classic, &none, 20);
+        let weighted = with_integer_weights(&csr);
+        assert_gpu_equals_cpu(&gpu, &format!("weighted on {name}"), &weighted, &Weighted, &none, 20);
+    }
+}
+
+#[test]
+fn llp_on_the_gpu_equals_the_cpu_for_a_gamma_sweep() {
+    let Some(gpu) = gpu_or_skip("llp_on_the_gpu_equals_the_cpu_for_a_gamma_sweep") else { return };
+    let none = LpInputs::default();
+    for (name, csr) in all_graphs() {
+        for gamma in [0.0, 0.25, 1.0, 8.0, 512.0] {
+            assert_gpu_equals_cpu(&gpu, &format!("llp gamma {gamma} on {name}"), &csr, &Llp { gamma }, &none, 12);
+        }
+    }
+}
+
+#[test]
+fn slp_on_the_gpu_equals_the_cpu_memories_included() {
+    let Some(gpu) = gpu_or_skip("slp_on_the_gpu_equals_the_cpu_memories_included") else { return };
+    let none = LpInputs::default();
+    for (name, csr) in all_graphs() {
+        for threshold in [0.1, 0.3] {
+            assert_gpu_equals_cpu(&gpu, &format!("slp {threshold} on {name}"), &csr, &Slp { threshold }, &none, 20);
+        }
+    }
+}
+
+#[test]
+fn seeded_lp_on_the_gpu_equals_the_cpu() {
+    let Some(gpu) = gpu_or_skip("seeded_lp_on_the_gpu_equals_the_cpu") else { return };
+    for (name, csr) in all_graphs() {
+        // Every 50th vertex is a seed; seeds share labels in groups of three.
+        let seeds: Vec<u32> = (0..csr.num_vertices() as u32).map(|v| if v % 50 == 0 { v / 150 * 150 } else { UNLABELLED }).collect();
+        let inputs = LpInputs { seeds: Some(&seeds), ..LpInputs::default() };
+        assert_gpu_equals_cpu(&gpu, &format!("seeded on {name}"), &csr, &Seeded, &inputs, 20);
+    }
+}
+
+fn read_pairs(path: &std::path::Path) -> BTreeMap<u64, u64> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let mut t = l.split_whitespace().map(|x| x.parse::<u64>().unwrap());
+            (t.next().unwrap(), t.next().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn the_gpu_reproduces_the_ldbc_cdlp_expected_outputs() {
+    let Some(gpu) = gpu_or_skip("the_gpu_reproduces_the_ldbc_cdlp_expected_outputs") else { return };
+    let cases = [
+        ("ldbc-validation/cdlp/dir-input", "ldbc-validation/cdlp/dir-output", 5, DuplicateEdges::Keep),
+        ("ldbc-validation/cdlp/undir-input", "ldbc-validation/cdlp/undir-output", 5, DuplicateEdges::Collapse),
+        ("ldbc-validation/example/example-directed.e", "ldbc-validation/example/example-directed-CDLP", 2, DuplicateEdges::Keep),
+        (
+            "ldbc-validation/example/example-undirected.e",
+            "ldbc-validation/example/example-undirected-CDLP",
+            2,
+            DuplicateEdges::Collapse,
+        ),
+    ];
+    for (input, expected, iterations, duplicates) in cases {
+        let mut options = LoadOptions {
+            progress: false,
+            build: BuildOptions { duplicates, ..BuildOptions::default() },
+            ..LoadOptions::default()
+        };
+        if input.ends_with("-input") {
+            options.format = Some("adj".parse().unwrap());
+        }
+        let g = glp::io::load_graph(&data(input), &options).unwrap();
+        for strategy in MflStrategy::ALL {
+            let (out, _) =
+                run_gpu(&gpu, &g.csr, &Classic, &LpConfig::synchronous(iterations), &LpInputs::default(), strategy)
+                    .unwrap();
+            let labels: BTreeMap<u64, u64> = out
+                .labels
+                .iter()
+                .enumerate()
+                .map(|(v, &l)| (g.ids.original(v as u32), g.ids.original(l)))
+                .collect();
+            assert_eq!(labels, read_pairs(&data(expected)), "{input} ({})", strategy.name());
+        }
+    }
+}
+
+#[test]
+fn bad_runs_are_errors_not_panics() {
+    let Some(gpu) = gpu_or_skip("bad_runs_are_errors_not_panics") else { return };
+    let g = load("karate.mtx");
+    let none = LpInputs::default();
+    let err = run_gpu(&gpu, &g.csr, &Classic, &LpConfig::asynchronous(), &none, MflStrategy::Glp).unwrap_err();
+    assert!(err.to_string().contains("synchronous"), "{err}");
+    let err = run_gpu(&gpu, &g.csr, &Seeded, &LpConfig::synchronous(3), &none, MflStrategy::Glp).unwrap_err();
+    assert!(err.to_string().contains("seed"), "{err}");
+    // An empty graph runs and keeps nothing.
+    let empty = Csr::empty(0);
+    let (out, _) = run_gpu(&gpu, &empty, &Classic, &LpConfig::synchronous(3), &none, MflStrategy::Glp).unwrap();
+    assert!(out.labels.is_empty());
+}
