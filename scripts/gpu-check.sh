@@ -67,10 +67,20 @@ run() {
   step memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 5 --variant slp
   step racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 3
   step memcheck-llp 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp .gpu/data/com-dblp.edges.gz --backend gpu --schedule sync --iterations 3 --variant llp
-  if [ -n "${GLP_BENCH_ARGS:-}" ]; then
+  # A skewed graph: every degree class, and hubs whose labels overflow the shared table.
+  step gen-rmat 120 "$bin/glp" gen rmat --scale 14 --out /dev/shm/rmat14.glpg
+  for mfl in glp smem global; do
+    step "memcheck-rmat-$mfl" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp /dev/shm/rmat14.glpg --backend gpu --schedule sync --iterations 3 --mfl "$mfl"
+    step "racecheck-rmat-$mfl" 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp /dev/shm/rmat14.glpg --backend gpu --schedule sync --iterations 2 --mfl "$mfl"
+  done
+  # Benchmarks: GLP_BENCH_ARGS, several runs separated by `;`.
+  local i=0
+  IFS=';' read -ra benches <<<"${GLP_BENCH_ARGS:-}"
+  for b in "${benches[@]}"; do
+    i=$((i + 1))
     # shellcheck disable=SC2086
-    step bench 500 "$bin/glp" bench lp $GLP_BENCH_ARGS
-  fi
+    step "bench-$i" 500 "$bin/glp" bench lp --backend gpu --schedule sync $b
+  done
   cat "$OUT/summary.txt"
 }
 

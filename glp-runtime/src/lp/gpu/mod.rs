@@ -169,11 +169,15 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
     }
     gpu.synchronize()?;
     let elapsed = start.elapsed();
-    let labels = gpu.download(&state.previous)?;
+    // Buffers hold at least one element, so an empty graph reads back one: keep `n`.
+    let n = csr.num_vertices();
+    let mut labels = gpu.download(&state.previous)?;
+    labels.truncate(n);
     let memberships = match &state.memory_labels {
         Some(slots) => {
             let slots = gpu.download(slots)?;
-            Some(slots.chunks(LABEL_MEMORY_SLOTS as usize).map(|row| membership_row(row.iter().copied())).collect())
+            let rows = slots.chunks(LABEL_MEMORY_SLOTS as usize).take(n);
+            Some(rows.map(|row| membership_row(row.iter().copied())).collect())
         }
         None => None,
     };
