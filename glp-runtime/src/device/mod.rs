@@ -1,10 +1,12 @@
-//! The GPU device layer. For now: probing for CUDA GPUs without ever panicking.
+//! The GPU device layer. For now: probing for CUDA GPUs without ever panicking, compiling
+//! kernels with NVRTC ([`nvrtc`]) and caching the PTX by content ([`cache`]).
 //!
 //! cudarc loads the CUDA driver library lazily and panics when it is missing, so every use
 //! of the GPU starts with [`probe`], which checks that the driver library can be loaded
 //! (`is_culib_present`) and that the driver reports at least one device before any other
 //! call. A machine without CUDA gets an [`Error::GpuUnavailable`] explaining why.
 
+pub mod cache;
 pub mod nvrtc;
 
 use crate::error::{Error, Result};
