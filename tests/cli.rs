@@ -179,6 +179,7 @@ fn bad_arguments_are_errors_not_panics() {
         vec!["lp", "/nonexistent/graph.txt"],
         vec!["info", "/nonexistent/graph.txt"],
         vec!["bench", "lp", "--repeat", "0"],
+        vec!["bench", "compile", "--repeat", "0"],
         vec!["gen", "planted", "--mu", "1.5", "--out", "/tmp/never.glpg"],
     ] {
         let run = glp(&args);
@@ -381,4 +382,37 @@ fn variant_option_errors_say_what_is_valid() {
         assert!(err.contains(&expected), "{extra:?}: expected `{expected}` in:\n{err}");
         assert!(!err.contains("panicked"), "{extra:?}: {err}");
     }
+}
+
+/// `glp bench compile` compiles every built-in variant's reference kernel cold and loads it
+/// back from a fresh cache on the same folder (the command itself fails when the load was
+/// not a disk hit): the PTX is for the asked architecture, and the disk cache beats NVRTC.
+#[test]
+fn bench_compile_reports_cold_and_cached_times_for_every_built_in_variant() {
+    if !glp::device::nvrtc::available() {
+        assert!(
+            std::env::var("GLP_REQUIRE_NVRTC").map_or(true, |v| v != "1"),
+            "GLP_REQUIRE_NVRTC=1 but NVRTC cannot be loaded (add its lib folder to LD_LIBRARY_PATH)"
+        );
+        eprintln!("bench_compile: skipped, NVRTC is not installed (set GLP_REQUIRE_NVRTC=1 to fail instead)");
+        return;
+    }
+    let run = glp(&["bench", "compile", "--arch", "sm_80", "--repeat", "1", "--json"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+    assert_eq!(report["arch"], "sm_80");
+    assert_eq!(report["nvrtc_version"].as_str().unwrap().split('.').count(), 2);
+    let variants: Vec<&str> =
+        report["variants"].as_array().unwrap().iter().map(|v| v["variant"].as_str().unwrap()).collect();
+    assert_eq!(variants, ["classic", "weighted", "llp", "slp", "seeded"]);
+    for v in report["variants"].as_array().unwrap() {
+        let (cold, disk) = (v["cold_median_ms"].as_f64().unwrap(), v["disk_median_ms"].as_f64().unwrap());
+        assert!(disk > 0.0 && disk < cold, "{v}");
+        assert!(v["ptx_bytes"].as_u64().unwrap() > 1000 && v["source_bytes"].as_u64().unwrap() > 1000, "{v}");
+        assert_eq!(v["cold_runs_ms"].as_array().unwrap().len(), 1);
+    }
+
+    let bad = glp(&["bench", "compile", "--arch", "sm_1", "--repeat", "1"]);
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("--gpu-architecture"), "{}", stderr(&bad));
 }

@@ -1,4 +1,5 @@
-//! `glp bench`: loading throughput and label propagation speed and quality.
+//! `glp bench`: loading throughput, label propagation speed and quality, and kernel compile
+//! and cache times.
 //!
 //! Benchmarks print a table and, with `--json`, one JSON document for tracking. Times are
 //! medians over `--repeat` runs; label propagation time runs from initialised labels to the
@@ -36,6 +37,23 @@ pub enum BenchKind {
     /// Label propagation time, iterations, edges/s and quality on one graph: a file, the
     /// bundled graph, or one generated in memory (--rmat, --planted).
     Lp(LpBenchArgs),
+    /// Kernel compile times: for each built-in variant's reference kernel, the cold NVRTC
+    /// compile (empty cache) and the load from the on-disk kernel cache (a fresh in-memory
+    /// cache on the same folder, as a new process sees it). Needs NVRTC, not a GPU.
+    Compile(CompileBenchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompileBenchArgs {
+    /// GPU architecture compiled for
+    #[arg(long, default_value = "sm_90")]
+    pub arch: String,
+    /// Cold compiles and cache loads per variant; the median is reported
+    #[arg(long, default_value_t = 3)]
+    pub repeat: usize,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -106,6 +124,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     match args.what {
         BenchKind::Load(args) => bench_load(args),
         BenchKind::Lp(args) => bench_lp(args),
+        BenchKind::Compile(args) => bench_compile(args),
     }
 }
 
@@ -290,6 +309,163 @@ fn bench_lp(args: LpBenchArgs) -> Result<()> {
         println!("overlap NMI  {:.4}", onmi.nmi_max);
     }
     Ok(())
+}
+
+/// The figures `glp bench compile` names as targets.
+const COLD_TARGET_MS: f64 = 1000.0;
+const DISK_TARGET_MS: f64 = 20.0;
+
+#[derive(Debug, Serialize)]
+struct CompileBenchReport {
+    arch: String,
+    nvrtc_version: String,
+    repeat: usize,
+    /// The first NVRTC call of the process (loading the library, compiling an empty
+    /// kernel), kept out of the variants' cold times.
+    nvrtc_first_call_ms: f64,
+    cold_target_ms: f64,
+    disk_target_ms: f64,
+    variants: Vec<CompileBenchResult>,
+}
+
+#[derive(Debug, Serialize)]
+struct CompileBenchResult {
+    variant: String,
+    source_bytes: usize,
+    ptx_bytes: usize,
+    /// Key derivation, NVRTC compile and entry write, with an empty cache folder.
+    cold_runs_ms: Vec<f64>,
+    cold_median_ms: f64,
+    /// Key derivation, entry read and checks, in a fresh in-memory cache on the same folder.
+    disk_runs_ms: Vec<f64>,
+    disk_median_ms: f64,
+    /// A repeated request to the same cache (key derivation and map lookup).
+    memory_median_ms: f64,
+    meets_targets: bool,
+}
+
+fn bench_compile(args: CompileBenchArgs) -> Result<()> {
+    use crate::variants::{Classic, Llp, Seeded, Slp, Weighted};
+    use glp_runtime::device::cache::KernelCache;
+    use glp_runtime::device::nvrtc;
+    use glp_runtime::lp::LpKernel;
+
+    check_repeat(args.repeat)?;
+    let (major, minor) = nvrtc::version()?;
+    let start = Instant::now();
+    nvrtc::compile_ptx("glp_bench_warmup.cu", "extern \"C\" __global__ void glp_bench_warmup() {}\n", &args.arch)?;
+    let nvrtc_first_call_ms = start.elapsed().as_secs_f64() * 1e3;
+
+    let variants: [(&str, &dyn LpKernel); 5] = [
+        ("classic", &Classic),
+        ("weighted", &Weighted),
+        ("llp", &Llp::default()),
+        ("slp", &Slp::default()),
+        ("seeded", &Seeded),
+    ];
+    let mut results = Vec::new();
+    for (name, variant) in variants {
+        let source = glp_codegen::lp::reference_kernel_source(variant.device_functions())
+            .map_err(|e| Error::KernelCompile(format!("{name}: {e}")))?;
+        let file_name = format!("{}.cu", variant.kernel_name());
+        let (mut cold, mut disk, mut memory) = (Vec::new(), Vec::new(), Vec::new());
+        let mut ptx_bytes = 0;
+        for run in 0..args.repeat {
+            let dir = TempDir::new(&format!("glp-bench-kernels-{}-{name}-{run}", std::process::id()))?;
+            let first = KernelCache::new(Some(dir.path.clone()));
+            let start = Instant::now();
+            let ptx = first.ptx(&file_name, &source, &args.arch)?;
+            cold.push(start.elapsed());
+            let stats = first.stats();
+            if stats.compiles != 1 || stats.disk_writes != 1 {
+                return Err(Error::KernelCompile(format!(
+                    "the kernel cache could not write to {} ({stats:?})",
+                    dir.path.display()
+                )));
+            }
+            let fresh = KernelCache::new(Some(dir.path.clone()));
+            let start = Instant::now();
+            let loaded = fresh.ptx(&file_name, &source, &args.arch)?;
+            disk.push(start.elapsed());
+            let start = Instant::now();
+            fresh.ptx(&file_name, &source, &args.arch)?;
+            memory.push(start.elapsed());
+            let stats = fresh.stats();
+            if stats.disk_hits != 1 || stats.compiles != 0 || loaded != ptx {
+                return Err(Error::KernelCompile(format!("{name}: the cache entry was not loaded back ({stats:?})")));
+            }
+            ptx_bytes = ptx.len();
+        }
+        let ms = |times: &[Duration]| times.iter().map(|t| t.as_secs_f64() * 1e3).collect::<Vec<f64>>();
+        let (cold_runs_ms, disk_runs_ms) = (ms(&cold), ms(&disk));
+        let cold_median_ms = median_min(&mut cold).0.as_secs_f64() * 1e3;
+        let disk_median_ms = median_min(&mut disk).0.as_secs_f64() * 1e3;
+        results.push(CompileBenchResult {
+            variant: name.to_string(),
+            source_bytes: source.len(),
+            ptx_bytes,
+            cold_runs_ms,
+            cold_median_ms,
+            disk_runs_ms,
+            disk_median_ms,
+            memory_median_ms: median_min(&mut memory).0.as_secs_f64() * 1e3,
+            meets_targets: cold_median_ms < COLD_TARGET_MS && disk_median_ms < DISK_TARGET_MS,
+        });
+    }
+    let report = CompileBenchReport {
+        arch: args.arch.clone(),
+        nvrtc_version: format!("{major}.{minor}"),
+        repeat: args.repeat,
+        nvrtc_first_call_ms,
+        cold_target_ms: COLD_TARGET_MS,
+        disk_target_ms: DISK_TARGET_MS,
+        variants: results,
+    };
+    if args.json {
+        return print_json(&report);
+    }
+    println!(
+        "NVRTC {} for {}, median of {} (first NVRTC call of the process: {:.0} ms, not counted)",
+        report.nvrtc_version, report.arch, report.repeat, report.nvrtc_first_call_ms
+    );
+    println!("targets: cold compile < {COLD_TARGET_MS:.0} ms, load from the disk cache < {DISK_TARGET_MS:.0} ms");
+    println!(
+        "{:<10} {:>10} {:>8} {:>10} {:>10} {:>11} {:>8}",
+        "variant", "source KB", "PTX KB", "cold ms", "disk ms", "memory ms", "targets"
+    );
+    for r in &report.variants {
+        println!(
+            "{:<10} {:>10.1} {:>8.1} {:>10.1} {:>10.2} {:>11.3} {:>8}",
+            r.variant,
+            r.source_bytes as f64 / 1e3,
+            r.ptx_bytes as f64 / 1e3,
+            r.cold_median_ms,
+            r.disk_median_ms,
+            r.memory_median_ms,
+            if r.meets_targets { "met" } else { "MISSED" }
+        );
+    }
+    Ok(())
+}
+
+/// A folder under the system's temporary folder, removed with its contents on drop.
+struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    fn new(name: &str) -> Result<Self> {
+        let path = std::env::temp_dir().join(name);
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).map_err(|e| Error::io(&path, e))?;
+        Ok(TempDir { path })
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
 }
 
 /// The benchmarked graph, its display name and its ground truth.

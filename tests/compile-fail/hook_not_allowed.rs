@@ -4,7 +4,7 @@ struct Variant;
 
 #[glp::lp_variant]
 impl LpVariant for Variant {
-    fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
+    fn label_score(&self, view: &View<'_>, _v: VertexId, label: Label, freq: f64) -> f64 {
         view.count_label(label);
         freq
     }

@@ -4,8 +4,8 @@ struct Variant;
 
 #[glp::lp_variant]
 impl LpVariant for Variant {
-    fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
-        let name = "score";
+    fn label_score(&self, _view: &View<'_>, _v: VertexId, _label: Label, freq: f64) -> f64 {
+        let _name = "score";
         freq
     }
 }

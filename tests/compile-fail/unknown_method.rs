@@ -4,7 +4,7 @@ struct Variant;
 
 #[glp::lp_variant]
 impl LpVariant for Variant {
-    fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
+    fn label_score(&self, _view: &View<'_>, _v: VertexId, _label: Label, freq: f64) -> f64 {
         (freq.to_bits() as f64) * 0.5
     }
 }

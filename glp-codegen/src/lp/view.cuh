@@ -32,10 +32,11 @@ __device__ __forceinline__ double glp_lp_vertex_weight(const glp_lp_view& view, 
     return view.vertex_weights ? (double)view.vertex_weights[v] : 1.0;
 }
 __device__ __forceinline__ void glp_lp_count_label(const glp_lp_view& view, glp_u32 l) {
-    if (l != GLP_UNLABELLED && view.histogram) atomicAdd(&view.histogram[l], 1u);
+    // Labels outside the histogram (only UNLABELLED for valid hooks) are not counted, as on the CPU.
+    if (l < view.num_vertices && view.histogram) atomicAdd(&view.histogram[l], 1u);
 }
 __device__ __forceinline__ glp_u32 glp_lp_global_count(const glp_lp_view& view, glp_u32 l) {
-    return (l == GLP_UNLABELLED || !view.histogram) ? 0u : view.histogram[l];
+    return (l >= view.num_vertices || !view.histogram) ? 0u : view.histogram[l];
 }
 __device__ __forceinline__ glp_u32 glp_lp_seed_label(const glp_lp_view& view, glp_u32 v) {
     return view.seeds ? view.seeds[v] : GLP_UNLABELLED;

@@ -1,12 +1,14 @@
 //! The GPU device layer: probing for CUDA GPUs without ever panicking, an opened [`Gpu`] with
-//! accounted buffers and event timing, NVRTC ([`nvrtc`]), module loading and the one kernel
-//! launch site ([`Gpu::launch`]).
+//! accounted buffers and event timing, NVRTC ([`nvrtc`]) with a content-addressed PTX cache in
+//! memory and on disk ([`cache`]), module loading and the one kernel launch site
+//! ([`Gpu::launch`]).
 //!
 //! cudarc loads the CUDA driver library lazily and panics when it is missing, so every use
 //! of the GPU starts with [`probe`], which checks that the driver library can be loaded
 //! (`is_culib_present`) and that the driver reports at least one device before any other
 //! call. A machine without CUDA gets an [`Error::GpuUnavailable`] explaining why.
 
+pub mod cache;
 mod gpu;
 mod launch;
 pub mod nvrtc;

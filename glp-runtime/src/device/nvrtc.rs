@@ -12,6 +12,14 @@ use cudarc::nvrtc::{self as safe, sys};
 /// The options every glp kernel is compiled with, besides the architecture.
 pub const KERNEL_OPTIONS: &[&str] = &["--fmad=false", "--std=c++17"];
 
+/// The complete NVRTC option list for `arch`: `--gpu-architecture=ARCH` then
+/// [`KERNEL_OPTIONS`]. [`compile_ptx`] passes exactly this list, and the kernel cache
+/// ([`super::cache`]) hashes it into its keys, so a change of options can never serve PTX
+/// compiled with the old ones.
+pub fn compile_options(arch: &str) -> Vec<String> {
+    std::iter::once(format!("--gpu-architecture={arch}")).chain(KERNEL_OPTIONS.iter().map(|s| s.to_string())).collect()
+}
+
 /// Whether the NVRTC library can be loaded.
 pub fn available() -> bool {
     // SAFETY: `is_culib_present` only tries to dlopen the NVRTC library under its known
@@ -44,17 +52,15 @@ fn require() -> Result<()> {
 }
 
 /// Compiles `source` for `arch` (`"sm_90"`) and returns the PTX text.
-pub fn compile_ptx(name: &str, source: &str, arch: &'static str) -> Result<String> {
+pub fn compile_ptx(name: &str, source: &str, arch: &str) -> Result<String> {
     require()?;
-    if source.contains('\0') || name.contains('\0') {
-        return Err(Error::KernelCompile(format!("{name}: generated source contains a NUL byte")));
+    if source.contains('\0') || name.contains('\0') || arch.contains('\0') {
+        return Err(Error::KernelCompile(format!(
+            "{name}: the kernel's source, name or architecture contains a NUL byte"
+        )));
     }
-    let options = safe::CompileOptions {
-        arch: Some(arch),
-        options: KERNEL_OPTIONS.iter().map(|s| s.to_string()).collect(),
-        name: Some(name.to_string()),
-        ..Default::default()
-    };
+    let options =
+        safe::CompileOptions { options: compile_options(arch), name: Some(name.to_string()), ..Default::default() };
     match safe::compile_ptx_with_opts(source, options) {
         Ok(ptx) => Ok(ptx.to_src()),
         Err(safe::CompileError::CompileError { log, .. }) => Err(Error::KernelCompile(format!(

@@ -34,7 +34,7 @@ use super::kernel::LpKernel;
 use super::view::{membership_row, LABEL_MEMORY_SLOTS};
 use super::{IterationStats, LpConfig, LpInputs, LpOutcome, Schedule, TieBreak};
 use crate::community::UNLABELLED;
-use crate::device::{nvrtc, DeviceBuffer, Gpu, Kernel, KernelArg, KernelArgs, Module, Shape};
+use crate::device::{cache, DeviceBuffer, Gpu, Kernel, KernelArg, KernelArgs, Module, Shape};
 use crate::error::{Error, Result};
 use crate::graph::Csr;
 use glp_codegen::ir::{Scalar, ScalarValue};
@@ -270,7 +270,7 @@ impl LpKernels {
             .map_err(|e| Error::KernelCompile(e.to_string()))?;
         let name = format!("{}_mfl.cu", variant.kernel_name());
         let arch = gpu.arch();
-        let ptx = nvrtc::compile_ptx(&name, &source, leak_arch(&arch))?;
+        let ptx = cache::ptx_for(&name, &source, &arch)?;
         let module = gpu.load_module(&name, &ptx)?;
         let low = LOW_TILES.iter().map(|t| module.kernel(&format!("glp_lp_low_{t}"))).collect::<Result<_>>()?;
         Ok(LpKernels {
@@ -343,19 +343,6 @@ impl LpKernels {
         }
         Ok(())
     }
-}
-
-/// NVRTC takes the arch as `&'static str`; the few distinct archs of a process are interned.
-fn leak_arch(arch: &str) -> &'static str {
-    use std::sync::Mutex;
-    static ARCHS: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
-    let mut archs = ARCHS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(a) = archs.iter().find(|a| **a == arch) {
-        return a;
-    }
-    let leaked: &'static str = Box::leak(arch.to_string().into_boxed_str());
-    archs.push(leaked);
-    leaked
 }
 
 /// Everything a run keeps on the device.
