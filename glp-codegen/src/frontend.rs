@@ -959,7 +959,12 @@ impl<'k> Lowerer<'k> {
         match lit {
             syn::Lit::Bool(b) => self.expr(ExprKind::Literal(Literal::Bool(b.value)), Type::Scalar(Scalar::Bool), span),
             syn::Lit::Int(i) => {
-                let value = match i.base10_parse::<u64>() {
+                // A negative literal token (`-1` from a macro's `$x:literal`) is a negation.
+                let (negative, magnitude) = match i.base10_digits().strip_prefix('-') {
+                    Some(m) => (true, m),
+                    None => (false, i.base10_digits()),
+                };
+                let value = match magnitude.parse::<u64>() {
                     Ok(v) => v,
                     Err(_) => {
                         return self.error_expr(span, "integer literal out of range", Some("literals must fit in u64"))
@@ -983,7 +988,12 @@ impl<'k> Lowerer<'k> {
                 } else {
                     Literal::Int(value)
                 };
-                self.expr(ExprKind::Literal(literal), ty, span)
+                let e = self.expr(ExprKind::Literal(literal), ty.clone(), span);
+                if negative {
+                    self.expr(ExprKind::Unary(UnaryOp::Neg, Box::new(e)), ty, span)
+                } else {
+                    e
+                }
             }
             syn::Lit::Float(f) => {
                 let value = match f.base10_parse::<f64>() {
@@ -1043,6 +1053,12 @@ impl<'k> Lowerer<'k> {
             if let Some(s) = Scalar::from_rust_name(&segments[0]).or_else(|| self.kind.alias(&segments[0])) {
                 if let Some(literal) = scalar_constant(s, &segments[1]) {
                     return self.expr(ExprKind::Literal(literal), Type::Scalar(s), span);
+                }
+                if s.is_signed_integer() && segments[1] == "MIN" {
+                    // `-(2^(bits-1))`: literals are magnitudes, and this one negates to MIN.
+                    let magnitude = 1u64 << (s.bits() - 1);
+                    let e = self.expr(ExprKind::Literal(Literal::Int(magnitude)), Type::Scalar(s), span);
+                    return self.expr(ExprKind::Unary(UnaryOp::Neg, Box::new(e)), Type::Scalar(s), span);
                 }
             }
         }
@@ -1261,20 +1277,30 @@ impl<'k> Lowerer<'k> {
         let scrutinee = self.lower_expr(&m.expr);
         let mut arms = Vec::new();
         for arm in &m.arms {
-            let patterns = self.match_patterns(&arm.pat);
+            let mut ty = None;
+            let patterns = self.match_patterns(&arm.pat, &mut ty);
+            let ty = match ty {
+                Some(s) => Type::Scalar(s),
+                None => self.fresh(VarKind::Int),
+            };
+            let pattern_span = self.span(arm.pat.span());
             let body = self.lower_expr(&arm.body);
-            arms.push(MatchArm { patterns, body });
+            arms.push(MatchArm { patterns, ty, span: pattern_span, body });
         }
         self.expr(ExprKind::Match { scrutinee: Box::new(scrutinee), arms }, Type::Unit, span)
     }
 
-    fn match_patterns(&mut self, pat: &syn::Pat) -> Vec<MatchPattern> {
+    /// The alternatives of an arm's pattern; `ty` receives the type a suffix or a typed
+    /// constant gives them.
+    fn match_patterns(&mut self, pat: &syn::Pat, ty: &mut Option<Scalar>) -> Vec<MatchPattern> {
+        // Stands for a pattern that failed to lower (its error is reported).
+        let failed = vec![MatchPattern::Value(i128::MIN)];
         match pat {
             syn::Pat::Wild(_) => Vec::new(),
             syn::Pat::Or(or) => {
                 let mut out = Vec::new();
                 for case in &or.cases {
-                    let sub = self.match_patterns(case);
+                    let sub = self.match_patterns(case, ty);
                     if sub.is_empty() {
                         self.error(case.span(), "`_` must be an arm of its own", None);
                     }
@@ -1282,28 +1308,41 @@ impl<'k> Lowerer<'k> {
                 }
                 out
             }
-            syn::Pat::Paren(p) => self.match_patterns(&p.pat),
-            syn::Pat::Lit(l) => match self.pattern_value(&syn::Expr::Lit(l.clone())) {
+            syn::Pat::Paren(p) => self.match_patterns(&p.pat, ty),
+            syn::Pat::Lit(l) => match self.pattern_value(&syn::Expr::Lit(l.clone()), ty) {
                 Some(v) => vec![MatchPattern::Value(v)],
-                None => vec![MatchPattern::Value(i128::MIN)],
+                None => failed,
+            },
+            syn::Pat::Path(p) => match self.pattern_value(&syn::Expr::Path(p.clone()), ty) {
+                Some(v) => vec![MatchPattern::Value(v)],
+                None => failed,
             },
             syn::Pat::Range(r) => {
-                let lo = r.start.as_ref().and_then(|e| self.pattern_value(e));
-                let hi = r.end.as_ref().and_then(|e| self.pattern_value(e));
-                match (lo, hi) {
-                    (Some(lo), Some(hi)) => {
-                        let hi = if matches!(r.limits, syn::RangeLimits::HalfOpen(_)) { hi - 1 } else { hi };
-                        vec![MatchPattern::Range(lo, hi)]
-                    }
-                    _ => {
-                        self.error(r.span(), "range patterns need integer literal bounds on both sides", None);
-                        vec![MatchPattern::Value(i128::MIN)]
-                    }
+                // An open end is the type's bound (`i128::MIN`/`MAX` stand for it).
+                let lo = match &r.start {
+                    Some(e) => self.pattern_value(e, ty),
+                    None => Some(i128::MIN),
+                };
+                let half_open = matches!(r.limits, syn::RangeLimits::HalfOpen(_));
+                let hi = match &r.end {
+                    Some(e) => self.pattern_value(e, ty).map(|hi| if half_open { hi - 1 } else { hi }),
+                    None => Some(i128::MAX),
+                };
+                let (Some(lo), Some(hi)) = (lo, hi) else { return failed };
+                if lo > hi {
+                    let message = if half_open {
+                        "lower range bound must be less than upper"
+                    } else {
+                        "lower range bound must be less than or equal to upper"
+                    };
+                    self.error(r.span(), message, Some("this range matches no value"));
+                    return failed;
                 }
+                vec![MatchPattern::Range(lo, hi)]
             }
             syn::Pat::Guard(g) => {
                 self.error(g.span(), "match guards are not supported", Some("use if/else inside the arm"));
-                vec![MatchPattern::Value(i128::MIN)]
+                failed
             }
             syn::Pat::Ident(i) => {
                 self.error(
@@ -1311,7 +1350,7 @@ impl<'k> Lowerer<'k> {
                     "bindings in patterns are not supported",
                     Some("match on integer literals, ranges and `_`; the scrutinee is still in scope"),
                 );
-                vec![MatchPattern::Value(i128::MIN)]
+                failed
             }
             other => {
                 self.error(
@@ -1319,25 +1358,72 @@ impl<'k> Lowerer<'k> {
                     "unsupported pattern",
                     Some("match arms take integer literals, `a..=b` ranges, `|` alternatives and `_`"),
                 );
-                vec![MatchPattern::Value(i128::MIN)]
+                failed
             }
         }
     }
 
-    fn pattern_value(&mut self, e: &syn::Expr) -> Option<i128> {
+    /// The value of a pattern's literal (negative ones included) or constant.
+    fn pattern_value(&mut self, e: &syn::Expr, ty: &mut Option<Scalar>) -> Option<i128> {
         match e {
-            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u64>().ok().map(i128::from),
-            syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => {
-                self.pattern_value(expr).map(|v| -v)
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
+                // syn keeps the sign of `-1` in the literal's digits.
+                let Ok(value) = i.base10_digits().parse::<i128>() else {
+                    self.error(i.span(), "integer literal out of range", None);
+                    return None;
+                };
+                match i.suffix() {
+                    "" => {}
+                    suffix => match Scalar::from_rust_name(suffix).filter(|s| s.is_integer()) {
+                        Some(s) => self.pattern_type(ty, s, e.span()),
+                        None => {
+                            self.error(i.span(), format!("`{suffix}` is not an integer type"), None);
+                            return None;
+                        }
+                    },
+                }
+                Some(value)
             }
-            syn::Expr::Path(p) => {
-                let last = p.path.segments.last()?.ident.to_string();
-                self.kind.constant(&last).map(|c| i128::from(c.value))
+            syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => {
+                self.pattern_value(expr, ty).map(|v| -v)
+            }
+            syn::Expr::Paren(p) => self.pattern_value(&p.expr, ty),
+            syn::Expr::Path(p) if p.qself.is_none() => {
+                let segments: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+                if let Some(c) = segments.last().and_then(|name| self.kind.constant(name)) {
+                    let (s, value) = (c.ty, c.value);
+                    self.pattern_type(ty, s, e.span());
+                    return Some(i128::from(value));
+                }
+                if let [type_name, name] = segments.as_slice() {
+                    let scalar = Scalar::from_rust_name(type_name).or_else(|| self.kind.alias(type_name));
+                    if let Some((s, value)) = scalar.and_then(|s| Some((s, int_constant(s, name)?))) {
+                        self.pattern_type(ty, s, e.span());
+                        return Some(value);
+                    }
+                }
+                let constants: Vec<&str> = self.kind.constants.iter().map(|c| c.name).collect();
+                let mut help = "patterns take integer literals and the integer types' MIN and MAX".to_string();
+                if !constants.is_empty() {
+                    help = format!("{help}, and the constants {}", constants.join(", "));
+                }
+                self.error(e.span(), format!("unknown constant `{}` in a pattern", segments.join("::")), Some(&help));
+                None
             }
             other => {
                 self.error(other.span(), "patterns must be integer literals", None);
                 None
             }
+        }
+    }
+
+    /// Records that an arm's patterns have type `s` (from a suffix or a constant).
+    fn pattern_type(&mut self, ty: &mut Option<Scalar>, s: Scalar, span: Span) {
+        match *ty {
+            Some(t) if t != s => {
+                self.error(span, format!("mismatched types in the patterns of this arm: `{t}` and `{s}`"), None);
+            }
+            _ => *ty = Some(s),
         }
     }
 }
@@ -1426,7 +1512,22 @@ fn compound_op(op: &syn::BinOp) -> Option<BinaryOp> {
     })
 }
 
-/// `u32::MAX`, `f64::INFINITY` and friends.
+/// `i32::MIN`, `u64::MAX` and the other bounds of the integer types.
+fn int_constant(s: Scalar, name: &str) -> Option<i128> {
+    Some(match (s, name) {
+        (Scalar::I32, "MIN") => i32::MIN.into(),
+        (Scalar::I32, "MAX") => i32::MAX.into(),
+        (Scalar::I64, "MIN") => i64::MIN.into(),
+        (Scalar::I64, "MAX") => i64::MAX.into(),
+        (Scalar::U32, "MIN") | (Scalar::U64, "MIN") => 0,
+        (Scalar::U32, "MAX") => u32::MAX.into(),
+        (Scalar::U64, "MAX") => u64::MAX.into(),
+        _ => return None,
+    })
+}
+
+/// `u32::MAX`, `f64::INFINITY` and friends (`i32::MIN` and `i64::MIN` are negations: see
+/// the caller).
 fn scalar_constant(s: Scalar, name: &str) -> Option<Literal> {
     let int = |v: u64| Some(Literal::Int(v));
     match (s, name) {

@@ -423,6 +423,11 @@ impl BinaryOp {
 pub struct MatchArm {
     /// Alternatives (`1 | 2 | 5..=7`); empty means `_`.
     pub patterns: Vec<MatchPattern>,
+    /// The type the patterns require of the scrutinee: a suffix (`5u64`) or a typed constant
+    /// (`i32::MIN`, `UNLABELLED`) fixes it, else it is an integer inference variable.
+    pub ty: Type,
+    /// Where the patterns are (errors about them point here).
+    pub span: SpanId,
     pub body: Expr,
 }
 
@@ -430,7 +435,8 @@ pub struct MatchArm {
 pub enum MatchPattern {
     /// One value (negative values allowed for signed scrutinees).
     Value(i128),
-    /// An inclusive range `lo..=hi`.
+    /// An inclusive range `lo..=hi`. An open end (`lo..`, `..=hi`) is [`i128::MAX`] or
+    /// [`i128::MIN`]: the scrutinee type's bound.
     Range(i128, i128),
 }
 

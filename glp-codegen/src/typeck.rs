@@ -71,7 +71,7 @@ pub fn check(kind: &KindSpec, lowered: &mut Lowered) {
         crate::visit::walk_block_mut(&mut f.body, &mut |e: &mut Expr| {
             e.ty = checker.finalize(&e.ty);
         });
-        check_literals(&f.body, &mut checker.errors);
+        check_final(&f.body, &mut checker.errors);
     }
     lowered.diagnostics.errors.extend(checker.errors);
 }
@@ -532,6 +532,9 @@ impl Checker<'_> {
                 self.require(&s, Class::Integer, scrutinee.span, "the matched value");
                 let mut result = Type::Never;
                 for arm in arms.iter_mut() {
+                    if !arm.patterns.is_empty() {
+                        self.unify(&s, &arm.ty, arm.span, "the pattern");
+                    }
                     let t = self.expr(&mut arm.body);
                     if self.resolve(&result) == Type::Never {
                         result = t;
@@ -595,20 +598,80 @@ fn operator_class(op: BinaryOp) -> Class {
     }
 }
 
-/// Integer literals must fit their final type (`300u8`-style overflow is an error, as in
-/// rustc).
-fn check_literals(block: &Block, errors: &mut Vec<Diagnostic>) {
+/// Checks that need the final types:
+///
+/// - integer literals fit their type (`300u8`-style overflow is an error, as in rustc); the
+///   magnitude of `i32::MIN` is allowed only right under a negation (`-2147483648`);
+/// - unsigned values are not negated (`let x: u32 = -1;`);
+/// - match patterns are values of the matched type.
+fn check_final(block: &Block, errors: &mut Vec<Diagnostic>) {
+    let mut negated = std::collections::HashSet::new();
     crate::visit::walk_block(block, &mut |e: &Expr| {
-        if let (ExprKind::Literal(Literal::Int(v)), Type::Scalar(s)) = (&e.kind, &e.ty) {
+        if let ExprKind::Unary(UnaryOp::Neg, inner) = &e.kind {
+            if matches!(inner.kind, ExprKind::Literal(Literal::Int(_))) {
+                negated.insert(inner.span);
+            }
+        }
+    });
+    // One error per node: typeck may have reported it already.
+    let reported: std::collections::HashSet<SpanId> = errors.iter().map(|d| d.span).collect();
+    crate::visit::walk_block(block, &mut |e: &Expr| match (&e.kind, &e.ty) {
+        (ExprKind::Literal(Literal::Int(v)), Type::Scalar(s)) => {
             let max: u64 = match s {
-                Scalar::I32 => 1 << 31,
-                Scalar::I64 => 1 << 63,
+                Scalar::I32 if negated.contains(&e.span) => 1 << 31,
+                Scalar::I64 if negated.contains(&e.span) => 1 << 63,
+                Scalar::I32 => i32::MAX as u64,
+                Scalar::I64 => i64::MAX as u64,
                 Scalar::U32 => u32::MAX as u64,
                 _ => u64::MAX,
             };
             if *v > max {
-                errors.push(Diagnostic::new(e.span, format!("literal out of range for `{s}`")));
+                let (min, max) = int_range(*s);
+                errors.push(
+                    Diagnostic::new(e.span, format!("literal out of range for `{s}`"))
+                        .with_help(format!("the literal `{v}` does not fit into `{s}`, whose range is `{min}..={max}`")),
+                );
             }
         }
+        (ExprKind::Unary(UnaryOp::Neg, _), Type::Scalar(s)) if s.is_integer() && !s.is_signed_integer() => {
+            if !reported.contains(&e.span) {
+                errors.push(
+                    Diagnostic::new(e.span, format!("cannot apply unary operator `-` to type `{s}`"))
+                        .with_help(format!("unsigned values cannot be negated: write `0{s}.wrapping_sub(x)`, or cast to a signed type")),
+                );
+            }
+        }
+        (ExprKind::Match { scrutinee, arms }, _) => {
+            let Type::Scalar(s) = scrutinee.ty else { return };
+            if !s.is_integer() {
+                return;
+            }
+            let (min, max) = int_range(s);
+            for arm in arms {
+                // `i128::MIN`/`MAX` are open range ends (and a failed pattern, already reported).
+                let bounds = arm.patterns.iter().flat_map(|p| match *p {
+                    MatchPattern::Value(v) => [v, v],
+                    MatchPattern::Range(lo, hi) => [lo, hi],
+                });
+                if let Some(v) = bounds.filter(|&v| v != i128::MIN && v != i128::MAX).find(|v| !(min..=max).contains(v)) {
+                    errors.push(
+                        Diagnostic::new(arm.span, format!("pattern `{v}` is out of range for `{s}`"))
+                            .with_help(format!("the matched value is a `{s}`, whose range is `{min}..={max}`")),
+                    );
+                }
+            }
+        }
+        _ => {}
     });
+}
+
+/// The smallest and largest values of integer type `s`.
+pub fn int_range(s: Scalar) -> (i128, i128) {
+    match s {
+        Scalar::I32 => (i32::MIN.into(), i32::MAX.into()),
+        Scalar::I64 => (i64::MIN.into(), i64::MAX.into()),
+        Scalar::U32 => (0, u32::MAX.into()),
+        Scalar::U64 => (0, u64::MAX.into()),
+        _ => (0, 0),
+    }
 }

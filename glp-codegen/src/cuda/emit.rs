@@ -613,16 +613,33 @@ fn math(f: MathFn, args: &[String], ty: Scalar) -> String {
     }
 }
 
+/// The test of one pattern on `tmp`, a value of type `ty` (patterns are in its range: the
+/// type checker made sure).
 fn pattern_condition(tmp: &str, p: MatchPattern, ty: Scalar) -> String {
-    let lit = |v: i128| {
-        if v < 0 {
-            format!("(-{})", literal(Literal::Int(v.unsigned_abs() as u64), ty))
-        } else {
-            literal(Literal::Int(v as u64), ty)
-        }
-    };
+    let (min, max) = crate::typeck::int_range(ty);
     match p {
-        MatchPattern::Value(v) => format!("{tmp} == {}", lit(v)),
-        MatchPattern::Range(lo, hi) => format!("({tmp} >= {} && {tmp} <= {})", lit(lo), lit(hi)),
+        MatchPattern::Value(v) => format!("{tmp} == {}", int_literal(v, ty)),
+        // Bounds at the type's limits (open ends included) test nothing.
+        MatchPattern::Range(lo, hi) => match (lo > min, hi < max) {
+            (true, true) => format!("({tmp} >= {} && {tmp} <= {})", int_literal(lo, ty), int_literal(hi, ty)),
+            (true, false) => format!("{tmp} >= {}", int_literal(lo, ty)),
+            (false, true) => format!("{tmp} <= {}", int_literal(hi, ty)),
+            (false, false) => "true".to_string(),
+        },
+    }
+}
+
+/// An integer constant of type `ty`, negative ones included (`MIN` is written `(-MAX - 1)`:
+/// negating its magnitude would overflow in C).
+fn int_literal(v: i128, ty: Scalar) -> String {
+    if v >= 0 {
+        return literal(Literal::Int(v as u64), ty);
+    }
+    let magnitude = v.unsigned_abs() as u64;
+    let (_, max) = crate::typeck::int_range(ty);
+    if i128::from(magnitude) > max {
+        format!("(-{} - {})", literal(Literal::Int(magnitude - 1), ty), literal(Literal::Int(1), ty))
+    } else {
+        format!("(-{})", literal(Literal::Int(magnitude), ty))
     }
 }
