@@ -11,7 +11,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::*;
 use crate::kind::KindSpec;
 use proc_macro2::Span;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use syn::spanned::Spanned;
 
 /// What an inference variable may become.
@@ -72,8 +72,42 @@ struct Lowerer<'k> {
     // Per function:
     locals: Vec<LocalDecl>,
     scopes: Vec<HashMap<String, LocalId>>,
-    loop_depth: u32,
+    /// The loops around the code being lowered, innermost last.
+    loops: Vec<LoopContext>,
+    /// Locals declared without a value (`let x;`): assignable once even when not `mut`
+    /// (checked by [`crate::init`]).
+    deferred: HashSet<LocalId>,
 }
+
+/// A loop being lowered.
+struct LoopContext {
+    kind: LoopKind,
+    span: Span,
+    /// The local a `loop`'s valued `break`s write, once one is seen.
+    value: Option<LocalId>,
+    /// The first `break` with a value and the first without one.
+    value_break: Option<Span>,
+    bare_break: Option<Span>,
+}
+
+impl LoopContext {
+    fn new(kind: LoopKind, span: Span) -> Self {
+        LoopContext { kind, span, value: None, value_break: None, bare_break: None }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LoopKind {
+    Loop,
+    While,
+    For,
+    /// The condition of a `while` (where `break` and `continue` are errors, as in Rust).
+    WhileCondition,
+}
+
+/// Help for loop and block labels.
+const LABEL_HELP: &str = "labels are not supported: set a flag variable that the outer loop checks after the inner \
+                          one, or move the inner loop into a helper method and `return` from it";
 
 fn type_name(ty: &syn::Type) -> String {
     quote::ToTokens::to_token_stream(ty).to_string().replace(" ", "")
@@ -99,7 +133,8 @@ impl<'k> Lowerer<'k> {
             name: String::new(),
             locals: Vec::new(),
             scopes: Vec::new(),
-            loop_depth: 0,
+            loops: Vec::new(),
+            deferred: HashSet::new(),
         };
         lowerer.fields = fields.map(|fields| {
             fields
@@ -515,7 +550,8 @@ impl<'k> Lowerer<'k> {
     fn lower_function(&mut self, f: &syn::ImplItemFn, role: Role) {
         self.locals.clear();
         self.scopes = vec![HashMap::new()];
-        self.loop_depth = 0;
+        self.loops.clear();
+        self.deferred.clear();
         let id = self.functions.len();
         let (arg_types, ret) = {
             let sig = &self.signatures[id];
@@ -667,6 +703,9 @@ impl<'k> Lowerer<'k> {
                 return;
             }
         };
+        if init.is_none() {
+            self.deferred.extend(crate::visit::let_locals(&target));
+        }
         out.stmts.push(Stmt { kind: StmtKind::Let { target, init }, span });
     }
 
@@ -675,49 +714,42 @@ impl<'k> Lowerer<'k> {
         let kind = match expr {
             syn::Expr::While(w) => {
                 if let Some(label) = &w.label {
-                    self.error(label.span(), "loop labels are not supported", None);
+                    self.error(label.span(), "loop labels are not supported", Some(LABEL_HELP));
                 }
                 if let syn::Expr::Let(l) = &*w.cond {
                     self.error(l.span(), "`while let` is not supported", Some("use `while` with a condition"));
                 }
+                self.loops.push(LoopContext::new(LoopKind::WhileCondition, w.span()));
                 let cond = self.lower_expr(&w.cond);
-                let body = self.lower_loop_body(&w.body);
+                self.loops.pop();
+                let body = self.lower_loop_body(&w.body, LoopKind::While, w.span());
                 StmtKind::While { cond, body }
             }
             syn::Expr::Loop(l) => {
-                if let Some(label) = &l.label {
-                    self.error(label.span(), "loop labels are not supported", None);
+                let (body, value) = self.lower_loop(l);
+                match value {
+                    None => StmtKind::Loop { body },
+                    // The value is dropped.
+                    Some(local) => StmtKind::Expr(self.loop_value(body, local, span, l.span())),
                 }
-                let cond = Expr { kind: ExprKind::Literal(Literal::Bool(true)), ty: Type::Scalar(Scalar::Bool), span };
-                let body = self.lower_loop_body(&l.body);
-                StmtKind::While { cond, body }
             }
             syn::Expr::ForLoop(f) => match self.lower_for(f) {
                 Some(kind) => kind,
                 None => return,
             },
-            syn::Expr::Break(b) => {
-                if let Some(label) = &b.label {
-                    self.error(label.span(), "loop labels are not supported", None);
-                }
-                if let Some(value) = &b.expr {
-                    self.error(
-                        value.span(),
-                        "`break` with a value is not supported",
-                        Some("assign to a variable declared before the loop"),
-                    );
-                }
-                if self.loop_depth == 0 {
-                    self.error(b.span(), "`break` outside of a loop", None);
-                }
-                StmtKind::Break
-            }
+            syn::Expr::Break(b) => return self.lower_break(b, span, out),
             syn::Expr::Continue(c) => {
                 if let Some(label) = &c.label {
-                    self.error(label.span(), "loop labels are not supported", None);
+                    self.error(label.span(), "labelled `continue` is not supported", Some(LABEL_HELP));
                 }
-                if self.loop_depth == 0 {
-                    self.error(c.span(), "`continue` outside of a loop", None);
+                match self.loops.last().map(|l| l.kind) {
+                    None => {
+                        self.error(c.span(), "`continue` outside of a loop", None);
+                    }
+                    Some(LoopKind::WhileCondition) => {
+                        self.error(c.span(), "`continue` inside the condition of a `while` loop", None);
+                    }
+                    Some(_) => {}
                 }
                 StmtKind::Continue
             }
@@ -735,16 +767,114 @@ impl<'k> Lowerer<'k> {
         out.stmts.push(Stmt { kind, span });
     }
 
-    fn lower_loop_body(&mut self, body: &syn::Block) -> Block {
-        self.loop_depth += 1;
+    /// `break` and `break value` (which only a `loop` takes: the value goes to the loop's
+    /// value local, then the loop is left).
+    fn lower_break(&mut self, b: &syn::ExprBreak, span: SpanId, out: &mut Block) {
+        if let Some(label) = &b.label {
+            self.error(label.span(), "labelled `break` is not supported", Some(LABEL_HELP));
+        }
+        let Some(depth) = self.loops.len().checked_sub(1) else {
+            self.error(b.span(), "`break` outside of a loop", None);
+            return;
+        };
+        let kind = self.loops[depth].kind;
+        if kind == LoopKind::WhileCondition {
+            self.error(b.span(), "`break` inside the condition of a `while` loop", None);
+            return;
+        }
+        match &b.expr {
+            None => {
+                self.loops[depth].bare_break.get_or_insert(b.span());
+            }
+            Some(value) if kind == LoopKind::Loop => {
+                let value = self.lower_expr(value);
+                let local = match self.loops[depth].value {
+                    Some(local) => local,
+                    None => {
+                        let ty = self.fresh(VarKind::Any);
+                        let decl_span = self.span(self.loops[depth].span);
+                        let local = self.locals.len() as LocalId;
+                        // Not in any scope: the user's code cannot name it.
+                        self.locals.push(LocalDecl { name: "loop_value".into(), ty, mutable: true, span: decl_span });
+                        self.loops[depth].value = Some(local);
+                        local
+                    }
+                };
+                self.loops[depth].value_break.get_or_insert(b.span());
+                out.stmts.push(Stmt { kind: StmtKind::Assign { target: local, op: None, value }, span });
+            }
+            Some(value) => {
+                let which = if kind == LoopKind::While { "while" } else { "for" };
+                self.error(
+                    value.span(),
+                    format!("`break` with a value is only allowed in `loop`, not in `{which}`"),
+                    Some("assign to a variable declared before the loop, or use `loop`"),
+                );
+            }
+        }
+        out.stmts.push(Stmt { kind: StmtKind::Break, span });
+    }
+
+    /// A `loop`'s body, and the local its `break`s write when they have values.
+    fn lower_loop(&mut self, l: &syn::ExprLoop) -> (Block, Option<LocalId>) {
+        if let Some(label) = &l.label {
+            self.error(label.span(), "loop labels are not supported", Some(LABEL_HELP));
+        }
+        self.loops.push(LoopContext::new(LoopKind::Loop, l.span()));
+        let body = self.lower_block(&l.body);
+        let context = self.loops.pop().expect("pushed above");
+        if let (Some(_), Some(bare)) = (context.value_break, context.bare_break) {
+            self.error(
+                bare,
+                "this `break` has no value, but another `break` of the same `loop` has one",
+                Some("a `loop` has one type: give every `break` of it a value of that type"),
+            );
+        }
+        (body, context.value)
+    }
+
+    /// `loop` as a value: `{ let local; loop { ... local = v; break; ... } local }`.
+    fn loop_value(&mut self, body: Block, local: LocalId, span: SpanId, loop_span: Span) -> Expr {
+        let ty = self.locals[local as usize].ty.clone();
+        let block = Block {
+            stmts: vec![
+                Stmt { kind: StmtKind::Let { target: LetTarget::Local(local), init: None }, span },
+                Stmt { kind: StmtKind::Loop { body }, span },
+            ],
+            tail: Some(Box::new(Expr { kind: ExprKind::Local(local), ty, span })),
+        };
+        self.expr(ExprKind::Block(block), Type::Unit, loop_span)
+    }
+
+    /// A statement used as a value (`match k { 0 => break, _ => x = 1 }`): a block holding
+    /// it, of type `()` (or never, for `break`, `continue` and `return`).
+    fn statement_value(&mut self, expr: &syn::Expr) -> Expr {
+        if let syn::Expr::Loop(l) = expr {
+            let span = self.span(l.span());
+            let (body, value) = self.lower_loop(l);
+            return match value {
+                Some(local) => self.loop_value(body, local, span, l.span()),
+                None => {
+                    let block = Block { stmts: vec![Stmt { kind: StmtKind::Loop { body }, span }], tail: None };
+                    self.expr(ExprKind::Block(block), Type::Unit, l.span())
+                }
+            };
+        }
+        let mut block = Block::default();
+        self.lower_expr_stmt(expr, &mut block);
+        self.expr(ExprKind::Block(block), Type::Unit, expr.span())
+    }
+
+    fn lower_loop_body(&mut self, body: &syn::Block, kind: LoopKind, span: Span) -> Block {
+        self.loops.push(LoopContext::new(kind, span));
         let block = self.lower_block(body);
-        self.loop_depth -= 1;
+        self.loops.pop();
         block
     }
 
     fn lower_for(&mut self, f: &syn::ExprForLoop) -> Option<StmtKind> {
         if let Some(label) = &f.label {
-            self.error(label.span(), "loop labels are not supported", None);
+            self.error(label.span(), "loop labels are not supported", Some(LABEL_HELP));
         }
         let mut expr = &*f.expr;
         while let syn::Expr::Paren(p) = expr {
@@ -777,7 +907,7 @@ impl<'k> Lowerer<'k> {
                 self.declare_local("_", ty, false, other.span())
             }
         };
-        let body = self.lower_loop_body(&f.body);
+        let body = self.lower_loop_body(&f.body, LoopKind::For, f.span());
         self.scopes.pop();
         Some(StmtKind::For { var, start, end, inclusive, body })
     }
@@ -792,7 +922,7 @@ impl<'k> Lowerer<'k> {
                         None
                     }
                     Some(id) => {
-                        if !self.locals[id as usize].mutable {
+                        if !self.locals[id as usize].mutable && !self.deferred.contains(&id) {
                             let message = format!("cannot assign twice to immutable variable `{name}`");
                             self.error(left.span(), message, Some("declare it with `let mut`"));
                         }
@@ -849,14 +979,8 @@ impl<'k> Lowerer<'k> {
                 let inner = self.lower_expr(&u.expr);
                 self.expr(ExprKind::Unary(op, Box::new(inner)), Type::Unit, span)
             }
+            syn::Expr::Binary(b) if compound_op(&b.op).is_some() => self.statement_value(expr),
             syn::Expr::Binary(b) => {
-                if compound_op(&b.op).is_some() {
-                    return self.error_expr(
-                        span,
-                        "compound assignment is a statement here",
-                        Some("write it on its own line, ending with `;`"),
-                    );
-                }
                 let op = binary_op(&b.op);
                 let left = self.lower_expr(&b.left);
                 let right = self.lower_expr(&b.right);
@@ -889,7 +1013,7 @@ impl<'k> Lowerer<'k> {
             syn::Expr::Match(m) => self.lower_match(m),
             syn::Expr::Block(b) => {
                 if let Some(label) = &b.label {
-                    self.error(label.span(), "block labels are not supported", None);
+                    self.error(label.span(), "block labels are not supported", Some(LABEL_HELP));
                 }
                 let block = self.lower_block(&b.block);
                 self.expr(ExprKind::Block(block), Type::Unit, span)
@@ -935,17 +1059,13 @@ impl<'k> Lowerer<'k> {
             syn::Expr::Let(_) => {
                 self.error_expr(span, "`if let` is not supported", Some("match on an integer or compare values"))
             }
-            syn::Expr::While(_) | syn::Expr::Loop(_) | syn::Expr::ForLoop(_) => self.error_expr(
-                span,
-                "loops cannot be used as values",
-                Some("put the loop in a statement and assign to a variable declared before it"),
-            ),
-            syn::Expr::Break(_) | syn::Expr::Continue(_) | syn::Expr::Return(_) | syn::Expr::Assign(_) => self
-                .error_expr(
-                    span,
-                    "this is a statement, not a value",
-                    Some("write it on its own line, ending with `;`"),
-                ),
+            syn::Expr::While(_)
+            | syn::Expr::Loop(_)
+            | syn::Expr::ForLoop(_)
+            | syn::Expr::Break(_)
+            | syn::Expr::Continue(_)
+            | syn::Expr::Return(_)
+            | syn::Expr::Assign(_) => self.statement_value(expr),
             _ => self.error_expr(
                 span,
                 "unsupported expression",
@@ -1444,12 +1564,12 @@ fn path_text(p: &syn::Path) -> String {
     p.segments.iter().map(|s| s.ident.to_string()).collect::<Vec<_>>().join("::")
 }
 
-/// Whether an expression in tail position is really a statement (a loop, `return`, ...).
+/// Whether an expression in tail position is really a statement (`while`, `return`, ...).
+/// A `loop` is not: its type is that of its `break` values (or never, without `break`).
 fn is_statement_like(e: &syn::Expr) -> bool {
     matches!(
         e,
         syn::Expr::While(_)
-            | syn::Expr::Loop(_)
             | syn::Expr::ForLoop(_)
             | syn::Expr::Break(_)
             | syn::Expr::Continue(_)

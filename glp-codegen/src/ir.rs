@@ -271,9 +271,15 @@ pub enum StmtKind {
     },
     /// An expression evaluated for its effect.
     Expr(Expr),
-    /// `while cond { body }` (`loop` lowers to `while true`).
+    /// `while cond { body }`.
     While {
         cond: Expr,
+        body: Block,
+    },
+    /// `loop { body }`: leaves only through `break` or `return` (a `loop` used as a value
+    /// writes the value of its `break`s to a local the front end adds; see
+    /// [`crate::frontend`]).
+    Loop {
         body: Block,
     },
     /// `for var in start..end` or `start..=end`, integer ranges only.

@@ -346,6 +346,12 @@ impl Checker<'_> {
                 self.unify(&body_ty, &Type::Unit, span, "the loop body");
                 false
             }
+            StmtKind::Loop { body } => {
+                let body_ty = self.block(body);
+                self.unify(&body_ty, &Type::Unit, span, "the loop body");
+                // A `loop` without `break` is left only by `return`.
+                !crate::visit::breaks_out(body)
+            }
             StmtKind::For { var, start, end, body, .. } => {
                 let a = self.expr(start);
                 let b = self.expr(end);

@@ -307,7 +307,15 @@ impl<'a> FunctionEmitter<'a> {
                     }
                 }
                 LetTarget::Tuple(items) => {
-                    let Some(e) = init else { return };
+                    let Some(e) = init else {
+                        // `let (a, b);`: assigned later.
+                        for id in items.iter().flatten() {
+                            let cty = self.ctype(&self.function.locals[*id as usize].ty);
+                            let name = self.local_name(*id);
+                            self.line(&format!("{cty} {name}{{}};"));
+                        }
+                        return;
+                    };
                     let tmp = self.namer.temp();
                     let cty = self.ctype(&e.ty);
                     if needs_statements(e) {
@@ -362,6 +370,13 @@ impl<'a> FunctionEmitter<'a> {
                     self.line(&format!("while ({c}) {{"));
                     self.indent += 1;
                 }
+                self.block_stmts(body);
+                self.indent -= 1;
+                self.line("}");
+            }
+            StmtKind::Loop { body } => {
+                self.line("while (true) {");
+                self.indent += 1;
                 self.block_stmts(body);
                 self.indent -= 1;
                 self.line("}");

@@ -324,6 +324,13 @@ impl<H: Host + ?Sized> Run<'_, H> {
                     Err(other) => return Err(other),
                 }
             },
+            StmtKind::Loop { body } => loop {
+                match self.block(f, body, frame) {
+                    Ok(_) | Err(Unwind::Continue) => {}
+                    Err(Unwind::Break) => return Ok(()),
+                    Err(other) => return Err(other),
+                }
+            },
             StmtKind::For { var, start, end, inclusive, body } => {
                 let s = self.expr(f, start, frame)?;
                 let e = self.expr(f, end, frame)?;
