@@ -442,6 +442,14 @@ impl<'k> Lowerer<'k> {
                     }
                 }
                 syn::FnArg::Typed(pt) => match self.arg_type(&pt.ty) {
+                    Some(Type::Unit) => {
+                        self.error(
+                            pt.ty.span(),
+                            "arguments of type `()` are not supported",
+                            Some("remove the argument: it carries no value"),
+                        );
+                        ok = false;
+                    }
                     Some(t) => args.push(t),
                     None => ok = false,
                 },

@@ -74,6 +74,12 @@ pub fn walk_block(block: &Block, f: &mut impl FnMut(&Expr)) {
     walk_block_mut(&mut copy, &mut |e: &mut Expr| f(e));
 }
 
+/// Calls `f` on `expr` and every expression inside it (read-only), children before parents.
+pub fn walk_expr(expr: &Expr, f: &mut impl FnMut(&Expr)) {
+    let mut copy = expr.clone();
+    walk_expr_mut(&mut copy, &mut |e: &mut Expr| f(e));
+}
+
 /// Locals bound by a `let`.
 pub fn let_locals(target: &LetTarget) -> Vec<u32> {
     match target {
