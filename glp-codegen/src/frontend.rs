@@ -781,13 +781,16 @@ impl<'k> Lowerer<'k> {
         if let Some(label) = &b.label {
             self.error(label.span(), "labelled `break` is not supported", Some(LABEL_HELP));
         }
+        // After an error the `break` stays (typed never), so no second error follows.
         let Some(depth) = self.loops.len().checked_sub(1) else {
             self.error(b.span(), "`break` outside of a loop", None);
+            out.stmts.push(Stmt { kind: StmtKind::Break, span });
             return;
         };
         let kind = self.loops[depth].kind;
         if kind == LoopKind::WhileCondition {
             self.error(b.span(), "`break` inside the condition of a `while` loop", None);
+            out.stmts.push(Stmt { kind: StmtKind::Break, span });
             return;
         }
         match &b.expr {

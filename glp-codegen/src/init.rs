@@ -24,7 +24,8 @@ pub fn check(f: &Function) -> Vec<Diagnostic> {
     if !tracked.contains(&true) {
         return Vec::new();
     }
-    let mut checker = Checker { f, tracked, loops: Vec::new(), report: true, errors: Vec::new(), seen: BTreeSet::new() };
+    let mut checker =
+        Checker { f, tracked, loops: Vec::new(), report: true, errors: Vec::new(), seen: BTreeSet::new() };
     let mut state = State::entry(f.locals.len());
     checker.block(&f.body, &mut state);
     checker.errors
@@ -256,7 +257,10 @@ impl Checker<'_> {
                 self.expr(a, s);
                 self.expr(b, s);
             }
-            ExprKind::Tuple(items) | ExprKind::Call(_, items) | ExprKind::Intrinsic(_, items) | ExprKind::Math(_, items) => {
+            ExprKind::Tuple(items)
+            | ExprKind::Call(_, items)
+            | ExprKind::Intrinsic(_, items)
+            | ExprKind::Math(_, items) => {
                 for item in items {
                     self.expr(item, s);
                 }

@@ -108,9 +108,10 @@ fn expr_breaks_out(e: &Expr) -> bool {
         ExprKind::Literal(_) | ExprKind::Local(_) | ExprKind::Param(_) | ExprKind::Error => false,
         ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::TupleField(a, _) => expr_breaks_out(a),
         ExprKind::Binary(_, a, b) => expr_breaks_out(a) || expr_breaks_out(b),
-        ExprKind::Tuple(items) | ExprKind::Call(_, items) | ExprKind::Intrinsic(_, items) | ExprKind::Math(_, items) => {
-            items.iter().any(expr_breaks_out)
-        }
+        ExprKind::Tuple(items)
+        | ExprKind::Call(_, items)
+        | ExprKind::Intrinsic(_, items)
+        | ExprKind::Math(_, items) => items.iter().any(expr_breaks_out),
         ExprKind::If { cond, then, otherwise } => {
             expr_breaks_out(cond) || breaks_out(then) || otherwise.as_deref().is_some_and(expr_breaks_out)
         }
@@ -157,7 +158,10 @@ fn expr_stmts(e: &Expr, f: &mut impl FnMut(&Stmt)) {
             expr_stmts(a, f);
             expr_stmts(b, f);
         }
-        ExprKind::Tuple(items) | ExprKind::Call(_, items) | ExprKind::Intrinsic(_, items) | ExprKind::Math(_, items) => {
+        ExprKind::Tuple(items)
+        | ExprKind::Call(_, items)
+        | ExprKind::Intrinsic(_, items)
+        | ExprKind::Math(_, items) => {
             for item in items {
                 expr_stmts(item, f);
             }
