@@ -11,7 +11,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::*;
 use crate::kind::KindSpec;
 use proc_macro2::Span;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use syn::spanned::Spanned;
 
 /// What an inference variable may become.
@@ -72,8 +72,42 @@ struct Lowerer<'k> {
     // Per function:
     locals: Vec<LocalDecl>,
     scopes: Vec<HashMap<String, LocalId>>,
-    loop_depth: u32,
+    /// The loops around the code being lowered, innermost last.
+    loops: Vec<LoopContext>,
+    /// Locals declared without a value (`let x;`): assignable once even when not `mut`
+    /// (checked by [`crate::init`]).
+    deferred: HashSet<LocalId>,
 }
+
+/// A loop being lowered.
+struct LoopContext {
+    kind: LoopKind,
+    span: Span,
+    /// The local a `loop`'s valued `break`s write, once one is seen.
+    value: Option<LocalId>,
+    /// The first `break` with a value and the first without one.
+    value_break: Option<Span>,
+    bare_break: Option<Span>,
+}
+
+impl LoopContext {
+    fn new(kind: LoopKind, span: Span) -> Self {
+        LoopContext { kind, span, value: None, value_break: None, bare_break: None }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LoopKind {
+    Loop,
+    While,
+    For,
+    /// The condition of a `while` (where `break` and `continue` are errors, as in Rust).
+    WhileCondition,
+}
+
+/// Help for loop and block labels.
+const LABEL_HELP: &str = "labels are not supported: set a flag variable that the outer loop checks after the inner \
+                          one, or move the inner loop into a helper method and `return` from it";
 
 fn type_name(ty: &syn::Type) -> String {
     quote::ToTokens::to_token_stream(ty).to_string().replace(" ", "")
@@ -99,7 +133,8 @@ impl<'k> Lowerer<'k> {
             name: String::new(),
             locals: Vec::new(),
             scopes: Vec::new(),
-            loop_depth: 0,
+            loops: Vec::new(),
+            deferred: HashSet::new(),
         };
         lowerer.fields = fields.map(|fields| {
             fields
@@ -407,6 +442,14 @@ impl<'k> Lowerer<'k> {
                     }
                 }
                 syn::FnArg::Typed(pt) => match self.arg_type(&pt.ty) {
+                    Some(Type::Unit) => {
+                        self.error(
+                            pt.ty.span(),
+                            "arguments of type `()` are not supported",
+                            Some("remove the argument: it carries no value"),
+                        );
+                        ok = false;
+                    }
                     Some(t) => args.push(t),
                     None => ok = false,
                 },
@@ -515,7 +558,8 @@ impl<'k> Lowerer<'k> {
     fn lower_function(&mut self, f: &syn::ImplItemFn, role: Role) {
         self.locals.clear();
         self.scopes = vec![HashMap::new()];
-        self.loop_depth = 0;
+        self.loops.clear();
+        self.deferred.clear();
         let id = self.functions.len();
         let (arg_types, ret) = {
             let sig = &self.signatures[id];
@@ -667,6 +711,9 @@ impl<'k> Lowerer<'k> {
                 return;
             }
         };
+        if init.is_none() {
+            self.deferred.extend(crate::visit::let_locals(&target));
+        }
         out.stmts.push(Stmt { kind: StmtKind::Let { target, init }, span });
     }
 
@@ -675,49 +722,42 @@ impl<'k> Lowerer<'k> {
         let kind = match expr {
             syn::Expr::While(w) => {
                 if let Some(label) = &w.label {
-                    self.error(label.span(), "loop labels are not supported", None);
+                    self.error(label.span(), "loop labels are not supported", Some(LABEL_HELP));
                 }
                 if let syn::Expr::Let(l) = &*w.cond {
                     self.error(l.span(), "`while let` is not supported", Some("use `while` with a condition"));
                 }
+                self.loops.push(LoopContext::new(LoopKind::WhileCondition, w.span()));
                 let cond = self.lower_expr(&w.cond);
-                let body = self.lower_loop_body(&w.body);
+                self.loops.pop();
+                let body = self.lower_loop_body(&w.body, LoopKind::While, w.span());
                 StmtKind::While { cond, body }
             }
             syn::Expr::Loop(l) => {
-                if let Some(label) = &l.label {
-                    self.error(label.span(), "loop labels are not supported", None);
+                let (body, value) = self.lower_loop(l);
+                match value {
+                    None => StmtKind::Loop { body },
+                    // The value is dropped.
+                    Some(local) => StmtKind::Expr(self.loop_value(body, local, span, l.span())),
                 }
-                let cond = Expr { kind: ExprKind::Literal(Literal::Bool(true)), ty: Type::Scalar(Scalar::Bool), span };
-                let body = self.lower_loop_body(&l.body);
-                StmtKind::While { cond, body }
             }
             syn::Expr::ForLoop(f) => match self.lower_for(f) {
                 Some(kind) => kind,
                 None => return,
             },
-            syn::Expr::Break(b) => {
-                if let Some(label) = &b.label {
-                    self.error(label.span(), "loop labels are not supported", None);
-                }
-                if let Some(value) = &b.expr {
-                    self.error(
-                        value.span(),
-                        "`break` with a value is not supported",
-                        Some("assign to a variable declared before the loop"),
-                    );
-                }
-                if self.loop_depth == 0 {
-                    self.error(b.span(), "`break` outside of a loop", None);
-                }
-                StmtKind::Break
-            }
+            syn::Expr::Break(b) => return self.lower_break(b, span, out),
             syn::Expr::Continue(c) => {
                 if let Some(label) = &c.label {
-                    self.error(label.span(), "loop labels are not supported", None);
+                    self.error(label.span(), "labelled `continue` is not supported", Some(LABEL_HELP));
                 }
-                if self.loop_depth == 0 {
-                    self.error(c.span(), "`continue` outside of a loop", None);
+                match self.loops.last().map(|l| l.kind) {
+                    None => {
+                        self.error(c.span(), "`continue` outside of a loop", None);
+                    }
+                    Some(LoopKind::WhileCondition) => {
+                        self.error(c.span(), "`continue` inside the condition of a `while` loop", None);
+                    }
+                    Some(_) => {}
                 }
                 StmtKind::Continue
             }
@@ -735,16 +775,117 @@ impl<'k> Lowerer<'k> {
         out.stmts.push(Stmt { kind, span });
     }
 
-    fn lower_loop_body(&mut self, body: &syn::Block) -> Block {
-        self.loop_depth += 1;
+    /// `break` and `break value` (which only a `loop` takes: the value goes to the loop's
+    /// value local, then the loop is left).
+    fn lower_break(&mut self, b: &syn::ExprBreak, span: SpanId, out: &mut Block) {
+        if let Some(label) = &b.label {
+            self.error(label.span(), "labelled `break` is not supported", Some(LABEL_HELP));
+        }
+        // After an error the `break` stays (typed never), so no second error follows.
+        let Some(depth) = self.loops.len().checked_sub(1) else {
+            self.error(b.span(), "`break` outside of a loop", None);
+            out.stmts.push(Stmt { kind: StmtKind::Break, span });
+            return;
+        };
+        let kind = self.loops[depth].kind;
+        if kind == LoopKind::WhileCondition {
+            self.error(b.span(), "`break` inside the condition of a `while` loop", None);
+            out.stmts.push(Stmt { kind: StmtKind::Break, span });
+            return;
+        }
+        match &b.expr {
+            None => {
+                self.loops[depth].bare_break.get_or_insert(b.span());
+            }
+            Some(value) if kind == LoopKind::Loop => {
+                let value = self.lower_expr(value);
+                let local = match self.loops[depth].value {
+                    Some(local) => local,
+                    None => {
+                        let ty = self.fresh(VarKind::Any);
+                        let decl_span = self.span(self.loops[depth].span);
+                        let local = self.locals.len() as LocalId;
+                        // Not in any scope: the user's code cannot name it.
+                        self.locals.push(LocalDecl { name: "loop_value".into(), ty, mutable: true, span: decl_span });
+                        self.loops[depth].value = Some(local);
+                        local
+                    }
+                };
+                self.loops[depth].value_break.get_or_insert(b.span());
+                out.stmts.push(Stmt { kind: StmtKind::Assign { target: local, op: None, value }, span });
+            }
+            Some(value) => {
+                let which = if kind == LoopKind::While { "while" } else { "for" };
+                self.error(
+                    value.span(),
+                    format!("`break` with a value is only allowed in `loop`, not in `{which}`"),
+                    Some("assign to a variable declared before the loop, or use `loop`"),
+                );
+            }
+        }
+        out.stmts.push(Stmt { kind: StmtKind::Break, span });
+    }
+
+    /// A `loop`'s body, and the local its `break`s write when they have values.
+    fn lower_loop(&mut self, l: &syn::ExprLoop) -> (Block, Option<LocalId>) {
+        if let Some(label) = &l.label {
+            self.error(label.span(), "loop labels are not supported", Some(LABEL_HELP));
+        }
+        self.loops.push(LoopContext::new(LoopKind::Loop, l.span()));
+        let body = self.lower_block(&l.body);
+        let context = self.loops.pop().expect("pushed above");
+        if let (Some(_), Some(bare)) = (context.value_break, context.bare_break) {
+            self.error(
+                bare,
+                "this `break` has no value, but another `break` of the same `loop` has one",
+                Some("a `loop` has one type: give every `break` of it a value of that type"),
+            );
+        }
+        (body, context.value)
+    }
+
+    /// `loop` as a value: `{ let local; loop { ... local = v; break; ... } local }`.
+    fn loop_value(&mut self, body: Block, local: LocalId, span: SpanId, loop_span: Span) -> Expr {
+        let ty = self.locals[local as usize].ty.clone();
+        let block = Block {
+            stmts: vec![
+                Stmt { kind: StmtKind::Let { target: LetTarget::Local(local), init: None }, span },
+                Stmt { kind: StmtKind::Loop { body }, span },
+            ],
+            tail: Some(Box::new(Expr { kind: ExprKind::Local(local), ty, span })),
+        };
+        self.expr(ExprKind::Block(block), Type::Unit, loop_span)
+    }
+
+    /// A statement used as a value (`match k { 0 => break, _ => x = 1 }`): a block holding
+    /// it, of type `()` (or never, for `break`, `continue` and `return`).
+    fn statement_value(&mut self, expr: &syn::Expr) -> Expr {
+        if let syn::Expr::Loop(l) = expr {
+            let span = self.span(l.span());
+            let (body, value) = self.lower_loop(l);
+            return match value {
+                Some(local) => self.loop_value(body, local, span, l.span()),
+                None => {
+                    let block = Block { stmts: vec![Stmt { kind: StmtKind::Loop { body }, span }], tail: None };
+                    self.expr(ExprKind::Block(block), Type::Unit, l.span())
+                }
+            };
+        }
+        let mut block = Block::default();
+        self.lower_expr_stmt(expr, &mut block);
+        self.expr(ExprKind::Block(block), Type::Unit, expr.span())
+    }
+
+    fn lower_loop_body(&mut self, body: &syn::Block, kind: LoopKind, span: Span) -> Block {
+        self.loops.push(LoopContext::new(kind, span));
         let block = self.lower_block(body);
-        self.loop_depth -= 1;
+        self.loops.pop();
         block
     }
 
     fn lower_for(&mut self, f: &syn::ExprForLoop) -> Option<StmtKind> {
         if let Some(label) = &f.label {
-            self.error(label.span(), "loop labels are not supported", None);
+            self.error(label.span(), "loop labels are not supported", Some(LABEL_HELP));
         }
         let mut expr = &*f.expr;
         while let syn::Expr::Paren(p) = expr {
@@ -777,7 +918,7 @@ impl<'k> Lowerer<'k> {
                 self.declare_local("_", ty, false, other.span())
             }
         };
-        let body = self.lower_loop_body(&f.body);
+        let body = self.lower_loop_body(&f.body, LoopKind::For, f.span());
         self.scopes.pop();
         Some(StmtKind::For { var, start, end, inclusive, body })
     }
@@ -792,7 +933,7 @@ impl<'k> Lowerer<'k> {
                         None
                     }
                     Some(id) => {
-                        if !self.locals[id as usize].mutable {
+                        if !self.locals[id as usize].mutable && !self.deferred.contains(&id) {
                             let message = format!("cannot assign twice to immutable variable `{name}`");
                             self.error(left.span(), message, Some("declare it with `let mut`"));
                         }
@@ -849,14 +990,8 @@ impl<'k> Lowerer<'k> {
                 let inner = self.lower_expr(&u.expr);
                 self.expr(ExprKind::Unary(op, Box::new(inner)), Type::Unit, span)
             }
+            syn::Expr::Binary(b) if compound_op(&b.op).is_some() => self.statement_value(expr),
             syn::Expr::Binary(b) => {
-                if compound_op(&b.op).is_some() {
-                    return self.error_expr(
-                        span,
-                        "compound assignment is a statement here",
-                        Some("write it on its own line, ending with `;`"),
-                    );
-                }
                 let op = binary_op(&b.op);
                 let left = self.lower_expr(&b.left);
                 let right = self.lower_expr(&b.right);
@@ -889,7 +1024,7 @@ impl<'k> Lowerer<'k> {
             syn::Expr::Match(m) => self.lower_match(m),
             syn::Expr::Block(b) => {
                 if let Some(label) = &b.label {
-                    self.error(label.span(), "block labels are not supported", None);
+                    self.error(label.span(), "block labels are not supported", Some(LABEL_HELP));
                 }
                 let block = self.lower_block(&b.block);
                 self.expr(ExprKind::Block(block), Type::Unit, span)
@@ -935,17 +1070,13 @@ impl<'k> Lowerer<'k> {
             syn::Expr::Let(_) => {
                 self.error_expr(span, "`if let` is not supported", Some("match on an integer or compare values"))
             }
-            syn::Expr::While(_) | syn::Expr::Loop(_) | syn::Expr::ForLoop(_) => self.error_expr(
-                span,
-                "loops cannot be used as values",
-                Some("put the loop in a statement and assign to a variable declared before it"),
-            ),
-            syn::Expr::Break(_) | syn::Expr::Continue(_) | syn::Expr::Return(_) | syn::Expr::Assign(_) => self
-                .error_expr(
-                    span,
-                    "this is a statement, not a value",
-                    Some("write it on its own line, ending with `;`"),
-                ),
+            syn::Expr::While(_)
+            | syn::Expr::Loop(_)
+            | syn::Expr::ForLoop(_)
+            | syn::Expr::Break(_)
+            | syn::Expr::Continue(_)
+            | syn::Expr::Return(_)
+            | syn::Expr::Assign(_) => self.statement_value(expr),
             _ => self.error_expr(
                 span,
                 "unsupported expression",
@@ -959,7 +1090,12 @@ impl<'k> Lowerer<'k> {
         match lit {
             syn::Lit::Bool(b) => self.expr(ExprKind::Literal(Literal::Bool(b.value)), Type::Scalar(Scalar::Bool), span),
             syn::Lit::Int(i) => {
-                let value = match i.base10_parse::<u64>() {
+                // A negative literal token (`-1` from a macro's `$x:literal`) is a negation.
+                let (negative, magnitude) = match i.base10_digits().strip_prefix('-') {
+                    Some(m) => (true, m),
+                    None => (false, i.base10_digits()),
+                };
+                let value = match magnitude.parse::<u64>() {
                     Ok(v) => v,
                     Err(_) => {
                         return self.error_expr(span, "integer literal out of range", Some("literals must fit in u64"))
@@ -983,7 +1119,12 @@ impl<'k> Lowerer<'k> {
                 } else {
                     Literal::Int(value)
                 };
-                self.expr(ExprKind::Literal(literal), ty, span)
+                let e = self.expr(ExprKind::Literal(literal), ty.clone(), span);
+                if negative {
+                    self.expr(ExprKind::Unary(UnaryOp::Neg, Box::new(e)), ty, span)
+                } else {
+                    e
+                }
             }
             syn::Lit::Float(f) => {
                 let value = match f.base10_parse::<f64>() {
@@ -1043,6 +1184,12 @@ impl<'k> Lowerer<'k> {
             if let Some(s) = Scalar::from_rust_name(&segments[0]).or_else(|| self.kind.alias(&segments[0])) {
                 if let Some(literal) = scalar_constant(s, &segments[1]) {
                     return self.expr(ExprKind::Literal(literal), Type::Scalar(s), span);
+                }
+                if s.is_signed_integer() && segments[1] == "MIN" {
+                    // `-(2^(bits-1))`: literals are magnitudes, and this one negates to MIN.
+                    let magnitude = 1u64 << (s.bits() - 1);
+                    let e = self.expr(ExprKind::Literal(Literal::Int(magnitude)), Type::Scalar(s), span);
+                    return self.expr(ExprKind::Unary(UnaryOp::Neg, Box::new(e)), Type::Scalar(s), span);
                 }
             }
         }
@@ -1261,20 +1408,30 @@ impl<'k> Lowerer<'k> {
         let scrutinee = self.lower_expr(&m.expr);
         let mut arms = Vec::new();
         for arm in &m.arms {
-            let patterns = self.match_patterns(&arm.pat);
+            let mut ty = None;
+            let patterns = self.match_patterns(&arm.pat, &mut ty);
+            let ty = match ty {
+                Some(s) => Type::Scalar(s),
+                None => self.fresh(VarKind::Int),
+            };
+            let pattern_span = self.span(arm.pat.span());
             let body = self.lower_expr(&arm.body);
-            arms.push(MatchArm { patterns, body });
+            arms.push(MatchArm { patterns, ty, span: pattern_span, body });
         }
         self.expr(ExprKind::Match { scrutinee: Box::new(scrutinee), arms }, Type::Unit, span)
     }
 
-    fn match_patterns(&mut self, pat: &syn::Pat) -> Vec<MatchPattern> {
+    /// The alternatives of an arm's pattern; `ty` receives the type a suffix or a typed
+    /// constant gives them.
+    fn match_patterns(&mut self, pat: &syn::Pat, ty: &mut Option<Scalar>) -> Vec<MatchPattern> {
+        // Stands for a pattern that failed to lower (its error is reported).
+        let failed = vec![MatchPattern::Value(i128::MIN)];
         match pat {
             syn::Pat::Wild(_) => Vec::new(),
             syn::Pat::Or(or) => {
                 let mut out = Vec::new();
                 for case in &or.cases {
-                    let sub = self.match_patterns(case);
+                    let sub = self.match_patterns(case, ty);
                     if sub.is_empty() {
                         self.error(case.span(), "`_` must be an arm of its own", None);
                     }
@@ -1282,28 +1439,41 @@ impl<'k> Lowerer<'k> {
                 }
                 out
             }
-            syn::Pat::Paren(p) => self.match_patterns(&p.pat),
-            syn::Pat::Lit(l) => match self.pattern_value(&syn::Expr::Lit(l.clone())) {
+            syn::Pat::Paren(p) => self.match_patterns(&p.pat, ty),
+            syn::Pat::Lit(l) => match self.pattern_value(&syn::Expr::Lit(l.clone()), ty) {
                 Some(v) => vec![MatchPattern::Value(v)],
-                None => vec![MatchPattern::Value(i128::MIN)],
+                None => failed,
+            },
+            syn::Pat::Path(p) => match self.pattern_value(&syn::Expr::Path(p.clone()), ty) {
+                Some(v) => vec![MatchPattern::Value(v)],
+                None => failed,
             },
             syn::Pat::Range(r) => {
-                let lo = r.start.as_ref().and_then(|e| self.pattern_value(e));
-                let hi = r.end.as_ref().and_then(|e| self.pattern_value(e));
-                match (lo, hi) {
-                    (Some(lo), Some(hi)) => {
-                        let hi = if matches!(r.limits, syn::RangeLimits::HalfOpen(_)) { hi - 1 } else { hi };
-                        vec![MatchPattern::Range(lo, hi)]
-                    }
-                    _ => {
-                        self.error(r.span(), "range patterns need integer literal bounds on both sides", None);
-                        vec![MatchPattern::Value(i128::MIN)]
-                    }
+                // An open end is the type's bound (`i128::MIN`/`MAX` stand for it).
+                let lo = match &r.start {
+                    Some(e) => self.pattern_value(e, ty),
+                    None => Some(i128::MIN),
+                };
+                let half_open = matches!(r.limits, syn::RangeLimits::HalfOpen(_));
+                let hi = match &r.end {
+                    Some(e) => self.pattern_value(e, ty).map(|hi| if half_open { hi - 1 } else { hi }),
+                    None => Some(i128::MAX),
+                };
+                let (Some(lo), Some(hi)) = (lo, hi) else { return failed };
+                if lo > hi {
+                    let message = if half_open {
+                        "lower range bound must be less than upper"
+                    } else {
+                        "lower range bound must be less than or equal to upper"
+                    };
+                    self.error(r.span(), message, Some("this range matches no value"));
+                    return failed;
                 }
+                vec![MatchPattern::Range(lo, hi)]
             }
             syn::Pat::Guard(g) => {
                 self.error(g.span(), "match guards are not supported", Some("use if/else inside the arm"));
-                vec![MatchPattern::Value(i128::MIN)]
+                failed
             }
             syn::Pat::Ident(i) => {
                 self.error(
@@ -1311,7 +1481,7 @@ impl<'k> Lowerer<'k> {
                     "bindings in patterns are not supported",
                     Some("match on integer literals, ranges and `_`; the scrutinee is still in scope"),
                 );
-                vec![MatchPattern::Value(i128::MIN)]
+                failed
             }
             other => {
                 self.error(
@@ -1319,25 +1489,72 @@ impl<'k> Lowerer<'k> {
                     "unsupported pattern",
                     Some("match arms take integer literals, `a..=b` ranges, `|` alternatives and `_`"),
                 );
-                vec![MatchPattern::Value(i128::MIN)]
+                failed
             }
         }
     }
 
-    fn pattern_value(&mut self, e: &syn::Expr) -> Option<i128> {
+    /// The value of a pattern's literal (negative ones included) or constant.
+    fn pattern_value(&mut self, e: &syn::Expr, ty: &mut Option<Scalar>) -> Option<i128> {
         match e {
-            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u64>().ok().map(i128::from),
-            syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => {
-                self.pattern_value(expr).map(|v| -v)
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
+                // syn keeps the sign of `-1` in the literal's digits.
+                let Ok(value) = i.base10_digits().parse::<i128>() else {
+                    self.error(i.span(), "integer literal out of range", None);
+                    return None;
+                };
+                match i.suffix() {
+                    "" => {}
+                    suffix => match Scalar::from_rust_name(suffix).filter(|s| s.is_integer()) {
+                        Some(s) => self.pattern_type(ty, s, e.span()),
+                        None => {
+                            self.error(i.span(), format!("`{suffix}` is not an integer type"), None);
+                            return None;
+                        }
+                    },
+                }
+                Some(value)
             }
-            syn::Expr::Path(p) => {
-                let last = p.path.segments.last()?.ident.to_string();
-                self.kind.constant(&last).map(|c| i128::from(c.value))
+            syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => {
+                self.pattern_value(expr, ty).map(|v| -v)
+            }
+            syn::Expr::Paren(p) => self.pattern_value(&p.expr, ty),
+            syn::Expr::Path(p) if p.qself.is_none() => {
+                let segments: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+                if let Some(c) = segments.last().and_then(|name| self.kind.constant(name)) {
+                    let (s, value) = (c.ty, c.value);
+                    self.pattern_type(ty, s, e.span());
+                    return Some(i128::from(value));
+                }
+                if let [type_name, name] = segments.as_slice() {
+                    let scalar = Scalar::from_rust_name(type_name).or_else(|| self.kind.alias(type_name));
+                    if let Some((s, value)) = scalar.and_then(|s| Some((s, int_constant(s, name)?))) {
+                        self.pattern_type(ty, s, e.span());
+                        return Some(value);
+                    }
+                }
+                let constants: Vec<&str> = self.kind.constants.iter().map(|c| c.name).collect();
+                let mut help = "patterns take integer literals and the integer types' MIN and MAX".to_string();
+                if !constants.is_empty() {
+                    help = format!("{help}, and the constants {}", constants.join(", "));
+                }
+                self.error(e.span(), format!("unknown constant `{}` in a pattern", segments.join("::")), Some(&help));
+                None
             }
             other => {
                 self.error(other.span(), "patterns must be integer literals", None);
                 None
             }
+        }
+    }
+
+    /// Records that an arm's patterns have type `s` (from a suffix or a constant).
+    fn pattern_type(&mut self, ty: &mut Option<Scalar>, s: Scalar, span: Span) {
+        match *ty {
+            Some(t) if t != s => {
+                self.error(span, format!("mismatched types in the patterns of this arm: `{t}` and `{s}`"), None);
+            }
+            _ => *ty = Some(s),
         }
     }
 }
@@ -1358,12 +1575,12 @@ fn path_text(p: &syn::Path) -> String {
     p.segments.iter().map(|s| s.ident.to_string()).collect::<Vec<_>>().join("::")
 }
 
-/// Whether an expression in tail position is really a statement (a loop, `return`, ...).
+/// Whether an expression in tail position is really a statement (`while`, `return`, ...).
+/// A `loop` is not: its type is that of its `break` values (or never, without `break`).
 fn is_statement_like(e: &syn::Expr) -> bool {
     matches!(
         e,
         syn::Expr::While(_)
-            | syn::Expr::Loop(_)
             | syn::Expr::ForLoop(_)
             | syn::Expr::Break(_)
             | syn::Expr::Continue(_)
@@ -1426,7 +1643,22 @@ fn compound_op(op: &syn::BinOp) -> Option<BinaryOp> {
     })
 }
 
-/// `u32::MAX`, `f64::INFINITY` and friends.
+/// `i32::MIN`, `u64::MAX` and the other bounds of the integer types.
+fn int_constant(s: Scalar, name: &str) -> Option<i128> {
+    Some(match (s, name) {
+        (Scalar::I32, "MIN") => i32::MIN.into(),
+        (Scalar::I32, "MAX") => i32::MAX.into(),
+        (Scalar::I64, "MIN") => i64::MIN.into(),
+        (Scalar::I64, "MAX") => i64::MAX.into(),
+        (Scalar::U32, "MIN") | (Scalar::U64, "MIN") => 0,
+        (Scalar::U32, "MAX") => u32::MAX.into(),
+        (Scalar::U64, "MAX") => u64::MAX.into(),
+        _ => return None,
+    })
+}
+
+/// `u32::MAX`, `f64::INFINITY` and friends (`i32::MIN` and `i64::MIN` are negations: see
+/// the caller).
 fn scalar_constant(s: Scalar, name: &str) -> Option<Literal> {
     let int = |v: u64| Some(Literal::Int(v));
     match (s, name) {

@@ -271,9 +271,15 @@ pub enum StmtKind {
     },
     /// An expression evaluated for its effect.
     Expr(Expr),
-    /// `while cond { body }` (`loop` lowers to `while true`).
+    /// `while cond { body }`.
     While {
         cond: Expr,
+        body: Block,
+    },
+    /// `loop { body }`: leaves only through `break` or `return` (a `loop` used as a value
+    /// writes the value of its `break`s to a local the front end adds; see
+    /// [`crate::frontend`]).
+    Loop {
         body: Block,
     },
     /// `for var in start..end` or `start..=end`, integer ranges only.
@@ -423,6 +429,11 @@ impl BinaryOp {
 pub struct MatchArm {
     /// Alternatives (`1 | 2 | 5..=7`); empty means `_`.
     pub patterns: Vec<MatchPattern>,
+    /// The type the patterns require of the scrutinee: a suffix (`5u64`) or a typed constant
+    /// (`i32::MIN`, `UNLABELLED`) fixes it, else it is an integer inference variable.
+    pub ty: Type,
+    /// Where the patterns are (errors about them point here).
+    pub span: SpanId,
     pub body: Expr,
 }
 
@@ -430,7 +441,8 @@ pub struct MatchArm {
 pub enum MatchPattern {
     /// One value (negative values allowed for signed scrutinees).
     Value(i128),
-    /// An inclusive range `lo..=hi`.
+    /// An inclusive range `lo..=hi`. An open end (`lo..`, `..=hi`) is [`i128::MAX`] or
+    /// [`i128::MIN`]: the scrutinee type's bound.
     Range(i128, i128),
 }
 

@@ -18,6 +18,7 @@
 pub mod cuda;
 pub mod diag;
 pub mod frontend;
+pub mod init;
 pub mod interp;
 pub mod ir;
 pub mod kind;

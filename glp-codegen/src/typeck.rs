@@ -37,7 +37,7 @@ pub fn check(kind: &KindSpec, lowered: &mut Lowered) {
     for f in &mut program.functions {
         checker.locals = f.locals.iter().map(|l| l.ty.clone()).collect();
         checker.ret = f.ret.clone();
-        let body_ty = checker.block(&mut f.body);
+        let body_ty = checker.block_with(&mut f.body, Some(&f.ret));
         let ret = f.ret.clone();
         checker.unify(&body_ty, &ret, f.body.tail.as_ref().map_or(f.span, |t| t.span), "the function's return type");
         for (decl, ty) in f.locals.iter_mut().zip(&checker.locals) {
@@ -71,7 +71,7 @@ pub fn check(kind: &KindSpec, lowered: &mut Lowered) {
         crate::visit::walk_block_mut(&mut f.body, &mut |e: &mut Expr| {
             e.ty = checker.finalize(&e.ty);
         });
-        check_literals(&f.body, &mut checker.errors);
+        check_final(&f.body, &mut checker.errors);
     }
     lowered.diagnostics.errors.extend(checker.errors);
 }
@@ -281,12 +281,30 @@ impl Checker<'_> {
     }
 
     fn block(&mut self, block: &mut Block) -> Type {
+        self.block_with(block, None)
+    }
+
+    /// A block whose value should have type `expected` (see [`Checker::expr_with`]).
+    fn block_with(&mut self, block: &mut Block, expected: Option<&Type>) -> Type {
+        // A block ending in a local not yet typed (the value local of a `loop`) gives it the
+        // expected tuple type first, so the tuples assigned to it see their element types.
+        if let (Some(Type::Tuple(_)), Some(ExprKind::Local(id))) =
+            (expected.map(|t| self.resolve(t)), block.tail.as_deref().map(|t| &t.kind))
+        {
+            let local = self.locals[*id as usize].clone();
+            if let Type::Var(v) = self.resolve(&local) {
+                if matches!(self.vars[v as usize], Slot::Unbound(VarKind::Any)) {
+                    let span = block.tail.as_deref().map_or(SpanId::default(), |t| t.span);
+                    self.unify(&local, expected.expect("matched above"), span, "the block's value");
+                }
+            }
+        }
         let mut diverges = false;
         for stmt in &mut block.stmts {
             diverges |= self.stmt(stmt);
         }
         match &mut block.tail {
-            Some(tail) => self.expr(tail),
+            Some(tail) => self.expr_with(tail, expected),
             None if diverges => Type::Never,
             None => Type::Unit,
         }
@@ -298,7 +316,11 @@ impl Checker<'_> {
         match &mut stmt.kind {
             StmtKind::Let { target, init } => {
                 let Some(init) = init else { return false };
-                let ty = self.expr(init);
+                let expected = match target {
+                    LetTarget::Local(id) => Some(self.locals[*id as usize].clone()),
+                    LetTarget::Tuple(_) => None,
+                };
+                let ty = self.expr_with(init, expected.as_ref());
                 match target {
                     LetTarget::Local(id) => {
                         let local = self.locals[*id as usize].clone();
@@ -323,8 +345,8 @@ impl Checker<'_> {
                 false
             }
             StmtKind::Assign { target, op, value } => {
-                let ty = self.expr(value);
                 let local = self.locals[*target as usize].clone();
+                let ty = self.expr_with(value, Some(&local));
                 match op {
                     Some(op) if op.is_shift() => {
                         self.require(&local, Class::Integer, span, "the shifted value");
@@ -346,6 +368,12 @@ impl Checker<'_> {
                 self.unify(&body_ty, &Type::Unit, span, "the loop body");
                 false
             }
+            StmtKind::Loop { body } => {
+                let body_ty = self.block(body);
+                self.unify(&body_ty, &Type::Unit, span, "the loop body");
+                // A `loop` without `break` is left only by `return`.
+                !crate::visit::breaks_out(body)
+            }
             StmtKind::For { var, start, end, body, .. } => {
                 let a = self.expr(start);
                 let b = self.expr(end);
@@ -359,11 +387,11 @@ impl Checker<'_> {
             }
             StmtKind::Break | StmtKind::Continue => true,
             StmtKind::Return(value) => {
+                let ret = self.ret.clone();
                 let ty = match value {
-                    Some(e) => self.expr(e),
+                    Some(e) => self.expr_with(e, Some(&ret)),
                     None => Type::Unit,
                 };
-                let ret = self.ret.clone();
                 self.unify(&ty, &ret, value.as_ref().map_or(span, |e| e.span), "the returned value");
                 true
             }
@@ -371,7 +399,17 @@ impl Checker<'_> {
     }
 
     fn expr(&mut self, e: &mut Expr) -> Type {
+        self.expr_with(e, None)
+    }
+
+    /// Checks `e` where a value of type `expected` is wanted. Only tuples use it: their
+    /// elements' types are decided when the tuple is built, so elements still unknown
+    /// (`100`, an unannotated local) take the expected element type first, as rustc infers
+    /// `return (s, 100)` with `s: u32` to be a `(u32, u32)`. Blocks, `if` and `match` pass it
+    /// on to their values.
+    fn expr_with(&mut self, e: &mut Expr, expected: Option<&Type>) -> Type {
         let span = e.span;
+        let expected = expected.map(|t| self.resolve(t)).filter(|t| !matches!(t, Type::Var(_) | Type::Error));
         let ty = match &mut e.kind {
             ExprKind::Literal(_) | ExprKind::Error => e.ty.clone(),
             ExprKind::Local(id) => self.locals[*id as usize].clone(),
@@ -385,7 +423,9 @@ impl Checker<'_> {
                 t
             }
             ExprKind::Binary(op, a, b) => {
-                let (ta, tb) = (self.expr(a), self.expr(b));
+                let ta = self.expr(a);
+                // `(x, y) == (1.5, 3)`: the right tuple's literals take the left's types.
+                let tb = if op.is_comparison() { self.expr_with(b, Some(&ta)) } else { self.expr(b) };
                 let op = *op;
                 if op.is_shift() {
                     self.require(&ta, Class::Integer, a.span, "the shifted value");
@@ -432,9 +472,16 @@ impl Checker<'_> {
                 if items.is_empty() {
                     Type::Unit
                 } else {
+                    let want = match &expected {
+                        Some(Type::Tuple(want)) if want.len() == items.len() => want.clone(),
+                        _ => Vec::new(),
+                    };
                     let mut scalars = Vec::new();
-                    for item in items.iter_mut() {
+                    for (i, item) in items.iter_mut().enumerate() {
                         let t = self.expr(item);
+                        if let (Type::Var(_), Some(w)) = (self.resolve(&t), want.get(i)) {
+                            self.unify(&t, &Type::Scalar(*w), item.span, "a tuple element");
+                        }
                         match self.finalize(&t) {
                             Type::Scalar(s) => {
                                 self.unify(&t, &Type::Scalar(s), item.span, "a tuple element");
@@ -476,7 +523,7 @@ impl Checker<'_> {
             ExprKind::Call(f, args) => {
                 let (params, ret) = self.signatures[*f as usize].clone();
                 for (arg, want) in args.iter_mut().zip(&params) {
-                    let t = self.expr(arg);
+                    let t = self.expr_with(arg, Some(want));
                     self.unify(&t, want, arg.span, "the argument");
                 }
                 ret
@@ -510,10 +557,11 @@ impl Checker<'_> {
             ExprKind::If { cond, then, otherwise } => {
                 let c = self.expr(cond);
                 self.unify(&c, &Type::Scalar(Scalar::Bool), cond.span, "the condition");
-                let t = self.block(then);
+                let t = self.block_with(then, expected.as_ref());
                 match otherwise {
                     Some(other) => {
-                        let o = self.expr(other);
+                        // Without an expected type, the `then` branch's guides the `else`.
+                        let o = self.expr_with(other, Some(expected.as_ref().unwrap_or(&t)));
                         self.unify(&t, &o, other.span, "the branches of `if`");
                         if self.resolve(&t) == Type::Never {
                             o
@@ -532,7 +580,16 @@ impl Checker<'_> {
                 self.require(&s, Class::Integer, scrutinee.span, "the matched value");
                 let mut result = Type::Never;
                 for arm in arms.iter_mut() {
-                    let t = self.expr(&mut arm.body);
+                    if !arm.patterns.is_empty() {
+                        self.unify(&s, &arm.ty, arm.span, "the pattern");
+                    }
+                    // Without an expected type, the first arm's value guides the others.
+                    let guide = match (&expected, self.resolve(&result)) {
+                        (Some(t), _) => Some(t.clone()),
+                        (None, Type::Never) => None,
+                        (None, first) => Some(first),
+                    };
+                    let t = self.expr_with(&mut arm.body, guide.as_ref());
                     if self.resolve(&result) == Type::Never {
                         result = t;
                     } else {
@@ -547,7 +604,7 @@ impl Checker<'_> {
                 }
                 result
             }
-            ExprKind::Block(b) => self.block(b),
+            ExprKind::Block(b) => self.block_with(b, expected.as_ref()),
         };
         e.ty = ty.clone();
         ty
@@ -595,20 +652,81 @@ fn operator_class(op: BinaryOp) -> Class {
     }
 }
 
-/// Integer literals must fit their final type (`300u8`-style overflow is an error, as in
-/// rustc).
-fn check_literals(block: &Block, errors: &mut Vec<Diagnostic>) {
+/// Checks that need the final types:
+///
+/// - integer literals fit their type (`300u8`-style overflow is an error, as in rustc); the
+///   magnitude of `i32::MIN` is allowed only right under a negation (`-2147483648`);
+/// - unsigned values are not negated (`let x: u32 = -1;`);
+/// - match patterns are values of the matched type.
+fn check_final(block: &Block, errors: &mut Vec<Diagnostic>) {
+    let mut negated = std::collections::HashSet::new();
     crate::visit::walk_block(block, &mut |e: &Expr| {
-        if let (ExprKind::Literal(Literal::Int(v)), Type::Scalar(s)) = (&e.kind, &e.ty) {
+        if let ExprKind::Unary(UnaryOp::Neg, inner) = &e.kind {
+            if matches!(inner.kind, ExprKind::Literal(Literal::Int(_))) {
+                negated.insert(inner.span);
+            }
+        }
+    });
+    // One error per node: typeck may have reported it already.
+    let reported: std::collections::HashSet<SpanId> = errors.iter().map(|d| d.span).collect();
+    crate::visit::walk_block(block, &mut |e: &Expr| match (&e.kind, &e.ty) {
+        (ExprKind::Literal(Literal::Int(v)), Type::Scalar(s)) => {
             let max: u64 = match s {
-                Scalar::I32 => 1 << 31,
-                Scalar::I64 => 1 << 63,
+                Scalar::I32 if negated.contains(&e.span) => 1 << 31,
+                Scalar::I64 if negated.contains(&e.span) => 1 << 63,
+                Scalar::I32 => i32::MAX as u64,
+                Scalar::I64 => i64::MAX as u64,
                 Scalar::U32 => u32::MAX as u64,
                 _ => u64::MAX,
             };
             if *v > max {
-                errors.push(Diagnostic::new(e.span, format!("literal out of range for `{s}`")));
+                let (min, max) = int_range(*s);
+                errors.push(
+                    Diagnostic::new(e.span, format!("literal out of range for `{s}`")).with_help(format!(
+                        "the literal `{v}` does not fit into `{s}`, whose range is `{min}..={max}`"
+                    )),
+                );
             }
         }
+        (ExprKind::Unary(UnaryOp::Neg, _), Type::Scalar(s))
+            if s.is_integer() && !s.is_signed_integer() && !reported.contains(&e.span) =>
+        {
+            errors.push(Diagnostic::new(e.span, format!("cannot apply unary operator `-` to type `{s}`")).with_help(
+                format!("unsigned values cannot be negated: write `0{s}.wrapping_sub(x)`, or cast to a signed type"),
+            ));
+        }
+        (ExprKind::Match { scrutinee, arms }, _) => {
+            let Type::Scalar(s) = scrutinee.ty else { return };
+            if !s.is_integer() {
+                return;
+            }
+            let (min, max) = int_range(s);
+            for arm in arms {
+                // `i128::MIN`/`MAX` are open range ends (and a failed pattern, already reported).
+                let bounds = arm.patterns.iter().flat_map(|p| match *p {
+                    MatchPattern::Value(v) => [v, v],
+                    MatchPattern::Range(lo, hi) => [lo, hi],
+                });
+                if let Some(v) = bounds.filter(|&v| v != i128::MIN && v != i128::MAX).find(|v| !(min..=max).contains(v))
+                {
+                    errors.push(
+                        Diagnostic::new(arm.span, format!("pattern `{v}` is out of range for `{s}`"))
+                            .with_help(format!("the matched value is a `{s}`, whose range is `{min}..={max}`")),
+                    );
+                }
+            }
+        }
+        _ => {}
     });
+}
+
+/// The smallest and largest values of integer type `s`.
+pub fn int_range(s: Scalar) -> (i128, i128) {
+    match s {
+        Scalar::I32 => (i32::MIN.into(), i32::MAX.into()),
+        Scalar::I64 => (i64::MIN.into(), i64::MAX.into()),
+        Scalar::U32 => (0, u32::MAX.into()),
+        Scalar::U64 => (0, u64::MAX.into()),
+        _ => (0, 0),
+    }
 }

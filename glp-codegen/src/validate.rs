@@ -1,4 +1,5 @@
-//! Checks that need the whole typed program: no recursion (GPU code has no call stack to
+//! Checks that need the whole typed program: locals assigned before use (and immutable ones
+//! once; see [`crate::init`]), no recursion (GPU code has no call stack to
 //! speak of), every context method called only from hooks allowed to call it (directly or
 //! through helpers), and per-vertex state touched only by its own vertex.
 
@@ -9,10 +10,11 @@ use std::collections::BTreeSet;
 
 /// Validates `program`; returns the errors found.
 pub fn validate(kind: &KindSpec, program: &Program) -> Vec<Diagnostic> {
-    let mut errors = Vec::new();
+    let mut errors: Vec<Diagnostic> = program.functions.iter().flat_map(crate::init::check).collect();
     let calls: Vec<Vec<(FunctionId, SpanId)>> = program.functions.iter().map(calls_of).collect();
+    let before = errors.len();
     check_recursion(program, &calls, &mut errors);
-    if errors.is_empty() {
+    if errors.len() == before {
         check_intrinsic_use(kind, program, &calls, &mut errors);
     }
     errors

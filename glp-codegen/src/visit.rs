@@ -1,6 +1,6 @@
 //! Walks over the IR shared by the passes that look at every expression.
 
-use crate::ir::{Block, Expr, ExprKind, LetTarget, StmtKind};
+use crate::ir::{Block, Expr, ExprKind, LetTarget, Stmt, StmtKind};
 
 /// Calls `f` on every expression of `block`, children before parents.
 pub fn walk_block_mut(block: &mut Block, f: &mut impl FnMut(&mut Expr)) {
@@ -17,6 +17,7 @@ pub fn walk_block_mut(block: &mut Block, f: &mut impl FnMut(&mut Expr)) {
                 walk_expr_mut(cond, f);
                 walk_block_mut(body, f);
             }
+            StmtKind::Loop { body } => walk_block_mut(body, f),
             StmtKind::For { start, end, body, .. } => {
                 walk_expr_mut(start, f);
                 walk_expr_mut(end, f);
@@ -73,10 +74,111 @@ pub fn walk_block(block: &Block, f: &mut impl FnMut(&Expr)) {
     walk_block_mut(&mut copy, &mut |e: &mut Expr| f(e));
 }
 
+/// Calls `f` on `expr` and every expression inside it (read-only), children before parents.
+pub fn walk_expr(expr: &Expr, f: &mut impl FnMut(&Expr)) {
+    let mut copy = expr.clone();
+    walk_expr_mut(&mut copy, &mut |e: &mut Expr| f(e));
+}
+
 /// Locals bound by a `let`.
 pub fn let_locals(target: &LetTarget) -> Vec<u32> {
     match target {
         LetTarget::Local(id) => vec![*id],
         LetTarget::Tuple(items) => items.iter().flatten().copied().collect(),
+    }
+}
+
+/// Whether `body`, a loop's body, has a `break` that leaves that loop (one not inside a
+/// nested loop's body).
+pub fn breaks_out(body: &Block) -> bool {
+    body.stmts.iter().any(|stmt| match &stmt.kind {
+        StmtKind::Break => true,
+        StmtKind::Let { init: Some(e), .. }
+        | StmtKind::Assign { value: e, .. }
+        | StmtKind::Expr(e)
+        | StmtKind::Return(Some(e)) => expr_breaks_out(e),
+        StmtKind::While { cond, .. } => expr_breaks_out(cond),
+        StmtKind::For { start, end, .. } => expr_breaks_out(start) || expr_breaks_out(end),
+        StmtKind::Let { init: None, .. } | StmtKind::Loop { .. } | StmtKind::Continue | StmtKind::Return(None) => false,
+    }) || body.tail.as_deref().is_some_and(expr_breaks_out)
+}
+
+fn expr_breaks_out(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Literal(_) | ExprKind::Local(_) | ExprKind::Param(_) | ExprKind::Error => false,
+        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::TupleField(a, _) => expr_breaks_out(a),
+        ExprKind::Binary(_, a, b) => expr_breaks_out(a) || expr_breaks_out(b),
+        ExprKind::Tuple(items)
+        | ExprKind::Call(_, items)
+        | ExprKind::Intrinsic(_, items)
+        | ExprKind::Math(_, items) => items.iter().any(expr_breaks_out),
+        ExprKind::If { cond, then, otherwise } => {
+            expr_breaks_out(cond) || breaks_out(then) || otherwise.as_deref().is_some_and(expr_breaks_out)
+        }
+        ExprKind::Match { scrutinee, arms } => {
+            expr_breaks_out(scrutinee) || arms.iter().any(|arm| expr_breaks_out(&arm.body))
+        }
+        ExprKind::Block(b) => breaks_out(b),
+    }
+}
+
+/// Calls `f` on every statement of `block`, those of blocks nested in expressions and loops
+/// included, parents before children.
+pub fn walk_stmts(block: &Block, f: &mut impl FnMut(&Stmt)) {
+    for stmt in &block.stmts {
+        f(stmt);
+        match &stmt.kind {
+            StmtKind::Let { init: Some(e), .. }
+            | StmtKind::Assign { value: e, .. }
+            | StmtKind::Expr(e)
+            | StmtKind::Return(Some(e)) => expr_stmts(e, f),
+            StmtKind::While { cond, body } => {
+                expr_stmts(cond, f);
+                walk_stmts(body, f);
+            }
+            StmtKind::Loop { body } => walk_stmts(body, f),
+            StmtKind::For { start, end, body, .. } => {
+                expr_stmts(start, f);
+                expr_stmts(end, f);
+                walk_stmts(body, f);
+            }
+            StmtKind::Let { init: None, .. } | StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) => {}
+        }
+    }
+    if let Some(tail) = &block.tail {
+        expr_stmts(tail, f);
+    }
+}
+
+fn expr_stmts(e: &Expr, f: &mut impl FnMut(&Stmt)) {
+    match &e.kind {
+        ExprKind::Literal(_) | ExprKind::Local(_) | ExprKind::Param(_) | ExprKind::Error => {}
+        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::TupleField(a, _) => expr_stmts(a, f),
+        ExprKind::Binary(_, a, b) => {
+            expr_stmts(a, f);
+            expr_stmts(b, f);
+        }
+        ExprKind::Tuple(items)
+        | ExprKind::Call(_, items)
+        | ExprKind::Intrinsic(_, items)
+        | ExprKind::Math(_, items) => {
+            for item in items {
+                expr_stmts(item, f);
+            }
+        }
+        ExprKind::If { cond, then, otherwise } => {
+            expr_stmts(cond, f);
+            walk_stmts(then, f);
+            if let Some(o) = otherwise {
+                expr_stmts(o, f);
+            }
+        }
+        ExprKind::Match { scrutinee, arms } => {
+            expr_stmts(scrutinee, f);
+            for arm in arms {
+                expr_stmts(&arm.body, f);
+            }
+        }
+        ExprKind::Block(b) => walk_stmts(b, f),
     }
 }

@@ -839,6 +839,288 @@ mod calls_and_tuples {
     }
 }
 
+mod patterns_and_constants {
+    use super::*;
+    programs! {
+        fn negative_patterns(&self, c: &Ctx, a: i32) -> i32 {
+            match a {
+                -1 => 1,
+                -7 | -100 => 2,
+                -2147483648 => 3,
+                i32::MAX => 4,
+                -99..=-8 => 5,
+                ..=-1000 => 6,
+                -6..0 => 7,
+                1000.. => 8,
+                _ => 0,
+            }
+        }
+        fn negative_patterns_i64(&self, c: &Ctx, a: i64) -> i64 {
+            match a {
+                i64::MIN => 1,
+                -9223372036854775807 => 2,
+                -64..=-1 => 3,
+                i64::MAX | 4294967296 => 4,
+                -2147483648i64 => 5,
+                _ => a % 7,
+            }
+        }
+        fn unsigned_extremes(&self, c: &Ctx, a: u64, b: u32) -> (u32, u32) {
+            let x = match a {
+                u64::MAX => 1,
+                u64::MIN => 2,
+                18446744073709550591..=18446744073709551614 => 3,
+                _ => 4,
+            };
+            let y = match b {
+                u32::MAX => 1,
+                0 => 2,
+                4294967286.. => 3,
+                ..=7 => 5,
+                _ => 4,
+            };
+            (x, y)
+        }
+        fn signed_extremes(&self, c: &Ctx, a: i32, b: i64) -> (i32, i64, bool, bool) {
+            (i32::MIN + (a & 1), i64::MIN + b, a == i32::MIN, b > i64::MIN)
+        }
+        fn min_literals(&self, c: &Ctx, a: i32) -> (i32, i64, i32, i64) {
+            let x: i64 = -9223372036854775808;
+            (-2147483648 + a, x ^ a as i64, -2147483648i32 ^ a, -(9223372036854775807) - 1)
+        }
+        fn pattern_on_cast(&self, c: &Ctx, a: i64) -> i32 {
+            match (a % 5) as i32 {
+                -4..=-1 => -1,
+                0 => 0,
+                _ => 1,
+            }
+        }
+    }
+}
+
+mod jumps_and_late_init {
+    use super::*;
+    programs! {
+        fn deferred_init(&self, c: &Ctx, a: i32) -> i32 {
+            let x;
+            if a > 0 {
+                x = 1;
+            } else if a < -5 {
+                x = 2;
+            } else {
+                x = 3;
+            }
+            let (p, q);
+            p = x * 2;
+            q = match a % 3 {
+                0 => 1,
+                _ => 2,
+            };
+            let y: i64;
+            loop {
+                y = a as i64 * 3;
+                break;
+            }
+            let z;
+            match a & 3 {
+                0 => z = 10,
+                _ => z = 20,
+            }
+            let w;
+            if a == 7 {
+                return -7;
+            } else {
+                w = 5;
+            }
+            x + p + q + y as i32 + z + w
+        }
+        fn deferred_in_loop(&self, c: &Ctx, n: u32) -> u32 {
+            let mut total = 0;
+            for i in 0..n % 20 {
+                let v;
+                if i % 2 == 0 {
+                    v = i;
+                } else {
+                    v = i * 10;
+                }
+                total += v;
+            }
+            total
+        }
+        fn arm_jumps(&self, c: &Ctx, n: u32) -> (u32, u32) {
+            let mut i = 0;
+            let mut s = 0;
+            loop {
+                i += 1;
+                match i % 5 {
+                    0 => continue,
+                    3 => if i > n % 40 { break } else { s += 2 },
+                    4 => s += i,
+                    _ => {}
+                }
+                match i {
+                    100 => return (s, 100),
+                    _ => {}
+                }
+            }
+            (s, i)
+        }
+        fn arm_return(&self, c: &Ctx, a: i32) -> i32 {
+            let v = match a % 4 {
+                0 => return 40,
+                1 => a,
+                _ => a * 2,
+            };
+            v + 1
+        }
+        fn loop_values(&self, c: &Ctx, a: u32) -> (u32, u64) {
+            let mut i = 0u32;
+            let first = loop {
+                i += 1;
+                if i * i > a % 1000 {
+                    break i;
+                }
+                if i > 100 {
+                    break 0;
+                }
+            };
+            let mut j = 0u64;
+            let total = loop {
+                j += 1;
+                let inner = loop {
+                    if j % 3 == 0 {
+                        break j * 2;
+                    }
+                    j += 1;
+                };
+                if inner > (a % 50) as u64 {
+                    break inner + j;
+                }
+            };
+            (first, total)
+        }
+        fn tail_loop(&self, c: &Ctx, a: i32) -> i32 {
+            let mut i = a % 17;
+            loop {
+                i += 3;
+                if i > 20 {
+                    break i * 2;
+                }
+            }
+        }
+        fn tail_loop_return(&self, c: &Ctx, a: i32) -> i32 {
+            let mut i = 0;
+            loop {
+                i += 1;
+                if i * 7 > a % 500 {
+                    return i;
+                }
+            }
+        }
+        fn loop_value_tuple(&self, c: &Ctx, a: u32) -> (u32, bool) {
+            let mut k = a % 9;
+            let (x, odd) = loop {
+                k += 1;
+                if k % 4 == 0 {
+                    break (k, a % 2 == 1);
+                }
+            };
+            let v: (u32, u64) = loop {
+                if x > 5 {
+                    break (1, 2);
+                }
+                break (x, 3);
+            };
+            (x + v.0 + v.1 as u32, odd)
+        }
+        fn unit_values(&self, c: &Ctx, a: i32) -> u32 {
+            let u = ();
+            let w = if a > 0 {
+                c.probe(a);
+            } else {
+            };
+            let _ = w;
+            let z = match a {
+                0 => (),
+                _ => {
+                    c.probe(1);
+                }
+            };
+            let _ = c.probe(a - 1);
+            c.calls()
+        }
+    }
+}
+
+mod tuple_inference {
+    use super::*;
+    programs! {
+        fn tuple_literals(&self, c: &Ctx, a: u32, b: i64) -> (u32, u64, bool) {
+            let p = (a, b);
+            let q: (u32, i64) = (7, -3);
+            let r = if a > 5 { (a, 1) } else { (2, 3) };
+            let s = match a % 3 {
+                0 => (a, b),
+                1 => (1, 2),
+                _ => (a / 2, -b),
+            };
+            if a == 1 {
+                return (4, 5, false);
+            }
+            (q.0 + r.0 + s.0, r.1 as u64 + s.1 as u64, p < (3, -1) || p == (a, 0) || q > (6, 0))
+        }
+        fn tuple_compare_literals(&self, c: &Ctx, a: f64, b: i64) -> (bool, bool, bool, bool) {
+            let p = (a, b);
+            (p < (1.5, 3), p <= (0.0, -1), p == (a, 7), p >= (2.5, 0))
+        }
+    }
+}
+
+mod evaluation_order {
+    use super::*;
+    programs! {
+        fn block_after_read(&self, c: &Ctx, a: i32) -> (i32, i32, i32) {
+            let mut x = a % 1000;
+            let s = x + { x = 5; x };
+            let mut y = a % 100;
+            let t = y * 3 - { y += 1; y } + y;
+            let mut z = a;
+            let u = (z, { z -= 1; z }, z).1 + z;
+            (s, t, u)
+        }
+        fn call_arguments(&self, c: &Ctx, a: i32) -> (i32, bool) {
+            let mut z = a % 1000;
+            let u = self.combine(c, z, { z = z / 2; z });
+            let mut w = a;
+            let v = (w, { w -= 1; w }) == (a, a - 1);
+            (u, v)
+        }
+        fn combine(&self, c: &Ctx, a: i32, b: i32) -> i32 {
+            a * 2 - b
+        }
+        fn range_bounds(&self, c: &Ctx, a: u32) -> u32 {
+            let mut b = a % 10;
+            let mut s = 0;
+            for i in b..({ b += 5; b }) {
+                s += i * 100 + b;
+            }
+            s
+        }
+        fn calls_in_order(&self, c: &Ctx, a: i32) -> (u32, u32, bool) {
+            let first = c.calls() + { c.probe(a); c.calls() } * 10;
+            let second = c.label(c.calls()) + { c.probe(a); c.label(c.calls()) };
+            (first, second, c.probe(a) & (c.calls() > 2))
+        }
+        fn compound_reads_after(&self, c: &Ctx, a: i32) -> i32 {
+            let mut x = a % 100;
+            x += { x = 7; 1 };
+            let mut y = a % 50;
+            y *= y + { y -= 1; y };
+            x + y
+        }
+    }
+}
+
 // ----- errors --------------------------------------------------------------------------------
 
 const FAILING: &str = r#"impl TestKind for T {
@@ -1099,4 +1381,156 @@ fn one_interpreter_serves_many_threads() {
             });
         }
     });
+}
+
+// ----- every program also compiles to CUDA ------------------------------------------------------
+
+/// NVRTC, loaded the way the runtime loads it (no GPU needed), or `None` when the library
+/// is not installed.
+mod nvrtc {
+    use std::ffi::{c_char, c_int, c_void, CStr, CString};
+
+    #[link(name = "dl")]
+    extern "C" {
+        fn dlopen(filename: *const c_char, flag: c_int) -> *mut c_void;
+        fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
+    }
+    const RTLD_NOW: c_int = 2;
+
+    type Program = *mut c_void;
+    type Create = unsafe extern "C" fn(
+        *mut Program,
+        *const c_char,
+        *const c_char,
+        c_int,
+        *const *const c_char,
+        *const *const c_char,
+    ) -> c_int;
+    type Compile = unsafe extern "C" fn(Program, c_int, *const *const c_char) -> c_int;
+    type LogSize = unsafe extern "C" fn(Program, *mut usize) -> c_int;
+    type Log = unsafe extern "C" fn(Program, *mut c_char) -> c_int;
+    type Destroy = unsafe extern "C" fn(*mut Program) -> c_int;
+
+    pub struct Nvrtc {
+        create: Create,
+        compile: Compile,
+        log_size: LogSize,
+        log: Log,
+        destroy: Destroy,
+    }
+
+    impl Nvrtc {
+        pub fn load() -> Option<Nvrtc> {
+            for name in ["libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"] {
+                let name = CString::new(name).unwrap();
+                // SAFETY: dlopen takes a NUL-terminated name; a null handle means "not found".
+                let handle = unsafe { dlopen(name.as_ptr(), RTLD_NOW) };
+                if handle.is_null() {
+                    continue;
+                }
+                let symbol = |s: &CStr| {
+                    // SAFETY: the handle is live (never closed); the name is NUL-terminated.
+                    let p = unsafe { dlsym(handle, s.as_ptr()) };
+                    assert!(!p.is_null(), "NVRTC lacks {s:?}");
+                    p
+                };
+                // SAFETY: the symbols are NVRTC's C functions with these signatures
+                // (nvrtc.h); `nvrtcProgram` is an opaque pointer, `nvrtcResult` an int.
+                unsafe {
+                    return Some(Nvrtc {
+                        create: std::mem::transmute::<*mut c_void, Create>(symbol(c"nvrtcCreateProgram")),
+                        compile: std::mem::transmute::<*mut c_void, Compile>(symbol(c"nvrtcCompileProgram")),
+                        log_size: std::mem::transmute::<*mut c_void, LogSize>(symbol(c"nvrtcGetProgramLogSize")),
+                        log: std::mem::transmute::<*mut c_void, Log>(symbol(c"nvrtcGetProgramLog")),
+                        destroy: std::mem::transmute::<*mut c_void, Destroy>(symbol(c"nvrtcDestroyProgram")),
+                    });
+                }
+            }
+            None
+        }
+
+        /// Compiles `source` for sm_80 with the runtime's options; the log, or the log of
+        /// the failure.
+        pub fn compile(&self, name: &str, source: &str) -> Result<String, String> {
+            let (src, name) = (CString::new(source).unwrap(), CString::new(name).unwrap());
+            let options: Vec<CString> = ["--fmad=false", "--std=c++17", "--gpu-architecture=sm_80"]
+                .iter()
+                .map(|o| CString::new(*o).unwrap())
+                .collect();
+            let pointers: Vec<*const c_char> = options.iter().map(|o| o.as_ptr()).collect();
+            let mut program: Program = std::ptr::null_mut();
+            // SAFETY: every pointer is to a live NUL-terminated string or array of them, the
+            // program handle is created before use and destroyed once; the log buffer has
+            // the size NVRTC reports.
+            unsafe {
+                let created =
+                    (self.create)(&mut program, src.as_ptr(), name.as_ptr(), 0, std::ptr::null(), std::ptr::null());
+                assert_eq!(created, 0, "nvrtcCreateProgram failed");
+                let result = (self.compile)(program, pointers.len() as c_int, pointers.as_ptr());
+                let mut size = 0usize;
+                (self.log_size)(program, &mut size);
+                let mut log = vec![0u8; size.max(1)];
+                (self.log)(program, log.as_mut_ptr().cast());
+                (self.destroy)(&mut program);
+                let log = String::from_utf8_lossy(&log).trim_end_matches('\0').trim().to_string();
+                if result == 0 {
+                    Ok(log)
+                } else {
+                    Err(log)
+                }
+            }
+        }
+    }
+}
+
+/// The test kind's context in CUDA: what the emitted intrinsic calls need to compile.
+const TEST_VIEW_CUDA: &str = r#"
+struct t_view { glp_u32 calls; };
+__device__ __forceinline__ bool t_probe(const t_view& v, glp_i32 x) { return x > 0; }
+__device__ __forceinline__ glp_u32 t_calls(const t_view& v) { return v.calls; }
+__device__ __forceinline__ glp_u32 t_label(const t_view& v, glp_u32 u) { return u * 7u % 13u; }
+__device__ __forceinline__ glp_i64 t_check(const t_view& v, glp_i64 x) { return x; }
+"#;
+
+/// Every differential program, emitted as CUDA, compiles with NVRTC without a warning (the
+/// interpreter runs the IR; this checks the other back end accepts the same IR). Skips
+/// without NVRTC unless `GLP_REQUIRE_NVRTC=1`.
+#[test]
+fn every_program_compiles_with_nvrtc() {
+    let Some(nvrtc) = nvrtc::Nvrtc::load() else {
+        assert!(
+            std::env::var("GLP_REQUIRE_NVRTC").map_or(true, |v| v != "1"),
+            "GLP_REQUIRE_NVRTC=1 but NVRTC cannot be loaded (add its lib folder to LD_LIBRARY_PATH)"
+        );
+        eprintln!("every_program_compiles_with_nvrtc: skipped, NVRTC is not installed");
+        return;
+    };
+    let sources = [
+        ("integer_arithmetic", integer_arithmetic::SOURCE),
+        ("floats_and_bools", floats_and_bools::SOURCE),
+        ("casts", casts::SOURCE),
+        ("math", math::SOURCE),
+        ("control_flow", control_flow::SOURCE),
+        ("calls_and_tuples", calls_and_tuples::SOURCE),
+        ("patterns_and_constants", patterns_and_constants::SOURCE),
+        ("jumps_and_late_init", jumps_and_late_init::SOURCE),
+        ("tuple_inference", tuple_inference::SOURCE),
+        ("evaluation_order", evaluation_order::SOURCE),
+        ("failing", FAILING),
+    ];
+    for (name, source) in sources {
+        let program = compile(&TEST_KIND, source, &[("k", "i32"), ("w", "u64"), ("x", "f64")]);
+        let functions = glp_codegen::cuda::emit_program(&TEST_KIND, &program);
+        let unit = format!("{}\n{TEST_VIEW_CUDA}\n{functions}", glp_codegen::cuda::PRELUDE);
+        let numbered: String = unit.lines().enumerate().map(|(i, l)| format!("{:>5} | {l}\n", i + 1)).collect();
+        match nvrtc.compile(&format!("{name}.cu"), &unit) {
+            Ok(log) => {
+                // `f32::MAX * 2.0` in `float_literals` overflows on purpose (#222).
+                let warnings: Vec<&str> =
+                    log.lines().filter(|l| l.contains(": warning") && !l.contains("#222-D")).collect();
+                assert!(warnings.is_empty(), "{name}: NVRTC warns:\n{log}\n{numbered}");
+            }
+            Err(log) => panic!("{name}: NVRTC rejects the emitted CUDA:\n{log}\n{numbered}"),
+        }
+    }
 }

@@ -11,7 +11,13 @@
 //!   which PTX defines that way);
 //! - `&`/`|`/`^` on bool stay bool; `!` on integers is bitwise;
 //! - `if`, `match` and blocks used as values become statements writing a temporary, and
-//!   `&&`/`||` whose right side needs statements keep their short-circuit.
+//!   `&&`/`||` whose right side needs statements keep their short-circuit;
+//! - operands, arguments and tuple elements keep Rust's left-to-right order: one is copied
+//!   to a temporary before a later one's hoisted statements run (`a + { a = 5; a }` reads
+//!   the old `a`), or before a later call when it calls something itself (C leaves the
+//!   order of operands and arguments unspecified);
+//! - `()` has no C variables: unit locals are not declared, their values run as statements;
+//! - tuples compare through a function per tuple type, lexicographically as Rust does.
 //!
 //! Not reproduced: integer division by zero and `MIN / -1` (Rust panics; the GPU result is
 //! undefined). `exp`, `ln`, `log2`, `powf` and `powi` use CUDA's implementations, which
@@ -78,6 +84,9 @@ pub fn emit_program(kind: &KindSpec, program: &Program) -> String {
     for items in tuple_types(program) {
         let fields: Vec<String> = items.iter().enumerate().map(|(i, s)| format!("{} _{i};", c_scalar(*s))).collect();
         let _ = writeln!(out, "struct {} {{ {} }};", tuple_name(&items), fields.join(" "));
+    }
+    for items in compared_tuple_types(program) {
+        out.push_str(&tuple_comparisons(&items));
     }
     let prototypes: Vec<String> = program.functions.iter().map(|f| prototype(kind, f)).collect();
     for p in &prototypes {
@@ -286,6 +295,12 @@ impl<'a> FunctionEmitter<'a> {
     fn stmt(&mut self, stmt: &Stmt) {
         match &stmt.kind {
             StmtKind::Let { target, init } => match target {
+                LetTarget::Local(id) if is_void(&self.function.locals[*id as usize].ty) => {
+                    // `let u = ();`, `let _ = view.count_label(l);`: C has no void variables.
+                    if let Some(e) = init {
+                        self.expr_into(e, None);
+                    }
+                }
                 LetTarget::Local(id) => {
                     let ty = self.function.locals[*id as usize].ty.clone();
                     let cty = self.ctype(&ty);
@@ -307,7 +322,15 @@ impl<'a> FunctionEmitter<'a> {
                     }
                 }
                 LetTarget::Tuple(items) => {
-                    let Some(e) = init else { return };
+                    let Some(e) = init else {
+                        // `let (a, b);`: assigned later.
+                        for id in items.iter().flatten() {
+                            let cty = self.ctype(&self.function.locals[*id as usize].ty);
+                            let name = self.local_name(*id);
+                            self.line(&format!("{cty} {name}{{}};"));
+                        }
+                        return;
+                    };
                     let tmp = self.namer.temp();
                     let cty = self.ctype(&e.ty);
                     if needs_statements(e) {
@@ -327,6 +350,9 @@ impl<'a> FunctionEmitter<'a> {
                     }
                 }
             },
+            StmtKind::Assign { target, value, .. } if is_void(&self.function.locals[*target as usize].ty) => {
+                self.expr_into(value, None);
+            }
             StmtKind::Assign { target, op, value } => {
                 let name = self.local_name(*target);
                 let ty = self.function.locals[*target as usize].ty.scalar().unwrap_or(Scalar::I32);
@@ -366,10 +392,19 @@ impl<'a> FunctionEmitter<'a> {
                 self.indent -= 1;
                 self.line("}");
             }
+            StmtKind::Loop { body } => {
+                self.line("while (true) {");
+                self.indent += 1;
+                self.block_stmts(body);
+                self.indent -= 1;
+                self.line("}");
+            }
             StmtKind::For { var, start, end, inclusive, body } => {
                 let ty = self.function.locals[*var as usize].ty.scalar().unwrap_or(Scalar::I32);
                 let cty = c_scalar(ty);
-                let (s, e) = (self.value(start), self.value(end));
+                // The end is computed before the loop variable is set: keep Rust's order.
+                let [s, e]: [String; 2] =
+                    self.operands(&[start, end], false).try_into().expect("two operands give two values");
                 let name = self.local_name(*var);
                 let end_tmp = self.namer.temp();
                 self.line("{");
@@ -408,6 +443,11 @@ impl<'a> FunctionEmitter<'a> {
 
     /// The value of `e`, hoisting statements into a temporary when it needs them.
     fn value(&mut self, e: &Expr) -> String {
+        if is_void(&e.ty) && needs_statements(e) {
+            // No value to keep (C has no void variables): run the statements.
+            self.expr_into(e, None);
+            return "((void)0)".to_string();
+        }
         if needs_statements(e) {
             let tmp = self.namer.temp();
             let cty = self.ctype(&e.ty);
@@ -419,11 +459,54 @@ impl<'a> FunctionEmitter<'a> {
         }
     }
 
+    /// The values of operands, arguments or tuple elements, which Rust evaluates left to
+    /// right. Two things could break that order in C: the statements a later operand
+    /// hoists run before the whole expression (`a + { a = 5; a }` must read the old `a`), and
+    /// C leaves the order of operands and arguments unspecified (calls of helpers and of the
+    /// context's methods may have effects). So an operand is first copied to a temporary
+    /// when a later one hoists statements and it reads mutable locals or calls something, or
+    /// when both it and a later operand call something. `braced` operands (a braced
+    /// initializer, which C++ evaluates in order) need the first rule only.
+    fn operands(&mut self, items: &[&Expr], braced: bool) -> Vec<String> {
+        let mut values = Vec::with_capacity(items.len());
+        for (i, e) in items.iter().enumerate() {
+            let hoisted = needs_statements(e);
+            let v = self.value(e);
+            let later = &items[i + 1..];
+            let copy = !hoisted
+                && !is_void(&e.ty)
+                && e.ty != Type::Context
+                && ((later.iter().any(|x| needs_statements(x)) && !self.is_stable(e))
+                    || (!braced && has_calls(e) && later.iter().any(|x| has_calls(x))));
+            if copy {
+                let tmp = self.namer.temp();
+                self.line(&format!("const {} {tmp} = {v};", self.ctype(&e.ty)));
+                values.push(tmp);
+            } else {
+                values.push(v);
+            }
+        }
+        values
+    }
+
+    /// Whether `e`'s value cannot change while other operands are evaluated: it calls nothing
+    /// and reads no mutable local.
+    fn is_stable(&self, e: &Expr) -> bool {
+        let mut stable = true;
+        crate::visit::walk_expr(e, &mut |x: &Expr| match x.kind {
+            ExprKind::Call(..) | ExprKind::Intrinsic(..) => stable = false,
+            ExprKind::Local(id) => stable &= !self.function.locals[id as usize].mutable,
+            _ => {}
+        });
+        stable
+    }
+
     /// A C expression for `e`. Sub-expressions that need statements are hoisted first, in
     /// evaluation order (short-circuit operators keep theirs).
     fn expr(&mut self, e: &Expr) -> String {
         match &e.kind {
             ExprKind::Literal(l) => literal(*l, e.ty.scalar().unwrap_or(Scalar::I32)),
+            ExprKind::Local(id) if is_void(&self.function.locals[*id as usize].ty) => "((void)0)".to_string(),
             ExprKind::Local(id) => self.local_name(*id),
             ExprKind::Param(p) => format!("self.{}", self.program.params[*p as usize].name),
             ExprKind::Unary(op, inner) => {
@@ -451,8 +534,20 @@ impl<'a> FunctionEmitter<'a> {
                 self.line("}");
                 tmp
             }
+            ExprKind::Binary(op, a, b) if op.is_comparison() && matches!(a.ty, Type::Tuple(_)) => {
+                // C structs have no operators: the program defines a comparison function
+                // per compared tuple type.
+                let [x, y]: [String; 2] =
+                    self.operands(&[a, b], false).try_into().expect("two operands give two values");
+                let name = tuple_name(if let Type::Tuple(items) = &a.ty { items } else { &[] });
+                match op {
+                    BinaryOp::Ne => format!("(!{name}_eq({x}, {y}))"),
+                    _ => format!("{name}_{}({x}, {y})", comparison_name(*op)),
+                }
+            }
             ExprKind::Binary(op, a, b) => {
-                let (x, y) = (self.value(a), self.value(b));
+                let [x, y]: [String; 2] =
+                    self.operands(&[a, b], false).try_into().expect("two operands give two values");
                 let ty = a.ty.scalar().unwrap_or(Scalar::I32);
                 let rhs_ty = b.ty.scalar().unwrap_or(ty);
                 binary(*op, &x, &y, ty, rhs_ty)
@@ -463,7 +558,8 @@ impl<'a> FunctionEmitter<'a> {
             }
             ExprKind::Tuple(items) if items.is_empty() => "((void)0)".to_string(),
             ExprKind::Tuple(items) => {
-                let values: Vec<String> = items.iter().map(|i| self.value(i)).collect();
+                // A braced initializer: C++ evaluates it left to right.
+                let values = self.operands(&items.iter().collect::<Vec<_>>(), true);
                 format!("{}{{{}}}", self.ctype(&e.ty), values.join(", "))
             }
             ExprKind::TupleField(base, index) => {
@@ -473,16 +569,16 @@ impl<'a> FunctionEmitter<'a> {
             ExprKind::Call(f, args) => {
                 let callee = &self.program.functions[*f as usize];
                 let mut values = vec!["self".to_string()];
-                values.extend(args.iter().map(|a| self.value(a)));
+                values.extend(self.operands(&args.iter().collect::<Vec<_>>(), false));
                 format!("{}({})", function_name(self.kind, callee), values.join(", "))
             }
             ExprKind::Intrinsic(id, args) => {
                 let spec = &self.kind.intrinsics[*id as usize];
-                let values: Vec<String> = args.iter().map(|a| self.value(a)).collect();
+                let values = self.operands(&args.iter().collect::<Vec<_>>(), false);
                 format!("{}{}({})", self.kind.c_prefix, spec.name, values.join(", "))
             }
             ExprKind::Math(f, args) => {
-                let values: Vec<String> = args.iter().map(|a| self.value(a)).collect();
+                let values = self.operands(&args.iter().collect::<Vec<_>>(), false);
                 math(*f, &values, args[0].ty.scalar().unwrap_or(Scalar::F64))
             }
             ExprKind::If { .. } | ExprKind::Match { .. } | ExprKind::Block(_) => self.value(e),
@@ -494,11 +590,24 @@ impl<'a> FunctionEmitter<'a> {
 /// Whether `e` contains an `if`, `match` or block (which C cannot write as an expression).
 fn needs_statements(e: &Expr) -> bool {
     let mut found = false;
-    let mut copy = e.clone();
-    crate::visit::walk_expr_mut(&mut copy, &mut |x: &mut Expr| {
+    crate::visit::walk_expr(e, &mut |x: &Expr| {
         found |= matches!(x.kind, ExprKind::If { .. } | ExprKind::Match { .. } | ExprKind::Block(_));
     });
     found
+}
+
+/// Whether `e` calls a helper or a method of the context.
+fn has_calls(e: &Expr) -> bool {
+    let mut found = false;
+    crate::visit::walk_expr(e, &mut |x: &Expr| {
+        found |= matches!(x.kind, ExprKind::Call(..) | ExprKind::Intrinsic(..));
+    });
+    found
+}
+
+/// Types without values in C (`()` and never): no variable can hold them.
+fn is_void(ty: &Type) -> bool {
+    matches!(ty, Type::Unit | Type::Never)
 }
 
 fn literal(l: Literal, ty: Scalar) -> String {
@@ -552,6 +661,57 @@ fn binary(op: BinaryOp, a: &str, b: &str, ty: Scalar, rhs: Scalar) -> String {
         // the operand type: no cast is needed.
         _ => format!("({a} {} {b})", op.symbol()),
     }
+}
+
+fn comparison_name(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Lt => "lt",
+        BinaryOp::Le => "le",
+        BinaryOp::Gt => "gt",
+        BinaryOp::Ge => "ge",
+        _ => "eq",
+    }
+}
+
+/// Tuple types compared with `==`, `<`, ... somewhere in `program`.
+fn compared_tuple_types(program: &Program) -> BTreeSet<Vec<Scalar>> {
+    let mut set = BTreeSet::new();
+    for f in &program.functions {
+        crate::visit::walk_block(&f.body, &mut |e| {
+            if let ExprKind::Binary(op, a, _) = &e.kind {
+                if let (true, Type::Tuple(items)) = (op.is_comparison(), &a.ty) {
+                    set.insert(items.clone());
+                }
+            }
+        });
+    }
+    set
+}
+
+/// The comparison functions of a tuple type, as Rust compares tuples: `==` element-wise,
+/// the orderings lexicographically (the first elements that are not equal decide; a NaN
+/// there makes the comparison false).
+fn tuple_comparisons(items: &[Scalar]) -> String {
+    let name = tuple_name(items);
+    let n = items.len();
+    let eq = |i: usize| format!("p._{i} == q._{i}");
+    let mut out = String::new();
+    let mut function = |op: &str, body: String| {
+        let _ = writeln!(
+            out,
+            "__device__ __forceinline__ bool {name}_{op}(const {name}& p, const {name}& q) {{ return {body}; }}"
+        );
+    };
+    function("eq", (0..n).map(eq).collect::<Vec<_>>().join(" && "));
+    for (op, symbol, strict) in [("lt", "<", "<"), ("le", "<=", "<"), ("gt", ">", ">"), ("ge", ">=", ">")] {
+        // Strict on all but the last element, which takes the operator itself.
+        let mut body = format!("p._{last} {symbol} q._{last}", last = n - 1);
+        for i in (0..n - 1).rev() {
+            body = format!("({} ? ({body}) : (p._{i} {strict} q._{i}))", eq(i));
+        }
+        function(op, body);
+    }
+    out
 }
 
 fn unsigned_of(s: Scalar) -> Scalar {
@@ -613,16 +773,33 @@ fn math(f: MathFn, args: &[String], ty: Scalar) -> String {
     }
 }
 
+/// The test of one pattern on `tmp`, a value of type `ty` (patterns are in its range: the
+/// type checker made sure).
 fn pattern_condition(tmp: &str, p: MatchPattern, ty: Scalar) -> String {
-    let lit = |v: i128| {
-        if v < 0 {
-            format!("(-{})", literal(Literal::Int(v.unsigned_abs() as u64), ty))
-        } else {
-            literal(Literal::Int(v as u64), ty)
-        }
-    };
+    let (min, max) = crate::typeck::int_range(ty);
     match p {
-        MatchPattern::Value(v) => format!("{tmp} == {}", lit(v)),
-        MatchPattern::Range(lo, hi) => format!("({tmp} >= {} && {tmp} <= {})", lit(lo), lit(hi)),
+        MatchPattern::Value(v) => format!("{tmp} == {}", int_literal(v, ty)),
+        // Bounds at the type's limits (open ends included) test nothing.
+        MatchPattern::Range(lo, hi) => match (lo > min, hi < max) {
+            (true, true) => format!("({tmp} >= {} && {tmp} <= {})", int_literal(lo, ty), int_literal(hi, ty)),
+            (true, false) => format!("{tmp} >= {}", int_literal(lo, ty)),
+            (false, true) => format!("{tmp} <= {}", int_literal(hi, ty)),
+            (false, false) => "true".to_string(),
+        },
+    }
+}
+
+/// An integer constant of type `ty`, negative ones included (`MIN` is written `(-MAX - 1)`:
+/// negating its magnitude would overflow in C).
+fn int_literal(v: i128, ty: Scalar) -> String {
+    if v >= 0 {
+        return literal(Literal::Int(v as u64), ty);
+    }
+    let magnitude = v.unsigned_abs() as u64;
+    let (_, max) = crate::typeck::int_range(ty);
+    if i128::from(magnitude) > max {
+        format!("(-{} - {})", literal(Literal::Int(magnitude - 1), ty), literal(Literal::Int(1), ty))
+    } else {
+        format!("(-{})", literal(Literal::Int(magnitude), ty))
     }
 }

@@ -40,7 +40,8 @@
 //! | `count_ones leading_zeros trailing_zeros` | Rust's methods, returning u32 |
 //! | `wrapping_add/sub/mul` | Rust's methods |
 //! | `for i in a..b`, `a..=b` | bounds evaluated once, before the body; `a..=MAX` ends after `MAX` |
-//! | `let x;` | `x` holds its type's zero until assigned |
+//! | `let x;` | `x` holds its type's zero until assigned (the front end rejects reads before an assignment on every path) |
+//! | `loop` | left by `break` or `return`; `break v` writes the loop's value to a local the front end added |
 //! | `x op= e` | `e` is evaluated first, then `x` is read (Rust's order for scalars) |
 //! | operands, arguments, tuple elements | evaluated left to right |
 //! | `match` | arms tried in order; an arm matches when any pattern does (value or inclusive range); no patterns is `_` |
@@ -318,6 +319,13 @@ impl<H: Host + ?Sized> Run<'_, H> {
                 if !self.condition(f, cond, frame)? {
                     return Ok(());
                 }
+                match self.block(f, body, frame) {
+                    Ok(_) | Err(Unwind::Continue) => {}
+                    Err(Unwind::Break) => return Ok(()),
+                    Err(other) => return Err(other),
+                }
+            },
+            StmtKind::Loop { body } => loop {
                 match self.block(f, body, frame) {
                     Ok(_) | Err(Unwind::Continue) => {}
                     Err(Unwind::Break) => return Ok(()),

@@ -19,7 +19,16 @@ impl LpVariant for Llp {
         let (lo, _hi) = (freq.min(1.0), freq.max(-1.0));
         let y = if x > 2 { 1.5f64.powi(-2).sqrt() + lo * 0.0 } else { match x { 0 => 0.5, 1 | 2 => 1.0, _ => 2.0 } };
         let z = (freq as i32).abs().count_ones() as f64 + (-3.7f64 as u32) as f64 + (x.leading_zeros() + x.trailing_zeros()) as f64;
-        freq - self.gamma * (total - freq) + (y + z) * 0.0 + (self.initial_label(view, v) as f64) * 0.0 + self.load_neighbor(view, v, v, 0).1 * 0.0
+        let m = match freq as i32 { -1 => 1.0, i32::MIN => 2.0, -9..=-2 => 3.0, ..=-10 => 4.0, 100.. => 5.0, _ => 0.0 };
+        let d; if freq > 0.5 { d = 1.0 } else { d = m }
+        let (p, q); p = x; q = i64::MIN;
+        let mut j = 0u32;
+        let lv = loop { j += 1; match j { 3 => break j as f64, 9 => continue, _ => {} } };
+        let mut o = x; let ord = o + { o += 1; o } + p + (q == i64::MIN) as i64;
+        let before = (lo, x) < (1.5, 3) || (lo, x) == (_hi, ord);
+        let _ = ();
+        let e = (m + d + lv + ord as f64 + before as i32 as f64) * 0.0;
+        freq - self.gamma * (total - freq) + (y + z) * 0.0 + (self.initial_label(view, v) as f64) * 0.0 + self.load_neighbor(view, v, v, 0).1 * 0.0 + e
     }
     fn update_vertex(&self, view: &View<'_>, v: VertexId, best: Label, score: f64) -> Label {
         view.memory_add(v, best, 1.0);

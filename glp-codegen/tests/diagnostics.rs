@@ -1,0 +1,173 @@
+//! What the front end rejects, and where it says so: programs rustc rejects (so a file
+//! loaded at run time, which no rustc checks, is rejected the same way) and constructs the
+//! subset does not support, each with a span and, where useful, a hint.
+
+use glp_codegen::kind::KindSpec;
+
+static KIND: KindSpec = KindSpec {
+    description: "test program",
+    trait_name: "TestKind",
+    context_type: "Ctx",
+    type_aliases: &[],
+    constants: &[],
+    hooks: &[],
+    intrinsics: &[],
+    default_hooks: "impl TestKind for Defaults {}",
+    c_prefix: "t_",
+    helpers: true,
+};
+
+/// One error: its line (1 is the `fn` line of the body below), column, message and help.
+#[derive(Debug)]
+struct Error {
+    line: u32,
+    column: u32,
+    message: String,
+    help: Option<String>,
+}
+
+/// Compiles `body` as the body of `fn f(&self, a: i32) -> i32`; the errors, if any.
+fn errors(body: &str) -> Vec<Error> {
+    let source = format!("impl TestKind for T {{ fn f(&self, a: i32) -> i32 {{\n{body}\n}} }}");
+    let item: syn::ItemImpl = syn::parse_str(&source).unwrap_or_else(|e| panic!("{e}\n{source}"));
+    match glp_codegen::compile_impl(&KIND, &item, Some(&[])) {
+        Ok(_) => Vec::new(),
+        Err(d) => d
+            .errors
+            .iter()
+            .map(|e| {
+                let l = d.location(e.span);
+                Error { line: l.line, column: l.column, message: e.message.clone(), help: e.help.clone() }
+            })
+            .collect(),
+    }
+}
+
+/// The single error of `body`, which must contain `message`.
+#[track_caller]
+fn one_error(body: &str, message: &str) -> Error {
+    let mut errors = errors(body);
+    assert_eq!(errors.len(), 1, "{body}: {errors:#?}");
+    let e = errors.remove(0);
+    assert!(e.message.contains(message), "{body}: expected `{message}`, got {e:#?}");
+    e
+}
+
+#[track_caller]
+fn compiles(body: &str) {
+    let errors = errors(body);
+    assert!(errors.is_empty(), "{body}: {errors:#?}");
+}
+
+#[test]
+fn late_initialization_is_checked_like_rustc() {
+    compiles("let x; if a > 0 { x = 1 } else { x = 2 } x");
+    compiles("let x; match a { 0 => x = 1, _ => x = 2 } x");
+    compiles("let x; loop { x = 1; break; } x");
+    compiles("let x; if a > 0 { x = 1; } else { return 0; } x");
+    compiles("let (p, q); p = 1; q = 2; p + q");
+    compiles("let mut x; x = 1; x = x + 2; x");
+    compiles("for i in 0..3 { let v; v = i; let _ = v; } 0");
+
+    let e = one_error("let x;\nx = 1;\nx = 2;\nx", "cannot assign twice to immutable variable `x`");
+    assert_eq!((e.line, e.column), (4, 0), "the second assignment");
+    assert_eq!(e.help.as_deref(), Some("declare it with `let mut`"));
+    one_error("let x; for i in 0..3 { x = i; } 0", "cannot assign twice to immutable variable `x`");
+    one_error("let x; while a > 0 { x = 1; } 0", "cannot assign twice to immutable variable `x`");
+    one_error("let x; loop { x = 1; if a > 0 { break; } } x", "cannot assign twice");
+    one_error("let x; if a > 0 { x = 1; } x = 2; x", "cannot assign twice");
+
+    let e = one_error("let x: i32;\nif a > 0 { x = 1; }\nx", "used binding `x` is possibly-uninitialized");
+    assert_eq!((e.line, e.column), (4, 0));
+    assert!(e.help.unwrap().contains("assign `x` on every path"));
+    one_error("let x: i32; x + 1", "used binding `x` isn't initialized");
+    one_error("let mut x: i32; x += 1; x", "used binding `x` isn't initialized");
+    one_error("let x; let y = a > 0 && { x = 1; true }; if y { x } else { 0 }", "possibly-uninitialized");
+    one_error("let x: i32; while a > 0 { return x; } 0", "isn't initialized");
+    // An initialized immutable local is still not assignable (reported by the front end).
+    one_error("let x = 1; x = 2; x", "cannot assign twice to immutable variable `x`");
+}
+
+#[test]
+fn loops_and_jumps_as_values() {
+    compiles("let mut i = 0; loop { match i { 5 => break, _ => {} } i += 1; } i");
+    compiles("match a { 0 => return 1, _ => a }");
+    compiles("let mut i = 0; loop { i += 1; if i > a { break i; } }");
+    compiles("let mut i = 0; loop { i += 1; if i > a { return i; } }");
+    compiles("let v = loop { break 5; }; let w = while a > 100 {}; v");
+
+    let e = one_error(
+        "let v = while a > 0 {\nbreak 5;\n}; 0",
+        "`break` with a value is only allowed in `loop`, not in `while`",
+    );
+    assert_eq!(e.line, 3);
+    one_error("for i in 0..a { break i; } 0", "not in `for`");
+    let e = one_error("loop { if a > 0 {\nbreak;\n} break 5; }", "this `break` has no value");
+    assert_eq!((e.line, e.column), (3, 0));
+    one_error("loop { while { break; true } {} } 0", "`break` inside the condition of a `while` loop");
+    one_error("loop { while { continue; true } {} } 0", "`continue` inside the condition of a `while` loop");
+    one_error("match a { 0 => break, _ => 1 }", "`break` outside of a loop");
+    one_error("let v = loop { break 5; }; v + 1.0", "mismatched types");
+    // A loop whose `break`s have no value is `()`.
+    one_error("loop { break; }", "mismatched types");
+}
+
+#[test]
+fn labels_are_rejected_with_a_hint() {
+    let found = errors("'outer: for i in 0..3 {\nfor j in 0..3 { if j == 1 { break 'outer; } }\n} 0");
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert_eq!(found[0].message, "loop labels are not supported");
+    assert_eq!(found[1].message, "labelled `break` is not supported");
+    assert_eq!((found[1].line, found[1].column), (3, 34));
+    for e in &found {
+        assert!(e.help.as_deref().unwrap().contains("flag variable"), "{e:?}");
+    }
+    let inner = errors("'a: loop { loop { continue 'a; } }");
+    assert_eq!(inner.len(), 2, "{inner:#?}");
+    assert_eq!(inner[1].message, "labelled `continue` is not supported");
+}
+
+#[test]
+fn patterns_are_checked_against_the_matched_type() {
+    compiles("match a { -1 => 1, -5..=-2 => 2, i32::MIN => 3, ..=-100 => 4, 100.. => 5, _ => 0 }");
+    compiles("match a as u64 { u64::MAX => 1, 0..=5 => 2, _ => 0 }");
+    compiles("match a as i64 { -2147483648i64 => 1, i64::MIN..=-5 => 2, _ => 0 }");
+
+    let e = one_error("match a {\n3000000000 => 1, _ => 0 }", "pattern `3000000000` is out of range for `i32`");
+    assert_eq!((e.line, e.column), (3, 0));
+    one_error("match a as u32 { -1 => 1, _ => 0 }", "pattern `-1` is out of range for `u32`");
+    one_error("match a as u32 { 0..=4294967296 => 1, _ => 0 }", "out of range for `u32`");
+    one_error("match a { 5i64 => 1, _ => 0 }", "mismatched types in the pattern");
+    one_error("match a { 5..5 => 1, _ => 0 }", "lower range bound must be less than upper");
+    one_error("match a { 6..=4 => 1, _ => 0 }", "lower range bound must be less than or equal to upper");
+    let e = one_error("match a { FOO => 1, _ => 0 }", "bindings in patterns are not supported");
+    assert!(e.help.is_some());
+    let e = one_error("match a { i32::FOO => 1, _ => 0 }", "unknown constant `i32::FOO` in a pattern");
+    assert!(e.help.unwrap().contains("MIN and MAX"));
+    let found = errors("match a { 1u32 | 2i64 => 1, _ => 0 }");
+    assert_eq!(found[0].message, "mismatched types in the patterns of this arm: `u32` and `i64`");
+}
+
+#[test]
+fn integer_extremes_and_negation() {
+    compiles("let x = i32::MIN; let y: i64 = i64::MIN; x + y as i32");
+    compiles("let x: i32 = -2147483648; let y: i64 = -9223372036854775808; x + y as i32");
+    compiles("let x = -(2147483647) - 1; x");
+
+    let e = one_error("let x: i32 = 2147483648; x", "literal out of range for `i32`");
+    assert!(e.help.unwrap().contains("-2147483648..=2147483647"));
+    one_error("let x: i64 = 9223372036854775808; 0", "literal out of range for `i64`");
+    one_error("let x: u32 = 4294967296; 0", "literal out of range for `u32`");
+    let e = one_error("let x: u32 = -1; 0", "cannot apply unary operator `-` to type `u32`");
+    assert!(e.help.unwrap().contains("wrapping_sub"));
+    one_error("let y = a as u64; let x = -y; 0", "must be a signed number");
+}
+
+#[test]
+fn unit_arguments_are_rejected() {
+    let source = "impl TestKind for T { fn f(&self, u: ()) -> i32 { 0 } }";
+    let item: syn::ItemImpl = syn::parse_str(source).unwrap();
+    let d = glp_codegen::compile_impl(&KIND, &item, Some(&[])).err().expect("rejected");
+    assert_eq!(d.errors.len(), 1);
+    assert_eq!(d.errors[0].message, "arguments of type `()` are not supported");
+}
