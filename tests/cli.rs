@@ -85,15 +85,21 @@ fn gpu_backend_without_a_gpu_is_a_clear_error_and_auto_falls_back() {
     if glp_runtime::device::probe().is_ok() {
         return; // A GPU machine: the fallback paths below do not apply.
     }
-    let run = glp(&["lp", "--backend", "gpu"]);
+    let run = glp(&["lp", "--backend", "gpu", "--schedule", "sync"]);
     assert!(!run.status.success());
     assert!(stderr(&run).starts_with("error: GPU unavailable:"), "{}", stderr(&run));
-    let run = glp(&["lp", "--backend", "auto"]);
-    assert!(run.status.success());
-    let err = stderr(&run);
-    let notices: Vec<&str> = err.lines().filter(|l| l.starts_with("notice:")).collect();
-    assert_eq!(notices.len(), 1, "{}", stderr(&run));
-    assert!(notices[0].contains("CPU"));
+    // The GPU engine is synchronous: asking it for the asynchronous schedule says so.
+    let run = glp(&["lp", "--backend", "gpu"]);
+    assert!(!run.status.success());
+    assert!(stderr(&run).contains("--schedule sync"), "{}", stderr(&run));
+    for schedule in ["sync", "async"] {
+        let run = glp(&["lp", "--backend", "auto", "--schedule", schedule]);
+        assert!(run.status.success());
+        let err = stderr(&run);
+        let notices: Vec<&str> = err.lines().filter(|l| l.starts_with("notice:")).collect();
+        assert_eq!(notices.len(), 1, "{}", stderr(&run));
+        assert!(notices[0].contains("CPU"));
+    }
 }
 
 /// LDBC Graphalytics CDLP: synchronous, ties to the smallest label, directed graphs count a

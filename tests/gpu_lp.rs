@@ -238,6 +238,20 @@ fn bad_runs_are_errors_not_panics() {
     assert!(err.to_string().contains("synchronous"), "{err}");
     let err = run_gpu(&gpu, &g.csr, &Seeded, &LpConfig::synchronous(3), &none, MflStrategy::Glp).unwrap_err();
     assert!(err.to_string().contains("seed"), "{err}");
+    // More device memory than the GPU has: an error saying what was needed and what is free.
+    let (free, total) = gpu.memory_info().unwrap();
+    let held = gpu.held_bytes();
+    match gpu.alloc_zeros::<u8>("a test buffer", (total + (1 << 30)) as usize) {
+        Err(glp::Error::GpuOutOfMemory { what, needed, free: reported_free, total: reported_total, .. }) => {
+            assert_eq!((what.as_str(), needed, reported_total), ("a test buffer", total + (1 << 30), total));
+            assert!(reported_free <= total && reported_free.abs_diff(free) < (1 << 30));
+        }
+        Err(e) => panic!("expected an out-of-memory error, got {e}"),
+        Ok(_) => panic!("allocated more than the device has"),
+    }
+    assert_eq!(gpu.held_bytes(), held, "a failed allocation is not counted");
+    let err = gpu.alloc_zeros::<u8>("labels", (total + 1) as usize).err().unwrap().to_string();
+    assert!(err.contains("out of GPU memory allocating labels") && err.contains("bytes free"), "{err}");
     // An empty graph runs and keeps nothing.
     let empty = Csr::empty(0);
     let (out, _) = run_gpu(&gpu, &empty, &Classic, &LpConfig::synchronous(3), &none, MflStrategy::Glp).unwrap();
