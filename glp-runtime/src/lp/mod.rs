@@ -35,12 +35,14 @@
 //! one accumulator per possible label plus the list of labels touched, as GVE-LPA does.
 
 mod asynchronous;
+mod interpreted;
 mod kernel;
 mod synchronous;
 mod tally;
 pub mod variant;
 mod view;
 
+pub use interpreted::{compile_variant, parse_params, InterpretedVariant};
 pub use kernel::{LpKernel, ParamDecl, Scalar, ScalarValue};
 pub use variant::{EdgeId, Label, LpFeatures, LpVariant, View};
 pub use view::LABEL_MEMORY_SLOTS;
@@ -245,8 +247,9 @@ pub fn run<V: LpVariant>(csr: &Csr, variant: &V, config: &LpConfig) -> Result<Lp
 /// the compiler derives them from the hooks' bodies; a hand-written variant states them).
 ///
 /// Errors: an invalid configuration, inputs whose length is not the vertex count, seed labels
-/// that are not vertex ids, non-finite vertex weights, or a variant that reads seeds run
-/// without them.
+/// that are not vertex ids, non-finite vertex weights, a variant that reads seeds run
+/// without them, or a hook that failed ([`LpVariant::failure`]: the run stops at the end of
+/// the iteration in which it happened).
 pub fn run_with<V: LpVariant>(
     csr: &Csr,
     variant: &V,
@@ -258,9 +261,9 @@ pub fn run_with<V: LpVariant>(
     inputs.validate(csr.num_vertices(), features)?;
     let facilities = view::Facilities::new(csr, features, config.seed, inputs.seeds, inputs.vertex_weights);
     let mut outcome = match config.schedule {
-        Schedule::Synchronous => synchronous::run(csr, variant, config.max_iterations, config.ties, &facilities),
+        Schedule::Synchronous => synchronous::run(csr, variant, config.max_iterations, config.ties, &facilities)?,
         Schedule::Asynchronous { pick_less_every, tolerance } => {
-            asynchronous::run(csr, variant, config, pick_less_every, tolerance, &facilities)
+            asynchronous::run(csr, variant, config, pick_less_every, tolerance, &facilities)?
         }
     };
     outcome.memberships = facilities.memberships();
