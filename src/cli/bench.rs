@@ -204,7 +204,7 @@ struct LpBenchResult {
     stored_edges: u64,
     prepare_s: f64,
     schedule: &'static str,
-    variant: &'static str,
+    variant: String,
     threads: usize,
     runs_ms: Vec<f64>,
     median_ms: f64,
@@ -220,11 +220,11 @@ fn bench_lp(args: LpBenchArgs) -> Result<()> {
     check_repeat(args.repeat)?;
     let config = args.engine.config(args.seed);
     config.validate()?;
-    args.engine.check()?;
+    let checked = args.engine.check()?;
     let start = Instant::now();
     let (name, graph, truth) = prepare_graph(&args)?;
     let prepare_s = start.elapsed().as_secs_f64();
-    let variant = args.engine.prepare(&graph)?;
+    let variant = args.engine.prepare(checked, &graph)?;
     let mut times = Vec::new();
     let mut last: Option<LpOutcome> = None;
     for _ in 0..args.repeat {
