@@ -237,9 +237,8 @@ impl EngineArgs {
     /// Reads and compiles a variant file, sets its parameters from --param and checks that
     /// --seeds is given exactly when it reads seeds.
     fn compile_file(&self, path: &Path) -> Result<InterpretedVariant> {
-        let source = std::fs::read_to_string(path).map_err(|e| {
-            Error::invalid(format!("--variant {}: cannot read the variant file: {e}", path.display()))
-        })?;
+        let source = std::fs::read_to_string(path)
+            .map_err(|e| Error::invalid(format!("--variant {}: cannot read the variant file: {e}", path.display())))?;
         let file = path.display().to_string();
         let variant = InterpretedVariant::from_source(&file, &source, &self.params)?;
         let name = variant.kernel_name();

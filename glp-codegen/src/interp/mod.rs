@@ -375,9 +375,11 @@ impl<H: Host + ?Sized> Run<'_, H> {
             ExprKind::Local(id) => {
                 frame.get(*id as usize).copied().ok_or_else(|| self.ill_typed(e.span, "unknown local"))
             }
-            ExprKind::Param(p) => {
-                self.params.get(*p as usize).map(|&v| Value::Scalar(v)).ok_or_else(|| self.ill_typed(e.span, "unknown parameter"))
-            }
+            ExprKind::Param(p) => self
+                .params
+                .get(*p as usize)
+                .map(|&v| Value::Scalar(v))
+                .ok_or_else(|| self.ill_typed(e.span, "unknown parameter")),
             ExprKind::Unary(op, inner) => {
                 let v = self.scalar(f, inner, frame)?;
                 ops::unary(*op, v).map(Value::Scalar).map_err(|err| self.op_error(err, e.span))

@@ -302,7 +302,10 @@ impl InterpretedVariant {
     }
 
     fn ill_typed(&self, f: FunctionId, what: &str, value: Value) -> RuntimeError {
-        RuntimeError::IllTyped { message: format!("expected {what}, the hook returned {value:?}"), location: self.function_location(f) }
+        RuntimeError::IllTyped {
+            message: format!("expected {what}, the hook returned {value:?}"),
+            location: self.function_location(f),
+        }
     }
 
     /// Records a failure unless one is already recorded.
@@ -370,6 +373,7 @@ struct Defaults;
 impl LpVariant for Defaults {}
 
 impl LpVariant for InterpretedVariant {
+    #[inline]
     fn initial_label(&self, view: &View<'_>, v: VertexId) -> Label {
         match self.hooks[INITIAL_LABEL] {
             None => Defaults.initial_label(view, v),
@@ -377,6 +381,7 @@ impl LpVariant for InterpretedVariant {
         }
     }
 
+    #[inline]
     fn pick_label(&self, view: &View<'_>, v: VertexId) -> Label {
         match self.hooks[PICK_LABEL] {
             None => Defaults.pick_label(view, v),
@@ -384,6 +389,7 @@ impl LpVariant for InterpretedVariant {
         }
     }
 
+    #[inline]
     fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {
         const NOTHING: (Label, f64) = (UNLABELLED, 0.0);
         let Some(f) = self.hooks[LOAD_NEIGHBOR] else { return Defaults.load_neighbor(view, v, u, edge) };
@@ -403,6 +409,7 @@ impl LpVariant for InterpretedVariant {
         }
     }
 
+    #[inline]
     fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
         let Some(f) = self.hooks[LABEL_SCORE] else { return Defaults.label_score(view, v, label, freq) };
         let args = [Value::Context, v.into(), label.into(), freq.into()];
@@ -415,6 +422,7 @@ impl LpVariant for InterpretedVariant {
         }
     }
 
+    #[inline]
     fn update_vertex(&self, view: &View<'_>, v: VertexId, best: Label, score: f64) -> Label {
         match self.hooks[UPDATE_VERTEX] {
             None => Defaults.update_vertex(view, v, best, score),

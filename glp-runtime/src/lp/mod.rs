@@ -10,8 +10,12 @@
 //! random numbers); an engine allocates only those the run's features name, so a classic run
 //! does no extra work per edge or per vertex.
 //!
-//! Entry points: [`run_with`] (variant, configuration, [`LpInputs`] and [`LpFeatures`]) and
-//! [`run`], the same with no inputs and no optional facility (classic and weighted LP).
+//! Entry points: [`run_with`] (variant, configuration, [`LpInputs`] and [`LpFeatures`]),
+//! [`run_kernel`] (a compiled variant with exactly the facilities its hooks use) and [`run`],
+//! the same with no inputs and no optional facility (classic and weighted LP). A variant
+//! written in a source file and compiled at run time is an [`InterpretedVariant`]: its hooks
+//! run on the IR interpreter, and a hook that fails ends the run with an error
+//! ([`LpVariant::failure`]).
 //!
 //! Two schedules ([`Schedule`]):
 //! - **synchronous** (GLP, LDBC CDLP): double-buffered labels, every vertex reads the labels
