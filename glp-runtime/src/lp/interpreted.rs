@@ -266,8 +266,10 @@ impl InterpretedVariant {
         }
     }
 
-    /// Runs a hook that returns a label and checks the label.
-    #[inline]
+    /// Runs a hook that returns a label and checks the label. Never inlined, nor are the
+    /// other interpreted paths: the hooks left to the native defaults stay small enough to
+    /// inline into the engines' loops.
+    #[inline(never)]
     fn label_hook(&self, hook: usize, f: FunctionId, view: &View<'_>, v: VertexId, args: &[Value]) -> Option<Label> {
         let value = self.call(hook, f, view, v, args)?;
         match value.as_u32() {
@@ -368,6 +370,44 @@ impl fmt::Debug for InterpretedVariant {
     }
 }
 
+impl InterpretedVariant {
+    #[inline(never)]
+    fn interpreted_load_neighbor(
+        &self,
+        f: FunctionId,
+        view: &View<'_>,
+        v: VertexId,
+        u: VertexId,
+        edge: EdgeId,
+    ) -> (Label, f64) {
+        const NOTHING: (Label, f64) = (UNLABELLED, 0.0);
+        let args = [Value::Context, v.into(), u.into(), edge.into()];
+        let Some(value) = self.call(LOAD_NEIGHBOR, f, view, v, &args) else { return NOTHING };
+        match (value.field(0).and_then(Value::as_u32), value.field(1).and_then(Value::as_f64)) {
+            (Some(label), Some(weight)) => match self.checked_label(LOAD_NEIGHBOR, f, view, v, label) {
+                Some(label) => (label, weight),
+                None => NOTHING,
+            },
+            _ => {
+                self.fail(LOAD_NEIGHBOR, view, v, self.ill_typed(f, "a (label, weight) pair", value));
+                NOTHING
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn interpreted_label_score(&self, f: FunctionId, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
+        let args = [Value::Context, v.into(), label.into(), freq.into()];
+        match self.call(LABEL_SCORE, f, view, v, &args) {
+            None => freq,
+            Some(value) => value.as_f64().unwrap_or_else(|| {
+                self.fail(LABEL_SCORE, view, v, self.ill_typed(f, "a score (f64)", value));
+                freq
+            }),
+        }
+    }
+}
+
 /// The trait's default hooks, for the hooks a source leaves out.
 struct Defaults;
 impl LpVariant for Defaults {}
@@ -391,34 +431,17 @@ impl LpVariant for InterpretedVariant {
 
     #[inline]
     fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {
-        const NOTHING: (Label, f64) = (UNLABELLED, 0.0);
-        let Some(f) = self.hooks[LOAD_NEIGHBOR] else { return Defaults.load_neighbor(view, v, u, edge) };
-        let Some(value) = self.call(LOAD_NEIGHBOR, f, view, v, &[Value::Context, v.into(), u.into(), edge.into()])
-        else {
-            return NOTHING;
-        };
-        match (value.field(0).and_then(Value::as_u32), value.field(1).and_then(Value::as_f64)) {
-            (Some(label), Some(weight)) => match self.checked_label(LOAD_NEIGHBOR, f, view, v, label) {
-                Some(label) => (label, weight),
-                None => NOTHING,
-            },
-            _ => {
-                self.fail(LOAD_NEIGHBOR, view, v, self.ill_typed(f, "a (label, weight) pair", value));
-                NOTHING
-            }
+        match self.hooks[LOAD_NEIGHBOR] {
+            None => Defaults.load_neighbor(view, v, u, edge),
+            Some(f) => self.interpreted_load_neighbor(f, view, v, u, edge),
         }
     }
 
     #[inline]
     fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
-        let Some(f) = self.hooks[LABEL_SCORE] else { return Defaults.label_score(view, v, label, freq) };
-        let args = [Value::Context, v.into(), label.into(), freq.into()];
-        match self.call(LABEL_SCORE, f, view, v, &args) {
-            None => freq,
-            Some(value) => value.as_f64().unwrap_or_else(|| {
-                self.fail(LABEL_SCORE, view, v, self.ill_typed(f, "a score (f64)", value));
-                freq
-            }),
+        match self.hooks[LABEL_SCORE] {
+            None => Defaults.label_score(view, v, label, freq),
+            Some(f) => self.interpreted_label_score(f, view, v, label, freq),
         }
     }
 
