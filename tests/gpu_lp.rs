@@ -46,7 +46,14 @@ fn gpu_or_skip(test: &str) -> Option<Gpu> {
 }
 
 /// Runs `variant` on the CPU and on the GPU with every strategy and asserts equal results.
-fn assert_gpu_equals_cpu<V: LpKernel>(gpu: &Gpu, what: &str, csr: &Csr, variant: &V, inputs: &LpInputs<'_>, iterations: u32) {
+fn assert_gpu_equals_cpu<V: LpKernel>(
+    gpu: &Gpu,
+    what: &str,
+    csr: &Csr,
+    variant: &V,
+    inputs: &LpInputs<'_>,
+    iterations: u32,
+) {
     let config = LpConfig { seed: 7, ..LpConfig::synchronous(iterations) };
     let cpu = glp::lp::run_kernel(csr, variant, &config, inputs).unwrap();
     for strategy in MflStrategy::ALL {
@@ -172,9 +179,40 @@ fn seeded_lp_on_the_gpu_equals_the_cpu() {
     let Some(gpu) = gpu_or_skip("seeded_lp_on_the_gpu_equals_the_cpu") else { return };
     for (name, csr) in all_graphs() {
         // Every 50th vertex is a seed; seeds share labels in groups of three.
-        let seeds: Vec<u32> = (0..csr.num_vertices() as u32).map(|v| if v % 50 == 0 { v / 150 * 150 } else { UNLABELLED }).collect();
+        let seeds: Vec<u32> =
+            (0..csr.num_vertices() as u32).map(|v| if v % 50 == 0 { v / 150 * 150 } else { UNLABELLED }).collect();
         let inputs = LpInputs { seeds: Some(&seeds), ..LpInputs::default() };
         assert_gpu_equals_cpu(&gpu, &format!("seeded on {name}"), &csr, &Seeded, &inputs, 20);
+    }
+}
+
+/// Variants compiled at run time from source files (`--variant FILE.rs`) run on the GPU as
+/// CUDA and give the labels of the native built-ins on the CPU.
+#[test]
+fn variants_from_source_files_run_on_the_gpu() {
+    let Some(gpu) = gpu_or_skip("variants_from_source_files_run_on_the_gpu") else { return };
+    let sources = [
+        ("llp.rs", include_str!("../src/variants/llp.rs"), "gamma=2"),
+        ("slp.rs", include_str!("../src/variants/slp.rs"), "threshold=0.2"),
+        ("weighted.rs", include_str!("../src/variants/weighted.rs"), ""),
+    ];
+    let g = load("lfr/LFR_N50000_ad5_mc50_mu0.3.edges.gz");
+    let config = LpConfig { seed: 3, ..LpConfig::synchronous(10) };
+    let none = LpInputs::default();
+    for (file, source, params) in sources {
+        let params: Vec<&str> = params.split(' ').filter(|p| !p.is_empty()).collect();
+        let interpreted = glp::lp::InterpretedVariant::from_source(file, source, &params).unwrap();
+        let native = match file {
+            "llp.rs" => glp::lp::run_kernel(&g.csr, &Llp { gamma: 2.0 }, &config, &none),
+            "slp.rs" => glp::lp::run_kernel(&g.csr, &Slp { threshold: 0.2 }, &config, &none),
+            _ => glp::lp::run_kernel(&g.csr, &Weighted, &config, &none),
+        }
+        .unwrap();
+        for strategy in MflStrategy::ALL {
+            let (out, _) = run_gpu(&gpu, &g.csr, &interpreted, &config, &none, strategy).unwrap();
+            assert_eq!(out.labels, native.labels, "{file} ({})", strategy.name());
+            assert_eq!(out.memberships, native.memberships, "{file} ({})", strategy.name());
+        }
     }
 }
 
@@ -196,7 +234,12 @@ fn the_gpu_reproduces_the_ldbc_cdlp_expected_outputs() {
     let cases = [
         ("ldbc-validation/cdlp/dir-input", "ldbc-validation/cdlp/dir-output", 5, DuplicateEdges::Keep),
         ("ldbc-validation/cdlp/undir-input", "ldbc-validation/cdlp/undir-output", 5, DuplicateEdges::Collapse),
-        ("ldbc-validation/example/example-directed.e", "ldbc-validation/example/example-directed-CDLP", 2, DuplicateEdges::Keep),
+        (
+            "ldbc-validation/example/example-directed.e",
+            "ldbc-validation/example/example-directed-CDLP",
+            2,
+            DuplicateEdges::Keep,
+        ),
         (
             "ldbc-validation/example/example-undirected.e",
             "ldbc-validation/example/example-undirected-CDLP",
@@ -218,12 +261,8 @@ fn the_gpu_reproduces_the_ldbc_cdlp_expected_outputs() {
             let (out, _) =
                 run_gpu(&gpu, &g.csr, &Classic, &LpConfig::synchronous(iterations), &LpInputs::default(), strategy)
                     .unwrap();
-            let labels: BTreeMap<u64, u64> = out
-                .labels
-                .iter()
-                .enumerate()
-                .map(|(v, &l)| (g.ids.original(v as u32), g.ids.original(l)))
-                .collect();
+            let labels: BTreeMap<u64, u64> =
+                out.labels.iter().enumerate().map(|(v, &l)| (g.ids.original(v as u32), g.ids.original(l))).collect();
             assert_eq!(labels, read_pairs(&data(expected)), "{input} ({})", strategy.name());
         }
     }

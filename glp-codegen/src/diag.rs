@@ -66,26 +66,10 @@ impl Diagnostics {
     /// Renders every error as `error: ...` / `--> file:line:col` / source line / caret, the
     /// way rustc does, for programs compiled at run time.
     pub fn render(&self, file: &str, source: &str) -> String {
-        let lines: Vec<&str> = source.lines().collect();
         let mut out = String::new();
         for d in &self.errors {
-            let loc = self.location(d.span);
             let _ = writeln!(out, "error: {}", d.message);
-            let _ = writeln!(out, "  --> {file}:{}:{}", loc.line, loc.column + 1);
-            if let Some(text) = lines.get((loc.line as usize).wrapping_sub(1)) {
-                let gutter = loc.line.to_string();
-                let pad = " ".repeat(gutter.len());
-                let width = if loc.end_line == loc.line && loc.end_column > loc.column {
-                    (loc.end_column - loc.column) as usize
-                } else {
-                    text.chars().count().saturating_sub(loc.column as usize).max(1)
-                };
-                let indent: String =
-                    text.chars().take(loc.column as usize).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
-                let _ = writeln!(out, "{pad} |");
-                let _ = writeln!(out, "{gutter} | {text}");
-                let _ = writeln!(out, "{pad} | {indent}{}", "^".repeat(width));
-            }
+            render_location(&mut out, file, source, self.location(d.span));
             if let Some(help) = &d.help {
                 let _ = writeln!(out, "  = help: {help}");
             }
@@ -94,4 +78,23 @@ impl Diagnostics {
         let _ = write!(out, "{n} error{} in {file}", if n == 1 { "" } else { "s" });
         out
     }
+}
+
+/// Appends, the way rustc shows where an error is, `  --> file:line:col` (column counted
+/// from 1) and, when `source` has that line, the line with a caret under the location's
+/// columns. Each line ends with a newline.
+pub fn render_location(out: &mut String, file: &str, source: &str, loc: Location) {
+    let _ = writeln!(out, "  --> {file}:{}:{}", loc.line, loc.column + 1);
+    let Some(text) = source.lines().nth((loc.line as usize).wrapping_sub(1)) else { return };
+    let gutter = loc.line.to_string();
+    let pad = " ".repeat(gutter.len());
+    let width = if loc.end_line == loc.line && loc.end_column > loc.column {
+        (loc.end_column - loc.column) as usize
+    } else {
+        text.chars().count().saturating_sub(loc.column as usize).max(1)
+    };
+    let indent: String = text.chars().take(loc.column as usize).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+    let _ = writeln!(out, "{pad} |");
+    let _ = writeln!(out, "{gutter} | {text}");
+    let _ = writeln!(out, "{pad} | {indent}{}", "^".repeat(width));
 }

@@ -536,7 +536,10 @@ impl MathFn {
     }
 }
 
-/// A parameter's value, as the host passes it to a kernel or the interpreter.
+/// A value of a scalar type: a parameter's value as the host passes it to a kernel, and the
+/// scalar values the interpreter computes with (its [`crate::interp::Value::Scalar`]).
+/// `==` is Rust's on the payload (floats compare as IEEE numbers: NaN differs from itself);
+/// values of different types are unequal.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ScalarValue {
     Bool(bool),
@@ -558,6 +561,64 @@ impl ScalarValue {
             ScalarValue::U64(_) => Scalar::U64,
             ScalarValue::F32(_) => Scalar::F32,
             ScalarValue::F64(_) => Scalar::F64,
+        }
+    }
+
+    /// The zero of type `s` (`false`, `0`, `0.0`).
+    pub fn zero(s: Scalar) -> ScalarValue {
+        ScalarValue::from_bits(s, 0)
+    }
+
+    /// Type and bit pattern (bool as 0/1, signed integers as their two's complement
+    /// zero-extended, floats by their IEEE bits).
+    pub fn to_bits(self) -> (Scalar, u64) {
+        let bits = match self {
+            ScalarValue::Bool(v) => v as u64,
+            ScalarValue::I32(v) => v as u32 as u64,
+            ScalarValue::I64(v) => v as u64,
+            ScalarValue::U32(v) => v as u64,
+            ScalarValue::U64(v) => v,
+            ScalarValue::F32(v) => v.to_bits() as u64,
+            ScalarValue::F64(v) => v.to_bits(),
+        };
+        (self.scalar(), bits)
+    }
+
+    /// The value of type `s` whose [`ScalarValue::to_bits`] pattern is `bits` (extra high
+    /// bits ignored).
+    pub fn from_bits(s: Scalar, bits: u64) -> ScalarValue {
+        match s {
+            Scalar::Bool => ScalarValue::Bool(bits != 0),
+            Scalar::I32 => ScalarValue::I32(bits as u32 as i32),
+            Scalar::I64 => ScalarValue::I64(bits as i64),
+            Scalar::U32 => ScalarValue::U32(bits as u32),
+            Scalar::U64 => ScalarValue::U64(bits),
+            Scalar::F32 => ScalarValue::F32(f32::from_bits(bits as u32)),
+            Scalar::F64 => ScalarValue::F64(f64::from_bits(bits)),
+        }
+    }
+
+    /// An integer's value, widened without loss; `None` for bool and floats.
+    pub fn as_i128(self) -> Option<i128> {
+        Some(match self {
+            ScalarValue::I32(v) => v as i128,
+            ScalarValue::I64(v) => v as i128,
+            ScalarValue::U32(v) => v as i128,
+            ScalarValue::U64(v) => v as i128,
+            _ => return None,
+        })
+    }
+
+    /// `v` as a value of type `s`, truncated as `as` does (callers keep `v` in range).
+    pub fn from_i128(s: Scalar, v: i128) -> ScalarValue {
+        match s {
+            Scalar::I32 => ScalarValue::I32(v as i32),
+            Scalar::I64 => ScalarValue::I64(v as i64),
+            Scalar::U32 => ScalarValue::U32(v as u32),
+            Scalar::U64 => ScalarValue::U64(v as u64),
+            Scalar::Bool => ScalarValue::Bool(v != 0),
+            Scalar::F32 => ScalarValue::F32(v as f32),
+            Scalar::F64 => ScalarValue::F64(v as f64),
         }
     }
 
@@ -602,3 +663,14 @@ impl fmt::Display for ScalarValue {
         }
     }
 }
+
+macro_rules! scalar_value_from {
+    ($($t:ty => $variant:ident),*) => {$(
+        impl From<$t> for ScalarValue {
+            fn from(v: $t) -> ScalarValue {
+                ScalarValue::$variant(v)
+            }
+        }
+    )*};
+}
+scalar_value_from!(bool => Bool, i32 => I32, i64 => I64, u32 => U32, u64 => U64, f32 => F32, f64 => F64);

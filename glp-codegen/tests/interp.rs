@@ -19,7 +19,7 @@
 
 use glp_codegen::frontend::FieldDecl;
 use glp_codegen::interp::{Host, Interpreter, RuntimeError, Value};
-use glp_codegen::ir::{Program, Scalar, Type};
+use glp_codegen::ir::{Program, Scalar, ScalarValue, Type};
 use glp_codegen::kind::{IntrinsicSpec, KindSpec};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -168,8 +168,12 @@ impl<A: Into<Value>, B: Into<Value>, C: Into<Value>, D: Into<Value>> IntoValue f
 /// Values equal bit for bit (NaNs of any payload equal each other).
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::F32(x), Value::F32(y)) => x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
-        (Value::F64(x), Value::F64(y)) => x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
+        (Value::Scalar(ScalarValue::F32(x)), Value::Scalar(ScalarValue::F32(y))) => {
+            x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
+        }
+        (Value::Scalar(ScalarValue::F64(x)), Value::Scalar(ScalarValue::F64(y))) => {
+            x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
+        }
         (Value::Tuple(x), Value::Tuple(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same(&p, &q)),
         _ => a == b,
     }
@@ -453,13 +457,13 @@ fn check_all<P>(source: &str, names: &[&str], native: &NativeFn<P>, make: impl F
     let mut compared = 0usize;
     for (k, w, x) in [(3, 5, 0.5), (-7, u64::MAX, f64::NAN), (i32::MIN, 0, -1e300)] {
         let p = make(k, w, x);
-        let params: Vec<Value> = program
+        let params: Vec<ScalarValue> = program
             .params
             .iter()
             .map(|d| match d.name.as_str() {
-                "k" => Value::from(k),
-                "w" => Value::from(w),
-                "x" => Value::from(x),
+                "k" => ScalarValue::from(k),
+                "w" => ScalarValue::from(w),
+                "x" => ScalarValue::from(x),
                 other => panic!("unknown parameter {other}"),
             })
             .collect();
@@ -1156,7 +1160,7 @@ fn division_by_zero_reports_the_operator() {
     let err = interp.call(&Ctx::default(), f, &[], &[Value::Context, 1.into()]).unwrap_err();
     assert!(matches!(err, RuntimeError::DivideByZero { .. }), "{err:?}");
     assert_eq!(err.to_string(), "4:9: attempt to divide by zero");
-    assert_eq!(interp.call(&Ctx::default(), f, &[], &[Value::Context, 3.into()]), Ok(Value::I32(1)));
+    assert_eq!(interp.call(&Ctx::default(), f, &[], &[Value::Context, 3.into()]), Ok(Value::from(1i32)));
 
     let g = interp.function("through_helper").unwrap();
     let err = interp.call(&Ctx::default(), g, &[], &[Value::Context, 1.into()]).unwrap_err();
@@ -1208,7 +1212,7 @@ fn bad_calls_are_errors_not_panics() {
     struct Liar;
     impl Host for Liar {
         fn intrinsic(&self, _: u32, _: &[Value]) -> Result<Value, RuntimeError> {
-            Ok(Value::F64(1.0))
+            Ok(Value::from(1.0f64))
         }
     }
     let g = interp.function("host_error").unwrap();
@@ -1326,7 +1330,7 @@ fn lp_hooks_match_rustc() {
     let interp = Interpreter::new(&lp.program);
     for (boost, gamma, cap) in [(1.0, 0.0, 5), (2.5, 0.5, 100), (0.0, -1.0, 0)] {
         let native = Weighted { boost, gamma, cap };
-        let params: Vec<Value> = lp
+        let params: Vec<ScalarValue> = lp
             .program
             .params
             .iter()

@@ -235,7 +235,7 @@ struct LpBenchResult {
     stored_edges: u64,
     prepare_s: f64,
     schedule: &'static str,
-    variant: &'static str,
+    variant: String,
     threads: usize,
     runs_ms: Vec<f64>,
     median_ms: f64,
@@ -251,11 +251,11 @@ fn bench_lp(args: LpBenchArgs) -> Result<()> {
     check_repeat(args.repeat)?;
     let config = args.engine.config(args.seed);
     config.validate()?;
-    args.engine.check()?;
+    let checked = args.engine.check()?;
     let start = Instant::now();
     let (name, graph, truth) = prepare_graph(&args)?;
     let prepare_s = start.elapsed().as_secs_f64();
-    let variant = args.engine.prepare(&graph)?;
+    let variant = args.engine.prepare(checked, &graph)?;
     if args.backend == "gpu" {
         let graph = super::bench_gpu::BenchGraph { name, graph: &graph, truth: truth.as_ref(), prepare_s };
         return super::bench_gpu::bench_lp_gpu(&args, &graph, &variant, &config);

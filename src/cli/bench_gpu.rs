@@ -34,7 +34,7 @@ struct GpuBenchReport {
     vertices: usize,
     stored_edges: u64,
     device: String,
-    variant: &'static str,
+    variant: String,
     prepare_s: f64,
     copy_bandwidth_gb_s: f64,
     rows: Vec<StrategyRow>,
@@ -77,10 +77,8 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
         }
         let mut times: Vec<_> = runs.iter().map(|(o, _)| o.elapsed).collect();
         let (median, _) = median_min(&mut times);
-        let (outcome, stats) = runs
-            .iter()
-            .find(|(o, _)| o.elapsed == median)
-            .ok_or_else(|| Error::invalid("no run to report"))?;
+        let (outcome, stats) =
+            runs.iter().find(|(o, _)| o.elapsed == median).ok_or_else(|| Error::invalid("no run to report"))?;
         let iterations = outcome.iterations.len().max(1);
         let mut per_iteration: Vec<f64> =
             runs.iter().map(|(_, s)| s.iteration_ms.iter().sum::<f64>() / s.iteration_ms.len().max(1) as f64).collect();
@@ -129,8 +127,19 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
     );
     println!(
         "{:<7} {:>5} {:>10} {:>12} {:>10} {:>12} {:>12} {:>10} {:>10} {:>9} {:>7} {:>10} {:>7}",
-        "mfl", "iters", "ms/iter", "Gedges/s/it", "run ms", "+setup ms", "+load ms", "compile", "GPU MB", "table B/e",
-        "of bw", "modularity", "NMI"
+        "mfl",
+        "iters",
+        "ms/iter",
+        "Gedges/s/it",
+        "run ms",
+        "+setup ms",
+        "+load ms",
+        "compile",
+        "GPU MB",
+        "table B/e",
+        "of bw",
+        "modularity",
+        "NMI"
     );
     for r in &report.rows {
         println!(

@@ -5,9 +5,9 @@ use crate::variants::{Classic, Llp, Seeded, Slp, Weighted};
 use clap::{Args, ValueEnum};
 use glp_runtime::graph::{Csr, Graph};
 use glp_runtime::io::{self, SeedFile};
-use glp_runtime::lp::{self, LpConfig, LpInputs, LpKernel, LpOutcome, Schedule, TieBreak};
+use glp_runtime::lp::{self, InterpretedVariant, LpConfig, LpInputs, LpKernel, LpOutcome, Schedule, TieBreak};
 use glp_runtime::{Error, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `--schedule` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -42,7 +42,8 @@ pub enum VariantArg {
     Slp,
     /// Seeded LP (needs --seeds)
     Seeded,
-    /// A variant written in Rust in a source file, compiled at run time.
+    /// A variant written in Rust in a source file, compiled at run time and run on the
+    /// interpreter.
     File(PathBuf),
 }
 
@@ -77,17 +78,20 @@ pub struct EngineArgs {
     /// Label propagation variant: classic (most frequent neighbour label), weighted (largest
     /// total edge weight; the same on unweighted graphs), llp (layered LP, --param gamma),
     /// slp (speaker-listener LP, overlapping communities, --param threshold), seeded (labels
-    /// spread from --seeds only), or FILE.rs (a variant written in Rust; not supported yet)
+    /// spread from --seeds only), or FILE.rs (a variant written in Rust, compiled at run time
+    /// and interpreted: a struct whose fields are its parameters and `impl LpVariant` for it)
     #[arg(long, value_name = "VARIANT", default_value = "classic", value_parser = parse_variant)]
     pub variant: VariantArg,
 
     /// A parameter of the variant, NAME=VALUE (repeatable): llp gamma (>= 0, default 1),
-    /// slp threshold (in [0, 1], default 0.1)
+    /// slp threshold (in [0, 1], default 0.1); FILE.rs: every parameter its hooks read,
+    /// parsed as the field's type (no defaults)
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
 
-    /// Seed labels for --variant seeded: `vertex label` lines (input vertex ids, labels any
-    /// non-negative integers; `#` and `%` comment lines)
+    /// Seed labels for --variant seeded (or a FILE.rs variant that reads `view.seed_label`):
+    /// `vertex label` lines (input vertex ids, labels any non-negative integers; `#` and `%`
+    /// comment lines)
     #[arg(long, value_name = "FILE")]
     pub seeds: Option<PathBuf>,
 
@@ -130,6 +134,19 @@ pub enum Variant {
     Slp(Slp),
     /// [`Seeded`] with the seed file.
     Seeded(Box<SeedFile>),
+    /// A variant compiled from a source file, run on the interpreter, with the seed file when
+    /// it reads seeds.
+    File { variant: Box<InterpretedVariant>, seeds: Option<Box<SeedFile>> },
+}
+
+/// What [`EngineArgs::check`] found before the graph is loaded: the parameters of a built-in
+/// variant, or a file's compiled variant.
+#[derive(Debug)]
+pub struct CheckedVariant {
+    /// Built-in variants: the values in the order of their specs (`None` = default).
+    parameters: Vec<Option<f64>>,
+    /// `--variant FILE.rs`: the compiled variant with its parameters.
+    file: Option<Box<InterpretedVariant>>,
 }
 
 impl Variant {
@@ -145,6 +162,10 @@ impl Variant {
                 let inputs = LpInputs { seeds: Some(&seeds.labels), ..LpInputs::default() };
                 lp::run_kernel(csr, &Seeded, config, &inputs)
             }
+            Variant::File { variant, seeds } => {
+                let inputs = LpInputs { seeds: seeds.as_ref().map(|s| &s.labels[..]), ..LpInputs::default() };
+                lp::run_kernel(csr, &**variant, config, &inputs)
+            }
         }
     }
 
@@ -157,13 +178,17 @@ impl Variant {
             Variant::Llp(llp) => (llp, LpInputs::default()),
             Variant::Slp(slp) => (slp, LpInputs::default()),
             Variant::Seeded(seeds) => (&Seeded, LpInputs { seeds: Some(&seeds.labels), ..LpInputs::default() }),
+            Variant::File { variant, seeds } => {
+                (&**variant, LpInputs { seeds: seeds.as_ref().map(|s| &s.labels[..]), ..LpInputs::default() })
+            }
         }
     }
 
-    /// The seed file of a seeded run.
+    /// The seed file of a run that reads seeds.
     pub fn seeds(&self) -> Option<&SeedFile> {
         match self {
             Variant::Seeded(seeds) => Some(seeds),
+            Variant::File { seeds, .. } => seeds.as_deref(),
             _ => None,
         }
     }
@@ -189,15 +214,20 @@ impl EngineArgs {
         LpConfig { schedule, max_iterations: self.iterations, ties, seed }
     }
 
-    /// Checks the variant options that need no graph (parameters, presence of --seeds), so
-    /// that a mistake is reported before a large graph is loaded.
-    pub fn check(&self) -> Result<()> {
-        self.parameters().map(|_| ())
+    /// Checks the variant options that need no graph (parameters, presence of --seeds; a
+    /// FILE.rs variant is read and compiled), so that a mistake is reported before a large
+    /// graph is loaded.
+    pub fn check(&self) -> Result<CheckedVariant> {
+        if let VariantArg::File(path) = &self.variant {
+            let variant = self.compile_file(path)?;
+            return Ok(CheckedVariant { parameters: Vec::new(), file: Some(Box::new(variant)) });
+        }
+        Ok(CheckedVariant { parameters: self.parameters()?, file: None })
     }
 
-    /// The variant these options describe, its seeds read for `graph`.
-    pub fn prepare(&self, graph: &Graph) -> Result<Variant> {
-        let parameters = self.parameters()?;
+    /// The variant these options describe, as `checked` found it, its seeds read for `graph`.
+    pub fn prepare(&self, checked: CheckedVariant, graph: &Graph) -> Result<Variant> {
+        let CheckedVariant { parameters, file } = checked;
         Ok(match &self.variant {
             VariantArg::Classic => Variant::Classic,
             VariantArg::Weighted => Variant::Weighted,
@@ -207,8 +237,35 @@ impl EngineArgs {
                 let path = self.seeds.as_deref().ok_or_else(missing_seeds)?;
                 Variant::Seeded(Box::new(io::read_seeds(path, &graph.ids)?))
             }
-            VariantArg::File(path) => return Err(source_variants_unsupported(path)),
+            VariantArg::File(_) => {
+                let variant = file.ok_or_else(|| Error::invalid("internal: the variant file was not checked"))?;
+                let seeds = match &self.seeds {
+                    Some(seeds) => Some(Box::new(io::read_seeds(seeds, &graph.ids)?)),
+                    None => None,
+                };
+                debug_assert!(seeds.is_some() == variant.features().seeds, "checked by compile_file");
+                Variant::File { variant, seeds }
+            }
         })
+    }
+
+    /// Reads and compiles a variant file, sets its parameters from --param and checks that
+    /// --seeds is given exactly when it reads seeds.
+    fn compile_file(&self, path: &Path) -> Result<InterpretedVariant> {
+        let source = std::fs::read_to_string(path)
+            .map_err(|e| Error::invalid(format!("--variant {}: cannot read the variant file: {e}", path.display())))?;
+        let file = path.display().to_string();
+        let variant = InterpretedVariant::from_source(&file, &source, &self.params)?;
+        let name = variant.kernel_name();
+        match (variant.features().seeds, &self.seeds) {
+            (true, None) => Err(Error::invalid(format!(
+                "`{name}` in {file} reads seed labels (view.seed_label): give them with --seeds FILE"
+            ))),
+            (false, Some(_)) => Err(Error::invalid(format!(
+                "--seeds applies to variants that read seed labels, and `{name}` in {file} does not"
+            ))),
+            _ => Ok(variant),
+        }
     }
 
     /// The values of the variant's parameters (in the order of its specs; `None` = default),
@@ -217,7 +274,6 @@ impl EngineArgs {
         let specs: &[ParamSpec] = match &self.variant {
             VariantArg::Llp => LLP_PARAMS,
             VariantArg::Slp => SLP_PARAMS,
-            VariantArg::File(path) => return Err(source_variants_unsupported(path)),
             _ => &[],
         };
         match (&self.variant, &self.seeds) {
@@ -268,29 +324,19 @@ impl EngineArgs {
         }
     }
 
-    /// The variant's name, for reports (`file` for a source file).
-    pub fn variant_name(&self) -> &'static str {
-        match self.variant {
-            VariantArg::Classic => "classic",
-            VariantArg::Weighted => "weighted",
-            VariantArg::Llp => "llp",
-            VariantArg::Slp => "slp",
-            VariantArg::Seeded => "seeded",
-            VariantArg::File(_) => "file",
+    /// The variant's name, for reports (the path of a source file).
+    pub fn variant_name(&self) -> String {
+        match &self.variant {
+            VariantArg::Classic => "classic".into(),
+            VariantArg::Weighted => "weighted".into(),
+            VariantArg::Llp => "llp".into(),
+            VariantArg::Slp => "slp".into(),
+            VariantArg::Seeded => "seeded".into(),
+            VariantArg::File(path) => path.display().to_string(),
         }
     }
 }
 
 fn missing_seeds() -> Error {
     Error::invalid("--variant seeded needs --seeds FILE (`vertex label` lines)")
-}
-
-// Variants from source files: the compiler (glp-codegen) lowers the file's annotated impl and
-// the CPU engine runs it on the IR interpreter. Until that lands, a clear error.
-fn source_variants_unsupported(path: &std::path::Path) -> Error {
-    Error::invalid(format!(
-        "--variant {}: variants written in source files are not supported yet (use one of {})",
-        path.display(),
-        VARIANT_NAMES.join(", ")
-    ))
 }

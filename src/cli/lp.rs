@@ -5,8 +5,8 @@ use super::engine::{EngineArgs, Variant};
 use clap::{Args, ValueEnum};
 use glp_runtime::community::UNLABELLED;
 use glp_runtime::device::Gpu;
-use glp_runtime::lp::gpu::{run_gpu, MflStrategy};
 use glp_runtime::graph::Graph;
+use glp_runtime::lp::gpu::{run_gpu, MflStrategy};
 use glp_runtime::lp::{Label, LpOutcome, Schedule};
 use glp_runtime::metrics::QualityReport;
 use glp_runtime::{Error, Result};
@@ -29,7 +29,11 @@ pub const LONG_ABOUT: &str = "Detect communities with label propagation.\n\n\
     summary scores each vertex's strongest label, --out lists all of them\n  \
     seeded    only the vertices of --seeds FILE (`vertex label` lines) start labelled, seeds \
     never change, labels spread from them; vertices no seed reaches stay unlabelled (`-`)\n  \
-    FILE.rs   a variant written in Rust (not supported yet)\n\n\
+    FILE.rs   a variant written in Rust: a struct whose fields are its parameters and `impl \
+    LpVariant for` it, with the hooks initial_label, pick_label, load_neighbor, label_score and \
+    update_vertex over the view (see the built-in variants' sources); compiled when glp starts \
+    (errors point at file:line:col), interpreted on the CPU and compiled to CUDA on the GPU; every parameter the hooks read \
+    is given with --param NAME=VALUE, parsed as the field's type\n\n\
     Backends (--backend): cpu is the multi-threaded engine; gpu runs GLP on a CUDA GPU \
     (synchronous schedule; the same labels as the CPU for unit or integer weights); auto \
     takes the GPU when one is present and the schedule is sync, else the CPU with a \
@@ -117,7 +121,7 @@ struct LpReport {
     stored_edges: u64,
     backend: &'static str,
     schedule: &'static str,
-    variant: &'static str,
+    variant: String,
     seed: u64,
     /// CPU threads (0 on the GPU).
     threads: usize,
@@ -136,11 +140,11 @@ struct LpReport {
 pub fn run(args: LpArgs) -> Result<()> {
     let config = args.engine.config(args.seed);
     config.validate()?;
-    args.engine.check()?;
+    let checked = args.engine.check()?;
     let backend = choose_backend(args.backend, config.schedule == Schedule::Synchronous)?;
     let graph = common::load(args.graph.as_deref(), &args.load)?;
     let truth = common::ground_truth(args.ground_truth.as_deref(), args.graph.is_none(), &graph)?;
-    let variant = args.engine.prepare(&graph)?;
+    let variant = args.engine.prepare(checked, &graph)?;
     let outcome = match &backend {
         Backend::Cpu => variant.run(&graph.csr, &config)?,
         Backend::Gpu(gpu) => {
@@ -227,13 +231,17 @@ fn choose_backend(requested: BackendArg, synchronous: bool) -> Result<Backend> {
 }
 
 /// Writes one line per vertex: its input id, a tab, and its label as the user knows it (the
-/// input id of the vertex the label started at, or the seed file's value for seeded LP; `-`
-/// when unlabelled); with memberships (slp) every community of the vertex, tab-separated.
+/// input id of the vertex the label started at, or, for a run with seeds, the seed file's
+/// value of a seed label; `-` when unlabelled); with memberships (slp) every community of
+/// the vertex, tab-separated.
 fn write_labels(path: &Path, graph: &Graph, variant: &Variant, outcome: &LpOutcome) -> Result<()> {
     let name = |label: Label| -> String {
         match (label, variant.seeds()) {
             (UNLABELLED, _) => "-".to_string(),
-            (_, Some(seeds)) => seeds.value(label).map_or_else(|| "-".to_string(), |v| v.to_string()),
+            // Seeded LP only spreads seed labels; a variant file may mix them with vertex ids.
+            (_, Some(seeds)) => {
+                seeds.value(label).map_or_else(|| graph.ids.original(label).to_string(), |v| v.to_string())
+            }
             (_, None) => graph.ids.original(label).to_string(),
         }
     };

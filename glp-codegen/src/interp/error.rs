@@ -44,11 +44,10 @@ impl RuntimeError {
             RuntimeError::BadCall { .. } => None,
         }
     }
-}
 
-impl fmt::Display for RuntimeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let message = match self {
+    /// What went wrong, without the location (Rust's panic message for the arithmetic errors).
+    pub fn message(&self) -> &str {
+        match self {
             RuntimeError::DivideByZero { .. } => "attempt to divide by zero",
             RuntimeError::RemainderByZero { .. } => "attempt to calculate the remainder with a divisor of zero",
             RuntimeError::DivideOverflow { .. } => "attempt to divide with overflow",
@@ -56,7 +55,13 @@ impl fmt::Display for RuntimeError {
             RuntimeError::Host { message, .. } => message,
             RuntimeError::BadCall { message } => message,
             RuntimeError::IllTyped { message, .. } => message,
-        };
+        }
+    }
+}
+
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = self.message();
         match self.location() {
             // Columns are stored 0-based; people count from 1.
             Some(l) => write!(f, "{}:{}: {message}", l.line, l.column + 1),

@@ -9,7 +9,8 @@
 //! - A tree-walking evaluator over the IR as the front end built it: control flow is
 //!   structured, so `break`, `continue` and `return` unwind through Rust's `?` (an internal
 //!   `Unwind` error) to the loop or call that handles them.
-//! - [`Value`] is `Copy` and holds scalars, tuples (inline, up to [`MAX_TUPLE_LEN`]), `()` and
+//! - [`Value`] is `Copy` and holds scalars (the IR's [`ScalarValue`], also the type of the
+//!   program's parameter values), tuples (inline, up to [`MAX_TUPLE_LEN`]), `()` and
 //!   the opaque context. Nothing is allocated per value.
 //! - A call's locals live in a frame: a slot per [`crate::ir::LocalDecl`], initialised from a
 //!   precomputed template holding each local's zero (what the CUDA emitter's `T x{}`
@@ -57,8 +58,8 @@ pub use error::RuntimeError;
 pub use value::{Tuple, Value};
 
 use crate::ir::{
-    BinaryOp, Block, Expr, ExprKind, Function, FunctionId, IntrinsicId, LetTarget, Program, Role, SpanId, Stmt,
-    StmtKind, Type, MAX_TUPLE_LEN,
+    BinaryOp, Block, Expr, ExprKind, Function, FunctionId, IntrinsicId, LetTarget, Program, Role, ScalarValue, SpanId,
+    Stmt, StmtKind, Type, MAX_TUPLE_LEN,
 };
 use ops::OpError;
 
@@ -149,7 +150,7 @@ impl Interpreter {
         &self,
         host: &H,
         function: FunctionId,
-        params: &[Value],
+        params: &[ScalarValue],
         args: &[Value],
     ) -> Result<Value, RuntimeError> {
         let Some(f) = self.program.functions.get(function as usize) else {
@@ -187,7 +188,7 @@ impl Interpreter {
         })
     }
 
-    fn check_params(&self, params: &[Value]) -> Result<(), RuntimeError> {
+    fn check_params(&self, params: &[ScalarValue]) -> Result<(), RuntimeError> {
         if params.len() != self.program.params.len() {
             return Err(RuntimeError::BadCall {
                 message: format!(
@@ -199,7 +200,7 @@ impl Interpreter {
             });
         }
         for (p, v) in self.program.params.iter().zip(params) {
-            if v.scalar() != Some(p.ty) {
+            if v.scalar() != p.ty {
                 return Err(RuntimeError::BadCall {
                     message: format!("parameter `{}` must be of type `{}`, found {v:?}", p.name, p.ty),
                 });
@@ -213,7 +214,7 @@ impl Interpreter {
 struct Run<'a, H: ?Sized> {
     interp: &'a Interpreter,
     host: &'a H,
-    params: &'a [Value],
+    params: &'a [ScalarValue],
 }
 
 impl<H: Host + ?Sized> Run<'_, H> {
@@ -341,7 +342,7 @@ impl<H: Host + ?Sized> Run<'_, H> {
                 // i128 holds every bound of every integer type, so `MAX + 1` cannot wrap.
                 let last = if *inclusive { e } else { e - 1 };
                 while i <= last {
-                    self.set(frame, *var, value::Value::from_i128(ty, i), stmt.span)?;
+                    self.set(frame, *var, Value::Scalar(ScalarValue::from_i128(ty, i)), stmt.span)?;
                     match self.block(f, body, frame) {
                         Ok(_) | Err(Unwind::Continue) => {}
                         Err(Unwind::Break) => return Ok(()),
@@ -363,31 +364,41 @@ impl<H: Host + ?Sized> Run<'_, H> {
 
     fn condition(&self, f: &Function, cond: &Expr, frame: &mut [Value]) -> Eval<bool> {
         match self.expr(f, cond, frame)? {
-            Value::Bool(b) => Ok(b),
+            Value::Scalar(ScalarValue::Bool(b)) => Ok(b),
             _ => Err(self.ill_typed(cond.span, "a condition must be a bool")),
+        }
+    }
+
+    /// Evaluates an expression of scalar type.
+    fn scalar(&self, f: &Function, e: &Expr, frame: &mut [Value]) -> Eval<ScalarValue> {
+        match self.expr(f, e, frame)? {
+            Value::Scalar(v) => Ok(v),
+            _ => Err(self.ill_typed(e.span, "a scalar operand was expected")),
         }
     }
 
     fn expr(&self, f: &Function, e: &Expr, frame: &mut [Value]) -> Eval {
         match &e.kind {
-            ExprKind::Literal(l) => Ok(ops::literal(*l, e.ty.scalar())),
+            ExprKind::Literal(l) => Ok(Value::Scalar(ops::literal(*l, e.ty.scalar()))),
             ExprKind::Local(id) => {
                 frame.get(*id as usize).copied().ok_or_else(|| self.ill_typed(e.span, "unknown local"))
             }
-            ExprKind::Param(p) => {
-                self.params.get(*p as usize).copied().ok_or_else(|| self.ill_typed(e.span, "unknown parameter"))
-            }
+            ExprKind::Param(p) => self
+                .params
+                .get(*p as usize)
+                .map(|&v| Value::Scalar(v))
+                .ok_or_else(|| self.ill_typed(e.span, "unknown parameter")),
             ExprKind::Unary(op, inner) => {
-                let v = self.expr(f, inner, frame)?;
-                ops::unary(*op, v).map_err(|err| self.op_error(err, e.span))
+                let v = self.scalar(f, inner, frame)?;
+                ops::unary(*op, v).map(Value::Scalar).map_err(|err| self.op_error(err, e.span))
             }
             ExprKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), a, b) => {
                 let left = self.condition(f, a, frame)?;
                 // Short circuit: `false && _` and `true || _` skip the right side.
                 if left == (*op == BinaryOp::Or) {
-                    return Ok(Value::Bool(left));
+                    return Ok(Value::Scalar(ScalarValue::Bool(left)));
                 }
-                Ok(Value::Bool(self.condition(f, b, frame)?))
+                Ok(Value::Scalar(ScalarValue::Bool(self.condition(f, b, frame)?)))
             }
             ExprKind::Binary(op, a, b) => {
                 let x = self.expr(f, a, frame)?;
@@ -395,8 +406,8 @@ impl<H: Host + ?Sized> Run<'_, H> {
                 ops::binary(*op, x, y).map_err(|err| self.op_error(err, e.span))
             }
             ExprKind::Cast(inner, to) => {
-                let v = self.expr(f, inner, frame)?;
-                ops::cast(v, *to).map_err(|err| self.op_error(err, e.span))
+                let v = self.scalar(f, inner, frame)?;
+                Ok(Value::Scalar(ops::cast(v, *to)))
             }
             ExprKind::Tuple(items) => {
                 if items.is_empty() {
@@ -468,12 +479,12 @@ impl<H: Host + ?Sized> Run<'_, H> {
                 let Some(first) = args.first() else {
                     return Err(self.ill_typed(e.span, "math function without arguments"));
                 };
-                let x = self.expr(f, first, frame)?;
+                let x = self.scalar(f, first, frame)?;
                 let y = match args.get(1) {
-                    Some(arg) => Some(self.expr(f, arg, frame)?),
+                    Some(arg) => Some(self.scalar(f, arg, frame)?),
                     None => None,
                 };
-                ops::math(*m, x, y).map_err(|err| self.op_error(err, e.span))
+                ops::math(*m, x, y).map(Value::Scalar).map_err(|err| self.op_error(err, e.span))
             }
             ExprKind::If { cond, then, otherwise } => {
                 if self.condition(f, cond, frame)? {

@@ -1,7 +1,8 @@
-//! Values the interpreter computes with: scalars, short tuples of scalars stored inline,
-//! `()` and the opaque context argument. All `Copy`; nothing is allocated per value.
+//! Values the interpreter computes with: scalars ([`ScalarValue`], shared with the kernel
+//! parameters), short tuples of scalars stored inline, `()` and the opaque context argument.
+//! All `Copy`; nothing is allocated per value.
 
-use crate::ir::{Scalar, Type, MAX_TUPLE_LEN};
+use crate::ir::{Scalar, ScalarValue, Type, MAX_TUPLE_LEN};
 use std::fmt;
 
 /// A value of the subset.
@@ -9,13 +10,8 @@ use std::fmt;
 pub enum Value {
     /// `()`: what statements and functions without a return value produce.
     Unit,
-    Bool(bool),
-    I32(i32),
-    I64(i64),
-    U32(u32),
-    U64(u64),
-    F32(f32),
-    F64(f64),
+    /// A `bool`, an integer or a float.
+    Scalar(ScalarValue),
     /// A tuple of up to [`MAX_TUPLE_LEN`] scalars.
     Tuple(Tuple),
     /// The kind's context object (`&View`): only passed along; its methods go to the
@@ -40,7 +36,7 @@ impl Tuple {
         }
         let mut t = Tuple { len: items.len() as u8, types: [Scalar::Bool; MAX_TUPLE_LEN], bits: [0; MAX_TUPLE_LEN] };
         for (i, v) in items.iter().enumerate() {
-            let (ty, bits) = v.to_bits()?;
+            let (ty, bits) = v.as_scalar()?.to_bits();
             t.types[i] = ty;
             t.bits[i] = bits;
         }
@@ -57,12 +53,12 @@ impl Tuple {
 
     /// Element `index`, `None` past the end.
     pub fn get(&self, index: usize) -> Option<Value> {
-        (index < self.len()).then(|| Value::from_bits(self.types[index], self.bits[index]))
+        (index < self.len()).then(|| Value::Scalar(ScalarValue::from_bits(self.types[index], self.bits[index])))
     }
 
     /// The elements, in order.
     pub fn iter(&self) -> impl Iterator<Item = Value> + '_ {
-        (0..self.len()).map(|i| Value::from_bits(self.types[i], self.bits[i]))
+        (0..self.len()).map(|i| Value::Scalar(ScalarValue::from_bits(self.types[i], self.bits[i])))
     }
 }
 
@@ -89,13 +85,7 @@ impl PartialEq for Value {
     fn eq(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::Unit, Value::Unit) | (Value::Context, Value::Context) => true,
-            (Value::Bool(a), Value::Bool(b)) => a == b,
-            (Value::I32(a), Value::I32(b)) => a == b,
-            (Value::I64(a), Value::I64(b)) => a == b,
-            (Value::U32(a), Value::U32(b)) => a == b,
-            (Value::U64(a), Value::U64(b)) => a == b,
-            (Value::F32(a), Value::F32(b)) => a == b,
-            (Value::F64(a), Value::F64(b)) => a == b,
+            (Value::Scalar(a), Value::Scalar(b)) => a == b,
             (Value::Tuple(a), Value::Tuple(b)) => a == b,
             _ => false,
         }
@@ -106,23 +96,33 @@ impl fmt::Debug for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Unit => f.write_str("()"),
-            Value::Bool(v) => write!(f, "{v}"),
-            Value::I32(v) => write!(f, "{v}i32"),
-            Value::I64(v) => write!(f, "{v}i64"),
-            Value::U32(v) => write!(f, "{v}u32"),
-            Value::U64(v) => write!(f, "{v}u64"),
-            Value::F32(v) => write!(f, "{v:?}f32"),
-            Value::F64(v) => write!(f, "{v:?}f64"),
+            Value::Scalar(ScalarValue::Bool(v)) => write!(f, "{v}"),
+            Value::Scalar(ScalarValue::F32(v)) => write!(f, "{v:?}f32"),
+            Value::Scalar(ScalarValue::F64(v)) => write!(f, "{v:?}f64"),
+            // Integers with their type as a suffix: `3u32`.
+            Value::Scalar(v) => write!(f, "{v}{}", v.scalar()),
             Value::Tuple(t) => t.fmt(f),
             Value::Context => f.write_str("<context>"),
         }
     }
 }
 
+macro_rules! accessors {
+    ($($name:ident -> $t:ty: $variant:ident),*) => {$(
+        #[doc = concat!("The `", stringify!($t), "` this value holds, if it is one.")]
+        pub fn $name(self) -> Option<$t> {
+            match self {
+                Value::Scalar(ScalarValue::$variant(v)) => Some(v),
+                _ => None,
+            }
+        }
+    )*};
+}
+
 impl Value {
     /// The zero of a scalar type (`false`, `0`, `0.0`).
     pub fn zero(s: Scalar) -> Value {
-        Value::from_bits(s, 0)
+        Value::Scalar(ScalarValue::zero(s))
     }
 
     /// The value a variable of type `ty` holds before it is assigned (the zero of its type,
@@ -145,18 +145,17 @@ impl Value {
         Tuple::new(items).map(Value::Tuple)
     }
 
+    /// The scalar this value is, if it is one.
+    pub fn as_scalar(self) -> Option<ScalarValue> {
+        match self {
+            Value::Scalar(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// The scalar type of a scalar value.
     pub fn scalar(&self) -> Option<Scalar> {
-        Some(match self {
-            Value::Bool(_) => Scalar::Bool,
-            Value::I32(_) => Scalar::I32,
-            Value::I64(_) => Scalar::I64,
-            Value::U32(_) => Scalar::U32,
-            Value::U64(_) => Scalar::U64,
-            Value::F32(_) => Scalar::F32,
-            Value::F64(_) => Scalar::F64,
-            Value::Unit | Value::Tuple(_) | Value::Context => return None,
-        })
+        self.as_scalar().map(ScalarValue::scalar)
     }
 
     /// Whether the value has type `ty` (`Never` and unresolved types accept anything).
@@ -170,32 +169,6 @@ impl Value {
         }
     }
 
-    /// Type and bit pattern of a scalar (bool as 0/1, floats by their IEEE bits).
-    pub(crate) fn to_bits(self) -> Option<(Scalar, u64)> {
-        Some(match self {
-            Value::Bool(v) => (Scalar::Bool, v as u64),
-            Value::I32(v) => (Scalar::I32, v as u32 as u64),
-            Value::I64(v) => (Scalar::I64, v as u64),
-            Value::U32(v) => (Scalar::U32, v as u64),
-            Value::U64(v) => (Scalar::U64, v),
-            Value::F32(v) => (Scalar::F32, v.to_bits() as u64),
-            Value::F64(v) => (Scalar::F64, v.to_bits()),
-            Value::Unit | Value::Tuple(_) | Value::Context => return None,
-        })
-    }
-
-    pub(crate) fn from_bits(s: Scalar, bits: u64) -> Value {
-        match s {
-            Scalar::Bool => Value::Bool(bits != 0),
-            Scalar::I32 => Value::I32(bits as u32 as i32),
-            Scalar::I64 => Value::I64(bits as i64),
-            Scalar::U32 => Value::U32(bits as u32),
-            Scalar::U64 => Value::U64(bits),
-            Scalar::F32 => Value::F32(f32::from_bits(bits as u32)),
-            Scalar::F64 => Value::F64(f64::from_bits(bits)),
-        }
-    }
-
     /// Element `index` of a tuple.
     pub fn field(&self, index: usize) -> Option<Value> {
         match self {
@@ -204,78 +177,25 @@ impl Value {
         }
     }
 
-    pub fn as_bool(self) -> Option<bool> {
-        if let Value::Bool(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub fn as_i32(self) -> Option<i32> {
-        if let Value::I32(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub fn as_i64(self) -> Option<i64> {
-        if let Value::I64(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub fn as_u32(self) -> Option<u32> {
-        if let Value::U32(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub fn as_u64(self) -> Option<u64> {
-        if let Value::U64(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub fn as_f32(self) -> Option<f32> {
-        if let Value::F32(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub fn as_f64(self) -> Option<f64> {
-        if let Value::F64(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
+    accessors!(
+        as_bool -> bool: Bool,
+        as_i32 -> i32: I32,
+        as_i64 -> i64: I64,
+        as_u32 -> u32: U32,
+        as_u64 -> u64: U64,
+        as_f32 -> f32: F32,
+        as_f64 -> f64: F64
+    );
 
     /// An integer's value, widened without loss.
     pub(crate) fn as_i128(self) -> Option<i128> {
-        Some(match self {
-            Value::I32(v) => v as i128,
-            Value::I64(v) => v as i128,
-            Value::U32(v) => v as i128,
-            Value::U64(v) => v as i128,
-            _ => return None,
-        })
+        self.as_scalar()?.as_i128()
     }
+}
 
-    /// The integer of type `s` holding `v` (callers keep `v` in range).
-    pub(crate) fn from_i128(s: Scalar, v: i128) -> Value {
-        match s {
-            Scalar::I32 => Value::I32(v as i32),
-            Scalar::I64 => Value::I64(v as i64),
-            Scalar::U32 => Value::U32(v as u32),
-            Scalar::U64 => Value::U64(v as u64),
-            Scalar::Bool => Value::Bool(v != 0),
-            Scalar::F32 => Value::F32(v as f32),
-            Scalar::F64 => Value::F64(v as f64),
-        }
+impl From<ScalarValue> for Value {
+    fn from(v: ScalarValue) -> Value {
+        Value::Scalar(v)
     }
 }
 
@@ -283,7 +203,7 @@ macro_rules! from_scalar {
     ($($t:ty => $variant:ident),*) => {$(
         impl From<$t> for Value {
             fn from(v: $t) -> Value {
-                Value::$variant(v)
+                Value::Scalar(ScalarValue::$variant(v))
             }
         }
     )*};

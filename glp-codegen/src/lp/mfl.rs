@@ -19,9 +19,9 @@
 //! proportional to the edges of vertices of degree above 1024 only, none on graphs without
 //! such vertices.
 
-use crate::template::{Template, TemplateError};
-use crate::ir::{ExprKind, Literal, Program};
 use super::LOAD_NEIGHBOR;
+use crate::ir::{ExprKind, Literal, Program};
+use crate::template::{Template, TemplateError};
 
 /// Vertices of degree below this are in the low class.
 pub const LOW_DEGREE_LIMIT: u64 = 32;

@@ -8,6 +8,7 @@
 use super::{LpProgram, LP_KIND};
 use crate::diag::Diagnostics;
 use crate::frontend::FieldDecl;
+use crate::ir::Location;
 use std::fmt;
 
 /// Why a source file did not compile.
@@ -26,9 +27,12 @@ impl SourceError {
     pub fn render(&self, file: &str, source: &str) -> String {
         match self {
             SourceError::Syntax { line, column, message } => {
-                let text = source.lines().nth(line.saturating_sub(1)).unwrap_or("");
-                let caret = format!("{}^", " ".repeat(*column));
-                format!("error: {message}\n  --> {file}:{line}:{}\n   |\n   | {text}\n   | {caret}", column + 1)
+                let (line, column) = (*line as u32, *column as u32);
+                let location = Location { line, column, end_line: line, end_column: column + 1 };
+                let mut out = format!("error: {message}\n");
+                crate::diag::render_location(&mut out, file, source, location);
+                out.push_str(&format!("1 error in {file}"));
+                out
             }
             SourceError::Structure(message) => format!("error: {file}: {message}"),
             SourceError::Program(d) => d.render(file, source),

@@ -39,7 +39,8 @@ impl Gpu {
         let info = gpus.get(ordinal).cloned().ok_or_else(|| {
             Error::GpuUnavailable(format!("no CUDA device {ordinal}: this machine has {}", gpus.len()))
         })?;
-        let context = CudaContext::new(ordinal).map_err(|e| Error::GpuUnavailable(format!("cannot open device {ordinal}: {e}")))?;
+        let context = CudaContext::new(ordinal)
+            .map_err(|e| Error::GpuUnavailable(format!("cannot open device {ordinal}: {e}")))?;
         let stream = context.default_stream();
         Ok(Gpu { info, context, stream, held: Arc::new(AtomicU64::new(0)) })
     }
@@ -161,7 +162,9 @@ impl Gpu {
 
     /// An event recorded now on the stream, for [`Gpu::elapsed_ms`].
     pub fn record(&self) -> Result<CudaEvent> {
-        self.stream.record_event(Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(gpu_error("recording an event"))
+        self.stream
+            .record_event(Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(gpu_error("recording an event"))
     }
 
     /// Milliseconds between two recorded events (waits for `end`).

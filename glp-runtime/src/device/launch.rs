@@ -93,9 +93,10 @@ impl Shape {
     /// Enough blocks of `threads` threads for `work` threads in all.
     pub fn covering(work: u64, threads: u32) -> Result<Shape> {
         let blocks = work.div_ceil(u64::from(threads)).max(1);
-        let blocks = u32::try_from(blocks).ok().filter(|&b| b <= i32::MAX as u32).ok_or_else(|| {
-            Error::TooLarge(format!("a launch of {work} threads exceeds the grid limit"))
-        })?;
+        let blocks = u32::try_from(blocks)
+            .ok()
+            .filter(|&b| b <= i32::MAX as u32)
+            .ok_or_else(|| Error::TooLarge(format!("a launch of {work} threads exceeds the grid limit")))?;
         Ok(Shape { blocks, threads })
     }
 }

@@ -21,6 +21,7 @@ use super::tally::{PassCounts, TallyPool};
 use super::variant::{LpVariant, View};
 use super::view::Facilities;
 use super::{timed, IterationStats, LpConfig, LpOutcome};
+use crate::error::Result;
 use crate::graph::{Csr, VertexId};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -33,12 +34,12 @@ pub(super) fn run<V: LpVariant>(
     pick_less_every: u32,
     tolerance: f64,
     facilities: &Facilities<'_>,
-) -> LpOutcome {
+) -> Result<LpOutcome> {
     let n = csr.num_vertices();
     let custom_pick = facilities.features().custom_pick_label;
     let may_stop = labels_are_the_state(facilities);
     let pool = TallyPool::new(n);
-    let labels = initial_labels(csr, variant, facilities);
+    let labels = initial_labels(csr, variant, facilities)?;
     let affected: Vec<AtomicBool> = (0..n).into_par_iter().map(|_| AtomicBool::new(true)).collect();
 
     let start = Instant::now();
@@ -82,6 +83,9 @@ pub(super) fn run<V: LpVariant>(
             })
         });
         iterations.push(IterationStats { changed: counts.changed, processed: counts.processed, pick_less, time });
+        if let Some(error) = variant.failure() {
+            return Err(error);
+        }
         if may_stop && !pick_less && counts.changed as f64 <= tolerance * n as f64 {
             converged = true;
             break;
@@ -89,5 +93,5 @@ pub(super) fn run<V: LpVariant>(
     }
     let elapsed = start.elapsed();
     let labels = labels.into_iter().map(|l| l.into_inner()).collect();
-    LpOutcome { labels, memberships: None, iterations, converged, elapsed }
+    Ok(LpOutcome { labels, memberships: None, iterations, converged, elapsed })
 }

@@ -10,8 +10,12 @@
 //! random numbers); an engine allocates only those the run's features name, so a classic run
 //! does no extra work per edge or per vertex.
 //!
-//! Entry points: [`run_with`] (variant, configuration, [`LpInputs`] and [`LpFeatures`]) and
-//! [`run`], the same with no inputs and no optional facility (classic and weighted LP).
+//! Entry points: [`run_with`] (variant, configuration, [`LpInputs`] and [`LpFeatures`]),
+//! [`run_kernel`] (a compiled variant with exactly the facilities its hooks use) and [`run`],
+//! the same with no inputs and no optional facility (classic and weighted LP). A variant
+//! written in a source file and compiled at run time is an [`InterpretedVariant`]: its hooks
+//! run on the IR interpreter, and a hook that fails ends the run with an error
+//! ([`LpVariant::failure`]).
 //!
 //! Two schedules ([`Schedule`]):
 //! - **synchronous** (GLP, LDBC CDLP): double-buffered labels, every vertex reads the labels
@@ -36,12 +40,14 @@
 
 mod asynchronous;
 pub mod gpu;
+mod interpreted;
 mod kernel;
 mod synchronous;
 mod tally;
 pub mod variant;
 mod view;
 
+pub use interpreted::{compile_variant, parse_params, InterpretedVariant};
 pub use kernel::{LpKernel, ParamDecl, Scalar, ScalarValue};
 pub use variant::{EdgeId, Label, LpFeatures, LpVariant, View};
 pub use view::LABEL_MEMORY_SLOTS;
@@ -246,8 +252,9 @@ pub fn run<V: LpVariant>(csr: &Csr, variant: &V, config: &LpConfig) -> Result<Lp
 /// the compiler derives them from the hooks' bodies; a hand-written variant states them).
 ///
 /// Errors: an invalid configuration, inputs whose length is not the vertex count, seed labels
-/// that are not vertex ids, non-finite vertex weights, or a variant that reads seeds run
-/// without them.
+/// that are not vertex ids, non-finite vertex weights, a variant that reads seeds run
+/// without them, or a hook that failed ([`LpVariant::failure`]: the run stops at the end of
+/// the iteration in which it happened).
 pub fn run_with<V: LpVariant>(
     csr: &Csr,
     variant: &V,
@@ -259,9 +266,9 @@ pub fn run_with<V: LpVariant>(
     inputs.validate(csr.num_vertices(), features)?;
     let facilities = view::Facilities::new(csr, features, config.seed, inputs.seeds, inputs.vertex_weights);
     let mut outcome = match config.schedule {
-        Schedule::Synchronous => synchronous::run(csr, variant, config.max_iterations, config.ties, &facilities),
+        Schedule::Synchronous => synchronous::run(csr, variant, config.max_iterations, config.ties, &facilities)?,
         Schedule::Asynchronous { pick_less_every, tolerance } => {
-            asynchronous::run(csr, variant, config, pick_less_every, tolerance, &facilities)
+            asynchronous::run(csr, variant, config, pick_less_every, tolerance, &facilities)?
         }
     };
     outcome.memberships = facilities.memberships();

@@ -15,6 +15,7 @@ use super::variant::{LpVariant, View};
 use super::view::Facilities;
 use super::{timed, IterationStats, LpOutcome, TieBreak};
 use crate::community::UNLABELLED;
+use crate::error::Result;
 use crate::graph::{Csr, VertexId};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -26,12 +27,12 @@ pub(super) fn run<V: LpVariant>(
     max_iterations: u32,
     ties: TieBreak,
     facilities: &Facilities<'_>,
-) -> LpOutcome {
+) -> Result<LpOutcome> {
     let n = csr.num_vertices();
     let custom_pick = facilities.features().custom_pick_label;
     let may_stop = labels_are_the_state(facilities);
     let pool = TallyPool::new(n);
-    let mut previous = initial_labels(csr, variant, facilities);
+    let mut previous = initial_labels(csr, variant, facilities)?;
     let mut output: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(UNLABELLED)).collect();
     let shown: Vec<AtomicU32> =
         if custom_pick { (0..n).into_par_iter().map(|_| AtomicU32::new(UNLABELLED)).collect() } else { Vec::new() };
@@ -74,6 +75,9 @@ pub(super) fn run<V: LpVariant>(
             pick_less: false,
             time,
         });
+        if let Some(error) = variant.failure() {
+            return Err(error);
+        }
         if may_stop && counts.changed == 0 {
             converged = true;
             break;
@@ -81,7 +85,7 @@ pub(super) fn run<V: LpVariant>(
     }
     let elapsed = start.elapsed();
     let labels = previous.into_iter().map(AtomicU32::into_inner).collect();
-    LpOutcome { labels, memberships: None, iterations, converged, elapsed }
+    Ok(LpOutcome { labels, memberships: None, iterations, converged, elapsed })
 }
 
 /// Whether the labels are the whole state of a run, so that an iteration that changes no
@@ -94,10 +98,19 @@ pub(super) fn labels_are_the_state(facilities: &Facilities<'_>) -> bool {
 }
 
 /// Every vertex's `initial_label`, computed once (the hook may set up the vertex's own
-/// facilities, so it must not run twice). The view shows [`UNLABELLED`] everywhere.
-pub(super) fn initial_labels<V: LpVariant>(csr: &Csr, variant: &V, facilities: &Facilities<'_>) -> Vec<AtomicU32> {
+/// facilities, so it must not run twice). The view shows [`UNLABELLED`] everywhere. Fails
+/// with the variant's [`LpVariant::failure`].
+pub(super) fn initial_labels<V: LpVariant>(
+    csr: &Csr,
+    variant: &V,
+    facilities: &Facilities<'_>,
+) -> Result<Vec<AtomicU32>> {
     let n = csr.num_vertices();
     let labels: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(UNLABELLED)).collect();
     let view = View::new(csr, &labels, &labels, 0, facilities);
-    (0..n as VertexId).into_par_iter().map(|v| AtomicU32::new(variant.initial_label(&view, v))).collect()
+    let initial = (0..n as VertexId).into_par_iter().map(|v| AtomicU32::new(variant.initial_label(&view, v))).collect();
+    match variant.failure() {
+        Some(error) => Err(error),
+        None => Ok(initial),
+    }
 }

@@ -45,6 +45,7 @@ pub use super::view::{EdgeId, View};
 pub use glp_codegen::lp::LpFeatures;
 
 use crate::community::UNLABELLED;
+use crate::error::Error;
 use crate::graph::VertexId;
 
 /// A community label: a dense vertex id, or [`UNLABELLED`] (`u32::MAX`).
@@ -87,6 +88,17 @@ pub trait LpVariant: Sync {
     #[inline]
     fn update_vertex(&self, _view: &View<'_>, _v: VertexId, best: Label, _score: f64) -> Label {
         best
+    }
+
+    /// An error that ends the run, or `None` to go on. Not a hook: hooks return plain values,
+    /// so a variant whose hook can fail (an [`super::InterpretedVariant`] dividing by zero)
+    /// records the first failure, returns a neutral value from that call and any later one,
+    /// and reports the failure here. The engines ask after computing the initial labels and
+    /// after every iteration, and the run returns the error instead of an outcome. Default:
+    /// `None` (native hooks cannot fail).
+    #[inline]
+    fn failure(&self) -> Option<Error> {
+        None
     }
 }
 

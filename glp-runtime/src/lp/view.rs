@@ -194,6 +194,13 @@ impl<'a> View<'a> {
         self.csr.num_vertices() as u32
     }
 
+    /// Number of stored edges (edge ids are below it); for bounds checks of hosts that run
+    /// hooks they cannot trust (the interpreter).
+    #[inline]
+    pub(super) fn num_edges(&self) -> u64 {
+        self.csr.num_edges()
+    }
+
     /// Current iteration, from 0 (0 in `initial_label`).
     #[inline]
     pub fn iteration(&self) -> u32 {

@@ -72,9 +72,10 @@ impl MflStrategy {
 impl FromStr for MflStrategy {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        MflStrategy::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| {
-            Error::invalid(format!("unknown MFL strategy `{s}`: expected glp, smem or global"))
-        })
+        MflStrategy::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| Error::invalid(format!("unknown MFL strategy `{s}`: expected glp, smem or global")))
     }
 }
 

@@ -2,7 +2,9 @@
 
 use super::MflStrategy;
 use crate::graph::{Csr, VertexId};
-use glp_codegen::lp::mfl::{low_tile, table_capacity, HIGH_OVERFLOW_DEGREE, LOW_DEGREE_LIMIT, LOW_TILES, MID_MAX_DEGREE};
+use glp_codegen::lp::mfl::{
+    low_tile, table_capacity, HIGH_OVERFLOW_DEGREE, LOW_DEGREE_LIMIT, LOW_TILES, MID_MAX_DEGREE,
+};
 
 /// The vertices of each kernel class, and the global table layout the classes need.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -105,7 +107,11 @@ mod tests {
             let csr = star(leaves, 2);
             let plan = ClassPlan::new(&csr, MflStrategy::Glp);
             let in_low = plan.low.iter().any(|l| l.contains(&0));
-            assert_eq!((in_low, plan.mid.contains(&0), plan.high.contains(&0)), (class == "low", class == "mid", class == "high"), "{leaves}");
+            assert_eq!(
+                (in_low, plan.mid.contains(&0), plan.high.contains(&0)),
+                (class == "low", class == "mid", class == "high"),
+                "{leaves}"
+            );
             // Leaves (degree 1) use tiles of 1 lane, isolated vertices too.
             assert_eq!(plan.low[0].len(), leaves as usize + 2);
             let total: usize = plan.low.iter().map(Vec::len).sum::<usize>() + plan.mid.len() + plan.high.len();
