@@ -36,7 +36,7 @@ pub enum BenchKind {
     Load(LoadBenchArgs),
     /// Label propagation time, iterations, edges/s and quality on one graph: a file, the
     /// bundled graph, or one generated in memory (--rmat, --planted).
-    Lp(LpBenchArgs),
+    Lp(Box<LpBenchArgs>),
     /// Kernel compile times: for each built-in variant's reference kernel, the cold NVRTC
     /// compile (empty cache) and the load from the on-disk kernel cache (a fresh in-memory
     /// cache on the same folder, as a new process sees it). Needs NVRTC, not a GPU.
@@ -123,7 +123,7 @@ fn parse_mfl(s: &str) -> std::result::Result<MflStrategy, String> {
 pub fn run(args: BenchArgs) -> Result<()> {
     match args.what {
         BenchKind::Load(args) => bench_load(args),
-        BenchKind::Lp(args) => bench_lp(args),
+        BenchKind::Lp(args) => bench_lp(*args),
         BenchKind::Compile(args) => bench_compile(args),
     }
 }

@@ -44,6 +44,10 @@ pub const GLOBAL_THREADS: u32 = 256;
 /// The tile widths of the low class, one kernel each (`glp_lp_low_<T>`).
 pub const LOW_TILES: [u32; 6] = [1, 2, 4, 8, 16, 32];
 
+// The middle-class table holds every distinct label at load factor 1/2; the tables' slot
+// counts are powers of two (the kernels mask instead of dividing).
+const _: () = assert!(MID_TABLE >= 2 * MID_MAX_DEGREE && MID_TABLE.is_power_of_two() && HIGH_TABLE.is_power_of_two());
+
 /// The kernel template.
 pub const MFL_KERNELS: Template = Template::new("lp/mfl_kernels.cu", include_str!("mfl_kernels.cu"));
 
@@ -119,7 +123,6 @@ mod tests {
         assert_eq!(table_capacity(0), 0);
         assert_eq!(table_capacity(1), 2);
         assert_eq!(table_capacity(129), 512);
-        assert!(MID_TABLE >= 2 * MID_MAX_DEGREE);
         for d in 1..5000 {
             assert!(table_capacity(d) >= 2 * d && table_capacity(d).is_power_of_two());
         }
