@@ -100,6 +100,7 @@ pub fn mfl_kernel_source(device_functions: &str, unit_weights: bool) -> Result<S
         ("CONFIG", &config),
         ("VIEW", super::VIEW_CUDA),
         ("PROGRAM", device_functions),
+        ("PHASES", super::PHASE_KERNELS_CUDA),
     ])
 }
 

@@ -111,17 +111,7 @@ extern "C" __global__ void glp_fill_u32(glp_u32* words, glp_u64 n, glp_u32 value
     }
 }
 
-extern "C" __global__ void glp_lp_initial(const glp_lp_params params, const glp_lp_view view, glp_u32* next_labels) {
-    const glp_u32 v = blockIdx.x * blockDim.x + threadIdx.x;
-    if (v >= view.num_vertices) return;
-    next_labels[v] = glp_lp_initial_label(params, view, v);
-}
-
-extern "C" __global__ void glp_lp_pick(const glp_lp_params params, const glp_lp_view view, glp_u32* shown) {
-    const glp_u32 v = blockIdx.x * blockDim.x + threadIdx.x;
-    if (v >= view.num_vertices) return;
-    shown[v] = glp_lp_pick_label(params, view, v);
-}
+/*{{PHASES}}*/
 
 // ---- low degree: TILE lanes per vertex -----------------------------------------------------
 

@@ -56,6 +56,9 @@ pub fn features_of(program: &Program) -> LpFeatures {
 /// The label propagation view and its intrinsics in CUDA.
 pub const VIEW_CUDA: &str = include_str!("view.cuh");
 
+/// The initial-label and pick kernels every label propagation module has.
+pub const PHASE_KERNELS_CUDA: &str = include_str!("phase_kernels.cuh");
+
 /// The reference kernels (thread per vertex, exhaustive MFL): a variant's hooks fused into
 /// initial / pick / update kernels.
 pub const REFERENCE_KERNEL: crate::template::Template =
@@ -80,5 +83,10 @@ impl LpProgram {
 
 /// The reference kernels with `device_functions` (a variant's emitted hooks) fused in.
 pub fn reference_kernel_source(device_functions: &str) -> Result<String, crate::template::TemplateError> {
-    REFERENCE_KERNEL.fill(&[("PRELUDE", crate::cuda::PRELUDE), ("VIEW", VIEW_CUDA), ("PROGRAM", device_functions)])
+    REFERENCE_KERNEL.fill(&[
+        ("PRELUDE", crate::cuda::PRELUDE),
+        ("VIEW", VIEW_CUDA),
+        ("PROGRAM", device_functions),
+        ("PHASES", PHASE_KERNELS_CUDA),
+    ])
 }

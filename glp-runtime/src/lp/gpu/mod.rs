@@ -37,7 +37,7 @@ use crate::community::UNLABELLED;
 use crate::device::{cache, DeviceBuffer, Gpu, Kernel, KernelArg, KernelArgs, Module, Shape};
 use crate::error::{Error, Result};
 use crate::graph::Csr;
-use glp_codegen::ir::{Scalar, ScalarValue};
+use glp_codegen::ir::ScalarValue;
 use glp_codegen::lp::mfl::{self, GLOBAL_THREADS, HIGH_THREADS, LOW_TILES, MID_WARPS_PER_BLOCK};
 use glp_codegen::lp::LpFeatures;
 use std::str::FromStr;
@@ -194,7 +194,7 @@ pub fn param_block(values: &[ScalarValue]) -> Vec<u8> {
     let mut bytes = Vec::new();
     let mut align = 1;
     for value in values {
-        let size = scalar_of(value).size();
+        let size = value.scalar().size();
         align = align.max(size);
         while bytes.len() % size != 0 {
             bytes.push(0);
@@ -205,18 +205,6 @@ pub fn param_block(values: &[ScalarValue]) -> Vec<u8> {
         bytes.push(0);
     }
     bytes
-}
-
-fn scalar_of(value: &ScalarValue) -> Scalar {
-    match value {
-        ScalarValue::Bool(_) => Scalar::Bool,
-        ScalarValue::I32(_) => Scalar::I32,
-        ScalarValue::I64(_) => Scalar::I64,
-        ScalarValue::U32(_) => Scalar::U32,
-        ScalarValue::U64(_) => Scalar::U64,
-        ScalarValue::F32(_) => Scalar::F32,
-        ScalarValue::F64(_) => Scalar::F64,
-    }
 }
 
 /// The kernel argument mirroring `glp_lp_view` (glp-codegen's `view.cuh`) field for field.
