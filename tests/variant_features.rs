@@ -43,3 +43,21 @@ fn parameters_are_passed_in_declaration_order_with_their_values() {
     assert_eq!(llp.param_values(), vec![glp::lp::ScalarValue::F64(8.0)]);
     assert!(Classic.param_decls().is_empty());
 }
+
+/// The unit-weight fast path (popcounts instead of weight sums on the GPU) is taken exactly by
+/// the variants whose `load_neighbor` is the default `(label, 1.0)`; a variant whose weight
+/// depends on the edge or the vertex must not take it.
+#[test]
+fn only_default_neighbour_weights_take_the_unit_weight_path() {
+    assert!(Classic.unit_neighbor_weight(), "classic keeps the default load_neighbor");
+    assert!(Llp::default().unit_neighbor_weight(), "LLP keeps the default load_neighbor");
+    assert!(Seeded.unit_neighbor_weight(), "seeded keeps the default load_neighbor");
+    assert!(!Weighted.unit_neighbor_weight(), "weighted reads edge weights");
+    assert!(!Slp::default().unit_neighbor_weight(), "SLP weighs by vertex + edge weight");
+    let program = glp_codegen::lp::compile_source(
+        "struct Half; impl LpVariant for Half { fn load_neighbor(&self, view: &View<'_>, _v: VertexId, u: VertexId, \
+         _e: EdgeId) -> (Label, f64) { (view.label(u), 0.5) } }",
+    )
+    .unwrap();
+    assert!(!glp_codegen::lp::mfl::unit_neighbor_weight(&program.program), "a constant weight other than 1");
+}

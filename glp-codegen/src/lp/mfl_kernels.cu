@@ -185,6 +185,24 @@ __device__ __forceinline__ bool glp_lp_table_add(glp_u32* keys, double* sums, gl
     return false;
 }
 
+// One round of a warp streaming v's adjacency: each lane loads the neighbour of edge `e`
+// (none when e >= end), lanes with equal labels are grouped, and the group's weights summed.
+// Returns the label this lane leads (the group's lowest lane) with its sum in `freq`, or
+// GLP_UNLABELLED when it leads none. Every lane of the warp must call it.
+__device__ __forceinline__ glp_u32 glp_lp_warp_round(const glp_lp_params& params, const glp_lp_view& view, glp_u32 v,
+                                                     glp_u64 e, glp_u64 end, int lane, double* freq) {
+    glp_u32 label = GLP_UNLABELLED;
+    double weight = 0.0;
+    if (e < end) {
+        const glp_tuple_u32_f64 c = glp_lp_load_neighbor(params, view, v, view.targets[e], e);
+        label = c._0;
+        weight = c._1;
+    }
+    const glp_u32 group = __match_any_sync(GLP_FULL_MASK, label);
+    *freq = glp_lp_group_sum(group, weight, 0, 32);
+    return (int)(__ffs(group) - 1) == lane ? label : GLP_UNLABELLED;
+}
+
 // ---- middle degree: a warp per vertex, shared-memory table ---------------------------------
 
 #define GLP_MID_WARPS 8
@@ -209,17 +227,9 @@ glp_lp_mid(const glp_lp_params params, const glp_lp_view view, const glp_u32* ve
     const glp_u64 begin = view.offsets[v];
     const glp_u64 end = view.offsets[v + 1];
     for (glp_u64 base = begin; base < end; base += 32) {
-        const glp_u64 e = base + (glp_u64)lane;
-        glp_u32 label = GLP_UNLABELLED;
-        double weight = 0.0;
-        if (e < end) {
-            const glp_tuple_u32_f64 c = glp_lp_load_neighbor(params, view, v, view.targets[e], e);
-            label = c._0;
-            weight = c._1;
-        }
-        const glp_u32 group = __match_any_sync(GLP_FULL_MASK, label);
-        const double freq = glp_lp_group_sum(group, weight, 0, 32);
-        if (label != GLP_UNLABELLED && (int)(__ffs(group) - 1) == lane) {
+        double freq;
+        const glp_u32 label = glp_lp_warp_round(params, view, v, base + (glp_u64)lane, end, lane, &freq);
+        if (label != GLP_UNLABELLED) {
             glp_lp_table_add(keys, sums, GLP_MID_TABLE, GLP_MID_TABLE, label, freq);
         }
     }
@@ -294,17 +304,9 @@ glp_lp_high(const glp_lp_params params, const glp_lp_view view, const glp_u32* v
     const glp_u32 probes = region_capacity == 0 ? GLP_HIGH_TABLE : GLP_HIGH_PROBES;
     const int lane = (int)(threadIdx.x & 31);
     for (glp_u64 base = begin; base < end; base += blockDim.x) {
-        const glp_u64 e = base + threadIdx.x;
-        glp_u32 label = GLP_UNLABELLED;
-        double weight = 0.0;
-        if (e < end) {
-            const glp_tuple_u32_f64 c = glp_lp_load_neighbor(params, view, v, view.targets[e], e);
-            label = c._0;
-            weight = c._1;
-        }
-        const glp_u32 group = __match_any_sync(GLP_FULL_MASK, label);
-        const double freq = glp_lp_group_sum(group, weight, 0, 32);
-        if (label != GLP_UNLABELLED && (int)(__ffs(group) - 1) == lane) {
+        double freq;
+        const glp_u32 label = glp_lp_warp_round(params, view, v, base + threadIdx.x, end, lane, &freq);
+        if (label != GLP_UNLABELLED) {
             if (!glp_lp_table_add(keys, sums, GLP_HIGH_TABLE, probes, label, freq)) {
                 glp_lp_table_add(overflow_keys + region, overflow_sums + region, region_capacity, region_capacity,
                                  label, freq);

@@ -118,11 +118,11 @@ impl Gpu {
     /// kernel reads and writes with the given shape; the engine code that builds the
     /// argument lists is written next to the kernels' signatures for that reason.
     pub fn launch(&self, kernel: &Kernel, shape: Shape, args: &KernelArgs) -> Result<()> {
-        let mut words = args.words.clone();
-        let mut pointers: Vec<*mut c_void> = words.iter_mut().map(|w| w.as_mut_ptr() as *mut c_void).collect();
+        // The driver only reads the arguments; its signature takes mutable pointers.
+        let mut pointers: Vec<*mut c_void> = args.words.iter().map(|w| w.as_ptr() as *mut c_void).collect();
         // SAFETY: the one launch site. `pointers` holds one pointer per kernel parameter, each
         // to at least as many bytes as the parameter's C type (KernelArgs' contract, stated by
-        // the caller); `words` outlives the call (the driver copies the arguments before
+        // the caller); `args` outlives the call (the driver copies the arguments before
         // cuLaunchKernel returns); the function and stream belong to this device's context.
         let result = unsafe {
             cudarc::driver::result::launch_kernel(
