@@ -15,12 +15,14 @@ cd "$(dirname "$0")/.."
 mode="${1:-}"
 DATA=../shared/data
 GPU_DATA_FILES=(
-  karate.mtx dolphins.edges football.edges email-Eu-core.txt polblogs.edges citeseer.edges
-  lfr/LFR_N50000_ad5_mc50_mu0.3.edges.gz lfr/LFR_N100000_ad5_mc50_mu0.3.edges.gz
+  karate.mtx dolphins.edges football.edges email-Eu-core.txt email-Eu-core-department-labels.txt
+  polblogs.edges citeseer.edges lfr/LFR_N50000_ad5_mc50_mu0.3.edges.gz
+  lfr/LFR_N50000_ad5_mc50_mu0.3.cmty.txt.gz lfr/LFR_N100000_ad5_mc50_mu0.3.edges.gz
   lfr/LFR_N100000_ad5_mc50_mu0.3.cmty.txt.gz com-dblp.edges.gz com-dblp.all.cmty.txt.gz
   ldbc-validation/cdlp ldbc-validation/example
 )
-GPU_TESTS=(gpu_lp)
+GPU_TESTS=(gpu_lp gpu_lp_async)
+MFL_STRATEGIES=(glp smem global)
 
 build() {
   set -e
@@ -67,19 +69,22 @@ run() {
   step memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 5 --variant slp
   step racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 3
   step memcheck-llp 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp .gpu/data/com-dblp.edges.gz --backend gpu --schedule sync --iterations 3 --variant llp
+  step memcheck-async 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp .gpu/data/com-dblp.edges.gz --backend gpu --schedule async --variant llp
+  step racecheck-async 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule async
   # A skewed graph: every degree class, and hubs whose labels overflow the shared table.
   step gen-rmat 120 "$bin/glp" gen rmat --scale 14 --out /dev/shm/rmat14.glpg
-  for mfl in glp smem global; do
+  for mfl in "${MFL_STRATEGIES[@]}"; do
     step "memcheck-rmat-$mfl" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp /dev/shm/rmat14.glpg --backend gpu --schedule sync --iterations 3 --mfl "$mfl"
     step "racecheck-rmat-$mfl" 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp /dev/shm/rmat14.glpg --backend gpu --schedule sync --iterations 2 --mfl "$mfl"
+    step "memcheck-rmat-async-$mfl" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp /dev/shm/rmat14.glpg --backend gpu --schedule async --mfl "$mfl"
   done
-  # Benchmarks: GLP_BENCH_ARGS, several runs separated by `;`.
+  # Benchmarks: GLP_BENCH_ARGS, several runs separated by `;` (each names its --schedule).
   local i=0
   IFS=';' read -ra benches <<<"${GLP_BENCH_ARGS:-}"
   for b in "${benches[@]}"; do
     i=$((i + 1))
     # shellcheck disable=SC2086
-    step "bench-$i" 500 "$bin/glp" bench lp --backend gpu --schedule sync $b
+    step "bench-$i" 500 "$bin/glp" bench lp --backend gpu $b
   done
   cat "$OUT/summary.txt"
 }

@@ -105,7 +105,7 @@ pub struct LpBenchArgs {
     /// Print JSON
     #[arg(long)]
     pub json: bool,
-    /// Engine: cpu, or gpu (synchronous schedule; see `glp lp --help`)
+    /// Engine: cpu, or gpu (see `glp lp --help`)
     #[arg(long, default_value = "cpu", value_parser = ["cpu", "gpu"])]
     pub backend: String,
     /// GPU strategies to compare, comma-separated (glp, smem, global): one row each, the
@@ -249,7 +249,7 @@ struct LpBenchResult {
 
 fn bench_lp(args: LpBenchArgs) -> Result<()> {
     check_repeat(args.repeat)?;
-    let config = args.engine.config(args.seed);
+    let config = args.engine.config(args.seed, args.backend == "gpu");
     config.validate()?;
     let checked = args.engine.check()?;
     let start = Instant::now();

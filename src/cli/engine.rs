@@ -196,13 +196,15 @@ impl Variant {
 
 impl EngineArgs {
     /// The engine configuration these options describe, with `seed` as the key of the
-    /// variant's random numbers (not yet validated).
-    pub fn config(&self, seed: u64) -> LpConfig {
+    /// variant's random numbers (not yet validated). Without --ties, ties go to the smallest
+    /// label, except on the CPU's asynchronous schedule (the first label seen, as GVE-LPA;
+    /// the GPU engine, whose sweep order is not a vertex order, always takes the smallest).
+    pub fn config(&self, seed: u64, on_gpu: bool) -> LpConfig {
         let (schedule, default_ties) = match self.schedule {
             ScheduleArg::Sync => (Schedule::Synchronous, TieBreak::SmallestLabel),
             ScheduleArg::Async => (
                 Schedule::Asynchronous { pick_less_every: self.pick_less_every, tolerance: self.tolerance },
-                TieBreak::FirstSeen,
+                if on_gpu { TieBreak::SmallestLabel } else { TieBreak::FirstSeen },
             ),
         };
         let ties = match self.ties {

@@ -7,7 +7,7 @@ use glp_runtime::community::UNLABELLED;
 use glp_runtime::device::Gpu;
 use glp_runtime::graph::Graph;
 use glp_runtime::lp::gpu::{run_gpu, MflStrategy};
-use glp_runtime::lp::{Label, LpOutcome, Schedule};
+use glp_runtime::lp::{Label, LpOutcome};
 use glp_runtime::metrics::QualityReport;
 use glp_runtime::{Error, Result};
 use serde::Serialize;
@@ -34,15 +34,16 @@ pub const LONG_ABOUT: &str = "Detect communities with label propagation.\n\n\
     update_vertex over the view (see the built-in variants' sources); compiled when glp starts \
     (errors point at file:line:col), interpreted on the CPU and compiled to CUDA on the GPU; every parameter the hooks read \
     is given with --param NAME=VALUE, parsed as the field's type\n\n\
-    Backends (--backend): cpu is the multi-threaded engine; gpu runs GLP on a CUDA GPU \
-    (synchronous schedule; the same labels as the CPU for unit or integer weights); auto \
-    takes the GPU when one is present and the schedule is sync, else the CPU with a \
+    Backends (--backend): cpu is the multi-threaded engine; gpu runs on a CUDA GPU (with \
+    --schedule sync, the same labels as the CPU for unit or integer weights; async ties go \
+    to the smallest label); auto takes the GPU when one is present, else the CPU with a \
     one-line notice.\n\n\
     MFL strategies on the GPU (--mfl), how each vertex's most frequent label is found:\n  \
     glp     the full GLP design: vertices below 32 neighbours share warps (several per \
     warp, warp votes find equal labels), 32..128 neighbours get a warp and a shared-memory \
-    table, larger ones a block with a shared-memory table that spills to a global table \
-    only for degrees above 1024 (the default)\n  \
+    table, larger ones a block with a shared-memory table and a count-min sketch for the \
+    labels it cannot hold; a vertex the sketch cannot settle exactly is recounted with a \
+    global table from a bounded pool (the default)\n  \
     smem    GLP without the warp path: a shared-memory table for every vertex\n  \
     global  the G-Hash baseline: a global-memory hash table of twice the degree per \
     vertex (about 24 bytes per edge of extra memory)\n\n\
@@ -138,10 +139,10 @@ struct LpReport {
 }
 
 pub fn run(args: LpArgs) -> Result<()> {
-    let config = args.engine.config(args.seed);
+    let backend = choose_backend(args.backend)?;
+    let config = args.engine.config(args.seed, matches!(backend, Backend::Gpu(_)));
     config.validate()?;
     let checked = args.engine.check()?;
-    let backend = choose_backend(args.backend, config.schedule == Schedule::Synchronous)?;
     let graph = common::load(args.graph.as_deref(), &args.load)?;
     let truth = common::ground_truth(args.ground_truth.as_deref(), args.graph.is_none(), &graph)?;
     let variant = args.engine.prepare(checked, &graph)?;
@@ -205,24 +206,17 @@ fn parse_mfl(s: &str) -> std::result::Result<MflStrategy, String> {
     s.parse().map_err(|e: Error| e.to_string())
 }
 
-/// Picks the engine: `gpu` opens the first GPU or fails saying why (the GPU engine runs the
-/// synchronous schedule only); `auto` takes the GPU for synchronous runs when one opens and
-/// otherwise says in one line why it runs on the CPU.
-fn choose_backend(requested: BackendArg, synchronous: bool) -> Result<Backend> {
-    const SYNC_ONLY: &str = "the GPU engine runs the synchronous schedule only (--schedule sync)";
+/// Picks the engine: `gpu` opens the first GPU or fails saying why; `auto` takes the GPU
+/// when one opens and otherwise says in one line why it runs on the CPU.
+fn choose_backend(requested: BackendArg) -> Result<Backend> {
     match requested {
         BackendArg::Cpu => Ok(Backend::Cpu),
-        BackendArg::Gpu if !synchronous => Err(Error::invalid(format!("--backend gpu: {SYNC_ONLY}"))),
         BackendArg::Gpu => Ok(Backend::Gpu(Gpu::open(0)?)),
         BackendArg::Auto => {
-            let reason = if synchronous {
-                match Gpu::open(0) {
-                    Ok(gpu) => return Ok(Backend::Gpu(gpu)),
-                    Err(Error::GpuUnavailable(reason)) => reason,
-                    Err(e) => e.to_string(),
-                }
-            } else {
-                SYNC_ONLY.to_string()
+            let reason = match Gpu::open(0) {
+                Ok(gpu) => return Ok(Backend::Gpu(gpu)),
+                Err(Error::GpuUnavailable(reason)) => reason,
+                Err(e) => e.to_string(),
             };
             eprintln!("notice: running on the CPU ({reason})");
             Ok(Backend::Cpu)

@@ -5,7 +5,8 @@
 //! |---|---|---|---|---|
 //! | low | `< 32` | `glp_lp_low_<T>` | a tile of `T` = next power of two lanes | none: `__match_any_sync` groups lanes, shuffles sum and reduce |
 //! | middle | `32..=128` | `glp_lp_mid` | a warp | per-warp shared table of 256 slots (never full) |
-//! | high | `> 128` | `glp_lp_high` | a block of 256 threads | shared table of 2048 slots; a global region of `2 * degree` slots (power of two) for vertices of degree `> 1024`, taking the labels the shared table refuses after 32 probes |
+//! | high | `> 128` | `glp_lp_high` | a block of 256 threads | shared table of 2048 slots; for vertices of degree `> 1024`, a count-min sketch of 4 x 512 counters takes the labels the table refuses after 32 probes |
+//! | high, deferred | `> 1024` | `glp_lp_high_exact` | a block of 256 threads, looping over the deferred vertices | the shared table plus the block's region of a bounded global pool |
 //!
 //! Why these bounds: below 32 neighbours a warp-wide vote finds equal labels in one
 //! instruction, and packing several vertices per warp keeps lanes busy (most vertices of
@@ -13,11 +14,22 @@
 //! rounds and a 256-slot table (3 KiB of shared memory per warp, 8 warps per block) holds every
 //! distinct label at a load factor of at most 1/2. Above 128 a block streams the adjacency;
 //! 2048 shared slots (24 KiB) keep every vertex of degree up to 1024 exact in shared memory.
+//!
 //! Larger vertices may meet more distinct labels than fit (early iterations, when labels are
-//! still vertex ids): the labels the shared table refuses go to the vertex's global region, so
-//! the result stays exact without a count-min sketch; the global memory this needs is
-//! proportional to the edges of vertices of degree above 1024 only, none on graphs without
-//! such vertices.
+//! still vertex ids). As in GLP's Procedure SharedMemBigNodes, the labels the table refuses go
+//! to a count-min sketch (16 KiB: the table and the sketch fill 40 of the 48 KiB of static
+//! shared memory). The sketch only over-estimates a label's frequency (weights are checked to
+//! be non-negative), so when the variant's score is non-decreasing in the frequency
+//! (`glp_lp_score_monotone`, proven by the compiler, possibly under conditions on the
+//! parameters checked at run time) the best score the sketch can give a refused label bounds
+//! its true best score. If the table's best candidate beats that bound (equal scores included:
+//! the bound carries its label for the tie rule), it is the MFL and the vertex is done in
+//! shared memory. Otherwise, or with a negative weight, or a score not proven monotone (the
+//! exact path of non-monotone variants), the vertex is deferred: `glp_lp_high_exact` re-counts
+//! it with the shared table and a global region taking the refused labels, so every result is
+//! exact. The regions come from a pool of at most [`EXACT_POOL_BYTES`] (or one region, if the
+//! largest vertex needs more), not from per-edge memory: the blocks of the exact kernel take
+//! the deferred vertices in turn.
 
 use super::LOAD_NEIGHBOR;
 use crate::ir::{ExprKind, Literal, Program};
@@ -37,8 +49,20 @@ pub const HIGH_TABLE: u64 = 2048;
 pub const HIGH_THREADS: u32 = 256;
 /// Probes into the shared table before a label goes to the global region.
 pub const HIGH_PROBES: u64 = 32;
-/// High-class vertices of degree above this own a global overflow region.
+/// High-class vertices of degree above this may meet more labels than the shared table
+/// holds: their refused labels go to the count-min sketch, and they may be deferred.
 pub const HIGH_OVERFLOW_DEGREE: u64 = HIGH_TABLE / 2;
+/// Rows (hash functions) of the high class's count-min sketch.
+pub const SKETCH_ROWS: u64 = 4;
+/// Counters per row of the sketch (a power of two; multiply-shift hashing).
+pub const SKETCH_WIDTH: u64 = 512;
+/// Bytes of global memory the exact path's pool of table regions may take (one region of
+/// 12 bytes per slot per block of `glp_lp_high_exact`), unless a single region needs more.
+pub const EXACT_POOL_BYTES: u64 = 512 << 20;
+/// Most blocks of the exact path (two per SM of the largest GPUs).
+pub const EXACT_MAX_BLOCKS: u64 = 288;
+/// Bytes of one global table slot (u32 key, f64 sum).
+pub const TABLE_SLOT_BYTES: u64 = 12;
 /// Threads per block of the G-Hash kernel (a warp per vertex).
 pub const GLOBAL_THREADS: u32 = 256;
 /// The tile widths of the low class, one kernel each (`glp_lp_low_<T>`).
@@ -47,6 +71,11 @@ pub const LOW_TILES: [u32; 6] = [1, 2, 4, 8, 16, 32];
 // The middle-class table holds every distinct label at load factor 1/2; the tables' slot
 // counts are powers of two (the kernels mask instead of dividing).
 const _: () = assert!(MID_TABLE >= 2 * MID_MAX_DEGREE && MID_TABLE.is_power_of_two() && HIGH_TABLE.is_power_of_two());
+// The sketch's hashing takes the top log2(width) bits; its kernel has four row multipliers.
+const _: () = assert!(SKETCH_WIDTH.is_power_of_two() && SKETCH_ROWS >= 1 && SKETCH_ROWS <= 4);
+// Table (12 B per slot) and sketch (8 B per counter) within 48 KiB of static shared memory,
+// with 1 KiB left for the block reduction.
+const _: () = assert!(HIGH_TABLE * TABLE_SLOT_BYTES + SKETCH_ROWS * SKETCH_WIDTH * 8 <= 47 * 1024);
 
 /// The kernel template.
 pub const MFL_KERNELS: Template = Template::new("lp/mfl_kernels.cu", include_str!("mfl_kernels.cu"));
@@ -54,6 +83,17 @@ pub const MFL_KERNELS: Template = Template::new("lp/mfl_kernels.cu", include_str
 /// The tile width of a low-class vertex of degree `degree` (< [`LOW_DEGREE_LIMIT`]).
 pub fn low_tile(degree: u64) -> u32 {
     degree.max(1).next_power_of_two() as u32
+}
+
+/// The exact path's pool for deferrable vertices of at most `max_degree` neighbours, `count`
+/// of them: (blocks, slots per block region). No pool without deferrable vertices.
+pub fn exact_pool(max_degree: u64, count: u64) -> (u64, u64) {
+    if count == 0 {
+        return (0, 0);
+    }
+    let region = table_capacity(max_degree);
+    let blocks = (EXACT_POOL_BYTES / (region * TABLE_SLOT_BYTES)).clamp(1, EXACT_MAX_BLOCKS.min(count));
+    (blocks, region)
 }
 
 /// Slots of a global hash table region for a vertex of degree `degree`: the next power of two
@@ -90,7 +130,9 @@ pub fn mfl_kernel_source(device_functions: &str, unit_weights: bool) -> Result<S
     let mut config = format!(
         "#define GLP_MID_MAX_DEGREE {MID_MAX_DEGREE}\n#define GLP_MID_TABLE {MID_TABLE}\n\
          #define GLP_HIGH_TABLE {HIGH_TABLE}\n#define GLP_HIGH_THREADS {HIGH_THREADS}\n\
-         #define GLP_HIGH_PROBES {HIGH_PROBES}\n"
+         #define GLP_HIGH_PROBES {HIGH_PROBES}\n#define GLP_SKETCH_ROWS {SKETCH_ROWS}\n\
+         #define GLP_SKETCH_WIDTH {SKETCH_WIDTH}\n#define GLP_SKETCH_WIDTH_LOG2 {}\n",
+        SKETCH_WIDTH.trailing_zeros()
     );
     if unit_weights {
         config.push_str("#define GLP_UNIT_WEIGHTS 1\n");
@@ -126,6 +168,21 @@ mod tests {
         assert_eq!(table_capacity(129), 512);
         for d in 1..5000 {
             assert!(table_capacity(d) >= 2 * d && table_capacity(d).is_power_of_two());
+        }
+    }
+
+    #[test]
+    fn the_exact_pool_is_bounded() {
+        assert_eq!(exact_pool(5000, 0), (0, 0));
+        // 16384-slot regions: 196 KiB each, the block cap applies.
+        assert_eq!(exact_pool(5000, 1000), (EXACT_MAX_BLOCKS, 16384));
+        assert_eq!(exact_pool(5000, 3), (3, 16384));
+        // A hub of 2^24 neighbours: 2^25 slots, 384 MiB, one block.
+        assert_eq!(exact_pool(1 << 24, 10), (1, 1 << 25));
+        for (degree, count) in [(1025, 7), (100_000, 500), (3_000_000, 40)] {
+            let (blocks, region) = exact_pool(degree, count);
+            assert!(region >= 2 * degree && blocks >= 1 && blocks <= count);
+            assert!(blocks == 1 || blocks * region * TABLE_SLOT_BYTES <= EXACT_POOL_BYTES);
         }
     }
 

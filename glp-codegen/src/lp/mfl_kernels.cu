@@ -10,14 +10,21 @@
 //   weights), the tile's best label found with xor shuffles;
 // - glp_lp_mid: a warp per vertex of degree <= GLP_MID_MAX_DEGREE, a per-warp shared-memory
 //   hash table that cannot overflow (GLP_MID_TABLE >= 2 * GLP_MID_MAX_DEGREE);
-// - glp_lp_high: a block per vertex, a shared-memory hash table of GLP_HIGH_TABLE entries;
-//   vertices whose distinct labels may not fit it own a region of a global hash table that
-//   takes the labels the shared table refuses (exact: every label lives in one table);
+// - glp_lp_high: a block per vertex, a shared-memory hash table of GLP_HIGH_TABLE entries
+//   plus a count-min sketch for the labels it refuses (GLP's Procedure SharedMemBigNodes);
+//   when the sketch cannot prove the table's best label is the vertex's MFL, the vertex is
+//   deferred to glp_lp_high_exact: a block re-counts it with the shared table and a global
+//   region of a bounded pool (exact: every label lives in one of the two tables);
 // - glp_lp_global: the G-Hash baseline, a warp per vertex counting in its global table region.
 //
 // The MFL rule everywhere: highest score, equal scores to the smaller label; a vertex no
 // neighbour gives a label keeps its label. Labels are summed in f64; sums of integer weights
 // are exact in any order, so every kernel equals the CPU engine on unit or integer weights.
+//
+// Schedules (glp_lp_sweep): synchronous sweeps write every vertex's label to a separate
+// output array; asynchronous ones (nu-LPA) update labels in place, process only vertices
+// whose affected flag is set (clearing it), mark the neighbours of a vertex that moved, and
+// in Pick-Less sweeps let a vertex move only to a smaller label.
 /*{{PRELUDE}}*/
 /*{{CONFIG}}*/
 /*{{VIEW}}*/
@@ -25,6 +32,15 @@
 
 #define GLP_FULL_MASK 0xFFFFFFFFu
 #define GLP_EMPTY_KEY 0xFFFFFFFFu
+
+// One sweep of the class kernels over the vertices (host mirror: glp-runtime's `SweepArg`).
+struct glp_lp_sweep {
+    glp_u32* out;                 // where labels go: the output array, or the labels (in place)
+    unsigned char* affected;      // per-vertex affected flags (asynchronous); null: synchronous
+    unsigned long long* counters; // [0] labels changed, [1] vertices processed (asynchronous)
+    glp_u32 pick_less;            // nonzero: a vertex may only move to a smaller label
+    glp_u32 padding;
+};
 
 // A candidate of the MFL search. `found` is false for "no candidate", which every real
 // candidate beats.
@@ -72,20 +88,45 @@ __device__ __forceinline__ glp_lp_candidate glp_lp_score(const glp_lp_params& pa
     return c;
 }
 
-// Ends vertex v's iteration: update_vertex on the best candidate (or keep the label when
-// there is none), write the output label; returns whether it changed.
+// Ends vertex v's sweep: update_vertex on the best candidate (or keep the label when there
+// is none; in a Pick-Less sweep also when the new label is larger), write the label; returns
+// whether it changed.
 __device__ __forceinline__ bool glp_lp_finish(const glp_lp_params& params, const glp_lp_view& view, glp_u32 v,
-                                              const glp_lp_candidate& best, glp_u32* out) {
+                                              const glp_lp_candidate& best, const glp_lp_sweep& sweep) {
     const glp_u32 current = view.next_labels[v];
-    const glp_u32 label = best.found ? glp_lp_update_vertex(params, view, v, best.label, best.score) : current;
-    out[v] = label;
+    glp_u32 label = best.found ? glp_lp_update_vertex(params, view, v, best.label, best.score) : current;
+    if (sweep.pick_less && label > current) label = current;
+    if (!sweep.affected || label != current) sweep.out[v] = label;
     return label != current;
 }
 
-// Adds the warp's changed flags to the run's counter (one atomic per warp).
-__device__ __forceinline__ void glp_lp_count_changes(bool changed_here, unsigned long long* changed) {
-    const glp_u32 votes = __ballot_sync(GLP_FULL_MASK, changed_here);
-    if ((threadIdx.x & 31) == 0 && votes != 0) atomicAdd(changed, (unsigned long long)__popc(votes));
+// Adds the warp's changed (and, asynchronous, processed) flags to the sweep's counters (one
+// atomic per warp and counter). Every lane of the warp must call it.
+__device__ __forceinline__ void glp_lp_count(const glp_lp_sweep& sweep, bool processed_here, bool changed_here) {
+    const glp_u32 changed = __ballot_sync(GLP_FULL_MASK, changed_here);
+    if ((threadIdx.x & 31) == 0 && changed != 0) atomicAdd(&sweep.counters[0], (unsigned long long)__popc(changed));
+    if (sweep.affected) {
+        const glp_u32 processed = __ballot_sync(GLP_FULL_MASK, processed_here);
+        if ((threadIdx.x & 31) == 0 && processed != 0) {
+            atomicAdd(&sweep.counters[1], (unsigned long long)__popc(processed));
+        }
+    }
+}
+
+// Whether v takes part in the sweep: always when synchronous; asynchronous, when its flag is
+// set, which this clears. One thread per vertex calls it and shares the answer.
+__device__ __forceinline__ bool glp_lp_claim(const glp_lp_sweep& sweep, glp_u32 v) {
+    if (!sweep.affected) return true;
+    if (!sweep.affected[v]) return false;
+    sweep.affected[v] = 0;
+    return true;
+}
+
+// Asynchronous: marks the neighbours of a vertex that moved affected, edges first, first +
+// stride, ... of [first, end).
+__device__ __forceinline__ void glp_lp_mark_neighbors(const glp_lp_sweep& sweep, const glp_lp_view& view, glp_u64 first,
+                                                      glp_u64 end, glp_u64 stride) {
+    for (glp_u64 e = first; e < end; e += stride) sweep.affected[view.targets[e]] = 1;
 }
 
 // Sum of `weight` over the lanes of `group` (a __match_any_sync mask), in lane order (edge
@@ -117,16 +158,20 @@ extern "C" __global__ void glp_fill_u32(glp_u32* words, glp_u64 n, glp_u32 value
 
 template <int TILE>
 __device__ __forceinline__ void glp_lp_low(const glp_lp_params& params, const glp_lp_view& view,
-                                           const glp_u32* vertices, glp_u32 count, glp_u32* out,
-                                           unsigned long long* changed) {
+                                           const glp_u32* vertices, glp_u32 count, const glp_lp_sweep& sweep) {
     const glp_u64 thread = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
     const int lane = (int)(threadIdx.x & 31);
     const int tile_lane = lane & (TILE - 1);
     const int tile_first = lane - tile_lane;
     const glp_u64 slot = thread / TILE;
-    const bool active = slot < count;
     // The whole warp stays to the end: every shuffle below takes all 32 lanes.
-    const glp_u32 v = active ? vertices[slot] : 0u;
+    const bool in_range = slot < count;
+    const glp_u32 v = in_range ? vertices[slot] : 0u;
+    bool active = in_range;
+    if (sweep.affected) {
+        const int claimed = in_range && tile_lane == 0 ? (int)glp_lp_claim(sweep, v) : 0;
+        active = __shfl_sync(GLP_FULL_MASK, claimed, tile_first) != 0;
+    }
     const glp_u64 begin = active ? view.offsets[v] : 0ull;
     const glp_u64 degree = active ? view.offsets[v + 1] - begin : 0ull;
     glp_u32 label = GLP_UNLABELLED;
@@ -144,15 +189,18 @@ __device__ __forceinline__ void glp_lp_low(const glp_lp_params& params, const gl
     glp_lp_candidate mine = glp_lp_nothing();
     if (label != GLP_UNLABELLED && (int)(__ffs(group) - 1) == lane) mine = glp_lp_score(params, view, v, label, freq);
     const glp_lp_candidate best = glp_lp_reduce(mine, TILE);
-    const bool changed_here = active && tile_lane == 0 && glp_lp_finish(params, view, v, best, out);
-    glp_lp_count_changes(changed_here, changed);
+    const bool changed_here = active && tile_lane == 0 && glp_lp_finish(params, view, v, best, sweep);
+    if (sweep.affected && __shfl_sync(GLP_FULL_MASK, (int)changed_here, tile_first) != 0) {
+        glp_lp_mark_neighbors(sweep, view, begin + (glp_u64)tile_lane, begin + degree, TILE);
+    }
+    glp_lp_count(sweep, active && tile_lane == 0, changed_here);
 }
 
 #define GLP_LOW_KERNEL(T)                                                                                   \
     extern "C" __global__ void glp_lp_low_##T(const glp_lp_params params, const glp_lp_view view,           \
-                                              const glp_u32* vertices, glp_u32 count, glp_u32* out,         \
-                                              unsigned long long* changed) {                                \
-        glp_lp_low<T>(params, view, vertices, count, out, changed);                                         \
+                                              const glp_u32* vertices, glp_u32 count,                       \
+                                              const glp_lp_sweep sweep) {                                   \
+        glp_lp_low<T>(params, view, vertices, count, sweep);                                                \
     }
 GLP_LOW_KERNEL(1)
 GLP_LOW_KERNEL(2)
@@ -168,12 +216,12 @@ __device__ __forceinline__ glp_u32 glp_lp_hash(glp_u32 label) { return label * 0
 // Finds or inserts `label` in the open-addressing table (keys, sums) of `capacity` slots (a
 // power of two), probing at most `probes` slots, and adds `weight` to its sum. Returns false
 // when the label is absent from the probed slots and none was free (the caller then uses
-// another table: a label is inserted in at most one, since slots never empty during an
-// iteration).
-__device__ __forceinline__ bool glp_lp_table_add(glp_u32* keys, double* sums, glp_u32 capacity, glp_u32 probes,
+// another table: a label is inserted in at most one, since slots never empty during a
+// sweep, so every later search for it walks the same full slots).
+__device__ __forceinline__ bool glp_lp_table_add(glp_u32* keys, double* sums, glp_u64 capacity, glp_u64 probes,
                                                  glp_u32 label, double weight) {
-    glp_u32 slot = glp_lp_hash(label) & (capacity - 1);
-    for (glp_u32 i = 0; i < probes; ++i) {
+    glp_u64 slot = glp_lp_hash(label) & (capacity - 1);
+    for (glp_u64 i = 0; i < probes; ++i) {
         glp_u32 key = keys[slot];
         if (key == GLP_EMPTY_KEY) key = atomicCAS(&keys[slot], GLP_EMPTY_KEY, label);
         if (key == GLP_EMPTY_KEY || key == label) {
@@ -183,6 +231,33 @@ __device__ __forceinline__ bool glp_lp_table_add(glp_u32* keys, double* sums, gl
         slot = (slot + 1) & (capacity - 1);
     }
     return false;
+}
+
+// The best of `best` and the labels in the table's slots first, first + stride, ... below
+// `capacity`; with `clear`, every slot read is emptied for the next sweep.
+__device__ __forceinline__ glp_lp_candidate glp_lp_table_best(const glp_lp_params& params, const glp_lp_view& view,
+                                                              glp_u32 v, glp_u32* keys, double* sums, glp_u64 capacity,
+                                                              glp_u64 first, glp_u64 stride, bool clear,
+                                                              glp_lp_candidate best) {
+    for (glp_u64 i = first; i < capacity; i += stride) {
+        const glp_u32 key = keys[i];
+        if (key == GLP_EMPTY_KEY) continue;
+        const glp_lp_candidate c = glp_lp_score(params, view, v, key, sums[i]);
+        if (glp_lp_beats(c, best)) best = c;
+        if (clear) {
+            keys[i] = GLP_EMPTY_KEY;
+            sums[i] = 0.0;
+        }
+    }
+    return best;
+}
+
+// Empties a shared table (the threads of the block split the slots; no barrier).
+__device__ __forceinline__ void glp_lp_block_clear(glp_u32* keys, double* sums, int capacity) {
+    for (int i = threadIdx.x; i < capacity; i += blockDim.x) {
+        keys[i] = GLP_EMPTY_KEY;
+        sums[i] = 0.0;
+    }
 }
 
 // One round of a warp streaming v's adjacency: each lane loads the neighbour of edge `e`
@@ -209,13 +284,18 @@ __device__ __forceinline__ glp_u32 glp_lp_warp_round(const glp_lp_params& params
 
 extern "C" __global__ void __launch_bounds__(GLP_MID_WARPS * 32)
 glp_lp_mid(const glp_lp_params params, const glp_lp_view view, const glp_u32* vertices, glp_u32 count,
-           glp_u32* out, unsigned long long* changed) {
+           const glp_lp_sweep sweep) {
     __shared__ glp_u32 table_keys[GLP_MID_WARPS][GLP_MID_TABLE];
     __shared__ double table_sums[GLP_MID_WARPS][GLP_MID_TABLE];
     const int warp = (int)(threadIdx.x >> 5);
     const int lane = (int)(threadIdx.x & 31);
     const glp_u64 slot = (glp_u64)blockIdx.x * GLP_MID_WARPS + (glp_u64)warp;
     if (slot >= count) return; // warp-uniform
+    const glp_u32 v = vertices[slot];
+    if (sweep.affected) {
+        const int claimed = lane == 0 ? (int)glp_lp_claim(sweep, v) : 0;
+        if (__shfl_sync(GLP_FULL_MASK, claimed, 0) == 0) return; // warp-uniform
+    }
     glp_u32* keys = table_keys[warp];
     double* sums = table_sums[warp];
     for (int i = lane; i < GLP_MID_TABLE; i += 32) {
@@ -223,7 +303,6 @@ glp_lp_mid(const glp_lp_params params, const glp_lp_view view, const glp_u32* ve
         sums[i] = 0.0;
     }
     __syncwarp();
-    const glp_u32 v = vertices[slot];
     const glp_u64 begin = view.offsets[v];
     const glp_u64 end = view.offsets[v + 1];
     for (glp_u64 base = begin; base < end; base += 32) {
@@ -234,15 +313,14 @@ glp_lp_mid(const glp_lp_params params, const glp_lp_view view, const glp_u32* ve
         }
     }
     __syncwarp();
-    glp_lp_candidate mine = glp_lp_nothing();
-    for (int i = lane; i < GLP_MID_TABLE; i += 32) {
-        if (keys[i] == GLP_EMPTY_KEY) continue;
-        const glp_lp_candidate c = glp_lp_score(params, view, v, keys[i], sums[i]);
-        if (glp_lp_beats(c, mine)) mine = c;
-    }
+    const glp_lp_candidate mine =
+        glp_lp_table_best(params, view, v, keys, sums, GLP_MID_TABLE, lane, 32, false, glp_lp_nothing());
     const glp_lp_candidate best = glp_lp_reduce(mine, 32);
-    const bool changed_here = lane == 0 && glp_lp_finish(params, view, v, best, out);
-    glp_lp_count_changes(changed_here, changed);
+    const bool changed_here = lane == 0 && glp_lp_finish(params, view, v, best, sweep);
+    if (sweep.affected && __shfl_sync(GLP_FULL_MASK, (int)changed_here, 0) != 0) {
+        glp_lp_mark_neighbors(sweep, view, begin + (glp_u64)lane, end, 32);
+    }
+    glp_lp_count(sweep, lane == 0, changed_here);
 }
 
 // ---- block-wide helpers --------------------------------------------------------------------
@@ -276,96 +354,205 @@ __device__ __forceinline__ glp_lp_candidate glp_lp_block_reduce(glp_lp_candidate
     return c;
 }
 
-// ---- high degree: a block per vertex, shared table, global overflow --------------------------
+// Block-wide end of vertex v's sweep (every thread calls; thread 0's `best` is the block's):
+// thread 0 finishes and counts, and asynchronous sweeps mark the neighbours of a vertex that
+// moved with the whole block.
+__device__ __forceinline__ void glp_lp_block_finish(const glp_lp_params& params, const glp_lp_view& view, glp_u32 v,
+                                                    const glp_lp_candidate& best, glp_u64 begin, glp_u64 end,
+                                                    const glp_lp_sweep& sweep) {
+    __shared__ int moved;
+    if (threadIdx.x == 0) {
+        moved = (int)glp_lp_finish(params, view, v, best, sweep);
+        if (moved) atomicAdd(&sweep.counters[0], 1ull);
+        if (sweep.affected) atomicAdd(&sweep.counters[1], 1ull);
+    }
+    if (sweep.affected) {
+        __syncthreads();
+        if (moved) glp_lp_mark_neighbors(sweep, view, begin + threadIdx.x, end, blockDim.x);
+        __syncthreads(); // `moved` is rewritten for the block's next vertex
+    }
+}
 
+// ---- high degree: a block per vertex, shared table + count-min sketch ----------------------
+
+// Bucket of `label` in row `row` of the sketch: multiply-shift hashing, one odd multiplier
+// per row (none equal to the table's, so rows and table collide independently).
+__device__ __forceinline__ glp_u32 glp_lp_sketch_bucket(glp_u32 label, int row) {
+    const glp_u32 multipliers[4] = {0x85EBCA77u, 0xC2B2AE3Du, 0x27D4EB2Fu, 0x165667B1u};
+    return (label * multipliers[row & 3]) >> (32 - GLP_SKETCH_WIDTH_LOG2);
+}
+
+#define GLP_SKETCH_USED 1
+#define GLP_SKETCH_INVALID 2
+
+// Procedure SharedMemBigNodes. Labels go to the shared table; those it refuses (after
+// GLP_HIGH_PROBES probes, only for vertices of degree > GLP_HIGH_TABLE / 2) go to the
+// count-min sketch. The sketch never under-counts a label of non-negative weights, so after
+// each round the sketch's estimate of every label added in that round is an upper bound of
+// its final sum once the label's last occurrence is in, and with a score non-decreasing in
+// its frequency (glp_lp_score_monotone) the best estimated candidate bounds every refused
+// label's true candidate. If the table's best beats that bound it is the MFL; otherwise
+// (or a refused weight was negative or NaN, or the score is not provably monotone) the
+// vertex is appended to `deferred` for glp_lp_high_exact.
 extern "C" __global__ void __launch_bounds__(GLP_HIGH_THREADS)
 glp_lp_high(const glp_lp_params params, const glp_lp_view view, const glp_u32* vertices, glp_u32 count,
-            const glp_u64* overflow_offsets, glp_u32* overflow_keys, double* overflow_sums, glp_u32* out,
-            unsigned long long* changed) {
+            glp_u32* deferred, unsigned long long* deferred_count, const glp_lp_sweep sweep) {
     __shared__ glp_u32 keys[GLP_HIGH_TABLE];
     __shared__ double sums[GLP_HIGH_TABLE];
-    __shared__ int overflowed;
+    __shared__ double sketch[GLP_SKETCH_ROWS][GLP_SKETCH_WIDTH];
+    __shared__ int claimed;
+    __shared__ int sketch_state;
+    __shared__ int defer;
     const glp_u64 slot = blockIdx.x;
     if (slot >= count) return; // block-uniform
-    for (int i = threadIdx.x; i < GLP_HIGH_TABLE; i += blockDim.x) {
-        keys[i] = GLP_EMPTY_KEY;
-        sums[i] = 0.0;
-    }
-    if (threadIdx.x == 0) overflowed = 0;
-    __syncthreads();
     const glp_u32 v = vertices[slot];
+    if (threadIdx.x == 0) {
+        claimed = (int)glp_lp_claim(sweep, v);
+        sketch_state = 0;
+    }
     const glp_u64 begin = view.offsets[v];
     const glp_u64 end = view.offsets[v + 1];
-    // Vertices whose distinct labels may outnumber half the shared table own a global region
-    // of twice their degree (rounded up to a power of two); the others probe the whole shared
-    // table, which always has room for them.
-    const glp_u64 region = overflow_offsets[slot];
-    const glp_u32 region_capacity = (glp_u32)(overflow_offsets[slot + 1] - region);
-    const glp_u32 probes = region_capacity == 0 ? GLP_HIGH_TABLE : GLP_HIGH_PROBES;
+    const bool may_overflow = end - begin > GLP_HIGH_TABLE / 2;
+    glp_lp_block_clear(keys, sums, GLP_HIGH_TABLE);
+    if (may_overflow) {
+        for (int i = threadIdx.x; i < GLP_SKETCH_ROWS * GLP_SKETCH_WIDTH; i += blockDim.x) (&sketch[0][0])[i] = 0.0;
+    }
+    __syncthreads();
+    if (!claimed) return; // block-uniform
+    // Vertices of degree <= GLP_HIGH_TABLE / 2 probe the whole table, which has room for all
+    // their labels; larger ones give up after GLP_HIGH_PROBES.
+    const glp_u64 probes = may_overflow ? GLP_HIGH_PROBES : GLP_HIGH_TABLE;
     const int lane = (int)(threadIdx.x & 31);
+    glp_lp_candidate bound = glp_lp_nothing();
     for (glp_u64 base = begin; base < end; base += blockDim.x) {
         double freq;
         const glp_u32 label = glp_lp_warp_round(params, view, v, base + threadIdx.x, end, lane, &freq);
-        if (label != GLP_UNLABELLED) {
-            if (!glp_lp_table_add(keys, sums, GLP_HIGH_TABLE, probes, label, freq)) {
-                glp_lp_table_add(overflow_keys + region, overflow_sums + region, region_capacity, region_capacity,
-                                 label, freq);
-                overflowed = 1;
+        bool refused = false;
+        if (label != GLP_UNLABELLED && !glp_lp_table_add(keys, sums, GLP_HIGH_TABLE, probes, label, freq)) {
+            refused = true;
+            if (freq >= 0.0) {
+                atomicOr(&sketch_state, GLP_SKETCH_USED);
+                for (int row = 0; row < GLP_SKETCH_ROWS; ++row) {
+                    atomicAdd(&sketch[row][glp_lp_sketch_bucket(label, row)], freq);
+                }
+            } else {
+                atomicOr(&sketch_state, GLP_SKETCH_USED | GLP_SKETCH_INVALID);
             }
+        }
+        if (may_overflow && __syncthreads_or(refused)) {
+            if (refused) {
+                double estimate = sketch[0][glp_lp_sketch_bucket(label, 0)];
+                for (int row = 1; row < GLP_SKETCH_ROWS; ++row) {
+                    estimate = fmin(estimate, sketch[row][glp_lp_sketch_bucket(label, row)]);
+                }
+                const glp_lp_candidate c = glp_lp_score(params, view, v, label, estimate);
+                if (glp_lp_beats(c, bound)) bound = c;
+            }
+            __syncthreads(); // estimates are read before the next round adds
         }
     }
     __syncthreads();
-    glp_lp_candidate mine = glp_lp_nothing();
-    for (int i = threadIdx.x; i < GLP_HIGH_TABLE; i += blockDim.x) {
-        if (keys[i] == GLP_EMPTY_KEY) continue;
-        const glp_lp_candidate c = glp_lp_score(params, view, v, keys[i], sums[i]);
-        if (glp_lp_beats(c, mine)) mine = c;
-    }
-    if (overflowed) {
-        // Read the global region back and empty it for the next iteration.
-        for (glp_u32 i = threadIdx.x; i < region_capacity; i += blockDim.x) {
-            const glp_u32 key = overflow_keys[region + i];
-            if (key == GLP_EMPTY_KEY) continue;
-            const glp_lp_candidate c = glp_lp_score(params, view, v, key, overflow_sums[region + i]);
-            if (glp_lp_beats(c, mine)) mine = c;
-            overflow_keys[region + i] = GLP_EMPTY_KEY;
-            overflow_sums[region + i] = 0.0;
-        }
-    }
+    const glp_lp_candidate mine =
+        glp_lp_table_best(params, view, v, keys, sums, GLP_HIGH_TABLE, threadIdx.x, blockDim.x, false, glp_lp_nothing());
     const glp_lp_candidate best = glp_lp_block_reduce(mine);
-    if (threadIdx.x == 0 && glp_lp_finish(params, view, v, best, out)) atomicAdd(changed, 1ull);
+    const int state = sketch_state;
+    if (state != 0) bound = glp_lp_block_reduce(bound); // block-uniform
+    if (threadIdx.x == 0) {
+        const bool proven =
+            state == 0 || (state == GLP_SKETCH_USED && glp_lp_score_monotone(params) && glp_lp_beats(best, bound));
+        defer = !proven;
+        if (!proven) deferred[atomicAdd(deferred_count, 1ull)] = v;
+    }
+    __syncthreads();
+    if (!defer) glp_lp_block_finish(params, view, v, best, begin, end, sweep);
+}
+
+// The exact path of the high class: blocks take the deferred vertices in turn and count each
+// with the shared table plus the block's own region of `region_capacity` slots of the global
+// pool (room for twice the largest degree), which takes every label the table refuses; the
+// region is emptied as it is read.
+extern "C" __global__ void __launch_bounds__(GLP_HIGH_THREADS)
+glp_lp_high_exact(const glp_lp_params params, const glp_lp_view view, const glp_u32* deferred,
+                  const unsigned long long* deferred_count, glp_u32* pool_keys, double* pool_sums,
+                  glp_u64 region_capacity, const glp_lp_sweep sweep) {
+    __shared__ glp_u32 keys[GLP_HIGH_TABLE];
+    __shared__ double sums[GLP_HIGH_TABLE];
+    __shared__ int overflowed;
+    glp_u32* region_keys = pool_keys + (glp_u64)blockIdx.x * region_capacity;
+    double* region_sums = pool_sums + (glp_u64)blockIdx.x * region_capacity;
+    const glp_u64 total = *deferred_count;
+    const int lane = (int)(threadIdx.x & 31);
+    for (glp_u64 i = blockIdx.x; i < total; i += gridDim.x) {
+        const glp_u32 v = deferred[i];
+        glp_lp_block_clear(keys, sums, GLP_HIGH_TABLE);
+        if (threadIdx.x == 0) overflowed = 0;
+        __syncthreads();
+        const glp_u64 begin = view.offsets[v];
+        const glp_u64 end = view.offsets[v + 1];
+        for (glp_u64 base = begin; base < end; base += blockDim.x) {
+            double freq;
+            const glp_u32 label = glp_lp_warp_round(params, view, v, base + threadIdx.x, end, lane, &freq);
+            if (label != GLP_UNLABELLED && !glp_lp_table_add(keys, sums, GLP_HIGH_TABLE, GLP_HIGH_PROBES, label, freq)) {
+                glp_lp_table_add(region_keys, region_sums, region_capacity, region_capacity, label, freq);
+                overflowed = 1;
+            }
+        }
+        __syncthreads();
+        glp_lp_candidate mine =
+            glp_lp_table_best(params, view, v, keys, sums, GLP_HIGH_TABLE, threadIdx.x, blockDim.x, false, glp_lp_nothing());
+        if (overflowed) {
+            mine = glp_lp_table_best(params, view, v, region_keys, region_sums, region_capacity, threadIdx.x,
+                                     blockDim.x, true, mine);
+        }
+        const glp_lp_candidate best = glp_lp_block_reduce(mine);
+        glp_lp_block_finish(params, view, v, best, begin, end, sweep);
+    }
 }
 
 // ---- G-Hash baseline: a warp per vertex, global table region -------------------------------
 
 extern "C" __global__ void __launch_bounds__(256)
 glp_lp_global(const glp_lp_params params, const glp_lp_view view, const glp_u32* vertices, glp_u32 count,
-              const glp_u64* table_offsets, glp_u32* table_keys, double* table_sums, glp_u32* out,
-              unsigned long long* changed) {
+              const glp_u64* table_offsets, glp_u32* table_keys, double* table_sums, const glp_lp_sweep sweep) {
     const glp_u64 slot = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     const int lane = (int)(threadIdx.x & 31);
     if (slot >= count) return; // warp-uniform
     const glp_u32 v = vertices[slot];
+    if (sweep.affected) {
+        const int claimed = lane == 0 ? (int)glp_lp_claim(sweep, v) : 0;
+        if (__shfl_sync(GLP_FULL_MASK, claimed, 0) == 0) return; // warp-uniform
+    }
     const glp_u64 begin = view.offsets[v];
     const glp_u64 end = view.offsets[v + 1];
     glp_u32* keys = table_keys + table_offsets[slot];
     double* sums = table_sums + table_offsets[slot];
-    const glp_u32 capacity = (glp_u32)(table_offsets[slot + 1] - table_offsets[slot]);
+    const glp_u64 capacity = table_offsets[slot + 1] - table_offsets[slot];
     for (glp_u64 e = begin + (glp_u64)lane; e < end; e += 32) {
         const glp_tuple_u32_f64 c = glp_lp_load_neighbor(params, view, v, view.targets[e], e);
         if (c._0 != GLP_UNLABELLED) glp_lp_table_add(keys, sums, capacity, capacity, c._0, c._1);
     }
     __syncwarp();
-    glp_lp_candidate mine = glp_lp_nothing();
-    for (glp_u32 i = (glp_u32)lane; i < capacity; i += 32) {
-        const glp_u32 key = keys[i];
-        if (key == GLP_EMPTY_KEY) continue;
-        const glp_lp_candidate c = glp_lp_score(params, view, v, key, sums[i]);
-        if (glp_lp_beats(c, mine)) mine = c;
-        keys[i] = GLP_EMPTY_KEY;
-        sums[i] = 0.0;
-    }
+    const glp_lp_candidate mine =
+        glp_lp_table_best(params, view, v, keys, sums, capacity, lane, 32, true, glp_lp_nothing());
     const glp_lp_candidate best = glp_lp_reduce(mine, 32);
-    const bool changed_here = lane == 0 && glp_lp_finish(params, view, v, best, out);
-    glp_lp_count_changes(changed_here, changed);
+    const bool changed_here = lane == 0 && glp_lp_finish(params, view, v, best, sweep);
+    if (sweep.affected && __shfl_sync(GLP_FULL_MASK, (int)changed_here, 0) != 0) {
+        glp_lp_mark_neighbors(sweep, view, begin + (glp_u64)lane, end, 32);
+    }
+    glp_lp_count(sweep, lane == 0, changed_here);
+}
+
+// ---- asynchronous pick phase ---------------------------------------------------------------
+
+// pick_label of every vertex, in place: a vertex whose label the pick changes marks its
+// neighbours affected (the CPU's asynchronous schedule does the same before its sweep).
+extern "C" __global__ void glp_lp_pick_in_place(const glp_lp_params params, const glp_lp_view view,
+                                                const glp_lp_sweep sweep) {
+    const glp_u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= view.num_vertices) return;
+    const glp_u32 picked = glp_lp_pick_label(params, view, v);
+    if (picked != sweep.out[v]) {
+        sweep.out[v] = picked;
+        glp_lp_mark_neighbors(sweep, view, view.offsets[v], view.offsets[v + 1], 1);
+    }
 }

@@ -15,20 +15,51 @@ struct glp_lp_view {
     glp_u32* memory_labels;        // GLP_LABEL_MEMORY_SLOTS per vertex (null: unused)
     float* memory_weights;         // GLP_LABEL_MEMORY_SLOTS per vertex
     const glp_u32* seeds;          // seed label per vertex (null: no seeds)
+    glp_u64* fault;                // [method, id] of the first out-of-range id a hook passed (null: unchecked)
+    glp_u64 num_edges;
     glp_u64 random_seed;
     glp_u32 num_vertices;
     glp_u32 iteration;
 };
 
-__device__ __forceinline__ glp_u32 glp_lp_label(const glp_lp_view& view, glp_u32 u) { return view.labels[u]; }
-__device__ __forceinline__ glp_u32 glp_lp_next_label(const glp_lp_view& view, glp_u32 u) { return view.next_labels[u]; }
-__device__ __forceinline__ glp_u64 glp_lp_degree(const glp_lp_view& view, glp_u32 v) { return view.offsets[v + 1] - view.offsets[v]; }
+// Ids a hook passes to the view are checked: the first id out of range is recorded in
+// view.fault as (method, id) for the host to report (glp-runtime's `ViewFault`), and the
+// method returns a neutral value; the run then stops with an error, as on the CPU.
+#define GLP_VIEW_LABEL 1ull
+#define GLP_VIEW_NEXT_LABEL 2ull
+#define GLP_VIEW_DEGREE 3ull
+#define GLP_VIEW_EDGE_WEIGHT 4ull
+#define GLP_VIEW_VERTEX_WEIGHT 5ull
+#define GLP_VIEW_SEED_LABEL 6ull
+__device__ __noinline__ void glp_lp_fault(const glp_lp_view& view, glp_u64 method, glp_u64 id) {
+    if (view.fault && atomicCAS(&view.fault[0], 0ull, method) == 0ull) view.fault[1] = id;
+}
+__device__ __forceinline__ bool glp_lp_vertex_ok(const glp_lp_view& view, glp_u64 method, glp_u32 v) {
+    if (v < view.num_vertices) return true;
+    glp_lp_fault(view, method, v);
+    return false;
+}
+
+__device__ __forceinline__ glp_u32 glp_lp_label(const glp_lp_view& view, glp_u32 u) {
+    return glp_lp_vertex_ok(view, GLP_VIEW_LABEL, u) ? view.labels[u] : GLP_UNLABELLED;
+}
+__device__ __forceinline__ glp_u32 glp_lp_next_label(const glp_lp_view& view, glp_u32 u) {
+    return glp_lp_vertex_ok(view, GLP_VIEW_NEXT_LABEL, u) ? view.next_labels[u] : GLP_UNLABELLED;
+}
+__device__ __forceinline__ glp_u64 glp_lp_degree(const glp_lp_view& view, glp_u32 v) {
+    return glp_lp_vertex_ok(view, GLP_VIEW_DEGREE, v) ? view.offsets[v + 1] - view.offsets[v] : 0ull;
+}
 __device__ __forceinline__ glp_u32 glp_lp_num_vertices(const glp_lp_view& view) { return view.num_vertices; }
 __device__ __forceinline__ glp_u32 glp_lp_iteration(const glp_lp_view& view) { return view.iteration; }
 __device__ __forceinline__ double glp_lp_edge_weight(const glp_lp_view& view, glp_u64 e) {
+    if (e >= view.num_edges) {
+        glp_lp_fault(view, GLP_VIEW_EDGE_WEIGHT, e);
+        return 1.0;
+    }
     return view.edge_weights ? (double)view.edge_weights[e] : 1.0;
 }
 __device__ __forceinline__ double glp_lp_vertex_weight(const glp_lp_view& view, glp_u32 v) {
+    if (!glp_lp_vertex_ok(view, GLP_VIEW_VERTEX_WEIGHT, v)) return 1.0;
     return view.vertex_weights ? (double)view.vertex_weights[v] : 1.0;
 }
 __device__ __forceinline__ void glp_lp_count_label(const glp_lp_view& view, glp_u32 l) {
@@ -39,6 +70,7 @@ __device__ __forceinline__ glp_u32 glp_lp_global_count(const glp_lp_view& view, 
     return (l >= view.num_vertices || !view.histogram) ? 0u : view.histogram[l];
 }
 __device__ __forceinline__ glp_u32 glp_lp_seed_label(const glp_lp_view& view, glp_u32 v) {
+    if (!glp_lp_vertex_ok(view, GLP_VIEW_SEED_LABEL, v)) return GLP_UNLABELLED;
     return view.seeds ? view.seeds[v] : GLP_UNLABELLED;
 }
 // Random draws: Philox4x32-10 with key = random_seed (low word first) and counter =

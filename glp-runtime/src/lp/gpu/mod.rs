@@ -1,8 +1,10 @@
-//! The GPU label propagation engine (GLP, synchronous schedule).
+//! The GPU label propagation engine (GLP and nu-LPA schedules).
 //!
 //! A run compiles the variant's hooks fused into the MFL kernels
 //! ([`glp_codegen::lp::mfl`], whose docs give the degree classes, their bounds and why),
-//! uploads the graph and the facilities the variant's [`LpFeatures`] name, and iterates:
+//! uploads the graph and the facilities the variant's [`LpFeatures`] name, and iterates.
+//!
+//! Synchronous schedule (GLP, equal to the CPU engine's labels):
 //!
 //! 1. reset the histogram (when the variant has one);
 //! 2. `pick_label` for every vertex into the shown labels (only with a custom pick; otherwise
@@ -10,13 +12,29 @@
 //! 3. one kernel per degree class of the strategy's [`ClassPlan`]: the best label of each
 //!    vertex (highest score, equal scores to the smaller label, exactly the CPU engine's
 //!    synchronous rule), `update_vertex`, the output label and a count of changed labels;
+//!    high-degree vertices the count-min sketch cannot settle are deferred to the exact
+//!    kernel, launched after the high class;
 //! 4. swap previous and output; stop when nothing changed (unless label memory or random
 //!    numbers make the labels only part of the state, as on the CPU) or at the cap.
 //!
+//! Asynchronous schedule (nu-LPA, the CPU's `asynchronous` semantics): one label array
+//! updated in place; a per-vertex affected flag (all set at the start) selects the vertices a
+//! sweep processes, each clearing its flag and, when it moves, setting its neighbours';
+//! `pick_label` (if custom) runs in place before the sweep, marking the neighbours of the
+//! vertices it changes; Pick-Less sweeps (`iteration % pick_less_every == 0`) let a vertex
+//! move only to a smaller label; the run stops after a non-Pick-Less sweep that changed at
+//! most `tolerance * n` labels. Which neighbour labels a vertex sees depends on the order the
+//! GPU runs the sweep in, so results are not reproducible bit for bit (as on the CPU with
+//! several threads); the tests compare quality, not labels.
+//!
+//! Hooks that pass an out-of-range vertex or edge id to a view method get a neutral value,
+//! and the run stops after the sweep with [`Error::Program`] naming the method and the id
+//! (the kernels record the first such call).
+//!
 //! Strategies ([`MflStrategy`], `--mfl`): `glp` (warp path for low degrees, shared-memory
-//! tables above), `smem` (the same without the warp path, GLP's ablation) and `global`
-//! (G-Hash: a per-vertex global hash table of twice the degree for every vertex, the
-//! paper's baseline). All three are exact.
+//! tables and the count-min sketch above), `smem` (the same without the warp path, GLP's
+//! ablation) and `global` (G-Hash: a per-vertex global hash table of twice the degree for
+//! every vertex, the paper's baseline). All are exact.
 //!
 //! Exactness: labels are scored from f64 sums of the hooks' weights. The low class sums in
 //! edge order like the CPU; the table kernels add with atomics in any order, which is exact
@@ -38,7 +56,7 @@ use crate::device::{cache, DeviceBuffer, Gpu, Kernel, KernelArg, KernelArgs, Mod
 use crate::error::{Error, Result};
 use crate::graph::Csr;
 use glp_codegen::ir::ScalarValue;
-use glp_codegen::lp::mfl::{self, GLOBAL_THREADS, HIGH_THREADS, LOW_TILES, MID_WARPS_PER_BLOCK};
+use glp_codegen::lp::mfl::{self, GLOBAL_THREADS, HIGH_THREADS, LOW_TILES, MID_WARPS_PER_BLOCK, TABLE_SLOT_BYTES};
 use glp_codegen::lp::LpFeatures;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -94,7 +112,7 @@ pub struct GpuStats {
     pub table_bytes: u64,
 }
 
-/// Runs `variant` on the GPU `gpu` with the synchronous schedule.
+/// Runs `variant` on the GPU `gpu` with `config`'s schedule (see the module docs).
 pub fn run_gpu<V: LpKernel + ?Sized>(
     gpu: &Gpu,
     csr: &Csr,
@@ -104,12 +122,6 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
     strategy: MflStrategy,
 ) -> Result<(LpOutcome, GpuStats)> {
     config.validate()?;
-    if config.schedule != Schedule::Synchronous {
-        return Err(Error::invalid(
-            "the GPU engine runs the synchronous schedule only (the asynchronous nu-LPA schedule runs on the CPU: \
-             --backend cpu, or --schedule sync)",
-        ));
-    }
     if config.ties != TieBreak::SmallestLabel {
         return Err(Error::invalid("the GPU engine resolves equal scores to the smallest label only"));
     }
@@ -126,13 +138,16 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
 
     let setup_start = Instant::now();
     let plan = ClassPlan::new(csr, strategy);
-    let mut state = DeviceState::upload(gpu, &kernels, csr, features, inputs, &plan)?;
+    let asynchronous = matches!(config.schedule, Schedule::Asynchronous { .. });
+    let mut state = DeviceState::upload(gpu, &kernels, csr, features, inputs, &plan, asynchronous)?;
     let params = param_block(&variant.param_values());
     let setup = setup_start.elapsed();
 
+    let n = csr.num_vertices();
     let start = Instant::now();
     let view = state.view(config.seed, 0, ViewLabels::Unlabelled);
-    kernels.initial(gpu, &params, &view, &state.previous, csr.num_vertices() as u64)?;
+    kernels.initial(gpu, &params, &view, &state.previous, n as u64)?;
+    state.check_fault(gpu, variant.kernel_name(), 0)?;
     let may_stop = !features.label_memory && !features.random;
     let mut iterations = Vec::new();
     let mut iteration_ms = Vec::new();
@@ -143,27 +158,38 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
         if let Some(histogram) = state.histogram.as_mut() {
             gpu.zero(histogram)?;
         }
-        let shown = if features.custom_pick_label {
-            let view = state.view(config.seed, iteration, ViewLabels::Shown);
-            kernels.pick(gpu, &params, &view, state.shown_buffer(), csr.num_vertices() as u64)?;
-            ViewLabels::Shown
-        } else {
-            ViewLabels::Previous
+        gpu.zero(&mut state.counters)?;
+        let (pick_less, tolerance) = match config.schedule {
+            Schedule::Synchronous => (false, 0.0),
+            Schedule::Asynchronous { pick_less_every, tolerance } => {
+                (pick_less_every != 0 && iteration % pick_less_every == 0, tolerance)
+            }
         };
-        gpu.zero(&mut state.changed)?;
-        let view = state.view(config.seed, iteration, shown);
-        kernels.propagate(gpu, &params, &view, &state, &plan)?;
+        let view = if asynchronous {
+            let view = state.view(config.seed, iteration, ViewLabels::Previous);
+            if features.custom_pick_label {
+                kernels.pick_in_place(gpu, &params, &view, &state.sweep(false), n as u64)?;
+            }
+            view
+        } else if features.custom_pick_label {
+            let view = state.view(config.seed, iteration, ViewLabels::Shown);
+            kernels.pick(gpu, &params, &view, state.shown_buffer(), n as u64)?;
+            view
+        } else {
+            state.view(config.seed, iteration, ViewLabels::Previous)
+        };
+        kernels.propagate(gpu, &params, &view, &state.sweep(pick_less), &mut state, &plan)?;
         let last = gpu.record()?;
-        let changed = gpu.download(&state.changed)?[0];
+        let counters = gpu.download(&state.counters)?;
+        state.check_fault(gpu, variant.kernel_name(), iteration)?;
         iteration_ms.push(gpu.elapsed_ms(&first, &last)?);
-        std::mem::swap(&mut state.previous, &mut state.output);
-        iterations.push(IterationStats {
-            changed,
-            processed: csr.num_vertices() as u64,
-            pick_less: false,
-            time: began.elapsed(),
-        });
-        if may_stop && changed == 0 {
+        if !asynchronous {
+            std::mem::swap(&mut state.previous, &mut state.output);
+        }
+        let (changed, processed) = (counters[0], if asynchronous { counters[1] } else { n as u64 });
+        iterations.push(IterationStats { changed, processed, pick_less, time: began.elapsed() });
+        let settled = if asynchronous { !pick_less && changed as f64 <= tolerance * n as f64 } else { changed == 0 };
+        if may_stop && settled {
             converged = true;
             break;
         }
@@ -171,7 +197,6 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
     gpu.synchronize()?;
     let elapsed = start.elapsed();
     // Buffers hold at least one element, so an empty graph reads back one: keep `n`.
-    let n = csr.num_vertices();
     let mut labels = gpu.download(&state.previous)?;
     labels.truncate(n);
     let memberships = match &state.memory_labels {
@@ -221,14 +246,41 @@ struct ViewArg {
     memory_labels: u64,
     memory_weights: u64,
     seeds: u64,
+    fault: u64,
+    num_edges: u64,
     random_seed: u64,
     num_vertices: u32,
     iteration: u32,
 }
 
-// SAFETY: `#[repr(C)]`, eleven 8-byte fields then two 4-byte ones: the layout of
+// SAFETY: `#[repr(C)]`, thirteen 8-byte fields then two 4-byte ones: the layout of
 // `glp_lp_view` (pointers are 8 bytes on every CUDA target), no padding.
 unsafe impl KernelArg for ViewArg {}
+
+/// The kernel argument mirroring `glp_lp_sweep` (`mfl_kernels.cu`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+struct SweepArg {
+    out: u64,
+    affected: u64,
+    counters: u64,
+    pick_less: u32,
+    padding: u32,
+}
+
+// SAFETY: `#[repr(C)]`, three 8-byte fields then two 4-byte ones: the layout of
+// `glp_lp_sweep`, no padding.
+unsafe impl KernelArg for SweepArg {}
+
+/// The view methods the kernels check ids for (`GLP_VIEW_*` in glp-codegen's `view.cuh`).
+const VIEW_METHODS: [(u64, &str, &str); 6] = [
+    (1, "view.label", "vertex"),
+    (2, "view.next_label", "vertex"),
+    (3, "view.degree", "vertex"),
+    (4, "view.edge_weight", "edge"),
+    (5, "view.vertex_weight", "vertex"),
+    (6, "view.seed_label", "vertex"),
+];
 
 /// Which labels the view shows as `label(u)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -247,9 +299,11 @@ struct LpKernels {
     fill: Kernel,
     initial: Kernel,
     pick: Kernel,
+    pick_in_place: Kernel,
     low: Vec<Kernel>,
     mid: Kernel,
     high: Kernel,
+    high_exact: Kernel,
     global: Kernel,
 }
 
@@ -266,9 +320,11 @@ impl LpKernels {
             fill: module.kernel("glp_fill_u32")?,
             initial: module.kernel("glp_lp_initial")?,
             pick: module.kernel("glp_lp_pick")?,
+            pick_in_place: module.kernel("glp_lp_pick_in_place")?,
             low,
             mid: module.kernel("glp_lp_mid")?,
             high: module.kernel("glp_lp_high")?,
+            high_exact: module.kernel("glp_lp_high_exact")?,
             global: module.kernel("glp_lp_global")?,
             _module: module,
         })
@@ -293,8 +349,22 @@ impl LpKernels {
         gpu.launch(&self.pick, Shape::covering(n, 256)?, &args)
     }
 
-    /// Every class kernel of the plan, writing `state.output` and counting changes.
-    fn propagate(&self, gpu: &Gpu, params: &[u8], view: &ViewArg, state: &DeviceState, plan: &ClassPlan) -> Result<()> {
+    /// `glp_lp_pick_in_place(params, view, sweep)` (asynchronous schedule).
+    fn pick_in_place(&self, gpu: &Gpu, params: &[u8], view: &ViewArg, sweep: &SweepArg, n: u64) -> Result<()> {
+        let args = KernelArgs::new().bytes(params).value(*view).value(*sweep);
+        gpu.launch(&self.pick_in_place, Shape::covering(n, 256)?, &args)
+    }
+
+    /// Every class kernel of the plan: one sweep, writing through `sweep` and counting.
+    fn propagate(
+        &self,
+        gpu: &Gpu,
+        params: &[u8],
+        view: &ViewArg,
+        sweep: &SweepArg,
+        state: &mut DeviceState,
+        plan: &ClassPlan,
+    ) -> Result<()> {
         let common = |vertices: &DeviceBuffer<u32>, count: usize| {
             KernelArgs::new().bytes(params).value(*view).buffer(vertices).value(count as u32)
         };
@@ -302,32 +372,43 @@ impl LpKernels {
             self.low.iter().zip(&state.low).zip(LOW_TILES.iter().zip(plan.low.iter().map(Vec::len)))
         {
             if count > 0 {
-                let args = common(vertices, count).buffer(&state.output).buffer(&state.changed);
+                let args = common(vertices, count).value(*sweep);
                 gpu.launch(kernel, Shape::covering(count as u64 * u64::from(*tile), 256)?, &args)?;
             }
         }
         if !plan.mid.is_empty() {
-            let args = common(&state.mid, plan.mid.len()).buffer(&state.output).buffer(&state.changed);
+            let args = common(&state.mid, plan.mid.len()).value(*sweep);
             let shape = Shape::covering(plan.mid.len() as u64 * 32, MID_WARPS_PER_BLOCK * 32)?;
             gpu.launch(&self.mid, shape, &args)?;
         }
         if !plan.high.is_empty() {
+            gpu.zero(&mut state.deferred_count)?;
             let args = common(&state.high, plan.high.len())
-                .buffer(&state.high_regions)
-                .buffer(&state.high_keys)
-                .buffer(&state.high_sums)
-                .buffer(&state.output)
-                .buffer(&state.changed);
+                .buffer(&state.deferred)
+                .buffer(&state.deferred_count)
+                .value(*sweep);
             let shape = Shape { blocks: plan.high.len() as u32, threads: HIGH_THREADS };
             gpu.launch(&self.high, shape, &args)?;
+        }
+        if state.exact_blocks > 0 {
+            let args = KernelArgs::new()
+                .bytes(params)
+                .value(*view)
+                .buffer(&state.deferred)
+                .buffer(&state.deferred_count)
+                .buffer(&state.pool_keys)
+                .buffer(&state.pool_sums)
+                .value(state.region_capacity)
+                .value(*sweep);
+            let shape = Shape { blocks: state.exact_blocks as u32, threads: HIGH_THREADS };
+            gpu.launch(&self.high_exact, shape, &args)?;
         }
         if !plan.global.is_empty() {
             let args = common(&state.global, plan.global.len())
                 .buffer(&state.global_regions)
                 .buffer(&state.global_keys)
                 .buffer(&state.global_sums)
-                .buffer(&state.output)
-                .buffer(&state.changed);
+                .value(*sweep);
             gpu.launch(&self.global, Shape::covering(plan.global.len() as u64 * 32, GLOBAL_THREADS)?, &args)?;
         }
         Ok(())
@@ -344,26 +425,38 @@ struct DeviceState {
     histogram: Option<DeviceBuffer<u32>>,
     memory_labels: Option<DeviceBuffer<u32>>,
     memory_weights: Option<DeviceBuffer<f32>>,
-    /// Labels of the previous iteration (`next_label`), then the result.
+    /// Labels of the previous iteration (`next_label`), then the result; the labels updated
+    /// in place by the asynchronous schedule.
     previous: DeviceBuffer<u32>,
-    /// This iteration's output.
+    /// This iteration's output (synchronous schedule).
     output: DeviceBuffer<u32>,
-    /// The pick phase's labels (only with a custom pick).
+    /// The pick phase's labels (only with a custom pick, synchronous).
     shown: Option<DeviceBuffer<u32>>,
     /// All unlabelled: the view of `initial_label`.
     unlabelled: DeviceBuffer<u32>,
-    changed: DeviceBuffer<u64>,
+    /// Affected flags (asynchronous schedule).
+    affected: Option<DeviceBuffer<u8>>,
+    /// Labels changed and vertices processed by the sweep.
+    counters: DeviceBuffer<u64>,
+    /// The first out-of-range id a hook passed to the view: (method, id).
+    fault: DeviceBuffer<u64>,
     low: Vec<DeviceBuffer<u32>>,
     mid: DeviceBuffer<u32>,
     high: DeviceBuffer<u32>,
-    high_regions: DeviceBuffer<u64>,
-    high_keys: DeviceBuffer<u32>,
-    high_sums: DeviceBuffer<f64>,
+    /// High vertices the sketch did not settle this sweep, and their count.
+    deferred: DeviceBuffer<u32>,
+    deferred_count: DeviceBuffer<u64>,
+    /// The exact path's pool: `exact_blocks` regions of `region_capacity` slots.
+    pool_keys: DeviceBuffer<u32>,
+    pool_sums: DeviceBuffer<f64>,
+    exact_blocks: u64,
+    region_capacity: u64,
     global: DeviceBuffer<u32>,
     global_regions: DeviceBuffer<u64>,
     global_keys: DeviceBuffer<u32>,
     global_sums: DeviceBuffer<f64>,
     num_vertices: u32,
+    num_edges: u64,
     peak_bytes: u64,
     table_bytes: u64,
 }
@@ -376,6 +469,7 @@ impl DeviceState {
         features: LpFeatures,
         inputs: &LpInputs<'_>,
         plan: &ClassPlan,
+        asynchronous: bool,
     ) -> Result<DeviceState> {
         let n = csr.num_vertices();
         let slots = n * LABEL_MEMORY_SLOTS as usize;
@@ -399,9 +493,11 @@ impl DeviceState {
             kernels.fill(gpu, &keys, UNLABELLED)?;
             Ok((keys, gpu.alloc_zeros(what, slots as usize)?))
         };
-        let (high_keys, high_sums) = table("the high-degree overflow table", plan.high_table_slots())?;
+        let (exact_blocks, region_capacity) = plan.exact_pool();
+        let (pool_keys, pool_sums) = table("the high class's exact pool", exact_blocks * region_capacity)?;
         let (global_keys, global_sums) = table("the G-Hash tables", plan.global_table_slots())?;
-        let table_bytes = high_keys.bytes() + high_sums.bytes() + global_keys.bytes() + global_sums.bytes();
+        let table_bytes = pool_keys.bytes() + pool_sums.bytes() + global_keys.bytes() + global_sums.bytes();
+        debug_assert_eq!(pool_keys.bytes() + pool_sums.bytes(), exact_blocks * region_capacity * TABLE_SLOT_BYTES);
         let state = DeviceState {
             offsets: gpu.upload("CSR offsets", csr.offsets())?,
             targets: gpu.upload("CSR targets", csr.targets())?,
@@ -415,21 +511,31 @@ impl DeviceState {
             memory_weights: if features.label_memory { Some(gpu.alloc_zeros("label memory", slots)?) } else { None },
             memory_labels,
             previous: gpu.alloc_zeros("labels", n)?,
-            output: gpu.alloc_zeros("labels", n)?,
-            shown: if features.custom_pick_label { Some(gpu.alloc_zeros("shown labels", n)?) } else { None },
+            output: if asynchronous { gpu.alloc_zeros("labels", 1)? } else { gpu.alloc_zeros("labels", n)? },
+            shown: if features.custom_pick_label && !asynchronous {
+                Some(gpu.alloc_zeros("shown labels", n)?)
+            } else {
+                None
+            },
             unlabelled,
-            changed: gpu.alloc_zeros("the change counter", 1)?,
+            affected: if asynchronous { Some(gpu.upload("affected flags", &vec![1u8; n])?) } else { None },
+            counters: gpu.alloc_zeros("the sweep counters", 2)?,
+            fault: gpu.alloc_zeros("the view fault record", 2)?,
             low: plan.low.iter().map(|l| gpu.upload("degree classes", l)).collect::<Result<_>>()?,
             mid: gpu.upload("degree classes", &plan.mid)?,
             high: gpu.upload("degree classes", &plan.high)?,
-            high_regions: gpu.upload("degree classes", &plan.high_regions)?,
-            high_keys,
-            high_sums,
+            deferred: gpu.alloc_zeros("the deferred high vertices", plan.high_deferrable as usize)?,
+            deferred_count: gpu.alloc_zeros("the deferred high vertices", 1)?,
+            pool_keys,
+            pool_sums,
+            exact_blocks,
+            region_capacity,
             global: gpu.upload("degree classes", &plan.global)?,
             global_regions: gpu.upload("degree classes", &plan.global_regions)?,
             global_keys,
             global_sums,
             num_vertices: n as u32,
+            num_edges: csr.num_edges() as u64,
             peak_bytes: 0,
             table_bytes,
         };
@@ -438,6 +544,34 @@ impl DeviceState {
 
     fn shown_buffer(&self) -> &DeviceBuffer<u32> {
         self.shown.as_ref().unwrap_or(&self.output)
+    }
+
+    /// The sweep of this iteration: in place with affected flags when asynchronous.
+    fn sweep(&self, pick_less: bool) -> SweepArg {
+        let (out, affected) = match &self.affected {
+            Some(flags) => (self.previous.device_ptr(), flags.device_ptr()),
+            None => (self.output.device_ptr(), 0),
+        };
+        SweepArg { out, affected, counters: self.counters.device_ptr(), pick_less: u32::from(pick_less), padding: 0 }
+    }
+
+    /// The run's error if a hook passed an out-of-range id to the view.
+    fn check_fault(&self, gpu: &Gpu, variant: &str, iteration: u32) -> Result<()> {
+        let fault = gpu.download(&self.fault)?;
+        if fault[0] == 0 {
+            return Ok(());
+        }
+        let (method, kind) = VIEW_METHODS
+            .iter()
+            .find(|(code, _, _)| *code == fault[0])
+            .map_or(("a view method", "vertex"), |(_, method, kind)| (*method, *kind));
+        let (count, noun) =
+            if kind == "edge" { (self.num_edges, "stored edges") } else { (u64::from(self.num_vertices), "vertices") };
+        Err(Error::Program(format!(
+            "a hook of `{variant}` passed {kind} id {} to {method}() in iteration {iteration} on the GPU, \
+             but the graph has {count} {noun}; the run stopped",
+            fault[1]
+        )))
     }
 
     fn view(&self, seed: u64, iteration: u32, labels: ViewLabels) -> ViewArg {
@@ -458,6 +592,8 @@ impl DeviceState {
             memory_labels: self.memory_labels.as_ref().map_or(0, DeviceBuffer::device_ptr),
             memory_weights: ptr(self.memory_weights.as_ref()),
             seeds: self.seeds.as_ref().map_or(0, DeviceBuffer::device_ptr),
+            fault: self.fault.device_ptr(),
+            num_edges: self.num_edges,
             random_seed: seed,
             num_vertices: self.num_vertices,
             iteration,

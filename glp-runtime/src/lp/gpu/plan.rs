@@ -3,7 +3,7 @@
 use super::MflStrategy;
 use crate::graph::{Csr, VertexId};
 use glp_codegen::lp::mfl::{
-    low_tile, table_capacity, HIGH_OVERFLOW_DEGREE, LOW_DEGREE_LIMIT, LOW_TILES, MID_MAX_DEGREE,
+    exact_pool, low_tile, table_capacity, HIGH_OVERFLOW_DEGREE, LOW_DEGREE_LIMIT, LOW_TILES, MID_MAX_DEGREE,
 };
 
 /// The vertices of each kernel class, and the global table layout the classes need.
@@ -15,9 +15,10 @@ pub struct ClassPlan {
     pub mid: Vec<VertexId>,
     /// High class (a block per vertex).
     pub high: Vec<VertexId>,
-    /// Offsets of the high vertices' global overflow regions (`high.len() + 1` entries;
-    /// an empty region for vertices that never overflow).
-    pub high_regions: Vec<u64>,
+    /// High vertices that may be deferred to the exact kernel (degree above
+    /// [`HIGH_OVERFLOW_DEGREE`]), and the largest of their degrees.
+    pub high_deferrable: u64,
+    pub high_max_degree: u64,
     /// G-Hash: every vertex with a global table region.
     pub global: Vec<VertexId>,
     /// Offsets of the G-Hash regions (`global.len() + 1` entries).
@@ -32,7 +33,7 @@ impl ClassPlan {
         match strategy {
             MflStrategy::Global => {
                 plan.global = (0..n).collect();
-                plan.global_regions = regions(csr, &plan.global, |_| true);
+                plan.global_regions = regions(csr, &plan.global);
             }
             MflStrategy::Glp | MflStrategy::Smem => {
                 for v in 0..n {
@@ -45,17 +46,20 @@ impl ClassPlan {
                         plan.mid.push(v);
                     } else {
                         plan.high.push(v);
+                        if degree > HIGH_OVERFLOW_DEGREE {
+                            plan.high_deferrable += 1;
+                            plan.high_max_degree = plan.high_max_degree.max(degree);
+                        }
                     }
                 }
-                plan.high_regions = regions(csr, &plan.high, |degree| degree > HIGH_OVERFLOW_DEGREE);
             }
         }
         plan
     }
 
-    /// Slots of the high class's global overflow table.
-    pub fn high_table_slots(&self) -> u64 {
-        self.high_regions.last().copied().unwrap_or(0)
+    /// The exact path's pool: (blocks, slots per block region), see [`exact_pool`].
+    pub fn exact_pool(&self) -> (u64, u64) {
+        exact_pool(self.high_max_degree, self.high_deferrable)
     }
 
     /// Slots of the G-Hash table.
@@ -64,17 +68,14 @@ impl ClassPlan {
     }
 }
 
-/// Prefix offsets of per-vertex table regions: [`table_capacity`] slots for the vertices of
-/// `vertices` whose degree passes `owns_region`, none for the others.
-fn regions(csr: &Csr, vertices: &[VertexId], owns_region: impl Fn(u64) -> bool) -> Vec<u64> {
+/// Prefix offsets of per-vertex table regions: [`table_capacity`] slots for each vertex of
+/// `vertices`.
+fn regions(csr: &Csr, vertices: &[VertexId]) -> Vec<u64> {
     let mut offsets = Vec::with_capacity(vertices.len() + 1);
     let mut total = 0u64;
     offsets.push(0);
     for &v in vertices {
-        let degree = csr.degree(v) as u64;
-        if owns_region(degree) {
-            total += table_capacity(degree);
-        }
+        total += table_capacity(csr.degree(v) as u64);
         offsets.push(total);
     }
     offsets
@@ -116,8 +117,9 @@ mod tests {
             assert_eq!(plan.low[0].len(), leaves as usize + 2);
             let total: usize = plan.low.iter().map(Vec::len).sum::<usize>() + plan.mid.len() + plan.high.len();
             assert_eq!(total, csr.num_vertices());
-            let expected_region = if leaves as u64 > HIGH_OVERFLOW_DEGREE { table_capacity(leaves as u64) } else { 0 };
-            assert_eq!(plan.high_table_slots(), expected_region);
+            let deferrable = u64::from(leaves as u64 > HIGH_OVERFLOW_DEGREE);
+            assert_eq!(plan.high_deferrable, deferrable);
+            assert_eq!(plan.exact_pool(), if deferrable == 1 { (1, table_capacity(leaves as u64)) } else { (0, 0) });
             let smem = ClassPlan::new(&csr, MflStrategy::Smem);
             assert!(smem.low.iter().all(Vec::is_empty));
             assert_eq!(smem.mid.len() + smem.high.len(), csr.num_vertices());

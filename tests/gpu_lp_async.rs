@@ -1,0 +1,170 @@
+//! The GPU engine's asynchronous schedule (nu-LPA: in place, affected flags, Pick-Less,
+//! tolerance) and the checks of the ids hooks pass to the view.
+//!
+//! An asynchronous sweep's result depends on the order vertices run in, so GPU and CPU labels
+//! are not compared; the schedule's rules are checked on the iteration records, and quality
+//! (glp's metrics, tested on their own against hand-computed values) against the CPU engine's
+//! asynchronous run and the ground truth.
+
+mod common;
+
+use common::{data, gpu_or_skip, load};
+use glp::lp::gpu::{run_gpu, MflStrategy};
+use glp::prelude::*;
+
+/// The nu-LPA defaults with ties to the smallest label (the GPU's only rule).
+fn nu_lpa() -> LpConfig {
+    LpConfig { ties: TieBreak::SmallestLabel, ..LpConfig::asynchronous() }
+}
+
+/// Modularity, and NMI against the truth where the truth is a partition.
+fn quality(csr: &Csr, labels: &[u32], truth: &GroundTruth) -> (f64, Option<f64>) {
+    let q = QualityReport::new(csr, labels, Some(truth)).unwrap();
+    (q.modularity, q.nmi.map(|n| n.value))
+}
+
+/// Graphs with ground truth: real ones and a planted partition with hubs of the high class.
+fn graphs_with_truth() -> Vec<(String, Csr, GroundTruth)> {
+    let mut graphs = Vec::new();
+    for (graph, truth) in [
+        ("email-Eu-core.txt", "email-Eu-core-department-labels.txt"),
+        ("lfr/LFR_N50000_ad5_mc50_mu0.3.edges.gz", "lfr/LFR_N50000_ad5_mc50_mu0.3.cmty.txt.gz"),
+        ("com-dblp.edges.gz", "com-dblp.all.cmty.txt.gz"),
+    ] {
+        let g = load(graph);
+        let t = glp::io::read_ground_truth(&data(truth), &g.ids).unwrap();
+        graphs.push((graph.to_string(), g.csr, t.truth));
+    }
+    let (planted, truth) = glp::gen::planted_partition(&glp::gen::CommunityParams {
+        num_vertices: 100_000,
+        max_degree: 3000,
+        ..glp::gen::CommunityParams::default()
+    })
+    .unwrap();
+    graphs.push(("planted-100k".into(), planted.csr, GroundTruth::Partition(truth)));
+    graphs
+}
+
+#[test]
+fn asynchronous_runs_follow_the_nu_lpa_schedule_and_match_the_cpu_in_quality() {
+    let Some(gpu) = gpu_or_skip("asynchronous_runs_follow_the_nu_lpa_schedule_and_match_the_cpu_in_quality") else {
+        return;
+    };
+    let none = LpInputs::default();
+    let config = nu_lpa();
+    let Schedule::Asynchronous { pick_less_every, tolerance } = config.schedule else { unreachable!() };
+    for (name, csr, truth) in graphs_with_truth() {
+        let n = csr.num_vertices() as u64;
+        let cpu = glp::lp::run_kernel(&csr, &Classic, &config, &none).unwrap();
+        let (cpu_modularity, cpu_nmi) = quality(&csr, &cpu.labels, &truth);
+        for strategy in MflStrategy::ALL {
+            let context = format!("{name}, {}", strategy.name());
+            let (out, _) = run_gpu(&gpu, &csr, &Classic, &config, &none, strategy).unwrap();
+            let its = &out.iterations;
+            assert!(out.converged && its.len() <= config.max_iterations as usize, "{context}: {its:?}");
+            for (i, it) in its.iter().enumerate() {
+                assert_eq!(it.pick_less, i as u32 % pick_less_every == 0, "{context}: iteration {i}");
+                assert!(it.changed <= it.processed && it.processed <= n, "{context}: iteration {i}");
+            }
+            // Every vertex is affected at the start; later sweeps skip settled ones.
+            assert_eq!(its[0].processed, n, "{context}");
+            assert!(its.iter().skip(1).any(|it| it.processed < n), "{context}: {its:?}");
+            // It stops at the first non-Pick-Less sweep within the tolerance, not before.
+            let within = |it: &glp::lp::IterationStats| !it.pick_less && it.changed as f64 <= tolerance * n as f64;
+            assert!(within(its.last().unwrap()), "{context}: {its:?}");
+            assert!(!its[..its.len() - 1].iter().any(within), "{context}: {its:?}");
+            // Labels are vertex ids.
+            assert!(out.labels.iter().all(|&l| (l as u64) < n), "{context}");
+            let (modularity, nmi) = quality(&csr, &out.labels, &truth);
+            assert!(modularity >= cpu_modularity - 0.02, "{context}: modularity {modularity} vs CPU {cpu_modularity}");
+            if let (Some(nmi), Some(cpu_nmi)) = (nmi, cpu_nmi) {
+                assert!(nmi >= cpu_nmi - 0.03, "{context}: NMI {nmi} vs CPU {cpu_nmi}");
+            }
+        }
+    }
+}
+
+/// One Pick-Less sweep from the initial labels (vertex ids): no vertex may take a larger
+/// label, and a vertex keeps its own id only if no neighbour offered a smaller best label.
+#[test]
+fn a_pick_less_sweep_only_lowers_labels() {
+    let Some(gpu) = gpu_or_skip("a_pick_less_sweep_only_lowers_labels") else { return };
+    let g = load("com-dblp.edges.gz");
+    let config = LpConfig { max_iterations: 1, ..nu_lpa() };
+    for strategy in MflStrategy::ALL {
+        let (out, _) = run_gpu(&gpu, &g.csr, &Classic, &config, &LpInputs::default(), strategy).unwrap();
+        assert!(out.iterations[0].pick_less);
+        assert!(out.labels.iter().enumerate().all(|(v, &l)| l as usize <= v), "{}", strategy.name());
+        let moved = out.labels.iter().enumerate().filter(|&(v, &l)| l as usize != v).count() as u64;
+        assert_eq!(moved, out.iterations[0].changed, "{}", strategy.name());
+    }
+}
+
+/// Variants with facilities run asynchronously too: seeds never move, LLP's histogram is
+/// rebuilt by its in-place pick each sweep, and each run stops by the schedule's rules.
+#[test]
+fn seeded_and_llp_run_asynchronously() {
+    let Some(gpu) = gpu_or_skip("seeded_and_llp_run_asynchronously") else { return };
+    let g = load("lfr/LFR_N50000_ad5_mc50_mu0.3.edges.gz");
+    let n = g.csr.num_vertices() as u32;
+    let seeds: Vec<u32> = (0..n).map(|v| if v % 40 == 0 { v / 400 * 400 } else { UNLABELLED }).collect();
+    let inputs = LpInputs { seeds: Some(&seeds), ..LpInputs::default() };
+    let config = nu_lpa();
+    for strategy in MflStrategy::ALL {
+        let (out, _) = run_gpu(&gpu, &g.csr, &Seeded, &config, &inputs, strategy).unwrap();
+        for (v, &seed) in seeds.iter().enumerate() {
+            if seed != UNLABELLED {
+                assert_eq!(out.labels[v], seed, "seed {v} moved ({})", strategy.name());
+            }
+        }
+        // Labels only come from seeds.
+        assert!(out.labels.iter().all(|&l| l == UNLABELLED || l % 400 == 0), "{}", strategy.name());
+        let cpu = glp::lp::run_kernel(&g.csr, &Llp { gamma: 1.0 }, &config, &LpInputs::default()).unwrap();
+        let (llp, _) = run_gpu(&gpu, &g.csr, &Llp { gamma: 1.0 }, &config, &LpInputs::default(), strategy).unwrap();
+        let modularity = |labels: &[u32]| QualityReport::new(&g.csr, labels, None).unwrap().modularity;
+        let (gpu_q, cpu_q) = (modularity(&llp.labels), modularity(&cpu.labels));
+        assert!(gpu_q >= cpu_q - 0.03, "llp ({}): modularity {gpu_q} vs CPU {cpu_q}", strategy.name());
+    }
+}
+
+/// A hook that reads a vertex or an edge that does not exist stops the run with an error
+/// naming the method and the id, on both schedules and every strategy.
+#[test]
+fn out_of_range_ids_from_hooks_are_errors() {
+    let Some(gpu) = gpu_or_skip("out_of_range_ids_from_hooks_are_errors") else { return };
+    let g = load("karate.mtx");
+    let n = g.csr.num_vertices() as u32;
+    let m = g.csr.num_edges();
+    let cases = [
+        (
+            "fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {\n\
+             (view.label(u + view.num_vertices()), 1.0)\n}",
+            "to view.label()".to_string(),
+        ),
+        (
+            "fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {\n\
+             (view.label(u), view.edge_weight(edge + 1000))\n}",
+            "to view.edge_weight()".to_string(),
+        ),
+        (
+            "fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {\n\
+             freq + view.degree(v + 100) as f64\n}",
+            "to view.degree()".to_string(),
+        ),
+    ];
+    for (hook, expected) in cases {
+        let source = format!("struct Bad;\nimpl LpVariant for Bad {{\n{hook}\n}}\n");
+        let variant = glp::lp::InterpretedVariant::from_source("bad.rs", &source, &[] as &[&str]).unwrap();
+        for config in [LpConfig::synchronous(3), nu_lpa()] {
+            for strategy in MflStrategy::ALL {
+                let err = run_gpu(&gpu, &g.csr, &variant, &config, &LpInputs::default(), strategy).unwrap_err();
+                let text = err.to_string();
+                assert!(text.contains("on the GPU") && text.contains(&expected), "{text}");
+                assert!(
+                    text.contains(&format!("{n} vertices")) || text.contains(&format!("{m} stored edges")),
+                    "{text}"
+                );
+            }
+        }
+    }
+}
