@@ -99,6 +99,25 @@ pub fn emit_program(kind: &KindSpec, program: &Program) -> String {
     out
 }
 
+/// A C expression for `e`, which reads only parameters and literals (no locals, calls or
+/// control flow), in a function whose parameter block is named `self` as in every emitted
+/// function: how conditions on a program's parameters are written for the kernels.
+pub fn emit_param_expr(kind: &KindSpec, program: &Program, e: &Expr) -> String {
+    let function = Function {
+        name: String::new(),
+        role: Role::Helper,
+        params: Vec::new(),
+        ret: e.ty.clone(),
+        locals: Vec::new(),
+        body: Block::default(),
+        span: e.span,
+    };
+    let mut emitter = FunctionEmitter::new(kind, program, &function);
+    let text = emitter.expr(e);
+    assert!(emitter.out.is_empty(), "a parameter expression needs no statements");
+    text
+}
+
 fn tuple_types(program: &Program) -> BTreeSet<Vec<Scalar>> {
     let mut set = BTreeSet::new();
     for f in &program.functions {

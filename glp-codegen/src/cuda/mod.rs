@@ -5,7 +5,7 @@
 pub mod emit;
 pub mod namer;
 
-pub use emit::{c_scalar, c_type, emit_program, function_name, params_struct};
+pub use emit::{c_scalar, c_type, emit_param_expr, emit_program, function_name, params_struct};
 
 /// The prelude every generated kernel includes first.
 pub const PRELUDE: &str = include_str!("prelude.cuh");

@@ -4,6 +4,7 @@
 mod expand;
 mod features;
 pub mod mfl;
+pub mod monotone;
 mod source_file;
 mod spec;
 
@@ -70,9 +71,18 @@ impl LpProgram {
         LpProgram { program, features }
     }
 
-    /// The variant's hooks as CUDA device functions (deterministic).
+    /// The variant's hooks as CUDA device functions (deterministic), followed by
+    /// `glp_lp_score_monotone(params)`: whether `label_score` is proven non-decreasing in
+    /// `freq` for the running parameters (see [`monotone`]).
     pub fn device_functions(&self) -> String {
-        crate::cuda::emit_program(&LP_KIND, &self.program)
+        let mut cuda = crate::cuda::emit_program(&LP_KIND, &self.program);
+        cuda.push_str(&monotone::emit_predicate(&self.program));
+        cuda
+    }
+
+    /// Whether `label_score` is non-decreasing in `freq`, and if not, why not.
+    pub fn score_monotonicity(&self) -> monotone::Monotonicity {
+        monotone::score_monotonicity(&self.program)
     }
 
     /// A complete translation unit: prelude, view, hooks and the reference kernels.
