@@ -38,6 +38,7 @@ fn graphs_with_truth() -> Vec<(String, Csr, GroundTruth)> {
     let (planted, truth) = glp::gen::planted_partition(&glp::gen::CommunityParams {
         num_vertices: 100_000,
         max_degree: 3000,
+        max_community: 5000,
         ..glp::gen::CommunityParams::default()
     })
     .unwrap();

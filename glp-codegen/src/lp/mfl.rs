@@ -28,7 +28,8 @@
 //! exact path of non-monotone variants), the vertex is deferred: `glp_lp_high_exact` re-counts
 //! it with the shared table and a global region taking the refused labels, so every result is
 //! exact. The regions come from a pool of at most [`EXACT_POOL_BYTES`] (or one region, if the
-//! largest vertex needs more), not from per-edge memory: the blocks of the exact kernel take
+//! largest vertex needs more), not from per-edge memory: the blocks of the exact kernel (up
+//! to [`EXACT_MAX_BLOCKS`], as many as the pool holds regions for the largest vertex) take
 //! the deferred vertices in turn.
 
 use super::LOAD_NEIGHBOR;
@@ -58,9 +59,10 @@ pub const SKETCH_ROWS: u64 = 4;
 pub const SKETCH_WIDTH: u64 = 512;
 /// Bytes of global memory the exact path's pool of table regions may take (one region of
 /// 12 bytes per slot per block of `glp_lp_high_exact`), unless a single region needs more.
-pub const EXACT_POOL_BYTES: u64 = 512 << 20;
-/// Most blocks of the exact path (two per SM of the largest GPUs).
-pub const EXACT_MAX_BLOCKS: u64 = 288;
+pub const EXACT_POOL_BYTES: u64 = 2 << 30;
+/// Most blocks of the exact path (about as many as the largest GPUs hold at once: 8 per SM
+/// at 256 threads and 25 KiB of shared memory each).
+pub const EXACT_MAX_BLOCKS: u64 = 1024;
 /// Bytes of one global table slot (u32 key, f64 sum).
 pub const TABLE_SLOT_BYTES: u64 = 12;
 /// Threads per block of the G-Hash kernel (a warp per vertex).
@@ -174,11 +176,13 @@ mod tests {
     #[test]
     fn the_exact_pool_is_bounded() {
         assert_eq!(exact_pool(5000, 0), (0, 0));
-        // 16384-slot regions: 196 KiB each, the block cap applies.
-        assert_eq!(exact_pool(5000, 1000), (EXACT_MAX_BLOCKS, 16384));
+        // 16384-slot regions: 192 KiB each, the block cap applies.
+        assert_eq!(exact_pool(5000, 5000), (EXACT_MAX_BLOCKS, 16384));
         assert_eq!(exact_pool(5000, 3), (3, 16384));
-        // A hub of 2^24 neighbours: 2^25 slots, 384 MiB, one block.
-        assert_eq!(exact_pool(1 << 24, 10), (1, 1 << 25));
+        // A hub of 2^24 neighbours: 2^25 slots, 384 MiB: five fit in 2 GiB.
+        assert_eq!(exact_pool(1 << 24, 10), (5, 1 << 25));
+        // A hub of 2^28 neighbours: one region of 6 GiB, above the budget.
+        assert_eq!(exact_pool(1 << 28, 10), (1, 1 << 29));
         for (degree, count) in [(1025, 7), (100_000, 500), (3_000_000, 40)] {
             let (blocks, region) = exact_pool(degree, count);
             assert!(region >= 2 * degree && blocks >= 1 && blocks <= count);

@@ -423,6 +423,7 @@ glp_lp_high(const glp_lp_params params, const glp_lp_view view, const glp_u32* v
     // their labels; larger ones give up after GLP_HIGH_PROBES.
     const glp_u64 probes = may_overflow ? GLP_HIGH_PROBES : GLP_HIGH_TABLE;
     const int lane = (int)(threadIdx.x & 31);
+    const bool prune = glp_lp_score_monotone(params);
     glp_lp_candidate bound = glp_lp_nothing();
     for (glp_u64 base = begin; base < end; base += blockDim.x) {
         double freq;
@@ -440,6 +441,8 @@ glp_lp_high(const glp_lp_params params, const glp_lp_view view, const glp_u32* v
             }
         }
         if (may_overflow && __syncthreads_or(refused)) {
+            // The sketch cannot prune for this vertex: stop here, it is deferred.
+            if (!prune || (sketch_state & GLP_SKETCH_INVALID)) break; // block-uniform
             if (refused) {
                 double estimate = sketch[0][glp_lp_sketch_bucket(label, 0)];
                 for (int row = 1; row < GLP_SKETCH_ROWS; ++row) {
@@ -458,8 +461,7 @@ glp_lp_high(const glp_lp_params params, const glp_lp_view view, const glp_u32* v
     const int state = sketch_state;
     if (state != 0) bound = glp_lp_block_reduce(bound); // block-uniform
     if (threadIdx.x == 0) {
-        const bool proven =
-            state == 0 || (state == GLP_SKETCH_USED && glp_lp_score_monotone(params) && glp_lp_beats(best, bound));
+        const bool proven = state == 0 || (state == GLP_SKETCH_USED && prune && glp_lp_beats(best, bound));
         defer = !proven;
         if (!proven) deferred[atomicAdd(deferred_count, 1ull)] = v;
     }
@@ -468,9 +470,10 @@ glp_lp_high(const glp_lp_params params, const glp_lp_view view, const glp_u32* v
 }
 
 // The exact path of the high class: blocks take the deferred vertices in turn and count each
-// with the shared table plus the block's own region of `region_capacity` slots of the global
-// pool (room for twice the largest degree), which takes every label the table refuses; the
-// region is emptied as it is read.
+// with the shared table plus the block's own region of the global pool (`region_capacity`
+// slots, room for twice the largest degree), of which a vertex uses the first
+// nextPow2(2 * degree) slots for the labels the table refuses; the region is emptied as it is
+// read.
 extern "C" __global__ void __launch_bounds__(GLP_HIGH_THREADS)
 glp_lp_high_exact(const glp_lp_params params, const glp_lp_view view, const glp_u32* deferred,
                   const unsigned long long* deferred_count, glp_u32* pool_keys, double* pool_sums,
@@ -489,11 +492,13 @@ glp_lp_high_exact(const glp_lp_params params, const glp_lp_view view, const glp_
         __syncthreads();
         const glp_u64 begin = view.offsets[v];
         const glp_u64 end = view.offsets[v + 1];
+        // nextPow2(2 * degree) <= region_capacity (degree >= 1 here: deferred vertices spilled).
+        const glp_u64 capacity = 1ull << (64 - __clzll(2 * (end - begin) - 1));
         for (glp_u64 base = begin; base < end; base += blockDim.x) {
             double freq;
             const glp_u32 label = glp_lp_warp_round(params, view, v, base + threadIdx.x, end, lane, &freq);
             if (label != GLP_UNLABELLED && !glp_lp_table_add(keys, sums, GLP_HIGH_TABLE, GLP_HIGH_PROBES, label, freq)) {
-                glp_lp_table_add(region_keys, region_sums, region_capacity, region_capacity, label, freq);
+                glp_lp_table_add(region_keys, region_sums, capacity, capacity, label, freq);
                 overflowed = 1;
             }
         }
@@ -501,8 +506,8 @@ glp_lp_high_exact(const glp_lp_params params, const glp_lp_view view, const glp_
         glp_lp_candidate mine =
             glp_lp_table_best(params, view, v, keys, sums, GLP_HIGH_TABLE, threadIdx.x, blockDim.x, false, glp_lp_nothing());
         if (overflowed) {
-            mine = glp_lp_table_best(params, view, v, region_keys, region_sums, region_capacity, threadIdx.x,
-                                     blockDim.x, true, mine);
+            mine = glp_lp_table_best(params, view, v, region_keys, region_sums, capacity, threadIdx.x, blockDim.x,
+                                     true, mine);
         }
         const glp_lp_candidate best = glp_lp_block_reduce(mine);
         glp_lp_block_finish(params, view, v, best, begin, end, sweep);

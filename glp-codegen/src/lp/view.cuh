@@ -31,12 +31,14 @@ struct glp_lp_view {
 #define GLP_VIEW_EDGE_WEIGHT 4ull
 #define GLP_VIEW_VERTEX_WEIGHT 5ull
 #define GLP_VIEW_SEED_LABEL 6ull
-__device__ __noinline__ void glp_lp_fault(const glp_lp_view& view, glp_u64 method, glp_u64 id) {
-    if (view.fault && atomicCAS(&view.fault[0], 0ull, method) == 0ull) view.fault[1] = id;
+// (Inline and given the record's address only: a call taking the view by reference would
+// make every thread copy the view to local memory.)
+__device__ __forceinline__ void glp_lp_fault(glp_u64* fault, glp_u64 method, glp_u64 id) {
+    if (fault && atomicCAS(&fault[0], 0ull, method) == 0ull) fault[1] = id;
 }
 __device__ __forceinline__ bool glp_lp_vertex_ok(const glp_lp_view& view, glp_u64 method, glp_u32 v) {
     if (v < view.num_vertices) return true;
-    glp_lp_fault(view, method, v);
+    glp_lp_fault(view.fault, method, v);
     return false;
 }
 
@@ -53,7 +55,7 @@ __device__ __forceinline__ glp_u32 glp_lp_num_vertices(const glp_lp_view& view) 
 __device__ __forceinline__ glp_u32 glp_lp_iteration(const glp_lp_view& view) { return view.iteration; }
 __device__ __forceinline__ double glp_lp_edge_weight(const glp_lp_view& view, glp_u64 e) {
     if (e >= view.num_edges) {
-        glp_lp_fault(view, GLP_VIEW_EDGE_WEIGHT, e);
+        glp_lp_fault(view.fault, GLP_VIEW_EDGE_WEIGHT, e);
         return 1.0;
     }
     return view.edge_weights ? (double)view.edge_weights[e] : 1.0;
