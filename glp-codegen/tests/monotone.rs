@@ -2,7 +2,8 @@
 //! the built-in variants and on hand-picked scores, checked independently of the analysis by
 //! running the scores in the IR interpreter: every score proven non-decreasing is
 //! non-decreasing on random inputs satisfying the verdict's conditions, and the scores it
-//! rejects that are meant to be non-monotone really are (a counterexample is found).
+//! rejects that are meant to be non-monotone really are (a counterexample is found). Random
+//! scores from a small grammar check the same of whatever the analysis proves.
 
 use glp_codegen::interp::{Host, Interpreter, RuntimeError, Value};
 use glp_codegen::ir::{Program, Scalar, ScalarValue};
@@ -356,4 +357,88 @@ fn unproven_scores_have_counterexamples_in_the_interpreter() {
     let scorer = Scorer::new(&llp);
     let case = Case { params: vec![ScalarValue::F64(-2.0)], view: FakeView { seed: 7 }, v: 1, label: 2 };
     assert!(scorer.score(&case, 1.0) > scorer.score(&case, 2.0));
+}
+
+/// A random score over a small grammar (arithmetic, `min`/`max`/`floor`/`abs`/`sqrt`, casts,
+/// `if` on anything) of depth at most `depth`.
+fn random_score(rng: &mut Rng, depth: u32) -> String {
+    const LEAVES: [&str; 9] = [
+        "freq",
+        "freq",
+        "2.0",
+        "0.5",
+        "self.a",
+        "self.b",
+        "(label as f64)",
+        "view.random_f64(v, 1)",
+        "(view.global_count(label) as f64 - 3.0)",
+    ];
+    if depth == 0 || rng.below(4) == 0 {
+        return rng.pick(&LEAVES).to_string();
+    }
+    let mut sub = || random_score(rng, depth - 1);
+    let (x, y) = (sub(), sub());
+    match rng.below(13) {
+        0 => format!("({x} + {y})"),
+        1 => format!("({x} - {y})"),
+        2 | 3 => format!("({x} * {y})"),
+        4 => format!("({x} / {y})"),
+        5 => format!("(-{x})"),
+        6 => format!("({x}).min({y})"),
+        7 => format!("({x}).max({y})"),
+        8 => format!("({x}).floor()"),
+        9 => format!("({x}).abs().sqrt()"),
+        10 => format!("(({x}) as i32 as f64)"),
+        11 => format!("(({x}) as f32 as f64)"),
+        _ => {
+            let (z, w) = (random_score(rng, depth - 1), random_score(rng, depth - 1));
+            format!("(if {x} > {y} {{ {z} }} else {{ {w} }})")
+        }
+    }
+}
+
+#[test]
+fn random_scores_proven_monotone_are_monotone_in_the_interpreter() {
+    let mut rng = Rng(0xf00d);
+    let (mut proven, mut total) = (0, 0);
+    for _ in 0..3000 {
+        let body = random_score(&mut rng, 4);
+        let Ok(program) = compile_source(&format!(
+            "struct T {{ a: f64, b: f64 }}\n\
+             impl LpVariant for T {{\n\
+                 fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {{ {body} }}\n\
+             }}"
+        )) else {
+            panic!("`{body}` does not compile");
+        };
+        let program = program.program;
+        total += 1;
+        let verdict = score_monotonicity(&program);
+        if !verdict.is_proven() {
+            continue;
+        }
+        proven += 1;
+        let scorer = Scorer::new(&program);
+        for _ in 0..200 {
+            let case = random_case(&mut rng, &program);
+            if !verdict.holds(&program, &case.params) {
+                continue;
+            }
+            let (a, b) = (rng.freq(), rng.freq());
+            let (f1, f2) = if a <= b { (a, b) } else { (b, a) };
+            let (s1, s2) = (scorer.score(&case, f1), scorer.score(&case, f2));
+            // NaN is outside the analysis' model (see the module docs).
+            if s1.is_nan() || s2.is_nan() {
+                continue;
+            }
+            assert!(
+                s1 <= s2,
+                "`{body}` ({verdict}): score({f1:e}) = {s1:e} > score({f2:e}) = {s2:e}, params {:?}, v {}, label {}",
+                case.params,
+                case.v,
+                case.label
+            );
+        }
+    }
+    assert!(proven * 5 >= total, "only {proven} of {total} random scores proven");
 }

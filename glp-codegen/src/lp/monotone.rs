@@ -495,6 +495,13 @@ impl<'p> Analyzer<'p> {
         let tail = self.block(&f.body, &mut state, false, &mut returns);
         self.loops = outer_loops;
         if state.reachable {
+            // Falling off the end after an early exit under a condition on freq is itself
+            // such an exit.
+            let tail = if state.sticky {
+                Fact::unknown(format!("`{}` returns early under a condition that depends on freq", f.name))
+            } else {
+                tail
+            };
             returns = join_opt(&returns, &Some(tail));
         }
         returns.unwrap_or_else(|| Fact::unknown(format!("`{}` never returns", f.name)))
