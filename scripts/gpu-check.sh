@@ -69,7 +69,7 @@ run() {
   step memcheck-llp 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp .gpu/data/com-dblp.edges.gz --backend gpu --schedule sync --iterations 3 --variant llp
   # A skewed graph: every degree class, and hubs whose labels overflow the shared table.
   step gen-rmat 120 "$bin/glp" gen rmat --scale 14 --out /dev/shm/rmat14.glpg
-  for mfl in glp smem global; do
+  for mfl in glp smem global sort; do
     step "memcheck-rmat-$mfl" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp /dev/shm/rmat14.glpg --backend gpu --schedule sync --iterations 3 --mfl "$mfl"
     step "racecheck-rmat-$mfl" 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp /dev/shm/rmat14.glpg --backend gpu --schedule sync --iterations 2 --mfl "$mfl"
   done

@@ -369,3 +369,4 @@ glp_lp_global(const glp_lp_params params, const glp_lp_view view, const glp_u32*
     const bool changed_here = lane == 0 && glp_lp_finish(params, view, v, best, out);
     glp_lp_count_changes(changed_here, changed);
 }
+/*{{SORT}}*/

@@ -4,6 +4,7 @@
 mod expand;
 mod features;
 pub mod mfl;
+pub mod sort;
 mod source_file;
 mod spec;
 

@@ -14,9 +14,10 @@
 //!    numbers make the labels only part of the state, as on the CPU) or at the cap.
 //!
 //! Strategies ([`MflStrategy`], `--mfl`): `glp` (warp path for low degrees, shared-memory
-//! tables above), `smem` (the same without the warp path, GLP's ablation) and `global`
+//! tables above), `smem` (the same without the warp path, GLP's ablation), `global`
 //! (G-Hash: a per-vertex global hash table of twice the degree for every vertex, the
-//! paper's baseline). All three are exact.
+//! paper's baseline) and `sort` (G-Sort, the other baseline: neighbour labels gathered into a
+//! per-edge array, segmented-sorted per vertex, runs counted; [`sort`]). All four are exact.
 //!
 //! Exactness: labels are scored from f64 sums of the hooks' weights. The low class sums in
 //! edge order like the CPU; the table kernels add with atomics in any order, which is exact
@@ -27,8 +28,10 @@
 //! results may differ from the host's libm in the last bit.
 
 mod plan;
+mod sort;
 
 pub use plan::ClassPlan;
+pub use sort::SortPlan;
 
 use super::kernel::LpKernel;
 use super::view::{membership_row, LABEL_MEMORY_SLOTS};
@@ -53,11 +56,13 @@ pub enum MflStrategy {
     Smem,
     /// G-Hash: a global hash table region of twice the degree per vertex.
     Global,
+    /// G-Sort: neighbour labels gathered per edge, sorted per vertex, runs counted.
+    Sort,
 }
 
 impl MflStrategy {
     /// Every strategy, in ablation order (slowest first).
-    pub const ALL: [MflStrategy; 3] = [MflStrategy::Global, MflStrategy::Smem, MflStrategy::Glp];
+    pub const ALL: [MflStrategy; 4] = [MflStrategy::Sort, MflStrategy::Global, MflStrategy::Smem, MflStrategy::Glp];
 
     /// The name `--mfl` takes.
     pub fn name(self) -> &'static str {
@@ -65,6 +70,7 @@ impl MflStrategy {
             MflStrategy::Glp => "glp",
             MflStrategy::Smem => "smem",
             MflStrategy::Global => "global",
+            MflStrategy::Sort => "sort",
         }
     }
 }
@@ -75,7 +81,7 @@ impl FromStr for MflStrategy {
         MflStrategy::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| Error::invalid(format!("unknown MFL strategy `{s}`: expected glp, smem or global")))
+            .ok_or_else(|| Error::invalid(format!("unknown MFL strategy `{s}`: expected glp, smem, global or sort")))
     }
 }
 
@@ -90,7 +96,8 @@ pub struct GpuStats {
     pub iteration_ms: Vec<f64>,
     /// Bytes glp held on the device during the iterations.
     pub device_bytes: u64,
-    /// Of those, the bytes of the strategy's hash tables (beyond graph, labels and facilities).
+    /// Of those, the bytes of the strategy's hash tables, or of G-Sort's per-edge label array
+    /// and merge buffer (beyond graph, labels and facilities).
     pub table_bytes: u64,
 }
 
@@ -251,11 +258,15 @@ struct LpKernels {
     mid: Kernel,
     high: Kernel,
     global: Kernel,
+    sort: sort::SortKernels,
+    /// Whether the module was compiled with `GLP_UNIT_WEIGHTS` (no weights to store).
+    unit_weights: bool,
 }
 
 impl LpKernels {
     fn load<V: LpKernel + ?Sized>(gpu: &Gpu, variant: &V) -> Result<LpKernels> {
-        let source = mfl::mfl_kernel_source(variant.device_functions(), variant.unit_neighbor_weight())
+        let unit_weights = variant.unit_neighbor_weight();
+        let source = mfl::mfl_kernel_source(variant.device_functions(), unit_weights)
             .map_err(|e| Error::KernelCompile(e.to_string()))?;
         let name = format!("{}_mfl.cu", variant.kernel_name());
         let arch = gpu.arch();
@@ -270,6 +281,8 @@ impl LpKernels {
             mid: module.kernel("glp_lp_mid")?,
             high: module.kernel("glp_lp_high")?,
             global: module.kernel("glp_lp_global")?,
+            sort: sort::SortKernels::load(&module)?,
+            unit_weights,
             _module: module,
         })
     }
@@ -295,6 +308,9 @@ impl LpKernels {
 
     /// Every class kernel of the plan, writing `state.output` and counting changes.
     fn propagate(&self, gpu: &Gpu, params: &[u8], view: &ViewArg, state: &DeviceState, plan: &ClassPlan) -> Result<()> {
+        if let Some(sort) = &state.sort {
+            return self.sort.propagate(gpu, params, view, sort, &state.output, &state.changed);
+        }
         let common = |vertices: &DeviceBuffer<u32>, count: usize| {
             KernelArgs::new().bytes(params).value(*view).buffer(vertices).value(count as u32)
         };
@@ -363,6 +379,8 @@ struct DeviceState {
     global_regions: DeviceBuffer<u64>,
     global_keys: DeviceBuffer<u32>,
     global_sums: DeviceBuffer<f64>,
+    /// G-Sort's buffers (only with that strategy).
+    sort: Option<sort::SortState>,
     num_vertices: u32,
     peak_bytes: u64,
     table_bytes: u64,
@@ -401,7 +419,13 @@ impl DeviceState {
         };
         let (high_keys, high_sums) = table("the high-degree overflow table", plan.high_table_slots())?;
         let (global_keys, global_sums) = table("the G-Hash tables", plan.global_table_slots())?;
-        let table_bytes = high_keys.bytes() + high_sums.bytes() + global_keys.bytes() + global_sums.bytes();
+        let sort = plan.sort.as_ref().map(|p| sort::SortState::upload(gpu, p, csr.num_edges(), kernels.unit_weights));
+        let sort = sort.transpose()?;
+        let table_bytes = high_keys.bytes()
+            + high_sums.bytes()
+            + global_keys.bytes()
+            + global_sums.bytes()
+            + sort.as_ref().map_or(0, sort::SortState::table_bytes);
         let state = DeviceState {
             offsets: gpu.upload("CSR offsets", csr.offsets())?,
             targets: gpu.upload("CSR targets", csr.targets())?,
@@ -429,6 +453,7 @@ impl DeviceState {
             global_regions: gpu.upload("degree classes", &plan.global_regions)?,
             global_keys,
             global_sums,
+            sort,
             num_vertices: n as u32,
             peak_bytes: 0,
             table_bytes,
@@ -488,6 +513,6 @@ mod tests {
             assert_eq!(m.name().parse::<MflStrategy>().unwrap(), m);
         }
         let err = "hash".parse::<MflStrategy>().unwrap_err().to_string();
-        assert!(err.contains("glp, smem or global"), "{err}");
+        assert!(err.contains("glp, smem, global or sort"), "{err}");
     }
 }

@@ -1,6 +1,6 @@
 //! Degree classes: which kernel serves which vertex, planned once per graph and strategy.
 
-use super::MflStrategy;
+use super::{MflStrategy, SortPlan};
 use crate::graph::{Csr, VertexId};
 use glp_codegen::lp::mfl::{
     low_tile, table_capacity, HIGH_OVERFLOW_DEGREE, LOW_DEGREE_LIMIT, LOW_TILES, MID_MAX_DEGREE,
@@ -22,6 +22,8 @@ pub struct ClassPlan {
     pub global: Vec<VertexId>,
     /// Offsets of the G-Hash regions (`global.len() + 1` entries).
     pub global_regions: Vec<u64>,
+    /// G-Sort: every vertex, bucketed by segment size (no other class is used).
+    pub sort: Option<SortPlan>,
 }
 
 impl ClassPlan {
@@ -34,6 +36,7 @@ impl ClassPlan {
                 plan.global = (0..n).collect();
                 plan.global_regions = regions(csr, &plan.global, |_| true);
             }
+            MflStrategy::Sort => plan.sort = Some(SortPlan::new(csr)),
             MflStrategy::Glp | MflStrategy::Smem => {
                 for v in 0..n {
                     let degree = csr.degree(v) as u64;
