@@ -419,13 +419,10 @@ impl DeviceState {
         };
         let (high_keys, high_sums) = table("the high-degree overflow table", plan.high_table_slots())?;
         let (global_keys, global_sums) = table("the G-Hash tables", plan.global_table_slots())?;
+        let table_bytes = high_keys.bytes() + high_sums.bytes() + global_keys.bytes() + global_sums.bytes();
         let sort = plan.sort.as_ref().map(|p| sort::SortState::upload(gpu, p, csr.num_edges(), kernels.unit_weights));
         let sort = sort.transpose()?;
-        let table_bytes = high_keys.bytes()
-            + high_sums.bytes()
-            + global_keys.bytes()
-            + global_sums.bytes()
-            + sort.as_ref().map_or(0, sort::SortState::table_bytes);
+        let table_bytes = table_bytes + sort.as_ref().map_or(0, sort::SortState::table_bytes);
         let state = DeviceState {
             offsets: gpu.upload("CSR offsets", csr.offsets())?,
             targets: gpu.upload("CSR targets", csr.targets())?,
