@@ -9,7 +9,8 @@
 #                                compute-sanitizer memcheck and racecheck on real graphs,
 #                                and the GPU benchmark; logs go to $OUT (default .gpu/out)
 #
-# Each step's log is $OUT/<step>.log; $OUT/summary.txt lists every step with its exit code.
+# $OUT/summary.txt lists every step with its exit code; the steps' logs are gathered into
+# tests.log, sanitizers.log and bench.log, and kept one by one in logs.tgz.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-}"
@@ -22,7 +23,7 @@ GPU_DATA_FILES=(
   ldbc-validation/cdlp ldbc-validation/example
 )
 GPU_TESTS=(gpu_lp gpu_lp_async)
-MFL_STRATEGIES=(glp smem global)
+MFL_STRATEGIES=(glp smem global sort)
 
 build() {
   set -e
@@ -86,7 +87,24 @@ run() {
     # shellcheck disable=SC2086
     step "bench-$i" 500 "$bin/glp" bench lp --backend gpu $b
   done
+  collect
   cat "$OUT/summary.txt"
+}
+
+# Few files come back from the GPU machine: gather the logs into tests.log, sanitizers.log
+# (each run's summary lines, the whole log of a failing one) and bench.log, keep every log in
+# logs.tgz, and remove the single ones.
+collect() {
+  (cd "$OUT" && {
+    for f in test-*.log; do echo "== $f"; cat "$f"; done >tests.log
+    for f in memcheck*.log racecheck*.log; do
+      echo "== $f"
+      if grep -q "SUMMARY: 0 \(errors\|hazards\)" "$f"; then grep "SUMMARY" "$f"; else tail -60 "$f"; fi
+    done >sanitizers.log
+    for f in bench-*.log; do echo "== $f"; cat "$f"; done >bench.log 2>/dev/null
+    tar czf logs.tgz ./*.log --exclude=tests.log --exclude=sanitizers.log --exclude=bench.log
+    find . -maxdepth 1 -name '*.log' ! -name tests.log ! -name sanitizers.log ! -name bench.log -delete
+  })
 }
 
 case "$mode" in

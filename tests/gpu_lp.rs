@@ -141,6 +141,44 @@ fn the_generated_graphs_cover_every_degree_class_and_the_overflow_path() {
     assert!(max as u64 > glp_codegen::lp::mfl::HIGH_TABLE, "largest degree {max}");
 }
 
+/// A directed graph whose vertices have the degrees on both sides of every class and segment
+/// size bound (1, 2, 32, 33, 128, 129, 1024, 1025, 2048, 2049, two and three merge tiles...),
+/// neighbours drawn at random (repeats kept), so early iterations see many distinct labels and
+/// later ones long runs and ties.
+fn every_degree_bound() -> Csr {
+    let hubs = [2047u64, 2048, 2049, 4095, 4096, 4097, 6143, 6144, 6145, 10_000, 1024, 1025, 128, 129];
+    let small = [0u64, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 34, 63, 64, 65];
+    let n = 6000u64;
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut random = move |bound: u64| {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % bound
+    };
+    let mut offsets = vec![0u64];
+    let mut targets = Vec::new();
+    for v in 0..n {
+        let degree = if (v as usize) < hubs.len() { hubs[v as usize] } else { small[v as usize % small.len()] };
+        // Half the neighbours among a few "community" vertices, so labels repeat.
+        let mut row: Vec<u32> =
+            (0..degree).map(|k| if k % 2 == 0 { random(n) as u32 } else { (v % 40 + random(8)) as u32 }).collect();
+        row.sort_unstable();
+        targets.extend(row);
+        offsets.push(targets.len() as u64);
+    }
+    Csr::new(offsets, targets, None).unwrap()
+}
+
+#[test]
+fn every_degree_and_segment_size_bound_equals_the_cpu() {
+    let Some(gpu) = gpu_or_skip("every_degree_and_segment_size_bound_equals_the_cpu") else { return };
+    let none = LpInputs::default();
+    let csr = every_degree_bound();
+    assert_gpu_equals_cpu(&gpu, "classic on the degree bounds", &csr, &Classic, &none, 20);
+    let weighted = with_integer_weights(&csr);
+    assert_gpu_equals_cpu(&gpu, "weighted on the degree bounds", &weighted, &Weighted, &none, 20);
+    assert_gpu_equals_cpu(&gpu, "llp on the degree bounds", &csr, &Llp { gamma: 1.0 }, &none, 12);
+}
+
 #[test]
 fn classic_and_weighted_lp_on_the_gpu_equal_the_cpu() {
     let Some(gpu) = gpu_or_skip("classic_and_weighted_lp_on_the_gpu_equal_the_cpu") else { return };
@@ -317,8 +355,13 @@ fn bad_runs_are_errors_not_panics() {
     assert_eq!(gpu.held_bytes(), held, "a failed allocation is not counted");
     let err = gpu.alloc_zeros::<u8>("labels", (total + 1) as usize).err().unwrap().to_string();
     assert!(err.contains("out of GPU memory allocating labels") && err.contains("bytes free"), "{err}");
-    // An empty graph runs and keeps nothing.
-    let empty = Csr::empty(0);
-    let (out, _) = run_gpu(&gpu, &empty, &Classic, &LpConfig::synchronous(3), &none, MflStrategy::Glp).unwrap();
-    assert!(out.labels.is_empty());
+    // An empty graph runs and keeps nothing, with every strategy; edgeless vertices keep their labels.
+    let config = LpConfig::synchronous(3);
+    let isolated = glp::lp::run_kernel(&Csr::empty(3), &Classic, &config, &none).unwrap().labels;
+    for strategy in MflStrategy::ALL {
+        let (out, _) = run_gpu(&gpu, &Csr::empty(0), &Classic, &config, &none, strategy).unwrap();
+        assert!(out.labels.is_empty(), "{}", strategy.name());
+        let (out, _) = run_gpu(&gpu, &Csr::empty(3), &Classic, &config, &none, strategy).unwrap();
+        assert_eq!(out.labels, isolated, "{}", strategy.name());
+    }
 }

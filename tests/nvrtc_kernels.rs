@@ -17,13 +17,16 @@ fn nvrtc_or_skip(test: &str) -> bool {
 }
 
 /// The reference kernels and the engine's MFL kernels (with and without the unit-weight
-/// path) compile, and the PTX has every entry point for the right target.
+/// path; G-Sort's kernels included) compile, and the PTX has every entry point for the right
+/// target.
 fn compiles_for_ampere_and_hopper(name: &str, device_functions: &str) {
     let reference =
         glp_codegen::lp::reference_kernel_source(device_functions).expect("the template's slots are filled");
     let mut mfl_kernels: Vec<String> =
         ["glp_lp_initial", "glp_lp_pick", "glp_lp_mid", "glp_lp_high", "glp_lp_global"].map(String::from).to_vec();
     mfl_kernels.extend(glp_codegen::lp::mfl::LOW_TILES.iter().map(|t| format!("glp_lp_low_{t}")));
+    // The G-Sort baseline's kernels are in the same module.
+    mfl_kernels.extend(glp_codegen::lp::sort::SORT_KERNEL_NAMES.map(String::from));
     let mut sources =
         vec![(reference, vec!["glp_lp_initial".to_string(), "glp_lp_pick".into(), "glp_lp_update".into()])];
     for unit_weights in [false, true] {

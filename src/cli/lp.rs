@@ -46,7 +46,11 @@ pub const LONG_ABOUT: &str = "Detect communities with label propagation.\n\n\
     global table from a bounded pool (the default)\n  \
     smem    GLP without the warp path: a shared-memory table for every vertex\n  \
     global  the G-Hash baseline: a global-memory hash table of twice the degree per \
-    vertex (about 24 bytes per edge of extra memory)\n\n\
+    vertex (about 24 bytes per edge of extra memory)\n  \
+    sort    the G-Sort baseline: every neighbour's label gathered into a per-edge array, \
+    each vertex's segment sorted by label (in registers, shared memory, or merged in global \
+    memory above 2048 neighbours), runs counted (4 bytes per edge of extra memory, 12 with \
+    weights, plus a merge buffer for vertices above 2048 neighbours)\n\n\
     Schedules:\n  \
     async  in place, as nu-LPA / GVE-LPA: only vertices whose neighbourhood changed are \
     revisited; every --pick-less-every-th iteration (the first included) a vertex may only \
@@ -76,7 +80,7 @@ pub struct LpArgs {
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     pub backend: BackendArg,
 
-    /// How the GPU engine finds each vertex's most frequent label: glp, smem or global
+    /// How the GPU engine finds each vertex's most frequent label: glp, smem, global or sort
     /// (see above)
     #[arg(long, value_name = "STRATEGY", default_value = "glp", value_parser = parse_mfl)]
     pub mfl: MflStrategy,

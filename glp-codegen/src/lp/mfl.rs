@@ -145,6 +145,7 @@ pub fn mfl_kernel_source(device_functions: &str, unit_weights: bool) -> Result<S
         ("VIEW", super::VIEW_CUDA),
         ("PROGRAM", device_functions),
         ("PHASES", super::PHASE_KERNELS_CUDA),
+        ("SORT", &super::sort::sort_kernels_cuda()),
     ])
 }
 
@@ -197,6 +198,9 @@ mod tests {
         assert!(!source.contains("/*{{"));
         for t in LOW_TILES {
             assert!(source.contains(&format!("GLP_LOW_KERNEL({t})")));
+        }
+        for name in crate::lp::sort::SORT_KERNEL_NAMES {
+            assert!(source.contains(&format!("{name}(")), "the SORT slot lacks {name}");
         }
     }
 }

@@ -561,3 +561,4 @@ extern "C" __global__ void glp_lp_pick_in_place(const glp_lp_params params, cons
         glp_lp_mark_neighbors(sweep, view, view.offsets[v], view.offsets[v + 1], 1);
     }
 }
+/*{{SORT}}*/

@@ -33,8 +33,10 @@
 //!
 //! Strategies ([`MflStrategy`], `--mfl`): `glp` (warp path for low degrees, shared-memory
 //! tables and the count-min sketch above), `smem` (the same without the warp path, GLP's
-//! ablation) and `global` (G-Hash: a per-vertex global hash table of twice the degree for
-//! every vertex, the paper's baseline). All are exact.
+//! ablation), `global` (G-Hash: a per-vertex global hash table of twice the degree for every
+//! vertex, the paper's baseline) and `sort` (G-Sort, the other baseline: neighbour labels
+//! gathered into a per-edge array, segmented-sorted per vertex, runs counted; [`sort`]). All
+//! four are exact.
 //!
 //! Exactness: labels are scored from f64 sums of the hooks' weights. The low class sums in
 //! edge order like the CPU; the table kernels add with atomics in any order, which is exact
@@ -45,8 +47,10 @@
 //! results may differ from the host's libm in the last bit.
 
 mod plan;
+mod sort;
 
 pub use plan::ClassPlan;
+pub use sort::SortPlan;
 
 use super::kernel::LpKernel;
 use super::view::{membership_row, LABEL_MEMORY_SLOTS};
@@ -71,11 +75,13 @@ pub enum MflStrategy {
     Smem,
     /// G-Hash: a global hash table region of twice the degree per vertex.
     Global,
+    /// G-Sort: neighbour labels gathered per edge, sorted per vertex, runs counted.
+    Sort,
 }
 
 impl MflStrategy {
     /// Every strategy, in ablation order (slowest first).
-    pub const ALL: [MflStrategy; 3] = [MflStrategy::Global, MflStrategy::Smem, MflStrategy::Glp];
+    pub const ALL: [MflStrategy; 4] = [MflStrategy::Sort, MflStrategy::Global, MflStrategy::Smem, MflStrategy::Glp];
 
     /// The name `--mfl` takes.
     pub fn name(self) -> &'static str {
@@ -83,6 +89,7 @@ impl MflStrategy {
             MflStrategy::Glp => "glp",
             MflStrategy::Smem => "smem",
             MflStrategy::Global => "global",
+            MflStrategy::Sort => "sort",
         }
     }
 }
@@ -93,7 +100,7 @@ impl FromStr for MflStrategy {
         MflStrategy::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| Error::invalid(format!("unknown MFL strategy `{s}`: expected glp, smem or global")))
+            .ok_or_else(|| Error::invalid(format!("unknown MFL strategy `{s}`: expected glp, smem, global or sort")))
     }
 }
 
@@ -108,7 +115,8 @@ pub struct GpuStats {
     pub iteration_ms: Vec<f64>,
     /// Bytes glp held on the device during the iterations.
     pub device_bytes: u64,
-    /// Of those, the bytes of the strategy's hash tables (beyond graph, labels and facilities).
+    /// Of those, the bytes of the strategy's hash tables, or of G-Sort's per-edge label array
+    /// and merge buffer (beyond graph, labels and facilities).
     pub table_bytes: u64,
 }
 
@@ -305,11 +313,15 @@ struct LpKernels {
     high: Kernel,
     high_exact: Kernel,
     global: Kernel,
+    sort: sort::SortKernels,
+    /// Whether the module was compiled with `GLP_UNIT_WEIGHTS` (no weights to store).
+    unit_weights: bool,
 }
 
 impl LpKernels {
     fn load<V: LpKernel + ?Sized>(gpu: &Gpu, variant: &V) -> Result<LpKernels> {
-        let source = mfl::mfl_kernel_source(variant.device_functions(), variant.unit_neighbor_weight())
+        let unit_weights = variant.unit_neighbor_weight();
+        let source = mfl::mfl_kernel_source(variant.device_functions(), unit_weights)
             .map_err(|e| Error::KernelCompile(e.to_string()))?;
         let name = format!("{}_mfl.cu", variant.kernel_name());
         let arch = gpu.arch();
@@ -326,6 +338,8 @@ impl LpKernels {
             high: module.kernel("glp_lp_high")?,
             high_exact: module.kernel("glp_lp_high_exact")?,
             global: module.kernel("glp_lp_global")?,
+            sort: sort::SortKernels::load(&module)?,
+            unit_weights,
             _module: module,
         })
     }
@@ -365,6 +379,9 @@ impl LpKernels {
         state: &mut DeviceState,
         plan: &ClassPlan,
     ) -> Result<()> {
+        if let Some(sort) = &state.sort {
+            return self.sort.propagate(gpu, params, view, sort, sweep);
+        }
         let common = |vertices: &DeviceBuffer<u32>, count: usize| {
             KernelArgs::new().bytes(params).value(*view).buffer(vertices).value(count as u32)
         };
@@ -455,6 +472,8 @@ struct DeviceState {
     global_regions: DeviceBuffer<u64>,
     global_keys: DeviceBuffer<u32>,
     global_sums: DeviceBuffer<f64>,
+    /// G-Sort's buffers (only with that strategy).
+    sort: Option<sort::SortState>,
     num_vertices: u32,
     num_edges: u64,
     peak_bytes: u64,
@@ -496,8 +515,14 @@ impl DeviceState {
         let (exact_blocks, region_capacity) = plan.exact_pool();
         let (pool_keys, pool_sums) = table("the high class's exact pool", exact_blocks * region_capacity)?;
         let (global_keys, global_sums) = table("the G-Hash tables", plan.global_table_slots())?;
-        let table_bytes = pool_keys.bytes() + pool_sums.bytes() + global_keys.bytes() + global_sums.bytes();
         debug_assert_eq!(pool_keys.bytes() + pool_sums.bytes(), exact_blocks * region_capacity * TABLE_SLOT_BYTES);
+        let sort = plan.sort.as_ref().map(|p| sort::SortState::upload(gpu, p, csr.num_edges(), kernels.unit_weights));
+        let sort = sort.transpose()?;
+        let table_bytes = pool_keys.bytes()
+            + pool_sums.bytes()
+            + global_keys.bytes()
+            + global_sums.bytes()
+            + sort.as_ref().map_or(0, sort::SortState::table_bytes);
         let state = DeviceState {
             offsets: gpu.upload("CSR offsets", csr.offsets())?,
             targets: gpu.upload("CSR targets", csr.targets())?,
@@ -534,6 +559,7 @@ impl DeviceState {
             global_regions: gpu.upload("degree classes", &plan.global_regions)?,
             global_keys,
             global_sums,
+            sort,
             num_vertices: n as u32,
             num_edges: csr.num_edges() as u64,
             peak_bytes: 0,
@@ -624,6 +650,6 @@ mod tests {
             assert_eq!(m.name().parse::<MflStrategy>().unwrap(), m);
         }
         let err = "hash".parse::<MflStrategy>().unwrap_err().to_string();
-        assert!(err.contains("glp, smem or global"), "{err}");
+        assert!(err.contains("glp, smem, global or sort"), "{err}");
     }
 }

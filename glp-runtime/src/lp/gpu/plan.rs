@@ -1,6 +1,6 @@
 //! Degree classes: which kernel serves which vertex, planned once per graph and strategy.
 
-use super::MflStrategy;
+use super::{MflStrategy, SortPlan};
 use crate::graph::{Csr, VertexId};
 use glp_codegen::lp::mfl::{
     exact_pool, low_tile, table_capacity, HIGH_OVERFLOW_DEGREE, LOW_DEGREE_LIMIT, LOW_TILES, MID_MAX_DEGREE,
@@ -23,6 +23,8 @@ pub struct ClassPlan {
     pub global: Vec<VertexId>,
     /// Offsets of the G-Hash regions (`global.len() + 1` entries).
     pub global_regions: Vec<u64>,
+    /// G-Sort: every vertex, bucketed by segment size (no other class is used).
+    pub sort: Option<SortPlan>,
 }
 
 impl ClassPlan {
@@ -35,6 +37,7 @@ impl ClassPlan {
                 plan.global = (0..n).collect();
                 plan.global_regions = regions(csr, &plan.global);
             }
+            MflStrategy::Sort => plan.sort = Some(SortPlan::new(csr)),
             MflStrategy::Glp | MflStrategy::Smem => {
                 for v in 0..n {
                     let degree = csr.degree(v) as u64;
