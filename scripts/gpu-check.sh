@@ -102,7 +102,7 @@ collect() {
       if grep -q "SUMMARY: 0 \(errors\|hazards\)" "$f"; then grep "SUMMARY" "$f"; else tail -60 "$f"; fi
     done >sanitizers.log
     for f in bench-*.log; do echo "== $f"; cat "$f"; done >bench.log 2>/dev/null
-    tar czf logs.tgz ./*.log --exclude=tests.log --exclude=sanitizers.log --exclude=bench.log
+    tar czf logs.tgz --exclude=tests.log --exclude=sanitizers.log --exclude=bench.log ./*.log
     find . -maxdepth 1 -name '*.log' ! -name tests.log ! -name sanitizers.log ! -name bench.log -delete
   })
 }
