@@ -1,8 +1,11 @@
 //! End-to-end tests of the `glp` binary. Every expected value is computed here from the
 //! input files with independent code (or read from the LDBC reference outputs).
 
+mod common;
+
+use common::{data, read_pairs};
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn glp(args: &[&str]) -> Output {
@@ -15,23 +18,6 @@ fn stdout(o: &Output) -> String {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(name)
-}
-
-/// `vertex label` pairs of a whitespace-separated file.
-fn read_pairs(path: &Path) -> BTreeMap<u64, u64> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let mut t = l.split_whitespace().map(|x| x.parse::<u64>().unwrap());
-            (t.next().unwrap(), t.next().unwrap())
-        })
-        .collect()
 }
 
 /// NMI with the arithmetic-mean normalisation, written independently of glp's metrics.

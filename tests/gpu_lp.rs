@@ -8,42 +8,13 @@
 //! failure. Data: `GLP_DATA_DIR` (the GPU machine gets a copy, see `scripts/gpu-check.sh`),
 //! else `../shared/data`.
 
+mod common;
+
+use common::{data, gpu_or_skip, load, read_pairs};
 use glp::device::Gpu;
 use glp::lp::gpu::{run_gpu, MflStrategy};
 use glp::prelude::*;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-
-fn data(name: &str) -> PathBuf {
-    let dir = std::env::var_os("GLP_DATA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
-    dir.join(name)
-}
-
-fn load_with(name: &str, duplicates: DuplicateEdges) -> Graph {
-    let options = LoadOptions {
-        progress: false,
-        build: BuildOptions { duplicates, ..BuildOptions::default() },
-        ..LoadOptions::default()
-    };
-    glp::io::load_graph(&data(name), &options).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-fn load(name: &str) -> Graph {
-    load_with(name, DuplicateEdges::Collapse)
-}
-
-fn gpu_or_skip(test: &str) -> Option<Gpu> {
-    match Gpu::open(0) {
-        Ok(gpu) => Some(gpu),
-        Err(e) => {
-            assert!(std::env::var("GLP_REQUIRE_GPU").map_or(true, |v| v != "1"), "GLP_REQUIRE_GPU=1 but: {e}");
-            eprintln!("{test}: skipped, no GPU ({e}); set GLP_REQUIRE_GPU=1 to fail instead");
-            None
-        }
-    }
-}
 
 /// Runs `variant` on the CPU and on the GPU with every strategy and asserts equal results.
 fn assert_gpu_equals_cpu<V: LpKernel>(
@@ -277,18 +248,6 @@ fn unprunable_variants_take_the_exact_path() {
             assert_gpu_equals_cpu(&gpu, &format!("{hook} on {name}"), &csr, &variant, &none, 6);
         }
     }
-}
-
-fn read_pairs(path: &std::path::Path) -> BTreeMap<u64, u64> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let mut t = l.split_whitespace().map(|x| x.parse::<u64>().unwrap());
-            (t.next().unwrap(), t.next().unwrap())
-        })
-        .collect()
 }
 
 #[test]

@@ -23,6 +23,19 @@ fn quality(csr: &Csr, labels: &[u32], truth: &GroundTruth) -> (f64, Option<f64>)
     (q.modularity, q.nmi.map(|n| n.value))
 }
 
+fn asynchronous_strategies() -> impl Iterator<Item = MflStrategy> {
+    MflStrategy::ALL.into_iter().filter(|s| s.supports_asynchronous())
+}
+
+/// The synchronous-only strategies refuse the asynchronous schedule with a clear error.
+#[test]
+fn sort_refuses_the_asynchronous_schedule() {
+    let Some(gpu) = gpu_or_skip("sort_refuses_the_asynchronous_schedule") else { return };
+    let g = load("karate.mtx");
+    let err = run_gpu(&gpu, &g.csr, &Classic, &nu_lpa(), &LpInputs::default(), MflStrategy::Sort).unwrap_err();
+    assert!(err.to_string().contains("--mfl sort runs the synchronous schedule only"), "{err}");
+}
+
 /// Graphs with ground truth: real ones and a planted partition with hubs of the high class.
 fn graphs_with_truth() -> Vec<(String, Csr, GroundTruth)> {
     let mut graphs = Vec::new();
@@ -58,7 +71,7 @@ fn asynchronous_runs_follow_the_nu_lpa_schedule_and_match_the_cpu_in_quality() {
         let n = csr.num_vertices() as u64;
         let cpu = glp::lp::run_kernel(&csr, &Classic, &config, &none).unwrap();
         let (cpu_modularity, cpu_nmi) = quality(&csr, &cpu.labels, &truth);
-        for strategy in MflStrategy::ALL {
+        for strategy in asynchronous_strategies() {
             let context = format!("{name}, {}", strategy.name());
             let (out, _) = run_gpu(&gpu, &csr, &Classic, &config, &none, strategy).unwrap();
             let its = &out.iterations;
@@ -92,7 +105,7 @@ fn a_pick_less_sweep_only_lowers_labels() {
     let Some(gpu) = gpu_or_skip("a_pick_less_sweep_only_lowers_labels") else { return };
     let g = load("com-dblp.edges.gz");
     let config = LpConfig { max_iterations: 1, ..nu_lpa() };
-    for strategy in MflStrategy::ALL {
+    for strategy in asynchronous_strategies() {
         let (out, _) = run_gpu(&gpu, &g.csr, &Classic, &config, &LpInputs::default(), strategy).unwrap();
         assert!(out.iterations[0].pick_less);
         assert!(out.labels.iter().enumerate().all(|(v, &l)| l as usize <= v), "{}", strategy.name());
@@ -111,7 +124,7 @@ fn seeded_and_llp_run_asynchronously() {
     let seeds: Vec<u32> = (0..n).map(|v| if v % 40 == 0 { v / 400 * 400 } else { UNLABELLED }).collect();
     let inputs = LpInputs { seeds: Some(&seeds), ..LpInputs::default() };
     let config = nu_lpa();
-    for strategy in MflStrategy::ALL {
+    for strategy in asynchronous_strategies() {
         let (out, _) = run_gpu(&gpu, &g.csr, &Seeded, &config, &inputs, strategy).unwrap();
         for (v, &seed) in seeds.iter().enumerate() {
             if seed != UNLABELLED {
@@ -157,7 +170,8 @@ fn out_of_range_ids_from_hooks_are_errors() {
         let source = format!("struct Bad;\nimpl LpVariant for Bad {{\n{hook}\n}}\n");
         let variant = glp::lp::InterpretedVariant::from_source("bad.rs", &source, &[] as &[&str]).unwrap();
         for config in [LpConfig::synchronous(3), nu_lpa()] {
-            for strategy in MflStrategy::ALL {
+            let asynchronous = config.schedule != Schedule::Synchronous;
+            for strategy in MflStrategy::ALL.into_iter().filter(|s| !asynchronous || s.supports_asynchronous()) {
                 let err = run_gpu(&gpu, &g.csr, &variant, &config, &LpInputs::default(), strategy).unwrap_err();
                 let text = err.to_string();
                 assert!(text.contains("on the GPU") && text.contains(&expected), "{text}");

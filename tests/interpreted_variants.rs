@@ -5,22 +5,11 @@
 //! synchronous schedule on one and several threads and the asynchronous one on one thread
 //! (with several, its in-place updates race, so even two native runs may differ).
 
+mod common;
+
+use common::{load, pool};
 use glp::lp::{InterpretedVariant, LpKernel, LpOutcome};
 use glp::prelude::*;
-use std::path::{Path, PathBuf};
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(name)
-}
-
-fn load(name: &str) -> Graph {
-    let options = LoadOptions { progress: false, ..LoadOptions::default() };
-    glp::io::load_graph(&data(name), &options).unwrap()
-}
-
-fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
-}
 
 /// The built-in variants' source files, as a user would pass them to `--variant`.
 const CLASSIC: (&str, &str) = ("src/variants/classic.rs", include_str!("../src/variants/classic.rs"));

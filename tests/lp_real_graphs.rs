@@ -5,18 +5,11 @@
 //! as targets (modularity within 1% of them). The synchronous engine is compared exactly with
 //! a naive reference written here.
 
+mod common;
+
+use common::{data, load};
 use glp::prelude::*;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(name)
-}
-
-fn load(name: &str) -> Graph {
-    let options = LoadOptions { progress: false, ..LoadOptions::default() };
-    glp::io::load_graph(&data(name), &options).unwrap()
-}
 
 fn two_threads() -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap()

@@ -3,22 +3,11 @@
 //! naive reference and against classic LP at gamma = 0, seeded LP against connected
 //! components, SLP on two cliques sharing a vertex.
 
+mod common;
+
+use common::{load, pool};
 use glp::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(name)
-}
-
-fn load(name: &str) -> Graph {
-    let options = LoadOptions { progress: false, ..LoadOptions::default() };
-    glp::io::load_graph(&data(name), &options).unwrap()
-}
-
-fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
-}
 
 fn graph_of(n: usize, edges: &[(u32, u32)]) -> Csr {
     let list = glp::graph::EdgeList {

@@ -46,11 +46,11 @@ pub const LONG_ABOUT: &str = "Detect communities with label propagation.\n\n\
     global table from a bounded pool (the default)\n  \
     smem    GLP without the warp path: a shared-memory table for every vertex\n  \
     global  the G-Hash baseline: a global-memory hash table of twice the degree per \
-    vertex (about 24 bytes per edge of extra memory)\n  \
+    vertex (about 34 bytes per edge of extra memory)\n  \
     sort    the G-Sort baseline: every neighbour's label gathered into a per-edge array, \
     each vertex's segment sorted by label (in registers, shared memory, or merged in global \
     memory above 2048 neighbours), runs counted (4 bytes per edge of extra memory, 12 with \
-    weights, plus a merge buffer for vertices above 2048 neighbours)\n\n\
+    weights, plus a merge buffer for vertices above 2048 neighbours; synchronous schedule only)\n\n\
     Schedules:\n  \
     async  in place, as nu-LPA / GVE-LPA: only vertices whose neighbourhood changed are \
     revisited; every --pick-less-every-th iteration (the first included) a vertex may only \

@@ -92,6 +92,13 @@ impl MflStrategy {
             MflStrategy::Sort => "sort",
         }
     }
+
+    /// Whether the strategy runs the asynchronous schedule. G-Sort gathers every neighbour
+    /// label before it sorts, so its sweeps cannot see labels changed during the sweep: it is
+    /// the synchronous baseline only.
+    pub fn supports_asynchronous(self) -> bool {
+        self != MflStrategy::Sort
+    }
 }
 
 impl FromStr for MflStrategy {
@@ -130,6 +137,13 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
     strategy: MflStrategy,
 ) -> Result<(LpOutcome, GpuStats)> {
     config.validate()?;
+    if matches!(config.schedule, Schedule::Asynchronous { .. }) && !strategy.supports_asynchronous() {
+        return Err(Error::invalid(format!(
+            "--mfl {} runs the synchronous schedule only (it gathers every neighbour label before the sweep): \
+             use --schedule sync, or another --mfl",
+            strategy.name()
+        )));
+    }
     if config.ties != TieBreak::SmallestLabel {
         return Err(Error::invalid("the GPU engine resolves equal scores to the smallest label only"));
     }
