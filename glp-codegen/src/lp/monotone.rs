@@ -617,43 +617,19 @@ impl<'p> Analyzer<'p> {
         }
     }
 
-    /// `while cond { body }`, or `loop { body }` when `cond` is `None`: iterates to a fixed
-    /// point of the loop head's state.
+    /// `while cond { body }`, or `loop { body }` when `cond` is `None`.
     fn run_loop(&mut self, cond: Option<&Expr>, body: &Block, s: &mut State, taint: bool, r: &mut Option<Fact>) {
-        let exits_before = self.tainted_exits;
-        let mut head = s.clone();
-        for _ in 0..MAX_LOOP_ITERATIONS {
-            let mut iteration = head.clone();
+        self.fixpoint(body, s, r, |this, iteration, r| {
             let mut body_taint = taint;
             if let Some(c) = cond {
-                body_taint |= !self.expr(c, &mut iteration, taint, r).is_const();
+                body_taint |= !this.expr(c, iteration, taint, r).is_const();
             }
-            let at_cond = iteration.clone();
-            self.loops.push(LoopExits::default());
-            self.block(body, &mut iteration, body_taint, r);
-            let exits = self.loops.pop().unwrap_or_default();
-            let mut next = head.clone();
-            next.join(&iteration);
-            for c in &exits.continues {
-                next.join(c);
+            let mut at_cond = iteration.clone();
+            if cond.is_none() {
+                at_cond.reachable = false; // `loop` leaves only by `break`
             }
-            if next.same(&head) {
-                let mut exit = at_cond;
-                if cond.is_none() {
-                    exit.reachable = false;
-                }
-                for b in &exits.breaks {
-                    exit.join(b);
-                }
-                if self.tainted_exits > exits_before {
-                    exit.sticky = true;
-                }
-                *s = exit;
-                return;
-            }
-            head = next;
-        }
-        self.fail("a loop's analysis did not converge".to_string());
+            (body_taint, Some(at_cond))
+        });
     }
 
     /// `for var in start..end { body }`, the bounds already analysed.
@@ -666,11 +642,28 @@ impl<'p> Analyzer<'p> {
         body_taint: bool,
         r: &mut Option<Fact>,
     ) {
+        self.fixpoint(body, s, r, |_, iteration, _| {
+            iteration.env[var as usize] = Some(var_fact.clone());
+            (body_taint, None)
+        });
+    }
+
+    /// Iterates a loop to a fixed point of the state at its head. `enter` starts one
+    /// iteration from the head state (evaluating a condition, binding the loop variable) and
+    /// returns the body's taint and the state the loop ends with when its condition fails
+    /// (`None`: the head state, as for a range running out).
+    fn fixpoint(
+        &mut self,
+        body: &Block,
+        s: &mut State,
+        r: &mut Option<Fact>,
+        mut enter: impl FnMut(&mut Self, &mut State, &mut Option<Fact>) -> (bool, Option<State>),
+    ) {
         let exits_before = self.tainted_exits;
         let mut head = s.clone();
         for _ in 0..MAX_LOOP_ITERATIONS {
             let mut iteration = head.clone();
-            iteration.env[var as usize] = Some(var_fact.clone());
+            let (body_taint, ends_with) = enter(self, &mut iteration, r);
             self.loops.push(LoopExits::default());
             self.block(body, &mut iteration, body_taint, r);
             let exits = self.loops.pop().unwrap_or_default();
@@ -680,7 +673,7 @@ impl<'p> Analyzer<'p> {
                 next.join(c);
             }
             if next.same(&head) {
-                let mut exit = head;
+                let mut exit = ends_with.unwrap_or(head);
                 for b in &exits.breaks {
                     exit.join(b);
                 }
