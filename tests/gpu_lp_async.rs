@@ -137,7 +137,11 @@ fn seeded_and_llp_run_asynchronously() {
         let (llp, _) = run_gpu(&gpu, &g.csr, &Llp { gamma: 1.0 }, &config, &LpInputs::default(), strategy).unwrap();
         let modularity = |labels: &[u32]| QualityReport::new(&g.csr, labels, None).unwrap().modularity;
         let (gpu_q, cpu_q) = (modularity(&llp.labels), modularity(&cpu.labels));
-        assert!(gpu_q >= cpu_q - 0.03, "llp ({}): modularity {gpu_q} vs CPU {cpu_q}", strategy.name());
+        // LLP (gamma 1) does not settle within 20 sweeps on this graph on either engine, so its
+        // result depends on the order of the in-place updates: measured on an H200, the GPU
+        // strategies end at 0.33-0.37 and the CPU at 0.39-0.40. A broken schedule ends near
+        // the synchronous result (0.0075: everything merges) or scatters labels.
+        assert!(gpu_q >= 0.75 * cpu_q, "llp ({}): modularity {gpu_q} vs CPU {cpu_q}", strategy.name());
     }
 }
 
