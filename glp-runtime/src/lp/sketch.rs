@@ -15,8 +15,10 @@
 //! - **Boyer-Moore** (Algorithm 3, k = 1): one (candidate, weight); the candidate's label adds
 //!   w; else a weight > w subtracts w; else (a tie included: the paper's rule) the candidate
 //!   becomes (c, w).
-//! - **Pick** (no rescan): the occupied slot of highest weight, equal weights to the smaller
-//!   label; none when nothing is occupied (the vertex keeps its label).
+//! - **Pick** (no rescan): the occupied slot of highest weight, equal weights to the lowest
+//!   slot index (the label that took its slot first, close to GVE-LPA's first-seen rule; the
+//!   smaller-label rule cascades small labels through in-order asynchronous sweeps); none
+//!   when nothing is occupied (the vertex keeps its label).
 //! - **Partition**: below [`SKETCH_HIGH_DEGREE`] neighbours one sketch takes all edges in
 //!   order; above, `T = 256 / k` partial sketches, partial `t` taking the edges whose index
 //!   `i` in the adjacency has `(i / k) % T == t`, merged into partial 0 in order (1, 2, ...,
@@ -156,7 +158,7 @@ impl MisraGries {
         }
     }
 
-    /// The occupied slot of highest weight, equal weights to the smaller label.
+    /// The occupied slot of highest weight, equal weights to the lowest slot index.
     pub fn best(&self) -> Option<(Label, f64)> {
         best_of(self.slots())
     }
@@ -212,10 +214,10 @@ impl BoyerMoore {
     }
 }
 
-/// The slot of highest weight among those of weight > 0, equal weights to the smaller label.
+/// The first slot of highest weight among those of weight > 0 (slot order).
 fn best_of(slots: impl Iterator<Item = (Label, f64)>) -> Option<(Label, f64)> {
     slots.filter(|&(_, w)| w > 0.0).fold(None, |best, (l, w)| match best {
-        Some((bl, bw)) if !(w > bw || (w == bw && l < bl)) => Some((bl, bw)),
+        Some((_, bw)) if !(w > bw) => best,
         _ => Some((l, w)),
     })
 }

@@ -52,10 +52,10 @@ fn naive_bm_step((c, w): (Label, f64), (label, weight): (Label, f64)) -> (Label,
     }
 }
 
-/// Naive pick: sort the occupied slots by weight descending, then label ascending.
+/// Naive pick: the occupied slots stably sorted by weight descending (slot order on ties).
 fn naive_best(slots: &[(Label, f64)]) -> Option<(Label, f64)> {
     let mut occupied: Vec<(Label, f64)> = slots.iter().copied().filter(|s| s.1 > 0.0).collect();
-    occupied.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap().then(a.0.cmp(&b.0)));
+    occupied.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap());
     occupied.first().copied()
 }
 
@@ -90,8 +90,8 @@ fn all_distinct_labels_cycle_through_the_slots() {
     let s = mg(2, &units(&[10, 11, 12, 13]));
     assert_eq!(s.slots().collect::<Vec<_>>(), vec![(13, 1.0), (11, 0.0)]);
     assert_eq!(s.best(), Some((13, 1.0)));
-    // k = 4 with 4 distinct labels: all kept, equal weights: the smallest label.
-    assert_eq!(mg(4, &units(&[9, 3, 7, 5])).best(), Some((3, 1.0)));
+    // k = 4 with 4 distinct labels: all kept, equal weights: the first slot.
+    assert_eq!(mg(4, &units(&[9, 3, 7, 5])).best(), Some((9, 1.0)));
 }
 
 #[test]
@@ -116,9 +116,12 @@ fn a_dominant_label_survives_the_decrements() {
 }
 
 #[test]
-fn ties_go_to_the_smaller_label_in_misra_gries_and_replace_in_boyer_moore() {
-    assert_eq!(mg(4, &units(&[5, 3, 5, 3])).best(), Some((3, 2.0)));
-    assert_eq!(mg(4, &[(8, 2.5), (2, 1.0), (4, 2.5)]).best(), Some((4, 2.5)));
+fn ties_go_to_the_lowest_slot_in_misra_gries_and_replace_in_boyer_moore() {
+    assert_eq!(mg(4, &units(&[5, 3, 5, 3])).best(), Some((5, 2.0)));
+    assert_eq!(mg(4, &[(8, 2.5), (2, 1.0), (4, 2.5)]).best(), Some((8, 2.5)));
+    // Slot order, not label order: (1,1) (2,1); 3 subtracts (both empty); 9 -> s0, 4 -> s1;
+    // equal weights: slot 0 (label 9) wins over the smaller label 4.
+    assert_eq!(mg(2, &units(&[1, 2, 3, 9, 4])).best(), Some((9, 1.0)));
     let mut bm = BoyerMoore::new();
     bm.add(1, 3.0);
     bm.add(2, 1.0); // 3 > 1: (1, 2)
