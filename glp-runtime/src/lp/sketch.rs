@@ -133,7 +133,7 @@ impl MisraGries {
         // Occupied labels are distinct; every holder adds, as every GPU lane that holds does.
         let mut held = false;
         for (l, w) in labels.iter().zip(weights.iter_mut()) {
-            if *w > 0.0 && *l == label {
+            if occupied(*w) && *l == label {
                 *w += weight;
                 held = true;
             }
@@ -141,7 +141,7 @@ impl MisraGries {
         if held {
             return;
         }
-        if let Some(s) = weights.iter().position(|w| !(*w > 0.0)) {
+        if let Some(s) = weights.iter().position(|&w| !occupied(w)) {
             self.labels[s] = label;
             self.weights[s] = weight;
             return;
@@ -217,12 +217,19 @@ impl BoyerMoore {
 /// The first slot of highest weight among those of weight > 0 (slot order).
 fn best_of(slots: impl Iterator<Item = (Label, f64)>) -> Option<(Label, f64)> {
     slots.filter(|&(_, w)| w > 0.0).fold(None, |best, (l, w)| match best {
-        Some((_, bw)) if !(w > bw) => best,
+        Some((_, bw)) if w <= bw => best, // neither is NaN: both are > 0
         _ => Some((l, w)),
     })
 }
 
-/// One of the two sketches.
+/// Whether a Misra-Gries slot of weight `w` is occupied (> 0; an empty slot may keep a stale
+/// label, and NaN counts as empty, as on the GPU).
+fn occupied(w: f64) -> bool {
+    w > 0.0
+}
+
+/// One of the two sketches (a few per vertex, on the stack: the size difference is harmless).
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 enum SketchState {
     MisraGries(MisraGries),

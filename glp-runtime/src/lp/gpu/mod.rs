@@ -631,7 +631,7 @@ impl DeviceState {
             sketch,
             nu_hash,
             num_vertices: n as u32,
-            num_edges: csr.num_edges() as u64,
+            num_edges: csr.num_edges(),
             peak_bytes: 0,
             table_bytes,
         };

@@ -289,7 +289,7 @@ fn high_degree_picks_merge_the_partials_in_order() {
 fn a_vertex_without_labelled_neighbours_has_no_pick() {
     for sketch in Sketch::ALL {
         assert_eq!(sketch_pick(sketch, 0, std::iter::empty()), None);
-        assert_eq!(sketch_pick(sketch, 200, std::iter::repeat(None).take(200)), None);
+        assert_eq!(sketch_pick(sketch, 200, std::iter::repeat_n(None, 200)), None);
     }
 }
 
