@@ -22,8 +22,8 @@ GPU_DATA_FILES=(
   lfr/LFR_N100000_ad5_mc50_mu0.3.cmty.txt.gz com-dblp.edges.gz com-dblp.all.cmty.txt.gz
   ldbc-validation/cdlp ldbc-validation/example
 )
-GPU_TESTS=(gpu_lp gpu_lp_async)
-MFL_STRATEGIES=(glp smem global sort)
+GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch)
+MFL_STRATEGIES=(glp smem global sort hash mg8 bm)
 
 build() {
   set -e

@@ -17,7 +17,7 @@ fn nvrtc_or_skip(test: &str) -> bool {
 }
 
 /// The reference kernels and the engine's MFL kernels (with and without the unit-weight
-/// path; G-Sort's kernels included) compile, and the PTX has every entry point for the right
+/// path; G-Sort's and the sketch strategies' kernels included) compile, and the PTX has every entry point for the right
 /// target.
 fn compiles_for_ampere_and_hopper(name: &str, device_functions: &str) {
     let reference =
@@ -27,6 +27,9 @@ fn compiles_for_ampere_and_hopper(name: &str, device_functions: &str) {
     mfl_kernels.extend(glp_codegen::lp::mfl::LOW_TILES.iter().map(|t| format!("glp_lp_low_{t}")));
     // The G-Sort baseline's kernels are in the same module.
     mfl_kernels.extend(glp_codegen::lp::sort::SORT_KERNEL_NAMES.map(String::from));
+    // So are the sketch strategies' (every Misra-Gries slot count, Boyer-Moore) and nu-LPA's
+    // hash-table kernel.
+    mfl_kernels.extend(glp_codegen::lp::sketch::kernel_names());
     let mut sources =
         vec![(reference, vec!["glp_lp_initial".to_string(), "glp_lp_pick".into(), "glp_lp_update".into()])];
     for unit_weights in [false, true] {

@@ -61,3 +61,13 @@ fn only_default_neighbour_weights_take_the_unit_weight_path() {
     .unwrap();
     assert!(!glp_codegen::lp::mfl::unit_neighbor_weight(&program.program), "a constant weight other than 1");
 }
+
+/// The sketch strategies serve exactly the variants whose score is the label's weighted count:
+/// those that keep the default `label_score` (LLP penalises large labels, SLP adds a random
+/// tie-breaking term).
+#[test]
+fn only_frequency_scores_may_use_a_sketch() {
+    assert!(Classic.score_is_frequency() && Weighted.score_is_frequency() && Seeded.score_is_frequency());
+    assert!(!Llp::default().score_is_frequency(), "LLP's score subtracts gamma * (count - freq)");
+    assert!(!Slp::default().score_is_frequency(), "SLP's score adds a random term");
+}

@@ -108,9 +108,10 @@ pub struct LpBenchArgs {
     /// Engine: cpu, or gpu (see `glp lp --help`)
     #[arg(long, default_value = "cpu", value_parser = ["cpu", "gpu"])]
     pub backend: String,
-    /// GPU strategies to compare, comma-separated (glp, smem, global, sort): one row each, the
-    /// ablation of GLP's Table 6 with `--mfl global,smem,glp`, both baselines with `--mfl
-    /// sort,global,smem,glp`
+    /// GPU strategies to compare, comma-separated (glp, smem, global, sort, hash, mg2, mg4,
+    /// mg8, mg16, mg32, mg, bm): one row each, the ablation of GLP's Table 6 with `--mfl
+    /// global,smem,glp`, both baselines with `--mfl sort,global,smem,glp`, nu-LPA's sketches
+    /// against its hash tables with `--mfl glp,hash,mg8,bm`
     #[arg(long, value_name = "LIST", default_value = "glp", value_delimiter = ',', value_parser = parse_mfl)]
     pub mfl: Vec<MflStrategy>,
     #[command(flatten)]

@@ -3,10 +3,11 @@
 //! Per strategy: time per iteration (CUDA events) and edges per second per iteration, the
 //! run from initialised labels to the last iteration, the same with compilation, planning
 //! and host-to-device copies, and with loading or generating the graph too; GPU memory held
-//! and the part of it that is the strategy's hash tables; modularity and NMI; and the
-//! achieved fraction of the device's measured copy bandwidth for the bytes an iteration must
-//! move at least (each edge's target and its neighbour's label, each vertex's offsets, label
-//! and output: `8 E + 20 V` bytes). With the asynchronous schedule later sweeps visit only
+//! and what the strategy and schedule add beyond graph, inputs, labels and facilities, per
+//! vertex (class lists, flags) and per edge (hash tables, G-Sort's arrays); modularity and
+//! NMI; and the achieved fraction of the device's measured copy bandwidth for the bytes an
+//! iteration must move at least (each edge's target and its neighbour's label, each vertex's
+//! offsets, label and output: `8 E + 20 V` bytes). With the asynchronous schedule later sweeps visit only
 //! affected vertices; edges per second still divide all stored edges by the mean sweep time.
 
 use super::bench::{check_repeat, median_min, print_json, LpBenchArgs};
@@ -59,6 +60,8 @@ struct StrategyRow {
     device_bytes: u64,
     table_bytes: u64,
     table_bytes_per_edge: f64,
+    /// Extra bytes beyond graph, inputs, labels, facilities and the per-edge tables, per vertex.
+    extra_bytes_per_vertex: f64,
     bandwidth_fraction: f64,
     per_iteration_ms: Vec<f64>,
     modularity: f64,
@@ -103,6 +106,8 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
             device_bytes: stats.device_bytes,
             table_bytes: stats.table_bytes,
             table_bytes_per_edge: stats.table_bytes as f64 / edges.max(1.0),
+            extra_bytes_per_vertex: stats.device_bytes.saturating_sub(stats.base_bytes + stats.table_bytes) as f64
+                / (csr.num_vertices() as f64).max(1.0),
             bandwidth_fraction: bytes / (iteration_ms / 1e3) / bandwidth,
             per_iteration_ms: stats.iteration_ms.clone(),
             modularity: quality.modularity,
@@ -129,7 +134,7 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
         report.device, report.copy_bandwidth_gb_s, report.schedule, report.variant, args.repeat, report.prepare_s
     );
     println!(
-        "{:<7} {:>5} {:>10} {:>12} {:>10} {:>12} {:>12} {:>10} {:>10} {:>9} {:>7} {:>10} {:>7}",
+        "{:<7} {:>5} {:>10} {:>12} {:>10} {:>12} {:>12} {:>10} {:>10} {:>9} {:>9} {:>7} {:>10} {:>7}",
         "mfl",
         "iters",
         "ms/iter",
@@ -140,13 +145,14 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
         "compile",
         "GPU MB",
         "table B/e",
+        "extra B/v",
         "of bw",
         "modularity",
         "NMI"
     );
     for r in &report.rows {
         println!(
-            "{:<7} {:>5} {:>10.3} {:>12.2} {:>10.2} {:>12.1} {:>12.1} {:>10.1} {:>10.1} {:>9.2} {:>6.1}% {:>10.4} {:>7}",
+            "{:<7} {:>5} {:>10.3} {:>12.2} {:>10.2} {:>12.1} {:>12.1} {:>10.1} {:>10.1} {:>9.2} {:>9.2} {:>6.1}% {:>10.4} {:>7}",
             r.mfl,
             r.iterations,
             r.iteration_ms,
@@ -157,6 +163,7 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
             r.compile_ms,
             r.device_bytes as f64 / 1e6,
             r.table_bytes_per_edge,
+            r.extra_bytes_per_vertex,
             100.0 * r.bandwidth_fraction,
             r.modularity,
             r.nmi.map_or("-".to_string(), |n| format!("{n:.4}"))

@@ -5,7 +5,7 @@ use crate::variants::{Classic, Llp, Seeded, Slp, Weighted};
 use clap::{Args, ValueEnum};
 use glp_runtime::graph::{Csr, Graph};
 use glp_runtime::io::{self, SeedFile};
-use glp_runtime::lp::{self, InterpretedVariant, LpConfig, LpInputs, LpKernel, LpOutcome, Schedule, TieBreak};
+use glp_runtime::lp::{self, InterpretedVariant, LpConfig, LpInputs, LpKernel, LpOutcome, Schedule, Sketch, TieBreak};
 use glp_runtime::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -165,6 +165,27 @@ impl Variant {
             Variant::File { variant, seeds } => {
                 let inputs = LpInputs { seeds: seeds.as_ref().map(|s| &s.labels[..]), ..LpInputs::default() };
                 lp::run_kernel(csr, &**variant, config, &inputs)
+            }
+        }
+    }
+
+    /// Runs the variant on `csr` on the CPU with `sketch` in place of the exact MFL search (the
+    /// CPU twin of the GPU's sketch strategies); an error for a variant whose score is not the
+    /// label's weighted count.
+    pub fn run_sketched(&self, csr: &Csr, config: &LpConfig, sketch: Sketch) -> Result<LpOutcome> {
+        let none = LpInputs::default();
+        match self {
+            Variant::Classic => lp::run_sketched(csr, &Classic, config, &none, sketch),
+            Variant::Weighted => lp::run_sketched(csr, &Weighted, config, &none, sketch),
+            Variant::Llp(llp) => lp::run_sketched(csr, llp, config, &none, sketch),
+            Variant::Slp(slp) => lp::run_sketched(csr, slp, config, &none, sketch),
+            Variant::Seeded(seeds) => {
+                let inputs = LpInputs { seeds: Some(&seeds.labels), ..LpInputs::default() };
+                lp::run_sketched(csr, &Seeded, config, &inputs, sketch)
+            }
+            Variant::File { variant, seeds } => {
+                let inputs = LpInputs { seeds: seeds.as_ref().map(|s| &s.labels[..]), ..LpInputs::default() };
+                lp::run_sketched(csr, &**variant, config, &inputs, sketch)
             }
         }
     }

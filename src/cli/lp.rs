@@ -50,7 +50,19 @@ pub const LONG_ABOUT: &str = "Detect communities with label propagation.\n\n\
     sort    the G-Sort baseline: every neighbour's label gathered into a per-edge array, \
     each vertex's segment sorted by label (in registers, shared memory, or merged in global \
     memory above 2048 neighbours), runs counted (4 bytes per edge of extra memory, 12 with \
-    weights, plus a merge buffer for vertices above 2048 neighbours; synchronous schedule only)\n\n\
+    weights, plus a merge buffer for vertices above 2048 neighbours; synchronous schedule only)\n  \
+    hash    nu-LPA's per-vertex global hash tables of nextPow2(degree) - 1 slots (label + 1 \
+    keys, hybrid quadratic-double probing; 24 bytes per edge), a warp per vertex; exact\n  \
+    mg2 mg4 mg8 mg16 mg32 (mg = mg8)  nu-LPA's weighted Misra-Gries sketch of k slots in \
+    registers (a tile of k threads per vertex below 128 neighbours, a block of 256 with partial \
+    sketches merged in a fixed order above): no table, 4 bytes per vertex; approximate, it \
+    picks a heavy hitter\n  \
+    bm      the weighted Boyer-Moore vote (k = 1; a tie replaces the candidate): a thread per \
+    vertex, a block above 128 neighbours; the cheapest and the least accurate\n\
+    The sketches serve variants whose score is the label's weighted count (classic, weighted, \
+    seeded; not llp or slp) and are deterministic: with --backend cpu the same sketches run on \
+    the CPU (the exact strategies all mean the CPU's exact search there), and with --schedule \
+    sync the GPU and the CPU give the same labels.\n\n\
     Schedules:\n  \
     async  in place, as nu-LPA / GVE-LPA: only vertices whose neighbourhood changed are \
     revisited; every --pick-less-every-th iteration (the first included) a vertex may only \
@@ -80,8 +92,8 @@ pub struct LpArgs {
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     pub backend: BackendArg,
 
-    /// How the GPU engine finds each vertex's most frequent label: glp, smem, global or sort
-    /// (see above)
+    /// How each vertex's most frequent label is found: glp, smem, global, sort, hash (exact,
+    /// GPU), mg2, mg4, mg8, mg16, mg32 (mg = mg8) or bm (sketches, GPU and CPU; see above)
     #[arg(long, value_name = "STRATEGY", default_value = "glp", value_parser = parse_mfl)]
     pub mfl: MflStrategy,
 
@@ -151,7 +163,10 @@ pub fn run(args: LpArgs) -> Result<()> {
     let truth = common::ground_truth(args.ground_truth.as_deref(), args.graph.is_none(), &graph)?;
     let variant = args.engine.prepare(checked, &graph)?;
     let outcome = match &backend {
-        Backend::Cpu => variant.run(&graph.csr, &config)?,
+        Backend::Cpu => match args.mfl.sketch() {
+            Some(sketch) => variant.run_sketched(&graph.csr, &config, sketch)?,
+            None => variant.run(&graph.csr, &config)?,
+        },
         Backend::Gpu(gpu) => {
             let (kernel, inputs) = variant.kernel();
             run_gpu(gpu, &graph.csr, kernel, &config, &inputs, args.mfl)?.0

@@ -76,6 +76,7 @@ fn kernel_impl(
     let source = tokens.to_string();
     let f = program.features;
     let unit_weights = super::mfl::unit_neighbor_weight(&program.program);
+    let score_is_frequency = super::sketch::score_is_frequency(&program.program);
     let (pick, hist, mem, seeds, random, vw, ew) =
         (f.custom_pick_label, f.histogram, f.label_memory, f.seeds, f.random, f.vertex_weights, f.edge_weights);
     let values = program.program.params.iter().zip(param_spans).map(|(p, span)| {
@@ -112,6 +113,9 @@ fn kernel_impl(
             }
             fn unit_neighbor_weight(&self) -> bool {
                 #unit_weights
+            }
+            fn score_is_frequency(&self) -> bool {
+                #score_is_frequency
             }
             fn param_decls(&self) -> ::std::vec::Vec<::glp::__private::ParamDecl> {
                 ::std::vec![#(#decls),*]

@@ -146,6 +146,7 @@ pub fn mfl_kernel_source(device_functions: &str, unit_weights: bool) -> Result<S
         ("PROGRAM", device_functions),
         ("PHASES", super::PHASE_KERNELS_CUDA),
         ("SORT", &super::sort::sort_kernels_cuda()),
+        ("SKETCH", &super::sketch::sketch_kernels_cuda()),
     ])
 }
 
@@ -202,5 +203,6 @@ mod tests {
         for name in crate::lp::sort::SORT_KERNEL_NAMES {
             assert!(source.contains(&format!("{name}(")), "the SORT slot lacks {name}");
         }
+        assert!(source.contains("GLP_SKETCH_KERNELS(mg8, 8, false)"), "the SKETCH slot is filled");
     }
 }

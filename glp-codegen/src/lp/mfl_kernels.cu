@@ -562,3 +562,4 @@ extern "C" __global__ void glp_lp_pick_in_place(const glp_lp_params params, cons
     }
 }
 /*{{SORT}}*/
+/*{{SKETCH}}*/

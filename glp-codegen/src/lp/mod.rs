@@ -5,6 +5,7 @@ mod expand;
 mod features;
 pub mod mfl;
 pub mod monotone;
+pub mod sketch;
 pub mod sort;
 mod source_file;
 mod spec;

@@ -16,6 +16,7 @@
 //! with label memory or random numbers ignore the tolerance and go to the cap (their state is
 //! not only the labels).
 
+use super::sketch::Sketch;
 use super::synchronous::{initial_labels, labels_are_the_state};
 use super::tally::{PassCounts, TallyPool};
 use super::variant::{LpVariant, View};
@@ -34,11 +35,12 @@ pub(super) fn run<V: LpVariant>(
     pick_less_every: u32,
     tolerance: f64,
     facilities: &Facilities<'_>,
+    sketch: Option<Sketch>,
 ) -> Result<LpOutcome> {
     let n = csr.num_vertices();
     let custom_pick = facilities.features().custom_pick_label;
     let may_stop = labels_are_the_state(facilities);
-    let pool = TallyPool::new(n);
+    let pool = TallyPool::new(n, sketch);
     let labels = initial_labels(csr, variant, facilities)?;
     let affected: Vec<AtomicBool> = (0..n).into_par_iter().map(|_| AtomicBool::new(true)).collect();
 

@@ -488,6 +488,10 @@ impl LpKernel for InterpretedVariant {
         glp_codegen::lp::mfl::unit_neighbor_weight(&self.program.program)
     }
 
+    fn score_is_frequency(&self) -> bool {
+        glp_codegen::lp::sketch::score_is_frequency(&self.program.program)
+    }
+
     fn param_decls(&self) -> Vec<ParamDecl> {
         self.program.program.params.clone()
     }

@@ -25,6 +25,12 @@ pub trait LpKernel: LpVariant {
     fn unit_neighbor_weight(&self) -> bool {
         false
     }
+    /// Whether `label_score` is exactly the weighted count of the label (`freq`; see
+    /// [`glp_codegen::lp::sketch::score_is_frequency`]): only such variants may use the
+    /// sketch MFL strategies, which estimate that count. `false` is always safe.
+    fn score_is_frequency(&self) -> bool {
+        false
+    }
     /// The parameters the hooks read, in kernel-argument order.
     fn param_decls(&self) -> Vec<ParamDecl>;
     /// The parameters' values, in the same order.

@@ -37,11 +37,14 @@
 //!
 //! The most-frequent-label (MFL) search uses a per-thread collision-free table ([`tally`]):
 //! one accumulator per possible label plus the list of labels touched, as GVE-LPA does.
+//! [`run_sketched`] replaces it with a Misra-Gries or Boyer-Moore sketch ([`sketch`]), the CPU
+//! twins of the GPU's memory-efficient strategies.
 
 mod asynchronous;
 pub mod gpu;
 mod interpreted;
 mod kernel;
+pub mod sketch;
 mod synchronous;
 mod tally;
 pub mod variant;
@@ -49,6 +52,7 @@ mod view;
 
 pub use interpreted::{compile_variant, parse_params, InterpretedVariant};
 pub use kernel::{LpKernel, ParamDecl, Scalar, ScalarValue};
+pub use sketch::Sketch;
 pub use variant::{EdgeId, Label, LpFeatures, LpVariant, View};
 pub use view::LABEL_MEMORY_SLOTS;
 
@@ -262,13 +266,44 @@ pub fn run_with<V: LpVariant>(
     inputs: &LpInputs<'_>,
     features: LpFeatures,
 ) -> Result<LpOutcome> {
+    run_engine(csr, variant, config, inputs, features, None)
+}
+
+/// Runs a compiled variant like [`run_kernel`], with `sketch` in place of the exact MFL search:
+/// the CPU twin of the GPU's sketch strategies, equal to the GPU engine's labels under the
+/// synchronous schedule. The sketch's own rules resolve equal weights (`config.ties` does not
+/// apply).
+///
+/// Errors: those of [`run_with`], an unsupported slot count, or a variant whose `label_score`
+/// is not the weighted count of the label ([`sketch::check_eligible`]).
+pub fn run_sketched<V: LpKernel>(
+    csr: &Csr,
+    variant: &V,
+    config: &LpConfig,
+    inputs: &LpInputs<'_>,
+    sketch: Sketch,
+) -> Result<LpOutcome> {
+    sketch::check_eligible(variant, sketch)?;
+    run_engine(csr, variant, config, inputs, variant.features(), Some(sketch))
+}
+
+fn run_engine<V: LpVariant>(
+    csr: &Csr,
+    variant: &V,
+    config: &LpConfig,
+    inputs: &LpInputs<'_>,
+    features: LpFeatures,
+    sketch: Option<Sketch>,
+) -> Result<LpOutcome> {
     config.validate()?;
     inputs.validate(csr.num_vertices(), features)?;
     let facilities = view::Facilities::new(csr, features, config.seed, inputs.seeds, inputs.vertex_weights);
     let mut outcome = match config.schedule {
-        Schedule::Synchronous => synchronous::run(csr, variant, config.max_iterations, config.ties, &facilities)?,
+        Schedule::Synchronous => {
+            synchronous::run(csr, variant, config.max_iterations, config.ties, &facilities, sketch)?
+        }
         Schedule::Asynchronous { pick_less_every, tolerance } => {
-            asynchronous::run(csr, variant, config, pick_less_every, tolerance, &facilities)?
+            asynchronous::run(csr, variant, config, pick_less_every, tolerance, &facilities, sketch)?
         }
     };
     outcome.memberships = facilities.memberships();

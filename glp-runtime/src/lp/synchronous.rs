@@ -10,6 +10,7 @@
 //! to previous) or at the cap; runs with label memory or random numbers always go to the cap
 //! (their state is not only the labels).
 
+use super::sketch::Sketch;
 use super::tally::{PassCounts, TallyPool};
 use super::variant::{LpVariant, View};
 use super::view::Facilities;
@@ -27,11 +28,12 @@ pub(super) fn run<V: LpVariant>(
     max_iterations: u32,
     ties: TieBreak,
     facilities: &Facilities<'_>,
+    sketch: Option<Sketch>,
 ) -> Result<LpOutcome> {
     let n = csr.num_vertices();
     let custom_pick = facilities.features().custom_pick_label;
     let may_stop = labels_are_the_state(facilities);
-    let pool = TallyPool::new(n);
+    let pool = TallyPool::new(n, sketch);
     let mut previous = initial_labels(csr, variant, facilities)?;
     let mut output: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(UNLABELLED)).collect();
     let shown: Vec<AtomicU32> =

@@ -4,8 +4,10 @@
 //! "collision-free per-thread hashtable"): accumulation is a single indexed add, and the
 //! table is cleared by walking the touched list, so the cost per vertex is O(degree).
 //! Low-degree vertices (most of them in real graphs) use a short list instead, which avoids
-//! the table's cache misses.
+//! the table's cache misses. A run with a sketch MFL strategy ([`Sketch`]) uses the sketch
+//! instead, and no table.
 
+use super::sketch::{self, Sketch};
 use super::variant::{is_labelled, EdgeId, Label, LpVariant, View};
 use super::TieBreak;
 use crate::graph::{Csr, VertexId};
@@ -30,17 +32,22 @@ pub(super) struct Tally {
     /// Distinct labels of the current vertex with their summed weight, in the order they
     /// are first met along the adjacency.
     candidates: Vec<(Label, f64)>,
+    /// The sketch that replaces the exact search, if any.
+    sketch: Option<Sketch>,
 }
 
 impl Tally {
-    pub fn new(num_labels: usize) -> Self {
-        Tally { sums: vec![0.0; num_labels], touched: Vec::new(), candidates: Vec::new() }
+    /// A table for labels `0..num_labels`, or none when `sketch` replaces it.
+    pub fn new(num_labels: usize, sketch: Option<Sketch>) -> Self {
+        let sums = if sketch.is_some() { Vec::new() } else { vec![0.0; num_labels] };
+        Tally { sums, touched: Vec::new(), candidates: Vec::new(), sketch }
     }
 
     /// Gathers `v`'s neighbours through the variant's hooks and returns the label with the
     /// highest score, equal scores resolved by `ties`; `None` when no neighbour contributes a
     /// label. Candidates are scored in the order their labels are first met along the
-    /// (sorted) adjacency, which is what [`TieBreak::FirstSeen`] means.
+    /// (sorted) adjacency, which is what [`TieBreak::FirstSeen`] means. With a sketch, its
+    /// pick and rules instead (`ties` does not apply).
     #[inline]
     pub fn best_label<V: LpVariant>(
         &mut self,
@@ -50,6 +57,9 @@ impl Tally {
         v: VertexId,
         ties: TieBreak,
     ) -> Option<Best> {
+        if let Some(s) = self.sketch {
+            return sketch::best_label(s, csr, variant, view, v).map(|(label, score)| Best { label, score });
+        }
         self.candidates.clear();
         if csr.degree(v) <= SHORT_LIST_DEGREE {
             self.gather_short(csr, variant, view, v);
@@ -156,13 +166,14 @@ pub(super) struct TallyPool {
 }
 
 impl TallyPool {
-    /// Tables for labels `0..num_labels`, one per thread of the current pool.
-    pub fn new(num_labels: usize) -> Self {
+    /// Tables for labels `0..num_labels` (none with a sketch), one per thread of the current
+    /// pool.
+    pub fn new(num_labels: usize, sketch: Option<Sketch>) -> Self {
         // One table per thread of the pool `for_each_chunk` will broadcast to; a table is
         // locked once per pass, so a pool larger than this (never the case when the caller
         // stays in one pool) only serialises, it stays correct.
         let threads = rayon::current_num_threads().max(1);
-        TallyPool { tallies: (0..threads).map(|_| std::sync::Mutex::new(Tally::new(num_labels))).collect() }
+        TallyPool { tallies: (0..threads).map(|_| std::sync::Mutex::new(Tally::new(num_labels, sketch))).collect() }
     }
 
     /// Runs `work` over chunks of `0..n` on every thread of the current pool and adds up the

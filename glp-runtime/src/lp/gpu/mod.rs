@@ -35,8 +35,12 @@
 //! tables and the count-min sketch above), `smem` (the same without the warp path, GLP's
 //! ablation), `global` (G-Hash: a per-vertex global hash table of twice the degree for every
 //! vertex, the paper's baseline) and `sort` (G-Sort, the other baseline: neighbour labels
-//! gathered into a per-edge array, segmented-sorted per vertex, runs counted; [`sort`]). All
-//! four are exact.
+//! gathered into a per-edge array, segmented-sorted per vertex, runs counted; [`sort`]) and
+//! `hash` (nu-LPA's per-vertex global hash tables of `nextPow2(degree) - 1` slots; [`nu_hash`]).
+//! All five are exact ([`MflStrategy::ALL`]). The memory-efficient sketches of nu-LPA's sketch
+//! paper ([`MflStrategy::SKETCHES`]: `mg2` .. `mg32`, `bm`; [`sketch`]) are not: they pick a
+//! heavy hitter, equal to their CPU twins ([`crate::lp::run_sketched`]) under the synchronous
+//! schedule, and serve only variants whose score is the label's weighted count.
 //!
 //! Exactness: labels are scored from f64 sums of the hooks' weights. The low class sums in
 //! edge order like the CPU; the table kernels add with atomics in any order, which is exact
@@ -46,13 +50,17 @@
 //! what the CPU computes; math functions (`ln`, `exp`, ...) come from CUDA's libdevice, whose
 //! results may differ from the host's libm in the last bit.
 
+mod nu_hash;
 mod plan;
+mod sketch;
 mod sort;
 
 pub use plan::ClassPlan;
+pub use sketch::SketchPlan;
 pub use sort::SortPlan;
 
 use super::kernel::LpKernel;
+use super::sketch::{check_eligible, Sketch};
 use super::view::{membership_row, LABEL_MEMORY_SLOTS};
 use super::{IterationStats, LpConfig, LpInputs, LpOutcome, Schedule, TieBreak};
 use crate::community::UNLABELLED;
@@ -77,11 +85,35 @@ pub enum MflStrategy {
     Global,
     /// G-Sort: neighbour labels gathered per edge, sorted per vertex, runs counted.
     Sort,
+    /// nu-LPA: a global hash table of `nextPow2(degree) - 1` slots per vertex (exact).
+    NuHash,
+    /// A Misra-Gries or Boyer-Moore sketch per vertex (approximate, O(1) memory per vertex).
+    Sketch(Sketch),
 }
 
 impl MflStrategy {
-    /// Every strategy, in ablation order (slowest first).
-    pub const ALL: [MflStrategy; 4] = [MflStrategy::Sort, MflStrategy::Global, MflStrategy::Smem, MflStrategy::Glp];
+    /// Every exact strategy, in ablation order (slowest first): each equals the CPU engine.
+    pub const ALL: [MflStrategy; 5] =
+        [MflStrategy::Sort, MflStrategy::Global, MflStrategy::NuHash, MflStrategy::Smem, MflStrategy::Glp];
+
+    /// The sketch strategies ([`Sketch::ALL`]), which equal their CPU twins, not the exact
+    /// engine.
+    pub const SKETCHES: [MflStrategy; 6] = [
+        MflStrategy::Sketch(Sketch::ALL[0]),
+        MflStrategy::Sketch(Sketch::ALL[1]),
+        MflStrategy::Sketch(Sketch::ALL[2]),
+        MflStrategy::Sketch(Sketch::ALL[3]),
+        MflStrategy::Sketch(Sketch::ALL[4]),
+        MflStrategy::Sketch(Sketch::ALL[5]),
+    ];
+
+    /// The sketch this strategy runs, if it is one.
+    pub fn sketch(self) -> Option<Sketch> {
+        match self {
+            MflStrategy::Sketch(s) => Some(s),
+            _ => None,
+        }
+    }
 
     /// The name `--mfl` takes.
     pub fn name(self) -> &'static str {
@@ -90,6 +122,8 @@ impl MflStrategy {
             MflStrategy::Smem => "smem",
             MflStrategy::Global => "global",
             MflStrategy::Sort => "sort",
+            MflStrategy::NuHash => "hash",
+            MflStrategy::Sketch(s) => s.name(),
         }
     }
 
@@ -104,10 +138,15 @@ impl MflStrategy {
 impl FromStr for MflStrategy {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        MflStrategy::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| Error::invalid(format!("unknown MFL strategy `{s}`: expected glp, smem, global or sort")))
+        if s == "mg" {
+            return Ok(MflStrategy::Sketch(Sketch::MisraGries { slots: super::sketch::DEFAULT_MG_SLOTS }));
+        }
+        MflStrategy::ALL.into_iter().chain(MflStrategy::SKETCHES).find(|m| m.name() == s).ok_or_else(|| {
+            Error::invalid(format!(
+                "unknown MFL strategy `{s}`: expected glp, smem, global, sort, hash, mg2, mg4, mg8, mg16, mg32 \
+                 (mg = mg8) or bm"
+            ))
+        })
     }
 }
 
@@ -125,6 +164,10 @@ pub struct GpuStats {
     /// Of those, the bytes of the strategy's hash tables, or of G-Sort's per-edge label array
     /// and merge buffer (beyond graph, labels and facilities).
     pub table_bytes: u64,
+    /// Of those, the bytes of the graph, the inputs, the label arrays and the variant's
+    /// facilities: `device_bytes - base_bytes` is what the strategy and schedule add (tables,
+    /// degree-class lists, affected flags, counters).
+    pub base_bytes: u64,
 }
 
 /// Runs `variant` on the GPU `gpu` with `config`'s schedule (see the module docs).
@@ -149,6 +192,9 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
     }
     let features = variant.features();
     inputs.validate(csr.num_vertices(), features)?;
+    if let Some(sketch) = strategy.sketch() {
+        check_eligible(variant, sketch)?;
+    }
     u32::try_from(csr.num_vertices())
         .ok()
         .filter(|&n| n < UNLABELLED)
@@ -229,8 +275,14 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
         }
         None => None,
     };
-    let stats =
-        GpuStats { compile, setup, iteration_ms, device_bytes: state.peak_bytes, table_bytes: state.table_bytes };
+    let stats = GpuStats {
+        compile,
+        setup,
+        iteration_ms,
+        device_bytes: state.peak_bytes,
+        table_bytes: state.table_bytes,
+        base_bytes: state.base_bytes(),
+    };
     Ok((LpOutcome { labels, memberships, iterations, converged, elapsed }, stats))
 }
 
@@ -328,6 +380,8 @@ struct LpKernels {
     high_exact: Kernel,
     global: Kernel,
     sort: sort::SortKernels,
+    sketch: sketch::SketchKernels,
+    nu_hash: nu_hash::NuHashKernel,
     /// Whether the module was compiled with `GLP_UNIT_WEIGHTS` (no weights to store).
     unit_weights: bool,
 }
@@ -353,6 +407,8 @@ impl LpKernels {
             high_exact: module.kernel("glp_lp_high_exact")?,
             global: module.kernel("glp_lp_global")?,
             sort: sort::SortKernels::load(&module)?,
+            sketch: sketch::SketchKernels::load(&module)?,
+            nu_hash: nu_hash::NuHashKernel::load(&module)?,
             unit_weights,
             _module: module,
         })
@@ -395,6 +451,12 @@ impl LpKernels {
     ) -> Result<()> {
         if let Some(sort) = &state.sort {
             return self.sort.propagate(gpu, params, view, sort, sweep);
+        }
+        if let Some(sketch) = &state.sketch {
+            return self.sketch.propagate(gpu, params, view, sketch, sweep);
+        }
+        if let Some(tables) = &state.nu_hash {
+            return self.nu_hash.propagate(gpu, params, view, tables, sweep);
         }
         // Asynchronous sweeps update labels in place, so the class order matters: hubs first
         // (each decides from many labels), then the vertices that follow them. Leaves first
@@ -547,6 +609,9 @@ struct DeviceState {
     global_sums: DeviceBuffer<f64>,
     /// G-Sort's buffers (only with that strategy).
     sort: Option<sort::SortState>,
+    /// The sketch strategies' class lists, nu-LPA's tables (only with those strategies).
+    sketch: Option<sketch::SketchState>,
+    nu_hash: Option<nu_hash::NuHashState>,
     num_vertices: u32,
     num_edges: u64,
     peak_bytes: u64,
@@ -591,11 +656,14 @@ impl DeviceState {
         debug_assert_eq!(pool_keys.bytes() + pool_sums.bytes(), exact_blocks * region_capacity * TABLE_SLOT_BYTES);
         let sort = plan.sort.as_ref().map(|p| sort::SortState::upload(gpu, p, csr.num_edges(), kernels.unit_weights));
         let sort = sort.transpose()?;
+        let sketch = plan.sketch.as_ref().map(|p| sketch::SketchState::upload(gpu, p)).transpose()?;
+        let nu_hash = if plan.nu_hash { Some(nu_hash::NuHashState::upload(gpu, n, csr.num_edges())?) } else { None };
         let table_bytes = pool_keys.bytes()
             + pool_sums.bytes()
             + global_keys.bytes()
             + global_sums.bytes()
-            + sort.as_ref().map_or(0, sort::SortState::table_bytes);
+            + sort.as_ref().map_or(0, sort::SortState::table_bytes)
+            + nu_hash.as_ref().map_or(0, nu_hash::NuHashState::table_bytes);
         let state = DeviceState {
             offsets: gpu.upload("CSR offsets", csr.offsets())?,
             targets: gpu.upload("CSR targets", csr.targets())?,
@@ -633,12 +701,32 @@ impl DeviceState {
             global_keys,
             global_sums,
             sort,
+            sketch,
+            nu_hash,
             num_vertices: n as u32,
-            num_edges: csr.num_edges() as u64,
+            num_edges: csr.num_edges(),
             peak_bytes: 0,
             table_bytes,
         };
         Ok(DeviceState { peak_bytes: gpu.held_bytes(), ..state })
+    }
+
+    /// Bytes of the graph, inputs, label arrays and facilities (see [`GpuStats::base_bytes`]).
+    fn base_bytes(&self) -> u64 {
+        let f32s = |b: &Option<DeviceBuffer<f32>>| b.as_ref().map_or(0, DeviceBuffer::bytes);
+        let u32s = |b: &Option<DeviceBuffer<u32>>| b.as_ref().map_or(0, DeviceBuffer::bytes);
+        self.offsets.bytes()
+            + self.targets.bytes()
+            + f32s(&self.edge_weights)
+            + f32s(&self.vertex_weights)
+            + u32s(&self.seeds)
+            + u32s(&self.histogram)
+            + u32s(&self.memory_labels)
+            + f32s(&self.memory_weights)
+            + self.previous.bytes()
+            + self.output.bytes()
+            + u32s(&self.shown)
+            + self.unlabelled.bytes()
     }
 
     fn shown_buffer(&self) -> &DeviceBuffer<u32> {
@@ -722,7 +810,12 @@ mod tests {
         for m in MflStrategy::ALL {
             assert_eq!(m.name().parse::<MflStrategy>().unwrap(), m);
         }
-        let err = "hash".parse::<MflStrategy>().unwrap_err().to_string();
-        assert!(err.contains("glp, smem, global or sort"), "{err}");
+        for m in MflStrategy::SKETCHES {
+            assert_eq!(m.name().parse::<MflStrategy>().unwrap(), m);
+        }
+        assert_eq!("mg".parse::<MflStrategy>().unwrap(), MflStrategy::Sketch(Sketch::MisraGries { slots: 8 }));
+        assert_eq!("hash".parse::<MflStrategy>().unwrap(), MflStrategy::NuHash);
+        let err = "mg3".parse::<MflStrategy>().unwrap_err().to_string();
+        assert!(err.contains("glp, smem, global, sort, hash, mg2") && err.contains("or bm"), "{err}");
     }
 }

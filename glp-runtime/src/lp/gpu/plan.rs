@@ -1,6 +1,6 @@
 //! Degree classes: which kernel serves which vertex, planned once per graph and strategy.
 
-use super::{MflStrategy, SortPlan};
+use super::{MflStrategy, SketchPlan, SortPlan};
 use crate::graph::{Csr, VertexId};
 use glp_codegen::lp::mfl::{
     exact_pool, low_tile, table_capacity, HIGH_OVERFLOW_DEGREE, LOW_DEGREE_LIMIT, LOW_TILES, MID_MAX_DEGREE,
@@ -25,6 +25,10 @@ pub struct ClassPlan {
     pub global_regions: Vec<u64>,
     /// G-Sort: every vertex, bucketed by segment size (no other class is used).
     pub sort: Option<SortPlan>,
+    /// The sketch strategies: every vertex, by degree (no other class is used).
+    pub sketch: Option<SketchPlan>,
+    /// nu-LPA's hash tables: a warp per vertex, over all vertices (no other class is used).
+    pub nu_hash: bool,
 }
 
 impl ClassPlan {
@@ -38,6 +42,8 @@ impl ClassPlan {
                 plan.global_regions = regions(csr, &plan.global);
             }
             MflStrategy::Sort => plan.sort = Some(SortPlan::new(csr)),
+            MflStrategy::Sketch(sketch) => plan.sketch = Some(SketchPlan::new(csr, sketch)),
+            MflStrategy::NuHash => plan.nu_hash = true,
             MflStrategy::Glp | MflStrategy::Smem => {
                 for v in 0..n {
                     let degree = csr.degree(v) as u64;

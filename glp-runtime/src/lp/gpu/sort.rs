@@ -61,14 +61,14 @@ impl SortPlan {
     }
 }
 
-/// A class's vertex list on the device.
-struct VertexList {
-    vertices: DeviceBuffer<u32>,
-    count: u32,
+/// A class's vertex list on the device (the sketch strategies use it too).
+pub(super) struct VertexList {
+    pub(super) vertices: DeviceBuffer<u32>,
+    pub(super) count: u32,
 }
 
 impl VertexList {
-    fn upload(gpu: &Gpu, vertices: &[VertexId]) -> Result<VertexList> {
+    pub(super) fn upload(gpu: &Gpu, vertices: &[VertexId]) -> Result<VertexList> {
         // The engine runs at most 2^32 - 2 vertices, so every count fits.
         Ok(VertexList { vertices: gpu.upload("degree classes", vertices)?, count: vertices.len() as u32 })
     }
