@@ -653,15 +653,12 @@ impl DeviceState {
         let (exact_blocks, region_capacity) = plan.exact_pool();
         let (pool_keys, pool_sums) = table("the high class's exact pool", exact_blocks * region_capacity)?;
         let (global_keys, global_sums) = table("the G-Hash tables", plan.global_table_slots())?;
-        debug_assert_eq!(pool_keys.bytes() + pool_sums.bytes(), exact_blocks * region_capacity * TABLE_SLOT_BYTES);
         let sort = plan.sort.as_ref().map(|p| sort::SortState::upload(gpu, p, csr.num_edges(), kernels.unit_weights));
         let sort = sort.transpose()?;
         let sketch = plan.sketch.as_ref().map(|p| sketch::SketchState::upload(gpu, p)).transpose()?;
         let nu_hash = if plan.nu_hash { Some(nu_hash::NuHashState::upload(gpu, n, csr.num_edges())?) } else { None };
-        let table_bytes = pool_keys.bytes()
-            + pool_sums.bytes()
-            + global_keys.bytes()
-            + global_sums.bytes()
+        // Slots, not buffer sizes: an unused table is a one-element placeholder.
+        let table_bytes = (exact_blocks * region_capacity + plan.global_table_slots()) * TABLE_SLOT_BYTES
             + sort.as_ref().map_or(0, sort::SortState::table_bytes)
             + nu_hash.as_ref().map_or(0, nu_hash::NuHashState::table_bytes);
         let state = DeviceState {
