@@ -23,7 +23,7 @@ struct glp_lp_view {
 };
 
 // Ids a hook passes to the view are checked: the first id out of range is recorded in
-// view.fault as (method, id) for the host to report (glp-runtime's `ViewFault`), and the
+// view.fault as (method, id) for the host to report (glp-runtime's `VIEW_METHODS`), and the
 // method returns a neutral value; the run then stops with an error, as on the CPU.
 #define GLP_VIEW_LABEL 1ull
 #define GLP_VIEW_NEXT_LABEL 2ull
