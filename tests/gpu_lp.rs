@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{data, gpu_or_skip, load, read_pairs};
+use common::{assert_same_labels, data, degree_mix, gpu_or_skip, load, read_pairs, with_integer_weights};
 use glp::device::Gpu;
 use glp::lp::gpu::{run_gpu, MflStrategy};
 use glp::prelude::*;
@@ -31,16 +31,7 @@ fn assert_gpu_equals_cpu<V: LpKernel>(
         let (out, stats) = run_gpu(gpu, csr, variant, &config, inputs, strategy)
             .unwrap_or_else(|e| panic!("{what} ({}): {e}", strategy.name()));
         let context = format!("{what}, {} strategy", strategy.name());
-        if out.labels != cpu.labels {
-            let differ = out.labels.iter().zip(&cpu.labels).filter(|(a, b)| a != b).count();
-            let first = out.labels.iter().zip(&cpu.labels).position(|(a, b)| a != b).unwrap();
-            panic!(
-                "{context}: {differ} labels differ; first at vertex {first} (degree {}): GPU {} CPU {}",
-                csr.degree(first as u32),
-                out.labels[first],
-                cpu.labels[first]
-            );
-        }
+        assert_same_labels(&context, csr, &out.labels, &cpu.labels);
         assert_eq!(out.memberships, cpu.memberships, "{context}: memberships");
         let changed = |o: &LpOutcome| o.iterations.iter().map(|i| i.changed).collect::<Vec<_>>();
         assert_eq!(changed(&out), changed(&cpu), "{context}: changes per iteration");
@@ -48,17 +39,6 @@ fn assert_gpu_equals_cpu<V: LpKernel>(
         assert_eq!(stats.iteration_ms.len(), out.iterations.len());
         assert!(stats.device_bytes >= csr.num_edges() * 4, "{context}: device memory not accounted");
     }
-}
-
-/// A copy of `csr` with integer edge weights 1..=4 that are symmetric (w(u,v) = w(v,u)).
-fn with_integer_weights(csr: &Csr) -> Csr {
-    let mut weights = Vec::with_capacity(csr.num_edges() as usize);
-    for v in 0..csr.num_vertices() as u32 {
-        for &u in csr.neighbors(v) {
-            weights.push((1 + (u ^ v) % 4) as f32);
-        }
-    }
-    Csr::new(csr.offsets().to_vec(), csr.targets().to_vec(), Some(weights)).unwrap()
 }
 
 /// R-MAT (scale 15, skewed degrees: every class, hubs of several thousand neighbours whose
@@ -119,24 +99,7 @@ fn the_generated_graphs_cover_every_degree_class_and_the_overflow_path() {
 fn every_degree_bound() -> Csr {
     let hubs = [2047u64, 2048, 2049, 4095, 4096, 4097, 6143, 6144, 6145, 10_000, 1024, 1025, 128, 129];
     let small = [0u64, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 34, 63, 64, 65];
-    let n = 6000u64;
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut random = move |bound: u64| {
-        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        (state >> 33) % bound
-    };
-    let mut offsets = vec![0u64];
-    let mut targets = Vec::new();
-    for v in 0..n {
-        let degree = if (v as usize) < hubs.len() { hubs[v as usize] } else { small[v as usize % small.len()] };
-        // Half the neighbours among a few "community" vertices, so labels repeat.
-        let mut row: Vec<u32> =
-            (0..degree).map(|k| if k % 2 == 0 { random(n) as u32 } else { (v % 40 + random(8)) as u32 }).collect();
-        row.sort_unstable();
-        targets.extend(row);
-        offsets.push(targets.len() as u64);
-    }
-    Csr::new(offsets, targets, None).unwrap()
+    degree_mix(&hubs, &small, 6000, 0x9E37_79B9_7F4A_7C15, 40, 8)
 }
 
 #[test]

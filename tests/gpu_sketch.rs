@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::{data, gpu_or_skip, load};
+use common::{assert_same_labels, data, degree_mix, gpu_or_skip, load, with_integer_weights};
 use glp::lp::gpu::{run_gpu, MflStrategy};
 use glp::lp::{run_sketched, Sketch};
 use glp::prelude::*;
@@ -27,34 +27,7 @@ use glp::prelude::*;
 fn around_the_high_degree_bound() -> Csr {
     let hubs = [127u64, 128, 129, 255, 256, 257, 511, 1000, 4096, 9000];
     let small = [0u64, 1, 2, 3, 5, 7, 8, 9, 16, 17, 31, 33, 64];
-    let n = 5000u64;
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut random = move |bound: u64| {
-        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        (state >> 33) % bound
-    };
-    let mut offsets = vec![0u64];
-    let mut targets = Vec::new();
-    for v in 0..n {
-        let degree = if (v as usize) < hubs.len() { hubs[v as usize] } else { small[v as usize % small.len()] };
-        let mut row: Vec<u32> =
-            (0..degree).map(|k| if k % 2 == 0 { random(n) as u32 } else { (v % 50 + random(6)) as u32 }).collect();
-        row.sort_unstable();
-        targets.extend(row);
-        offsets.push(targets.len() as u64);
-    }
-    Csr::new(offsets, targets, None).unwrap()
-}
-
-/// A copy of `csr` with symmetric integer edge weights 1..=4.
-fn with_integer_weights(csr: &Csr) -> Csr {
-    let mut weights = Vec::with_capacity(csr.num_edges() as usize);
-    for v in 0..csr.num_vertices() as u32 {
-        for &u in csr.neighbors(v) {
-            weights.push((1 + (u ^ v) % 4) as f32);
-        }
-    }
-    Csr::new(csr.offsets().to_vec(), csr.targets().to_vec(), Some(weights)).unwrap()
+    degree_mix(&hubs, &small, 5000, 0x2545_F491_4F6C_DD1D, 50, 6)
 }
 
 fn graphs() -> Vec<(String, Csr)> {
@@ -82,16 +55,7 @@ fn assert_gpu_equals_twin<V: LpKernel>(gpu: &glp::device::Gpu, what: &str, csr: 
         let cpu = run_sketched(csr, variant, &config, &none, sketch).unwrap_or_else(|e| panic!("{context}: {e}"));
         let (out, stats) =
             run_gpu(gpu, csr, variant, &config, &none, strategy).unwrap_or_else(|e| panic!("{context}: {e}"));
-        if out.labels != cpu.labels {
-            let differ = out.labels.iter().zip(&cpu.labels).filter(|(a, b)| a != b).count();
-            let first = out.labels.iter().zip(&cpu.labels).position(|(a, b)| a != b).unwrap();
-            panic!(
-                "{context}: {differ} labels differ; first at vertex {first} (degree {}): GPU {} CPU {}",
-                csr.degree(first as u32),
-                out.labels[first],
-                cpu.labels[first]
-            );
-        }
+        assert_same_labels(&context, csr, &out.labels, &cpu.labels);
         assert_eq!(changes(&out), changes(&cpu), "{context}: changes per iteration");
         assert_eq!(out.converged, cpu.converged, "{context}");
         assert_eq!(stats.table_bytes, 0, "{context}: a sketch holds no table");

@@ -61,3 +61,53 @@ pub fn gpu_or_skip(test: &str) -> Option<Gpu> {
 pub fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
 }
+
+/// A copy of `csr` with integer edge weights 1..=4 that are symmetric (w(u,v) = w(v,u)).
+pub fn with_integer_weights(csr: &Csr) -> Csr {
+    let mut weights = Vec::with_capacity(csr.num_edges() as usize);
+    for v in 0..csr.num_vertices() as u32 {
+        for &u in csr.neighbors(v) {
+            weights.push((1 + (u ^ v) % 4) as f32);
+        }
+    }
+    Csr::new(csr.offsets().to_vec(), csr.targets().to_vec(), Some(weights)).unwrap()
+}
+
+/// A directed graph of `n` vertices: vertex `i < hubs.len()` has degree `hubs[i]`, the others
+/// cycle through `small`. Neighbours are drawn with a fixed-seed generator (repeats kept), every
+/// other one among `spread` vertices next to `v % span`, so labels repeat and tie.
+pub fn degree_mix(hubs: &[u64], small: &[u64], n: u64, seed: u64, span: u64, spread: u64) -> Csr {
+    let mut state = seed;
+    let mut random = move |bound: u64| {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % bound
+    };
+    let mut offsets = vec![0u64];
+    let mut targets = Vec::new();
+    for v in 0..n {
+        let degree = if (v as usize) < hubs.len() { hubs[v as usize] } else { small[v as usize % small.len()] };
+        let mut row: Vec<u32> = (0..degree)
+            .map(|k| if k % 2 == 0 { random(n) as u32 } else { (v % span + random(spread)) as u32 })
+            .collect();
+        row.sort_unstable();
+        targets.extend(row);
+        offsets.push(targets.len() as u64);
+    }
+    Csr::new(offsets, targets, None).unwrap()
+}
+
+/// Asserts that the GPU's labels equal the reference's, naming how many differ and the first.
+pub fn assert_same_labels(context: &str, csr: &Csr, gpu: &[u32], reference: &[u32]) {
+    if gpu != reference {
+        let differ = gpu.iter().zip(reference).filter(|(a, b)| a != b).count();
+        let first = gpu.iter().zip(reference).position(|(a, b)| a != b).unwrap_or(gpu.len().min(reference.len()));
+        panic!(
+            "{context}: {differ} labels differ (of {} and {}); first at vertex {first} (degree {}): GPU {:?} reference {:?}",
+            gpu.len(),
+            reference.len(),
+            csr.degree(first as u32),
+            gpu.get(first),
+            reference.get(first)
+        );
+    }
+}

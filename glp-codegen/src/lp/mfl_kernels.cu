@@ -37,7 +37,7 @@
 struct glp_lp_sweep {
     glp_u32* out;                 // where labels go: the output array, or the labels (in place)
     unsigned char* affected;      // per-vertex affected flags (asynchronous); null: synchronous
-    unsigned long long* counters; // [0] labels changed, [1] vertices processed (asynchronous)
+    unsigned long long* counters; // [0] labels changed, [1] vertices processed (asynchronous); [2..4) the view's fault record
     glp_u32 pick_less;            // nonzero: a vertex may only move to a smaller label
     glp_u32 padding;
 };
@@ -129,6 +129,40 @@ __device__ __forceinline__ void glp_lp_mark_neighbors(const glp_lp_sweep& sweep,
     for (glp_u64 e = first; e < end; e += stride) sweep.affected[view.targets[e]] = 1;
 }
 
+// The lanes serving one vertex: a tile (several per warp) or a whole warp. `mask` holds the
+// lanes of its shuffles (the warp's, or the tile's own), `leader` is its first lane, and this
+// lane is number `rank` of `size`.
+struct glp_lp_group {
+    glp_u32 mask;
+    int leader;
+    int rank;
+    int size;
+};
+
+// Whether the group's vertex v takes part in the sweep (`in_range`: the group has a vertex):
+// the leader claims it and the group learns the answer. Every lane of `group.mask` calls.
+__device__ __forceinline__ bool glp_lp_group_claim(const glp_lp_sweep& sweep, const glp_lp_group& group, bool in_range,
+                                                   glp_u32 v) {
+    if (!sweep.affected) return in_range;
+    const int claimed = in_range && group.rank == 0 ? (int)glp_lp_claim(sweep, v) : 0;
+    return __shfl_sync(group.mask, claimed, group.leader) != 0;
+}
+
+// Ends the sweep of the group's vertex v (`active`: claimed; its edges [begin, end)): the
+// leader finishes it with `best`, the group marks the neighbours of a vertex that moved
+// (asynchronous), the warp counts. Every lane of the warp calls.
+__device__ __forceinline__ void glp_lp_group_finish(const glp_lp_params& params, const glp_lp_view& view,
+                                                    const glp_lp_group& group, bool active, glp_u32 v,
+                                                    const glp_lp_candidate& best, glp_u64 begin, glp_u64 end,
+                                                    const glp_lp_sweep& sweep) {
+    const bool leads = active && group.rank == 0;
+    const bool changed_here = leads && glp_lp_finish(params, view, v, best, sweep);
+    if (sweep.affected && __shfl_sync(group.mask, (int)changed_here, group.leader) != 0) {
+        glp_lp_mark_neighbors(sweep, view, begin + (glp_u64)group.rank, end, (glp_u64)group.size);
+    }
+    glp_lp_count(sweep, leads, changed_here);
+}
+
 // Sum of `weight` over the lanes of `group` (a __match_any_sync mask), in lane order (edge
 // order): every lane of the warp must call it with the same `first` and `width`.
 __device__ __forceinline__ double glp_lp_group_sum(glp_u32 group, double weight, int first, int width) {
@@ -167,11 +201,8 @@ __device__ __forceinline__ void glp_lp_low(const glp_lp_params& params, const gl
     // The whole warp stays to the end: every shuffle below takes all 32 lanes.
     const bool in_range = slot < count;
     const glp_u32 v = in_range ? vertices[slot] : 0u;
-    bool active = in_range;
-    if (sweep.affected) {
-        const int claimed = in_range && tile_lane == 0 ? (int)glp_lp_claim(sweep, v) : 0;
-        active = __shfl_sync(GLP_FULL_MASK, claimed, tile_first) != 0;
-    }
+    const glp_lp_group group = {GLP_FULL_MASK, tile_first, tile_lane, TILE};
+    const bool active = glp_lp_group_claim(sweep, group, in_range, v);
     const glp_u64 begin = active ? view.offsets[v] : 0ull;
     const glp_u64 degree = active ? view.offsets[v + 1] - begin : 0ull;
     glp_u32 label = GLP_UNLABELLED;
@@ -189,11 +220,7 @@ __device__ __forceinline__ void glp_lp_low(const glp_lp_params& params, const gl
     glp_lp_candidate mine = glp_lp_nothing();
     if (label != GLP_UNLABELLED && (int)(__ffs(group) - 1) == lane) mine = glp_lp_score(params, view, v, label, freq);
     const glp_lp_candidate best = glp_lp_reduce(mine, TILE);
-    const bool changed_here = active && tile_lane == 0 && glp_lp_finish(params, view, v, best, sweep);
-    if (sweep.affected && __shfl_sync(GLP_FULL_MASK, (int)changed_here, tile_first) != 0) {
-        glp_lp_mark_neighbors(sweep, view, begin + (glp_u64)tile_lane, begin + degree, TILE);
-    }
-    glp_lp_count(sweep, active && tile_lane == 0, changed_here);
+    glp_lp_group_finish(params, view, group, active, v, best, begin, begin + degree, sweep);
 }
 
 #define GLP_LOW_KERNEL(T)                                                                                   \
@@ -292,10 +319,8 @@ glp_lp_mid(const glp_lp_params params, const glp_lp_view view, const glp_u32* ve
     const glp_u64 slot = (glp_u64)blockIdx.x * GLP_MID_WARPS + (glp_u64)warp;
     if (slot >= count) return; // warp-uniform
     const glp_u32 v = vertices[slot];
-    if (sweep.affected) {
-        const int claimed = lane == 0 ? (int)glp_lp_claim(sweep, v) : 0;
-        if (__shfl_sync(GLP_FULL_MASK, claimed, 0) == 0) return; // warp-uniform
-    }
+    const glp_lp_group group = {GLP_FULL_MASK, 0, lane, 32};
+    if (!glp_lp_group_claim(sweep, group, true, v)) return; // warp-uniform
     glp_u32* keys = table_keys[warp];
     double* sums = table_sums[warp];
     for (int i = lane; i < GLP_MID_TABLE; i += 32) {
@@ -315,12 +340,7 @@ glp_lp_mid(const glp_lp_params params, const glp_lp_view view, const glp_u32* ve
     __syncwarp();
     const glp_lp_candidate mine =
         glp_lp_table_best(params, view, v, keys, sums, GLP_MID_TABLE, lane, 32, false, glp_lp_nothing());
-    const glp_lp_candidate best = glp_lp_reduce(mine, 32);
-    const bool changed_here = lane == 0 && glp_lp_finish(params, view, v, best, sweep);
-    if (sweep.affected && __shfl_sync(GLP_FULL_MASK, (int)changed_here, 0) != 0) {
-        glp_lp_mark_neighbors(sweep, view, begin + (glp_u64)lane, end, 32);
-    }
-    glp_lp_count(sweep, lane == 0, changed_here);
+    glp_lp_group_finish(params, view, group, true, v, glp_lp_reduce(mine, 32), begin, end, sweep);
 }
 
 // ---- block-wide helpers --------------------------------------------------------------------
@@ -523,10 +543,8 @@ glp_lp_global(const glp_lp_params params, const glp_lp_view view, const glp_u32*
     const int lane = (int)(threadIdx.x & 31);
     if (slot >= count) return; // warp-uniform
     const glp_u32 v = vertices[slot];
-    if (sweep.affected) {
-        const int claimed = lane == 0 ? (int)glp_lp_claim(sweep, v) : 0;
-        if (__shfl_sync(GLP_FULL_MASK, claimed, 0) == 0) return; // warp-uniform
-    }
+    const glp_lp_group group = {GLP_FULL_MASK, 0, lane, 32};
+    if (!glp_lp_group_claim(sweep, group, true, v)) return; // warp-uniform
     const glp_u64 begin = view.offsets[v];
     const glp_u64 end = view.offsets[v + 1];
     glp_u32* keys = table_keys + table_offsets[slot];
@@ -539,12 +557,7 @@ glp_lp_global(const glp_lp_params params, const glp_lp_view view, const glp_u32*
     __syncwarp();
     const glp_lp_candidate mine =
         glp_lp_table_best(params, view, v, keys, sums, capacity, lane, 32, true, glp_lp_nothing());
-    const glp_lp_candidate best = glp_lp_reduce(mine, 32);
-    const bool changed_here = lane == 0 && glp_lp_finish(params, view, v, best, sweep);
-    if (sweep.affected && __shfl_sync(GLP_FULL_MASK, (int)changed_here, 0) != 0) {
-        glp_lp_mark_neighbors(sweep, view, begin + (glp_u64)lane, end, 32);
-    }
-    glp_lp_count(sweep, lane == 0, changed_here);
+    glp_lp_group_finish(params, view, group, true, v, glp_lp_reduce(mine, 32), begin, end, sweep);
 }
 
 // ---- asynchronous pick phase ---------------------------------------------------------------

@@ -204,22 +204,14 @@ __device__ __forceinline__ void glp_sk_low(const glp_lp_params& params, const gl
     // The whole warp stays to the end: glp_lp_count takes all 32 lanes.
     const bool in_range = index < count;
     const glp_u32 v = in_range ? vertices[index] : 0u;
-    bool active = in_range;
-    if (sweep.affected) {
-        const int claimed = in_range && tile.lane == 0 ? (int)glp_lp_claim(sweep, v) : 0;
-        active = __shfl_sync(tile.mask, claimed, tile.first) != 0;
-    }
+    const glp_lp_group group = {tile.mask, tile.first, tile.lane, K};
+    const bool active = glp_lp_group_claim(sweep, group, in_range, v);
     const glp_u64 begin = active ? view.offsets[v] : 0ull;
     const glp_u64 end = active ? view.offsets[v + 1] : 0ull;
     glp_sk_slot slot = glp_sk_empty();
     for (glp_u64 base = begin; base < end; base += K) glp_sk_feed<K, BM>(params, view, v, base, end, tile, slot);
-    const glp_lp_candidate best = glp_sk_best<K>(slot, tile);
-    const bool changed_here =
-        active && tile.lane == 0 && glp_lp_finish(params, view, v, glp_sk_scored(params, view, v, best), sweep);
-    if (sweep.affected && __shfl_sync(tile.mask, (int)changed_here, tile.first) != 0) {
-        glp_lp_mark_neighbors(sweep, view, begin + (glp_u64)tile.lane, end, K);
-    }
-    glp_lp_count(sweep, active && tile.lane == 0, changed_here);
+    const glp_lp_candidate best = glp_sk_scored(params, view, v, glp_sk_best<K>(slot, tile));
+    glp_lp_group_finish(params, view, group, active, v, best, begin, end, sweep);
 }
 
 // High degree: a block per vertex, GLP_SKETCH_HIGH_THREADS / K partial sketches merged into
@@ -316,10 +308,8 @@ glp_lp_nu_hash(const glp_lp_params params, const glp_lp_view view, glp_u32* tabl
     const int lane = (int)(threadIdx.x & 31);
     if (warp >= view.num_vertices) return; // warp-uniform
     const glp_u32 v = (glp_u32)warp;
-    if (sweep.affected) {
-        const int claimed = lane == 0 ? (int)glp_lp_claim(sweep, v) : 0;
-        if (__shfl_sync(GLP_FULL_MASK, claimed, 0) == 0) return; // warp-uniform
-    }
+    const glp_lp_group group = {GLP_FULL_MASK, 0, lane, 32};
+    if (!glp_lp_group_claim(sweep, group, true, v)) return; // warp-uniform
     const glp_u64 begin = view.offsets[v];
     const glp_u64 end = view.offsets[v + 1];
     const glp_u64 degree = end - begin;
@@ -341,10 +331,5 @@ glp_lp_nu_hash(const glp_lp_params params, const glp_lp_view view, glp_u32* tabl
         keys[i] = 0u;
         sums[i] = 0.0;
     }
-    const glp_lp_candidate best = glp_lp_reduce(mine, 32);
-    const bool changed_here = lane == 0 && glp_lp_finish(params, view, v, best, sweep);
-    if (sweep.affected && __shfl_sync(GLP_FULL_MASK, (int)changed_here, 0) != 0) {
-        glp_lp_mark_neighbors(sweep, view, begin + (glp_u64)lane, end, 32);
-    }
-    glp_lp_count(sweep, lane == 0, changed_here);
+    glp_lp_group_finish(params, view, group, true, v, glp_lp_reduce(mine, 32), begin, end, sweep);
 }

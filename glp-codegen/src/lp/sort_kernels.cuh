@@ -317,11 +317,8 @@ glp_lp_sort_count(const glp_lp_params params, const glp_lp_view view, const glp_
     // The whole warp stays to the end: every shuffle and vote takes all 32 lanes.
     const bool in_range = slot < count;
     const glp_u32 v = in_range ? vertices[slot] : 0u;
-    bool active = in_range;
-    if (sweep.affected) {
-        const int claimed = in_range && tile_lane == 0 ? (int)glp_lp_claim(sweep, v) : 0;
-        active = __shfl_sync(GLP_FULL_MASK, claimed, (int)tile_first) != 0;
-    }
+    const glp_lp_group group = {GLP_FULL_MASK, (int)tile_first, (int)tile_lane, (int)tile};
+    const bool active = glp_lp_group_claim(sweep, group, in_range, v);
     const glp_u64 begin = active ? view.offsets[v] : 0ull;
     const glp_u64 end = active ? view.offsets[v + 1] : 0ull;
     const glp_lp_sort_segment segment = {nl_labels, nl_weights, 0ull};
@@ -354,9 +351,5 @@ glp_lp_sort_count(const glp_lp_params params, const glp_lp_view view, const glp_
         carry = __shfl_sync(GLP_FULL_MASK, sum, (int)(tile_first + tile - 1u));
     }
     const glp_lp_candidate best = glp_lp_reduce(mine, (int)tile);
-    const bool changed_here = active && tile_lane == 0 && glp_lp_finish(params, view, v, best, sweep);
-    if (sweep.affected && __shfl_sync(GLP_FULL_MASK, (int)changed_here, (int)tile_first) != 0) {
-        glp_lp_mark_neighbors(sweep, view, begin + tile_lane, end, tile);
-    }
-    glp_lp_count(sweep, active && tile_lane == 0, changed_here);
+    glp_lp_group_finish(params, view, group, active, v, best, begin, end, sweep);
 }

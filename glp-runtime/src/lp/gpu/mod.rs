@@ -180,7 +180,8 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
     strategy: MflStrategy,
 ) -> Result<(LpOutcome, GpuStats)> {
     config.validate()?;
-    if matches!(config.schedule, Schedule::Asynchronous { .. }) && !strategy.supports_asynchronous() {
+    let asynchronous = matches!(config.schedule, Schedule::Asynchronous { .. });
+    if asynchronous && !strategy.supports_asynchronous() {
         return Err(Error::invalid(format!(
             "--mfl {} runs the synchronous schedule only (it gathers every neighbour label before the sweep): \
              use --schedule sync, or another --mfl",
@@ -206,7 +207,6 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
 
     let setup_start = Instant::now();
     let plan = ClassPlan::new(csr, strategy);
-    let asynchronous = matches!(config.schedule, Schedule::Asynchronous { .. });
     let mut state = DeviceState::upload(gpu, &kernels, csr, features, inputs, &plan, asynchronous)?;
     let params = param_block(&variant.param_values());
     let setup = setup_start.elapsed();
@@ -215,7 +215,7 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
     let start = Instant::now();
     let view = state.view(config.seed, 0, ViewLabels::Unlabelled);
     kernels.initial(gpu, &params, &view, &state.previous, n as u64)?;
-    state.check_fault(gpu, variant.kernel_name(), 0)?;
+    state.read_counters(gpu, variant.kernel_name(), 0)?;
     let may_stop = !features.label_memory && !features.random;
     let mut iterations = Vec::new();
     let mut iteration_ms = Vec::new();
@@ -248,13 +248,12 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
         };
         kernels.propagate(gpu, &params, &view, &state.sweep(pick_less), &mut state, &plan)?;
         let last = gpu.record()?;
-        let counters = gpu.download(&state.counters)?;
-        state.check_fault(gpu, variant.kernel_name(), iteration)?;
+        let counters = state.read_counters(gpu, variant.kernel_name(), iteration)?;
         iteration_ms.push(gpu.elapsed_ms(&first, &last)?);
         if !asynchronous {
             std::mem::swap(&mut state.previous, &mut state.output);
         }
-        let (changed, processed) = (counters[0], if asynchronous { counters[1] } else { n as u64 });
+        let (changed, processed) = (counters[CHANGED], if asynchronous { counters[PROCESSED] } else { n as u64 });
         iterations.push(IterationStats { changed, processed, pick_less, time: began.elapsed() });
         let settled = if asynchronous { !pick_less && changed as f64 <= tolerance * n as f64 } else { changed == 0 };
         if may_stop && settled {
@@ -345,6 +344,13 @@ struct SweepArg {
 // SAFETY: `#[repr(C)]`, three 8-byte fields then two 4-byte ones: the layout of
 // `glp_lp_sweep`, no padding.
 unsafe impl KernelArg for SweepArg {}
+
+/// Words of the sweep counters (`glp_lp_sweep.counters`, then the view's `fault` record).
+const CHANGED: usize = 0;
+const PROCESSED: usize = 1;
+const FAULT_METHOD: usize = 2;
+const FAULT_ID: usize = 3;
+const COUNTERS: usize = 4;
 
 /// The view methods the kernels check ids for (`GLP_VIEW_*` in glp-codegen's `view.cuh`).
 const VIEW_METHODS: [(u64, &str, &str); 6] = [
@@ -458,21 +464,23 @@ impl LpKernels {
         if let Some(tables) = &state.nu_hash {
             return self.nu_hash.propagate(gpu, params, view, tables, sweep);
         }
+        let launch = SweepLaunch { gpu, params, view: *view, sweep: *sweep };
         // Asynchronous sweeps update labels in place, so the class order matters: hubs first
         // (each decides from many labels), then the vertices that follow them. Leaves first
         // copy their neighbours' initial labels before the hubs settle: on com-DBLP that ends
         // at modularity 0.660 against 0.733 hubs first (H200, classic, ties to the smallest).
         if sweep.affected != 0 {
-            self.launch_high(gpu, params, view, sweep, state, plan)?;
-            self.launch_mid(gpu, params, view, sweep, state, plan)?;
-            self.launch_low(gpu, params, view, sweep, state, plan, true)?;
+            self.launch_high(&launch, state, plan)?;
+            self.launch_mid(&launch, state, plan)?;
+            self.launch_low(&launch, state, plan, true)?;
         } else {
-            self.launch_low(gpu, params, view, sweep, state, plan, false)?;
-            self.launch_mid(gpu, params, view, sweep, state, plan)?;
-            self.launch_high(gpu, params, view, sweep, state, plan)?;
+            self.launch_low(&launch, state, plan, false)?;
+            self.launch_mid(&launch, state, plan)?;
+            self.launch_high(&launch, state, plan)?;
         }
         if !plan.global.is_empty() {
-            let args = class_args(params, view, &state.global, plan.global.len())
+            let args = launch
+                .class_args(&state.global, plan.global.len())
                 .buffer(&state.global_regions)
                 .buffer(&state.global_keys)
                 .buffer(&state.global_sums)
@@ -483,17 +491,7 @@ impl LpKernels {
     }
 
     /// The low class's tile kernels (widest tiles first when `reverse`).
-    #[allow(clippy::too_many_arguments)]
-    fn launch_low(
-        &self,
-        gpu: &Gpu,
-        params: &[u8],
-        view: &ViewArg,
-        sweep: &SweepArg,
-        state: &DeviceState,
-        plan: &ClassPlan,
-        reverse: bool,
-    ) -> Result<()> {
+    fn launch_low(&self, launch: &SweepLaunch<'_>, state: &DeviceState, plan: &ClassPlan, reverse: bool) -> Result<()> {
         let mut order: Vec<usize> = (0..LOW_TILES.len()).collect();
         if reverse {
             order.reverse();
@@ -501,60 +499,47 @@ impl LpKernels {
         for i in order {
             let count = plan.low[i].len();
             if count > 0 {
-                let args = class_args(params, view, &state.low[i], count).value(*sweep);
-                gpu.launch(&self.low[i], Shape::covering(count as u64 * u64::from(LOW_TILES[i]), 256)?, &args)?;
+                let args = launch.class_args(&state.low[i], count).value(launch.sweep);
+                let shape = Shape::covering(count as u64 * u64::from(LOW_TILES[i]), 256)?;
+                launch.gpu.launch(&self.low[i], shape, &args)?;
             }
         }
         Ok(())
     }
 
     /// The middle class's kernel.
-    fn launch_mid(
-        &self,
-        gpu: &Gpu,
-        params: &[u8],
-        view: &ViewArg,
-        sweep: &SweepArg,
-        state: &DeviceState,
-        plan: &ClassPlan,
-    ) -> Result<()> {
+    fn launch_mid(&self, launch: &SweepLaunch<'_>, state: &DeviceState, plan: &ClassPlan) -> Result<()> {
         if !plan.mid.is_empty() {
-            let args = class_args(params, view, &state.mid, plan.mid.len()).value(*sweep);
+            let args = launch.class_args(&state.mid, plan.mid.len()).value(launch.sweep);
             let shape = Shape::covering(plan.mid.len() as u64 * 32, MID_WARPS_PER_BLOCK * 32)?;
-            gpu.launch(&self.mid, shape, &args)?;
+            launch.gpu.launch(&self.mid, shape, &args)?;
         }
         Ok(())
     }
 
     /// The high class's kernel, then the exact kernel for the vertices it deferred.
-    fn launch_high(
-        &self,
-        gpu: &Gpu,
-        params: &[u8],
-        view: &ViewArg,
-        sweep: &SweepArg,
-        state: &mut DeviceState,
-        plan: &ClassPlan,
-    ) -> Result<()> {
+    fn launch_high(&self, launch: &SweepLaunch<'_>, state: &mut DeviceState, plan: &ClassPlan) -> Result<()> {
+        let gpu = launch.gpu;
         if !plan.high.is_empty() {
             gpu.zero(&mut state.deferred_count)?;
-            let args = class_args(params, view, &state.high, plan.high.len())
+            let args = launch
+                .class_args(&state.high, plan.high.len())
                 .buffer(&state.deferred)
                 .buffer(&state.deferred_count)
-                .value(*sweep);
+                .value(launch.sweep);
             let shape = Shape { blocks: plan.high.len() as u32, threads: HIGH_THREADS };
             gpu.launch(&self.high, shape, &args)?;
         }
         if state.exact_blocks > 0 {
             let args = KernelArgs::new()
-                .bytes(params)
-                .value(*view)
+                .bytes(launch.params)
+                .value(launch.view)
                 .buffer(&state.deferred)
                 .buffer(&state.deferred_count)
                 .buffer(&state.pool_keys)
                 .buffer(&state.pool_sums)
                 .value(state.region_capacity)
-                .value(*sweep);
+                .value(launch.sweep);
             let shape = Shape { blocks: state.exact_blocks as u32, threads: HIGH_THREADS };
             gpu.launch(&self.high_exact, shape, &args)?;
         }
@@ -562,9 +547,19 @@ impl LpKernels {
     }
 }
 
-/// The arguments every class kernel starts with: `(params, view, vertices, count, ...)`.
-fn class_args(params: &[u8], view: &ViewArg, vertices: &DeviceBuffer<u32>, count: usize) -> KernelArgs {
-    KernelArgs::new().bytes(params).value(*view).buffer(vertices).value(count as u32)
+/// What every class kernel of one sweep is launched with.
+struct SweepLaunch<'a> {
+    gpu: &'a Gpu,
+    params: &'a [u8],
+    view: ViewArg,
+    sweep: SweepArg,
+}
+
+impl SweepLaunch<'_> {
+    /// The arguments every class kernel starts with: `(params, view, vertices, count, ...)`.
+    fn class_args(&self, vertices: &DeviceBuffer<u32>, count: usize) -> KernelArgs {
+        KernelArgs::new().bytes(self.params).value(self.view).buffer(vertices).value(count as u32)
+    }
 }
 
 /// Everything a run keeps on the device.
@@ -588,10 +583,10 @@ struct DeviceState {
     unlabelled: DeviceBuffer<u32>,
     /// Affected flags (asynchronous schedule).
     affected: Option<DeviceBuffer<u8>>,
-    /// Labels changed and vertices processed by the sweep.
+    /// The sweep's counters, read back once per sweep: [`CHANGED`] labels, [`PROCESSED`]
+    /// vertices, and the first out-of-range id a hook passed to the view, as ([`FAULT_METHOD`],
+    /// [`FAULT_ID`]) (the view's `fault` points at those two words).
     counters: DeviceBuffer<u64>,
-    /// The first out-of-range id a hook passed to the view: (method, id).
-    fault: DeviceBuffer<u64>,
     low: Vec<DeviceBuffer<u32>>,
     mid: DeviceBuffer<u32>,
     high: DeviceBuffer<u32>,
@@ -682,8 +677,7 @@ impl DeviceState {
             },
             unlabelled,
             affected: if asynchronous { Some(gpu.upload("affected flags", &vec![1u8; n])?) } else { None },
-            counters: gpu.alloc_zeros("the sweep counters", 2)?,
-            fault: gpu.alloc_zeros("the view fault record", 2)?,
+            counters: gpu.alloc_zeros("the sweep counters", COUNTERS)?,
             low: plan.low.iter().map(|l| gpu.upload("degree classes", l)).collect::<Result<_>>()?,
             mid: gpu.upload("degree classes", &plan.mid)?,
             high: gpu.upload("degree classes", &plan.high)?,
@@ -739,22 +733,23 @@ impl DeviceState {
         SweepArg { out, affected, counters: self.counters.device_ptr(), pick_less: u32::from(pick_less), padding: 0 }
     }
 
-    /// The run's error if a hook passed an out-of-range id to the view.
-    fn check_fault(&self, gpu: &Gpu, variant: &str, iteration: u32) -> Result<()> {
-        let fault = gpu.download(&self.fault)?;
-        if fault[0] == 0 {
-            return Ok(());
+    /// The sweep's counters read back, or the run's error if a hook passed an out-of-range
+    /// id to the view.
+    fn read_counters(&self, gpu: &Gpu, variant: &str, iteration: u32) -> Result<Vec<u64>> {
+        let counters = gpu.download(&self.counters)?;
+        let (code, id) = (counters[FAULT_METHOD], counters[FAULT_ID]);
+        if code == 0 {
+            return Ok(counters);
         }
         let (method, kind) = VIEW_METHODS
             .iter()
-            .find(|(code, _, _)| *code == fault[0])
+            .find(|(c, _, _)| *c == code)
             .map_or(("a view method", "vertex"), |(_, method, kind)| (*method, *kind));
         let (count, noun) =
             if kind == "edge" { (self.num_edges, "stored edges") } else { (u64::from(self.num_vertices), "vertices") };
         Err(Error::Program(format!(
-            "a hook of `{variant}` passed {kind} id {} to {method}() in iteration {iteration} on the GPU, \
-             but the graph has {count} {noun}; the run stopped",
-            fault[1]
+            "a hook of `{variant}` passed {kind} id {id} to {method}() in iteration {iteration} on the GPU, \
+             but the graph has {count} {noun}; the run stopped"
         )))
     }
 
@@ -776,7 +771,7 @@ impl DeviceState {
             memory_labels: self.memory_labels.as_ref().map_or(0, DeviceBuffer::device_ptr),
             memory_weights: ptr(self.memory_weights.as_ref()),
             seeds: self.seeds.as_ref().map_or(0, DeviceBuffer::device_ptr),
-            fault: self.fault.device_ptr(),
+            fault: self.counters.device_ptr() + (FAULT_METHOD * std::mem::size_of::<u64>()) as u64,
             num_edges: self.num_edges,
             random_seed: seed,
             num_vertices: self.num_vertices,
