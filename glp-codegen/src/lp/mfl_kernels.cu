@@ -163,17 +163,17 @@ __device__ __forceinline__ void glp_lp_group_finish(const glp_lp_params& params,
     glp_lp_count(sweep, leads, changed_here);
 }
 
-// Sum of `weight` over the lanes of `group` (a __match_any_sync mask), in lane order (edge
+// Sum of `weight` over the lanes in `same_label` (a __match_any_sync mask), in lane order (edge
 // order): every lane of the warp must call it with the same `first` and `width`.
-__device__ __forceinline__ double glp_lp_group_sum(glp_u32 group, double weight, int first, int width) {
+__device__ __forceinline__ double glp_lp_group_sum(glp_u32 same_label, double weight, int first, int width) {
 #ifdef GLP_UNIT_WEIGHTS
     (void)weight; (void)first; (void)width;
-    return (double)__popc(group);
+    return (double)__popc(same_label);
 #else
     double sum = 0.0;
     for (int k = 0; k < width; ++k) {
         const double w = __shfl_sync(GLP_FULL_MASK, weight, first + k);
-        if ((group >> (first + k)) & 1u) sum += w;
+        if ((same_label >> (first + k)) & 1u) sum += w;
     }
     return sum;
 #endif
@@ -215,10 +215,10 @@ __device__ __forceinline__ void glp_lp_low(const glp_lp_params& params, const gl
     }
     // Lanes of the same tile with the same label (the tile number keeps tiles apart).
     const unsigned long long key = ((unsigned long long)(lane / TILE) << 32) | label;
-    const glp_u32 group = __match_any_sync(GLP_FULL_MASK, key);
-    const double freq = glp_lp_group_sum(group, weight, tile_first, TILE);
+    const glp_u32 same_label = __match_any_sync(GLP_FULL_MASK, key);
+    const double freq = glp_lp_group_sum(same_label, weight, tile_first, TILE);
     glp_lp_candidate mine = glp_lp_nothing();
-    if (label != GLP_UNLABELLED && (int)(__ffs(group) - 1) == lane) mine = glp_lp_score(params, view, v, label, freq);
+    if (label != GLP_UNLABELLED && (int)(__ffs(same_label) - 1) == lane) mine = glp_lp_score(params, view, v, label, freq);
     const glp_lp_candidate best = glp_lp_reduce(mine, TILE);
     glp_lp_group_finish(params, view, group, active, v, best, begin, begin + degree, sweep);
 }
@@ -300,9 +300,9 @@ __device__ __forceinline__ glp_u32 glp_lp_warp_round(const glp_lp_params& params
         label = c._0;
         weight = c._1;
     }
-    const glp_u32 group = __match_any_sync(GLP_FULL_MASK, label);
-    *freq = glp_lp_group_sum(group, weight, 0, 32);
-    return (int)(__ffs(group) - 1) == lane ? label : GLP_UNLABELLED;
+    const glp_u32 same_label = __match_any_sync(GLP_FULL_MASK, label);
+    *freq = glp_lp_group_sum(same_label, weight, 0, 32);
+    return (int)(__ffs(same_label) - 1) == lane ? label : GLP_UNLABELLED;
 }
 
 // ---- middle degree: a warp per vertex, shared-memory table ---------------------------------
