@@ -170,6 +170,9 @@ fn bad_arguments_are_errors_not_panics() {
         vec!["lp", "/nonexistent/graph.txt"],
         vec!["info", "/nonexistent/graph.txt"],
         vec!["bench", "lp", "--repeat", "0"],
+        // GPU kernel strategies have no CPU form: refused, not silently replaced.
+        vec!["bench", "lp", "--mfl", "glp,smem", "--repeat", "1"],
+        vec!["lp", "--backend", "cpu", "--mfl", "hash"],
         vec!["bench", "compile", "--repeat", "0"],
         vec!["gen", "planted", "--mu", "1.5", "--out", "/tmp/never.glpg"],
     ] {
@@ -183,6 +186,31 @@ fn bad_arguments_are_errors_not_panics() {
         for (i, line) in lines.iter().enumerate() {
             assert!(lines[i + 1..].iter().all(|later| !line.contains(later)), "{args:?}: {err}");
         }
+    }
+}
+
+#[test]
+fn bench_lp_on_the_cpu_gives_a_row_per_strategy() {
+    let graph = data("karate.mtx");
+    let args = ["bench", "lp", graph.to_str().unwrap(), "--schedule", "sync", "--repeat", "2", "--json"];
+    let run = glp(&[&args[..], &["--mfl", "glp,mg8,bm"]].concat());
+    assert!(run.status.success(), "{}", stderr(&run));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+    let rows = report["rows"].as_array().unwrap();
+    let names: Vec<&str> = rows.iter().map(|r| r["mfl"].as_str().unwrap()).collect();
+    assert_eq!(names, ["glp", "mg8", "bm"]);
+    // Each row is the run of its strategy: its modularity is the library's for the same run.
+    let g = common::load("karate.mtx");
+    let config = glp::lp::LpConfig::synchronous(20);
+    let none = glp::lp::LpInputs::default();
+    let exact = glp::lp::run_kernel(&g.csr, &glp::variants::Classic, &config, &none).unwrap();
+    let sketched = |s| glp::lp::run_sketched(&g.csr, &glp::variants::Classic, &config, &none, s).unwrap();
+    let expected = [exact, sketched(glp::lp::Sketch::MisraGries { slots: 8 }), sketched(glp::lp::Sketch::BoyerMoore)];
+    for (row, outcome) in rows.iter().zip(expected) {
+        let q = glp::metrics::QualityReport::new(&g.csr, &outcome.labels, None).unwrap();
+        assert!((row["quality"]["modularity"].as_f64().unwrap() - q.modularity).abs() < 1e-12, "{row}");
+        assert_eq!(row["iterations"].as_u64().unwrap() as usize, outcome.iterations.len(), "{row}");
+        assert_eq!(row["runs_ms"].as_array().unwrap().len(), 2, "{row}");
     }
 }
 

@@ -1,8 +1,9 @@
 //! The GPU engine against the CPU engine: synchronous label propagation gives exactly the
 //! same labels (and SLP memberships, and changes per iteration) with every MFL strategy, for
 //! every built-in variant, on the real graphs and on generated graphs with vertices of every
-//! degree class (including vertices whose distinct labels overflow the shared-memory table);
-//! the LDBC CDLP expected outputs come out of the GPU too.
+//! degree class (including vertices whose distinct labels overflow the shared-memory table),
+//! with ties to the smallest label and hashed ties; the LDBC CDLP expected outputs come out
+//! of the GPU too.
 //!
 //! Without a GPU these tests skip with a message; `GLP_REQUIRE_GPU=1` turns that into a
 //! failure. Data: `GLP_DATA_DIR` (the GPU machine gets a copy, see `scripts/gpu-check.sh`),
@@ -25,7 +26,20 @@ fn assert_gpu_equals_cpu<V: LpKernel>(
     inputs: &LpInputs<'_>,
     iterations: u32,
 ) {
-    let config = LpConfig { seed: 7, ..LpConfig::synchronous(iterations) };
+    assert_gpu_equals_cpu_with(gpu, what, csr, variant, inputs, iterations, TieBreak::SmallestLabel);
+}
+
+/// [`assert_gpu_equals_cpu`] with the tie rule `ties`.
+fn assert_gpu_equals_cpu_with<V: LpKernel>(
+    gpu: &Gpu,
+    what: &str,
+    csr: &Csr,
+    variant: &V,
+    inputs: &LpInputs<'_>,
+    iterations: u32,
+    ties: TieBreak,
+) {
+    let config = LpConfig { seed: 7, ties, ..LpConfig::synchronous(iterations) };
     let cpu = glp::lp::run_kernel(csr, variant, &config, inputs).unwrap();
     for strategy in MflStrategy::ALL {
         let (out, stats) = run_gpu(gpu, csr, variant, &config, inputs, strategy)
@@ -122,6 +136,32 @@ fn classic_and_weighted_lp_on_the_gpu_equal_the_cpu() {
         let weighted = with_integer_weights(&csr);
         assert_gpu_equals_cpu(&gpu, &format!("weighted on {name}"), &weighted, &Weighted, &none, 20);
     }
+}
+
+#[test]
+fn hashed_ties_on_the_gpu_equal_the_cpu() {
+    let Some(gpu) = gpu_or_skip("hashed_ties_on_the_gpu_equal_the_cpu") else { return };
+    let none = LpInputs::default();
+    let hashed = TieBreak::Hashed;
+    let mut graphs = all_graphs();
+    graphs.push(("the degree bounds".into(), every_degree_bound()));
+    for (name, csr) in graphs {
+        assert_gpu_equals_cpu_with(
+            &gpu,
+            &format!("classic, hashed ties, on {name}"),
+            &csr,
+            &Classic,
+            &none,
+            20,
+            hashed,
+        );
+        let weighted = with_integer_weights(&csr);
+        let what = format!("weighted, hashed ties, on {name}");
+        assert_gpu_equals_cpu_with(&gpu, &what, &weighted, &Weighted, &none, 20, hashed);
+    }
+    let csr = load("email-Eu-core.txt").csr;
+    assert_gpu_equals_cpu_with(&gpu, "llp, hashed ties", &csr, &Llp { gamma: 2.0 }, &none, 12, hashed);
+    assert_gpu_equals_cpu_with(&gpu, "slp, hashed ties", &csr, &Slp::default(), &none, 12, hashed);
 }
 
 #[test]

@@ -32,8 +32,11 @@ fn compiles_for_ampere_and_hopper(name: &str, device_functions: &str) {
     mfl_kernels.extend(glp_codegen::lp::sketch::kernel_names());
     let mut sources =
         vec![(reference, vec!["glp_lp_initial".to_string(), "glp_lp_pick".into(), "glp_lp_update".into()])];
-    for unit_weights in [false, true] {
-        let source = glp_codegen::lp::mfl::mfl_kernel_source(device_functions, unit_weights).expect("slots filled");
+    use glp_codegen::lp::mfl::{mfl_kernel_source, MflOptions, TieOrder};
+    for (unit_weights, ties) in
+        [(false, TieOrder::SmallestLabel), (true, TieOrder::SmallestLabel), (false, TieOrder::Hashed)]
+    {
+        let source = mfl_kernel_source(device_functions, MflOptions { unit_weights, ties }).expect("slots filled");
         sources.push((source, mfl_kernels.clone()));
     }
     for (source, kernels) in &sources {

@@ -108,10 +108,11 @@ pub struct LpBenchArgs {
     /// Engine: cpu, or gpu (see `glp lp --help`)
     #[arg(long, default_value = "cpu", value_parser = ["cpu", "gpu"])]
     pub backend: String,
-    /// GPU strategies to compare, comma-separated (glp, smem, global, sort, hash, mg2, mg4,
-    /// mg8, mg16, mg32, mg, bm): one row each, the ablation of GLP's Table 6 with `--mfl
+    /// Strategies to compare, comma-separated (glp, smem, global, sort, hash, mg2, mg4, mg8,
+    /// mg16, mg32, mg, bm): one row each, the ablation of GLP's Table 6 with `--mfl
     /// global,smem,glp`, both baselines with `--mfl sort,global,smem,glp`, nu-LPA's sketches
-    /// against its hash tables with `--mfl glp,hash,mg8,bm`
+    /// against its hash tables with `--mfl glp,hash,mg8,bm`. With --backend cpu: glp (the
+    /// exact search) and the sketches' CPU twins
     #[arg(long, value_name = "LIST", default_value = "glp", value_delimiter = ',', value_parser = parse_mfl)]
     pub mfl: Vec<MflStrategy>,
     #[command(flatten)]
@@ -231,7 +232,7 @@ impl Drop for GeneratedFile {
 }
 
 #[derive(Debug, Serialize)]
-struct LpBenchResult {
+struct LpBenchReport {
     graph: String,
     vertices: usize,
     stored_edges: u64,
@@ -239,6 +240,13 @@ struct LpBenchResult {
     schedule: &'static str,
     variant: String,
     threads: usize,
+    rows: Vec<CpuStrategyRow>,
+}
+
+/// One `--mfl` strategy on the CPU: the exact search (`glp`) or a sketch's CPU twin.
+#[derive(Debug, Serialize)]
+struct CpuStrategyRow {
+    mfl: &'static str,
     runs_ms: Vec<f64>,
     median_ms: f64,
     min_ms: f64,
@@ -251,30 +259,47 @@ struct LpBenchResult {
 
 fn bench_lp(args: LpBenchArgs) -> Result<()> {
     check_repeat(args.repeat)?;
-    let config = args.engine.config(args.seed, args.backend == "gpu");
+    let on_gpu = args.backend == "gpu";
+    let config = args.engine.config(args.seed, on_gpu);
     config.validate()?;
+    if !on_gpu {
+        for &strategy in &args.mfl {
+            super::engine::cpu_search(strategy)?;
+        }
+    }
     let checked = args.engine.check()?;
     let start = Instant::now();
     let (name, graph, truth) = prepare_graph(&args)?;
     let prepare_s = start.elapsed().as_secs_f64();
     let variant = args.engine.prepare(checked, &graph)?;
-    if args.backend == "gpu" {
+    if on_gpu {
         let graph = super::bench_gpu::BenchGraph { name, graph: &graph, truth: truth.as_ref(), prepare_s };
         return super::bench_gpu::bench_lp_gpu(&args, &graph, &variant, &config);
     }
-    let mut times = Vec::new();
-    let mut last: Option<LpOutcome> = None;
-    for _ in 0..args.repeat {
-        let outcome = variant.run(&graph.csr, &config)?;
-        times.push(outcome.elapsed);
-        last = Some(outcome);
+    let mut rows = Vec::new();
+    for &strategy in &args.mfl {
+        let mut times = Vec::new();
+        let mut last: Option<LpOutcome> = None;
+        for _ in 0..args.repeat {
+            let outcome = variant.run_on_cpu(&graph.csr, &config, strategy)?;
+            times.push(outcome.elapsed);
+            last = Some(outcome);
+        }
+        let Some(outcome) = last else { return Err(Error::invalid("--repeat must be at least 1")) };
+        let runs_ms = times.iter().map(|t| t.as_secs_f64() * 1e3).collect();
+        let (median, min) = median_min(&mut times);
+        let iterations = outcome.iterations.len();
+        rows.push(CpuStrategyRow {
+            mfl: strategy.name(),
+            runs_ms,
+            median_ms: median.as_secs_f64() * 1e3,
+            min_ms: min.as_secs_f64() * 1e3,
+            iterations,
+            edges_per_s: graph.num_edges() as f64 * iterations as f64 / median.as_secs_f64(),
+            quality: QualityReport::new(&graph.csr, &outcome.labels, truth.as_ref())?,
+        });
     }
-    let Some(outcome) = last else { return Err(Error::invalid("--repeat must be at least 1")) };
-    let runs_ms = times.iter().map(|t| t.as_secs_f64() * 1e3).collect();
-    let (median, min) = median_min(&mut times);
-    let quality = QualityReport::new(&graph.csr, &outcome.labels, truth.as_ref())?;
-    let iterations = outcome.iterations.len();
-    let result = LpBenchResult {
+    let report = LpBenchReport {
         graph: name,
         vertices: graph.num_vertices(),
         stored_edges: graph.num_edges(),
@@ -282,33 +307,30 @@ fn bench_lp(args: LpBenchArgs) -> Result<()> {
         schedule: args.engine.schedule_name(),
         variant: args.engine.variant_name(),
         threads: rayon::current_num_threads(),
-        runs_ms,
-        median_ms: median.as_secs_f64() * 1e3,
-        min_ms: min.as_secs_f64() * 1e3,
-        iterations,
-        edges_per_s: graph.num_edges() as f64 * iterations as f64 / median.as_secs_f64(),
-        quality,
+        rows,
     };
     if args.json {
-        return print_json(&result);
+        return print_json(&report);
     }
-    let q = &result.quality;
-    println!("graph        {} ({} vertices, {} stored edges)", result.graph, result.vertices, result.stored_edges);
+    println!("graph        {} ({} vertices, {} stored edges)", report.graph, report.vertices, report.stored_edges);
     println!(
-        "engine       cpu {} {}, {} threads ({} runs)",
-        result.schedule, result.variant, result.threads, args.repeat
+        "engine       cpu {} {}, {} threads ({} runs per strategy)",
+        report.schedule, report.variant, report.threads, args.repeat
     );
-    println!(
-        "time         median {:.2} ms, min {:.2} ms, {} iterations, {:.3e} edges/s",
-        result.median_ms, result.min_ms, result.iterations, result.edges_per_s
-    );
-    println!("communities  {} (largest {})", q.communities.count, q.communities.max);
-    println!("modularity   {:.4}", q.modularity);
-    if let Some(nmi) = &q.nmi {
-        println!("NMI          {:.4}", nmi.value);
-    }
-    if let Some(onmi) = &q.overlapping_nmi {
-        println!("overlap NMI  {:.4}", onmi.nmi_max);
+    for row in &report.rows {
+        let q = &row.quality;
+        println!(
+            "{:<12} median {:.2} ms, min {:.2} ms, {} iterations, {:.3e} edges/s",
+            row.mfl, row.median_ms, row.min_ms, row.iterations, row.edges_per_s
+        );
+        println!("             communities {} (largest {})", q.communities.count, q.communities.max);
+        println!("             modularity  {:.4}", q.modularity);
+        if let Some(nmi) = &q.nmi {
+            println!("             NMI         {:.4}", nmi.value);
+        }
+        if let Some(onmi) = &q.overlapping_nmi {
+            println!("             overlap NMI {:.4}", onmi.nmi_max);
+        }
     }
     Ok(())
 }

@@ -41,6 +41,14 @@ struct GpuBenchReport {
     prepare_s: f64,
     copy_bandwidth_gb_s: f64,
     rows: Vec<StrategyRow>,
+    /// Strategies whose memory does not fit on the device, with the allocation error.
+    not_run: Vec<NotRun>,
+}
+
+#[derive(Debug, Serialize)]
+struct NotRun {
+    mfl: &'static str,
+    reason: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -75,10 +83,20 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
     let bandwidth = gpu.copy_bandwidth(1 << 30)?;
     let (kernel, inputs) = variant.kernel();
     let mut rows = Vec::new();
-    for &strategy in &args.mfl {
+    let mut not_run = Vec::new();
+    'strategies: for &strategy in &args.mfl {
         let mut runs: Vec<(LpOutcome, GpuStats)> = Vec::new();
         for _ in 0..args.repeat {
-            runs.push(run_gpu(&gpu, csr, kernel, config, &inputs, strategy)?);
+            match run_gpu(&gpu, csr, kernel, config, &inputs, strategy) {
+                Ok(run) => runs.push(run),
+                // A strategy that does not fit is a result of the comparison (nu-LPA's hash
+                // tables on a large graph), not the end of it.
+                Err(e @ Error::GpuOutOfMemory { .. }) => {
+                    not_run.push(NotRun { mfl: strategy.name(), reason: e.to_string() });
+                    continue 'strategies;
+                }
+                Err(e) => return Err(e),
+            }
         }
         let mut times: Vec<_> = runs.iter().map(|(o, _)| o.elapsed).collect();
         let (median, _) = median_min(&mut times);
@@ -124,6 +142,7 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
         prepare_s: bench.prepare_s,
         copy_bandwidth_gb_s: bandwidth / 1e9,
         rows,
+        not_run,
     };
     if args.json {
         return print_json(&report);
@@ -168,6 +187,9 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
             r.modularity,
             r.nmi.map_or("-".to_string(), |n| format!("{n:.4}"))
         );
+    }
+    for r in &report.not_run {
+        println!("{:<7} does not fit: {}", r.mfl, r.reason);
     }
     Ok(())
 }

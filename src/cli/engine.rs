@@ -5,9 +5,25 @@ use crate::variants::{Classic, Llp, Seeded, Slp, Weighted};
 use clap::{Args, ValueEnum};
 use glp_runtime::graph::{Csr, Graph};
 use glp_runtime::io::{self, SeedFile};
+use glp_runtime::lp::gpu::MflStrategy;
 use glp_runtime::lp::{self, InterpretedVariant, LpConfig, LpInputs, LpKernel, LpOutcome, Schedule, Sketch, TieBreak};
 use glp_runtime::{Error, Result};
 use std::path::{Path, PathBuf};
+
+/// What `--mfl` means on the CPU: `glp` is the CPU engine's exact search (`None`), a sketch
+/// runs as its CPU twin; the GPU's other exact kernels (smem, global, sort, hash) have no CPU
+/// form and are refused rather than silently replaced.
+pub fn cpu_search(strategy: MflStrategy) -> Result<Option<Sketch>> {
+    match strategy {
+        MflStrategy::Glp => Ok(None),
+        MflStrategy::Sketch(sketch) => Ok(Some(sketch)),
+        other => Err(Error::invalid(format!(
+            "--mfl {} is a GPU kernel strategy: on the CPU use --mfl glp (the exact search) or a sketch \
+             (mg2, mg4, mg8, mg16, mg32, bm), or run with --backend gpu",
+            other.name()
+        ))),
+    }
+}
 
 /// `--schedule` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -166,6 +182,15 @@ impl Variant {
                 let inputs = LpInputs { seeds: seeds.as_ref().map(|s| &s.labels[..]), ..LpInputs::default() };
                 lp::run_kernel(csr, &**variant, config, &inputs)
             }
+        }
+    }
+
+    /// Runs the variant on `csr` on the CPU with the MFL search `--mfl` names there
+    /// ([`cpu_search`]).
+    pub fn run_on_cpu(&self, csr: &Csr, config: &LpConfig, strategy: MflStrategy) -> Result<LpOutcome> {
+        match cpu_search(strategy)? {
+            Some(sketch) => self.run_sketched(csr, config, sketch),
+            None => self.run(csr, config),
         }
     }
 

@@ -1,7 +1,7 @@
 //! `glp lp`: community detection with label propagation.
 
 use super::common::{self, LoadArgs};
-use super::engine::{EngineArgs, Variant};
+use super::engine::{cpu_search, EngineArgs, Variant};
 use clap::{Args, ValueEnum};
 use glp_runtime::community::UNLABELLED;
 use glp_runtime::device::Gpu;
@@ -61,8 +61,9 @@ pub const LONG_ABOUT: &str = "Detect communities with label propagation.\n\n\
     vertex, a block above 128 neighbours; the cheapest and the least accurate\n\
     The sketches serve variants whose score is the label's weighted count (classic, weighted, \
     seeded; not llp or slp) and are deterministic: with --backend cpu the same sketches run on \
-    the CPU (the exact strategies all mean the CPU's exact search there), and with --schedule \
-    sync the GPU and the CPU give the same labels.\n\n\
+    the CPU, and with --schedule sync the GPU and the CPU give the same labels. On the CPU, \
+    glp means the CPU engine's exact search; smem, global, sort and hash are GPU kernels and \
+    are refused there.\n\n\
     Schedules:\n  \
     async  in place, as nu-LPA / GVE-LPA: only vertices whose neighbourhood changed are \
     revisited; every --pick-less-every-th iteration (the first included) a vertex may only \
@@ -158,15 +159,15 @@ pub fn run(args: LpArgs) -> Result<()> {
     let backend = choose_backend(args.backend)?;
     let config = args.engine.config(args.seed, matches!(backend, Backend::Gpu(_)));
     config.validate()?;
+    if matches!(backend, Backend::Cpu) {
+        cpu_search(args.mfl)?; // before the graph is loaded
+    }
     let checked = args.engine.check()?;
     let graph = common::load(args.graph.as_deref(), &args.load)?;
     let truth = common::ground_truth(args.ground_truth.as_deref(), args.graph.is_none(), &graph)?;
     let variant = args.engine.prepare(checked, &graph)?;
     let outcome = match &backend {
-        Backend::Cpu => match args.mfl.sketch() {
-            Some(sketch) => variant.run_sketched(&graph.csr, &config, sketch)?,
-            None => variant.run(&graph.csr, &config)?,
-        },
+        Backend::Cpu => variant.run_on_cpu(&graph.csr, &config, args.mfl)?,
         Backend::Gpu(gpu) => {
             let (kernel, inputs) = variant.kernel();
             run_gpu(gpu, &graph.csr, kernel, &config, &inputs, args.mfl)?.0

@@ -111,3 +111,27 @@ pub fn assert_same_labels(context: &str, csr: &Csr, gpu: &[u32], reference: &[u3
         );
     }
 }
+
+/// Graphs with ground truth for the asynchronous quality checks: email-Eu-core, LFR 50k mu 0.3,
+/// com-DBLP, and a planted partition with hubs of the high class (degrees up to 3000).
+pub fn graphs_with_truth() -> Vec<(String, Csr, GroundTruth)> {
+    let mut graphs = Vec::new();
+    for (graph, truth) in [
+        ("email-Eu-core.txt", "email-Eu-core-department-labels.txt"),
+        ("lfr/LFR_N50000_ad5_mc50_mu0.3.edges.gz", "lfr/LFR_N50000_ad5_mc50_mu0.3.cmty.txt.gz"),
+        ("com-dblp.edges.gz", "com-dblp.all.cmty.txt.gz"),
+    ] {
+        let g = load(graph);
+        let t = glp::io::read_ground_truth(&data(truth), &g.ids).unwrap();
+        graphs.push((graph.to_string(), g.csr, t.truth));
+    }
+    let (planted, truth) = glp::gen::planted_partition(&glp::gen::CommunityParams {
+        num_vertices: 100_000,
+        max_degree: 3000,
+        max_community: 5000,
+        ..glp::gen::CommunityParams::default()
+    })
+    .unwrap();
+    graphs.push(("planted-100k".into(), planted.csr, GroundTruth::Partition(truth)));
+    graphs
+}

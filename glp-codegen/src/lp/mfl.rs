@@ -126,9 +126,29 @@ pub fn unit_neighbor_weight(program: &Program) -> bool {
     }
 }
 
-/// The kernel module for a variant: `device_functions` are its emitted hooks;
-/// `unit_weights` comes from [`unit_neighbor_weight`].
-pub fn mfl_kernel_source(device_functions: &str, unit_weights: bool) -> Result<String, TemplateError> {
+/// How equal scores are ordered in the exact strategies' MFL search (the sketches keep their
+/// own rule, the lowest slot).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TieOrder {
+    /// The smaller label first.
+    #[default]
+    SmallestLabel,
+    /// The smaller per-vertex hash of the label first (`GLP_TIES_HASHED`, the same function
+    /// as glp-runtime's `TieBreak::Hashed`).
+    Hashed,
+}
+
+/// The compile-time choices of a kernel module beyond the variant's hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MflOptions {
+    /// Every neighbour contributes weight 1 ([`unit_neighbor_weight`]): count, don't sum.
+    pub unit_weights: bool,
+    /// The tie rule.
+    pub ties: TieOrder,
+}
+
+/// The kernel module for a variant: `device_functions` are its emitted hooks.
+pub fn mfl_kernel_source(device_functions: &str, options: MflOptions) -> Result<String, TemplateError> {
     let mut config = format!(
         "#define GLP_MID_MAX_DEGREE {MID_MAX_DEGREE}\n#define GLP_MID_TABLE {MID_TABLE}\n\
          #define GLP_HIGH_TABLE {HIGH_TABLE}\n#define GLP_HIGH_THREADS {HIGH_THREADS}\n\
@@ -136,8 +156,11 @@ pub fn mfl_kernel_source(device_functions: &str, unit_weights: bool) -> Result<S
          #define GLP_SKETCH_WIDTH {SKETCH_WIDTH}\n#define GLP_SKETCH_WIDTH_LOG2 {}\n",
         SKETCH_WIDTH.trailing_zeros()
     );
-    if unit_weights {
+    if options.unit_weights {
         config.push_str("#define GLP_UNIT_WEIGHTS 1\n");
+    }
+    if options.ties == TieOrder::Hashed {
+        config.push_str("#define GLP_TIES_HASHED 1\n");
     }
     MFL_KERNELS.fill(&[
         ("PRELUDE", crate::cuda::PRELUDE),
@@ -194,8 +217,11 @@ mod tests {
 
     #[test]
     fn the_kernel_template_is_complete() {
-        let source = mfl_kernel_source("struct glp_lp_params { int x; };", true).unwrap();
-        assert!(source.contains("#define GLP_UNIT_WEIGHTS 1"));
+        let options = MflOptions { unit_weights: true, ties: TieOrder::Hashed };
+        let source = mfl_kernel_source("struct glp_lp_params { int x; };", options).unwrap();
+        assert!(source.contains("#define GLP_UNIT_WEIGHTS 1") && source.contains("#define GLP_TIES_HASHED 1"));
+        let plain = mfl_kernel_source("struct glp_lp_params { int x; };", MflOptions::default()).unwrap();
+        assert!(!plain.contains("#define GLP_UNIT_WEIGHTS") && !plain.contains("#define GLP_TIES_HASHED"));
         assert!(!source.contains("/*{{"));
         for t in LOW_TILES {
             assert!(source.contains(&format!("GLP_LOW_KERNEL({t})")));

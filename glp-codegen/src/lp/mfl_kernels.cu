@@ -17,7 +17,8 @@
 //   region of a bounded pool (exact: every label lives in one of the two tables);
 // - glp_lp_global: the G-Hash baseline, a warp per vertex counting in its global table region.
 //
-// The MFL rule everywhere: highest score, equal scores to the smaller label; a vertex no
+// The MFL rule everywhere: highest score, equal scores to the smaller tie key (the label, or
+// with GLP_TIES_HASHED a hash of vertex and label: glp_lp_tie_key); a vertex no
 // neighbour gives a label keeps its label. Labels are summed in f64; sums of integer weights
 // are exact in any order, so every kernel equals the CPU engine on unit or integer weights.
 //
@@ -43,36 +44,65 @@ struct glp_lp_sweep {
 };
 
 // A candidate of the MFL search. `found` is false for "no candidate", which every real
-// candidate beats.
+// candidate beats. `tie` orders equal scores, the smaller first: the label itself, or with
+// GLP_TIES_HASHED a per-vertex bijection of it (glp_lp_tie_key).
 struct glp_lp_candidate {
     double score;
     glp_u32 label;
+    glp_u32 tie;
     bool found;
 };
+
+// The tie key of `label` at vertex v. GLP_TIES_HASHED: xor with a multiple of v, then the
+// murmur3 finaliser's multiply-xorshift steps, exactly glp-runtime's `tie_hash`
+// (TieBreak::Hashed); otherwise the label (TieBreak::SmallestLabel).
+__device__ __forceinline__ glp_u32 glp_lp_tie_key(glp_u32 v, glp_u32 label) {
+#ifdef GLP_TIES_HASHED
+    const glp_u32 x = (label ^ (v * 0x9E3779B9u)) * 0x85EBCA6Bu;
+    return (x ^ (x >> 13)) * 0xC2B2AE35u;
+#else
+    (void)v;
+    return label;
+#endif
+}
 
 __device__ __forceinline__ glp_lp_candidate glp_lp_nothing() {
     glp_lp_candidate c;
     c.score = 0.0;
     c.label = GLP_UNLABELLED;
+    c.tie = GLP_UNLABELLED;
     c.found = false;
     return c;
 }
 
-// Whether `a` beats `b`: found beats not found, then higher score, then smaller label.
+// Whether `a` beats `b`: found beats not found, then higher score, then smaller tie key (a
+// total order: the tie key is a bijection of the label).
 __device__ __forceinline__ bool glp_lp_beats(const glp_lp_candidate& a, const glp_lp_candidate& b) {
     if (!a.found) return false;
     if (!b.found) return true;
-    return a.score > b.score || (a.score == b.score && a.label < b.label);
+    return a.score > b.score || (a.score == b.score && a.tie < b.tie);
+}
+
+// Lane `lane`'s candidate (`mask` holds both lanes).
+__device__ __forceinline__ glp_lp_candidate glp_lp_shfl(glp_u32 mask, const glp_lp_candidate& c, int lane) {
+    glp_lp_candidate other;
+    other.score = __shfl_sync(mask, c.score, lane);
+    other.label = __shfl_sync(mask, c.label, lane);
+#ifdef GLP_TIES_HASHED
+    other.tie = __shfl_sync(mask, c.tie, lane);
+#else
+    other.tie = other.label;
+#endif
+    other.found = __shfl_sync(mask, (int)c.found, lane) != 0;
+    return other;
 }
 
 // The best candidate of the lanes `lane ^ offset` for offset < width (width a power of two
 // <= 32): every lane of each aligned group of `width` lanes ends with the group's best.
 __device__ __forceinline__ glp_lp_candidate glp_lp_reduce(glp_lp_candidate c, int width) {
+    const int lane = (int)(threadIdx.x & 31);
     for (int offset = width / 2; offset > 0; offset /= 2) {
-        glp_lp_candidate other;
-        other.score = __shfl_xor_sync(GLP_FULL_MASK, c.score, offset);
-        other.label = __shfl_xor_sync(GLP_FULL_MASK, c.label, offset);
-        other.found = __shfl_xor_sync(GLP_FULL_MASK, (int)c.found, offset) != 0;
+        const glp_lp_candidate other = glp_lp_shfl(GLP_FULL_MASK, c, lane ^ offset);
         if (glp_lp_beats(other, c)) c = other;
     }
     return c;
@@ -84,6 +114,7 @@ __device__ __forceinline__ glp_lp_candidate glp_lp_score(const glp_lp_params& pa
     glp_lp_candidate c;
     c.score = glp_lp_label_score(params, view, v, label, freq);
     c.label = label;
+    c.tie = glp_lp_tie_key(v, label);
     c.found = true;
     return c;
 }
@@ -348,26 +379,15 @@ glp_lp_mid(const glp_lp_params params, const glp_lp_view view, const glp_u32* ve
 // The best candidate of the block (every thread must call; blockDim.x a multiple of 32, at
 // most 1024). Thread 0's result is the block's.
 __device__ __forceinline__ glp_lp_candidate glp_lp_block_reduce(glp_lp_candidate c) {
-    __shared__ double scores[32];
-    __shared__ glp_u32 labels[32];
-    __shared__ int found[32];
+    __shared__ glp_lp_candidate warp_best[32];
     const int warp = (int)(threadIdx.x >> 5);
     const int lane = (int)(threadIdx.x & 31);
     c = glp_lp_reduce(c, 32);
-    if (lane == 0) {
-        scores[warp] = c.score;
-        labels[warp] = c.label;
-        found[warp] = (int)c.found;
-    }
+    if (lane == 0) warp_best[warp] = c;
     __syncthreads();
     if (warp == 0) {
         const int warps = (int)(blockDim.x >> 5);
-        c = glp_lp_nothing();
-        if (lane < warps) {
-            c.score = scores[lane];
-            c.label = labels[lane];
-            c.found = found[lane] != 0;
-        }
+        c = lane < warps ? warp_best[lane] : glp_lp_nothing();
         c = glp_lp_reduce(c, 32);
     }
     __syncthreads();

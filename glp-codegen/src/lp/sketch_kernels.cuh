@@ -64,7 +64,7 @@
 // probes a linear scan from the last position covers every slot, so a label always finds its
 // slot or a free one (H >= distinct labels). A warp per vertex adds with atomics (sums of
 // integer weights are exact in any order) and then scans the table for the best label by the
-// engine's rule (highest score, equal scores to the smaller label), so it equals the CPU
+// engine's rule (highest score, equal scores to the smaller tie key), so it equals the CPU
 // engine like the other exact strategies. Values are f64 (12 bytes per slot, 24 per edge; the
 // paper's f32 values take 16 per edge).
 
@@ -165,14 +165,12 @@ __device__ __forceinline__ glp_lp_candidate glp_sk_best(const glp_sk_slot& slot,
     if (slot.weight > 0.0) {
         c.score = slot.weight;
         c.label = slot.label;
+        c.tie = slot.label; // unused: the slot index breaks ties
         c.found = true;
     }
     int index = tile.lane;
     for (int offset = K / 2; offset > 0; offset /= 2) {
-        glp_lp_candidate other;
-        other.score = __shfl_xor_sync(tile.mask, c.score, offset);
-        other.label = __shfl_xor_sync(tile.mask, c.label, offset);
-        other.found = __shfl_xor_sync(tile.mask, (int)c.found, offset) != 0;
+        const glp_lp_candidate other = glp_lp_shfl(tile.mask, c, (tile.first + tile.lane) ^ offset);
         const int other_index = __shfl_xor_sync(tile.mask, index, offset);
         if (other.found && (!c.found || other.score > c.score || (other.score == c.score && other_index < index))) {
             c = other;

@@ -42,7 +42,7 @@
 //   label once with the sum of its weights, as on the CPU. The sums are f64 additions in a
 //   different order than the CPU's, exact for integer weights (the engine's exactness
 //   contract); with unit weights (GLP_UNIT_WEIGHTS) no weight is stored and a run sums ones.
-// - glp_lp_beats is a total order (found, then higher score, then smaller label), so the best
+// - glp_lp_beats is a total order (found, then higher score, then smaller tie key), so the best
 //   run does not depend on which lane saw it first.
 
 // One vertex's segment in one buffer pair: entry i is (labels[first + i], weights[first + i]).

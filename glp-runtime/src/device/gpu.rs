@@ -91,7 +91,9 @@ impl Gpu {
             free,
             total,
             held: self.held_bytes(),
-            hint: "; try --backend cpu, or a strategy that needs less memory (--mfl glp instead of global)".into(),
+            hint: "; try a strategy that needs less memory (--mfl glp, or the sketches mg8 and bm, hold no per-edge \
+                   table), or --backend cpu"
+                .into(),
         }
     }
 

@@ -68,7 +68,9 @@ use crate::device::{cache, DeviceBuffer, Gpu, Kernel, KernelArg, KernelArgs, Mod
 use crate::error::{Error, Result};
 use crate::graph::Csr;
 use glp_codegen::ir::ScalarValue;
-use glp_codegen::lp::mfl::{self, GLOBAL_THREADS, HIGH_THREADS, LOW_TILES, MID_WARPS_PER_BLOCK, TABLE_SLOT_BYTES};
+use glp_codegen::lp::mfl::{
+    self, MflOptions, TieOrder, GLOBAL_THREADS, HIGH_THREADS, LOW_TILES, MID_WARPS_PER_BLOCK, TABLE_SLOT_BYTES,
+};
 use glp_codegen::lp::LpFeatures;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -188,9 +190,16 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
             strategy.name()
         )));
     }
-    if config.ties != TieBreak::SmallestLabel {
-        return Err(Error::invalid("the GPU engine resolves equal scores to the smallest label only"));
-    }
+    let ties = match config.ties {
+        TieBreak::SmallestLabel => TieOrder::SmallestLabel,
+        TieBreak::Hashed => TieOrder::Hashed,
+        TieBreak::FirstSeen => {
+            return Err(Error::invalid(
+                "the GPU engine resolves equal scores to the smallest label or by a hash of vertex and label \
+                 (--ties smallest or hashed): the label seen first is an order of one thread's scan",
+            ))
+        }
+    };
     let features = variant.features();
     inputs.validate(csr.num_vertices(), features)?;
     if let Some(sketch) = strategy.sketch() {
@@ -202,7 +211,7 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
         .ok_or_else(|| Error::TooLarge("the GPU engine takes at most 2^32 - 2 vertices".into()))?;
 
     let compile_start = Instant::now();
-    let kernels = LpKernels::load(gpu, variant)?;
+    let kernels = LpKernels::load(gpu, variant, ties)?;
     let compile = compile_start.elapsed();
 
     let setup_start = Instant::now();
@@ -393,9 +402,9 @@ struct LpKernels {
 }
 
 impl LpKernels {
-    fn load<V: LpKernel + ?Sized>(gpu: &Gpu, variant: &V) -> Result<LpKernels> {
+    fn load<V: LpKernel + ?Sized>(gpu: &Gpu, variant: &V, ties: TieOrder) -> Result<LpKernels> {
         let unit_weights = variant.unit_neighbor_weight();
-        let source = mfl::mfl_kernel_source(variant.device_functions(), unit_weights)
+        let source = mfl::mfl_kernel_source(variant.device_functions(), MflOptions { unit_weights, ties })
             .map_err(|e| Error::KernelCompile(e.to_string()))?;
         let name = format!("{}_mfl.cu", variant.kernel_name());
         let arch = gpu.arch();
