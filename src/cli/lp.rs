@@ -35,8 +35,8 @@ pub const LONG_ABOUT: &str = "Detect communities with label propagation.\n\n\
     (errors point at file:line:col), interpreted on the CPU and compiled to CUDA on the GPU; every parameter the hooks read \
     is given with --param NAME=VALUE, parsed as the field's type\n\n\
     Backends (--backend): cpu is the multi-threaded engine; gpu runs on a CUDA GPU (with \
-    --schedule sync, the same labels as the CPU for unit or integer weights; async ties go \
-    to the smallest label); auto takes the GPU when one is present, else the CPU with a \
+    --schedule sync, the same labels as the CPU for unit or integer weights and the same \
+    --ties; async ties are hashed unless --ties smallest); auto takes the GPU when one is present, else the CPU with a \
     one-line notice.\n\n\
     MFL strategies on the GPU (--mfl), how each vertex's most frequent label is found:\n  \
     glp     the full GLP design: vertices below 32 neighbours share warps (several per \

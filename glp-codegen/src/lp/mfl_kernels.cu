@@ -292,18 +292,21 @@ __device__ __forceinline__ bool glp_lp_table_add(glp_u32* keys, double* sums, gl
 }
 
 // The best of `best` and the labels in the table's slots first, first + stride, ... below
-// `capacity`; with `clear`, every slot read is emptied for the next sweep.
+// `capacity`; with `clear`, every slot read is emptied for the next sweep. KEY_BIAS is what a
+// key adds to its label: 0 in GLP's tables (empty: GLP_EMPTY_KEY), 1 in nu-LPA's (empty: 0).
+template <glp_u32 KEY_BIAS = 0u>
 __device__ __forceinline__ glp_lp_candidate glp_lp_table_best(const glp_lp_params& params, const glp_lp_view& view,
                                                               glp_u32 v, glp_u32* keys, double* sums, glp_u64 capacity,
                                                               glp_u64 first, glp_u64 stride, bool clear,
                                                               glp_lp_candidate best) {
+    const glp_u32 empty = KEY_BIAS == 0u ? GLP_EMPTY_KEY : 0u;
     for (glp_u64 i = first; i < capacity; i += stride) {
         const glp_u32 key = keys[i];
-        if (key == GLP_EMPTY_KEY) continue;
-        const glp_lp_candidate c = glp_lp_score(params, view, v, key, sums[i]);
+        if (key == empty) continue;
+        const glp_lp_candidate c = glp_lp_score(params, view, v, key - KEY_BIAS, sums[i]);
         if (glp_lp_beats(c, best)) best = c;
         if (clear) {
-            keys[i] = GLP_EMPTY_KEY;
+            keys[i] = empty;
             sums[i] = 0.0;
         }
     }

@@ -320,14 +320,8 @@ glp_lp_nu_hash(const glp_lp_params params, const glp_lp_view view, glp_u32* tabl
         if (c._0 != GLP_UNLABELLED) glp_nh_add(keys, sums, capacity, c._0, c._1);
     }
     __syncwarp();
-    glp_lp_candidate mine = glp_lp_nothing();
-    for (glp_u64 i = (glp_u64)lane; i < capacity; i += 32) {
-        const glp_u32 key = keys[i];
-        if (key == 0u) continue;
-        const glp_lp_candidate c = glp_lp_score(params, view, v, key - 1u, sums[i]);
-        if (glp_lp_beats(c, mine)) mine = c;
-        keys[i] = 0u;
-        sums[i] = 0.0;
-    }
+    // Keys are label + 1; the slots are emptied as they are read.
+    const glp_lp_candidate mine =
+        glp_lp_table_best<1u>(params, view, v, keys, sums, capacity, (glp_u64)lane, 32, true, glp_lp_nothing());
     glp_lp_group_finish(params, view, group, true, v, glp_lp_reduce(mine, 32), begin, end, sweep);
 }

@@ -33,7 +33,10 @@
 //! (com-DBLP modularity 0.35 instead of 0.74 in our measurements), so it is not the default
 //! there. First-seen cascades too on dense planted-partition graphs (groups of 40, 80% of
 //! edges inside: purity 0.66 against 0.89 with [`TieBreak::Hashed`], see the engine tests);
-//! on real graphs it gives GVE-LPA's modularity, which is why it is the default.
+//! on real graphs it gives GVE-LPA's modularity, which is why it is the default. The GPU
+//! engine ([`gpu`]) has the smallest-label and hashed rules (the same functions, so the
+//! synchronous schedule gives the CPU's labels under either); first-seen belongs to one
+//! thread's scan of the adjacency and is refused there.
 //!
 //! The most-frequent-label (MFL) search uses a per-thread collision-free table ([`tally`]):
 //! one accumulator per possible label plus the list of labels touched, as GVE-LPA does.

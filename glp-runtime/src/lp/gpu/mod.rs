@@ -10,8 +10,9 @@
 //! 2. `pick_label` for every vertex into the shown labels (only with a custom pick; otherwise
 //!    the shown labels are the previous iteration's);
 //! 3. one kernel per degree class of the strategy's [`ClassPlan`]: the best label of each
-//!    vertex (highest score, equal scores to the smaller label, exactly the CPU engine's
-//!    synchronous rule), `update_vertex`, the output label and a count of changed labels;
+//!    vertex (highest score, equal scores by the run's [`TieBreak`], smallest label or hashed,
+//!    compiled in with the CPU's function), `update_vertex`, the output label and a count of
+//!    changed labels;
 //!    high-degree vertices the count-min sketch cannot settle are deferred to the exact
 //!    kernel, launched after the high class;
 //! 4. swap previous and output; stop when nothing changed (unless label memory or random
@@ -464,16 +465,16 @@ impl LpKernels {
         state: &mut DeviceState,
         plan: &ClassPlan,
     ) -> Result<()> {
+        let launch = SweepLaunch { gpu, params, view: *view, sweep: *sweep };
         if let Some(sort) = &state.sort {
-            return self.sort.propagate(gpu, params, view, sort, sweep);
+            return self.sort.propagate(&launch, sort);
         }
         if let Some(sketch) = &state.sketch {
-            return self.sketch.propagate(gpu, params, view, sketch, sweep);
+            return self.sketch.propagate(&launch, sketch);
         }
         if let Some(tables) = &state.nu_hash {
-            return self.nu_hash.propagate(gpu, params, view, tables, sweep);
+            return self.nu_hash.propagate(&launch, tables);
         }
-        let launch = SweepLaunch { gpu, params, view: *view, sweep: *sweep };
         // Asynchronous sweeps update labels in place, so the class order matters: hubs first
         // (each decides from many labels), then the vertices that follow them. Leaves first
         // copy their neighbours' initial labels before the hubs settle: on com-DBLP that ends
@@ -565,9 +566,14 @@ struct SweepLaunch<'a> {
 }
 
 impl SweepLaunch<'_> {
+    /// The arguments of a kernel that runs the variant's hooks: `(params, view, ...)`.
+    fn hook_args(&self) -> KernelArgs {
+        KernelArgs::new().bytes(self.params).value(self.view)
+    }
+
     /// The arguments every class kernel starts with: `(params, view, vertices, count, ...)`.
     fn class_args(&self, vertices: &DeviceBuffer<u32>, count: usize) -> KernelArgs {
-        KernelArgs::new().bytes(self.params).value(self.view).buffer(vertices).value(count as u32)
+        self.hook_args().buffer(vertices).value(count as u32)
     }
 }
 

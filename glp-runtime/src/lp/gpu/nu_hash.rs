@@ -5,8 +5,8 @@
 //! label + 1 with 0 for empty, hybrid quadratic-double probing. A warp per vertex; exact, like
 //! the other table strategies (the kernel's notes are in glp-codegen's `lp/sketch_kernels.cuh`).
 
-use super::{SweepArg, ViewArg};
-use crate::device::{DeviceBuffer, Gpu, Kernel, KernelArgs, Module, Shape};
+use super::SweepLaunch;
+use crate::device::{DeviceBuffer, Gpu, Kernel, Module, Shape};
 use crate::error::Result;
 use glp_codegen::lp::sketch::{NU_HASH_KERNEL, NU_HASH_THREADS};
 
@@ -44,18 +44,11 @@ impl NuHashKernel {
     }
 
     /// One sweep over every vertex: `glp_lp_nu_hash(params, view, keys, sums, sweep)`.
-    pub(super) fn propagate(
-        &self,
-        gpu: &Gpu,
-        params: &[u8],
-        view: &ViewArg,
-        state: &NuHashState,
-        sweep: &SweepArg,
-    ) -> Result<()> {
+    pub(super) fn propagate(&self, launch: &SweepLaunch<'_>, state: &NuHashState) -> Result<()> {
         if state.num_vertices == 0 {
             return Ok(());
         }
-        let args = KernelArgs::new().bytes(params).value(*view).buffer(&state.keys).buffer(&state.sums).value(*sweep);
-        gpu.launch(&self.kernel, Shape::covering(state.num_vertices * 32, NU_HASH_THREADS)?, &args)
+        let args = launch.hook_args().buffer(&state.keys).buffer(&state.sums).value(launch.sweep);
+        launch.gpu.launch(&self.kernel, Shape::covering(state.num_vertices * 32, NU_HASH_THREADS)?, &args)
     }
 }

@@ -13,8 +13,8 @@
 //! `label_score` is `freq` ([`crate::lp::sketch::check_eligible`], checked by `run_gpu`).
 
 use super::sort::VertexList;
-use super::{SweepArg, ViewArg};
-use crate::device::{Gpu, Kernel, KernelArgs, Module, Shape};
+use super::SweepLaunch;
+use crate::device::{Gpu, Kernel, Module, Shape};
 use crate::error::Result;
 use crate::graph::{Csr, VertexId};
 use crate::lp::sketch::Sketch;
@@ -75,23 +75,15 @@ impl SketchKernels {
     }
 
     /// One sweep: every vertex's label from its sketch, written through `sweep` and counted.
-    pub(super) fn propagate(
-        &self,
-        gpu: &Gpu,
-        params: &[u8],
-        view: &ViewArg,
-        state: &SketchState,
-        sweep: &SweepArg,
-    ) -> Result<()> {
+    pub(super) fn propagate(&self, launch: &SweepLaunch<'_>, state: &SketchState) -> Result<()> {
+        let gpu = launch.gpu;
         let (_, low, high) = self
             .kernels
             .iter()
             .find(|(s, _, _)| *s == state.sketch)
             .ok_or_else(|| crate::Error::invalid(format!("no kernels for the sketch {}", state.sketch.name())))?;
         // glp_lp_sketch_{low,high}_<suffix>(params, view, vertices, count, sweep)
-        let args = |l: &VertexList| {
-            KernelArgs::new().bytes(params).value(*view).buffer(&l.vertices).value(l.count).value(*sweep)
-        };
+        let args = |l: &VertexList| launch.class_args(&l.vertices, l.count as usize).value(launch.sweep);
         if state.low.count > 0 {
             let lanes = u64::from(state.low.count) * u64::from(state.sketch.slots());
             gpu.launch(low, Shape::covering(lanes, SKETCH_LOW_THREADS)?, &args(&state.low))?;

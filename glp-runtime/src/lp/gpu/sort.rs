@@ -8,7 +8,7 @@
 //! (NL and the large segments' merge scratch, both counted as the strategy's table memory),
 //! and the launches.
 
-use super::{SweepArg, ViewArg};
+use super::SweepLaunch;
 use crate::device::{DeviceBuffer, Gpu, Kernel, KernelArgs, Module, Shape};
 use crate::error::Result;
 use crate::graph::{Csr, VertexId};
@@ -136,21 +136,15 @@ impl SortKernels {
 
     /// One iteration's MFL for every vertex: gather, sort, count; writes `out` and adds the
     /// changed labels to `changed`.
-    pub(super) fn propagate(
-        &self,
-        gpu: &Gpu,
-        params: &[u8],
-        view: &ViewArg,
-        state: &SortState,
-        sweep: &SweepArg,
-    ) -> Result<()> {
+    pub(super) fn propagate(&self, launch: &SweepLaunch<'_>, state: &SortState) -> Result<()> {
+        let gpu = launch.gpu;
         let nl = |args: KernelArgs| args.buffer(&state.nl_labels).buffer(&state.nl_weights);
         if state.num_edges > 0 {
             // glp_lp_sort_gather(params, view, num_edges, nl_labels, nl_weights)
-            let args = nl(KernelArgs::new().bytes(params).value(*view).value(state.num_edges));
+            let args = nl(launch.hook_args().value(state.num_edges));
             gpu.launch(&self.gather, Shape::covering(state.num_edges, SORT_THREADS)?, &args)?;
         }
-        let list = |l: &VertexList| KernelArgs::new().value(*view).buffer(&l.vertices).value(l.count);
+        let list = |l: &VertexList| KernelArgs::new().value(launch.view).buffer(&l.vertices).value(l.count);
         // Tile 1 holds segments of at most one entry: already sorted.
         for (l, tile) in state.tiles.iter().zip(LOW_TILES).filter(|(l, t)| l.count > 0 && *t > 1) {
             // glp_lp_sort_tiles(view, vertices, count, tile, nl_labels, nl_weights)
@@ -175,9 +169,9 @@ impl SortKernels {
         let counted = state.tiles.iter().zip(LOW_TILES).chain([(&state.block, warp), (&state.large, warp)]);
         for (l, tile) in counted.filter(|(l, _)| l.count > 0) {
             // glp_lp_sort_count(params, view, vertices, count, tile, nl_labels, nl_weights, sweep)
-            let args = KernelArgs::new().bytes(params).value(*view).buffer(&l.vertices).value(l.count).value(tile);
+            let args = launch.class_args(&l.vertices, l.count as usize).value(tile);
             let shape = Shape::covering(u64::from(l.count) * u64::from(tile), SORT_THREADS)?;
-            gpu.launch(&self.count, shape, &nl(args).value(*sweep))?;
+            gpu.launch(&self.count, shape, &nl(args).value(launch.sweep))?;
         }
         Ok(())
     }
