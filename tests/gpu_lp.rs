@@ -249,8 +249,38 @@ fn unprunable_variants_take_the_exact_path() {
         let variant = glp::lp::InterpretedVariant::from_source("unprunable.rs", &source, &[] as &[&str]).unwrap();
         for (name, csr) in generated() {
             assert_gpu_equals_cpu(&gpu, &format!("{hook} on {name}"), &csr, &variant, &none, 6);
+            // The sketch never decides for them: every overflowing hub goes to the exact kernel.
+            let config = LpConfig::synchronous(6);
+            let (_, stats) = run_gpu(&gpu, &csr, &variant, &config, &none, MflStrategy::Glp).unwrap();
+            assert_eq!(stats.high_class.settled_by_sketch, 0, "{hook} on {name}: {:?}", stats.high_class);
+            if name.starts_with("rmat") {
+                assert!(stats.high_class.deferred > 0, "{hook} on {name}: {:?}", stats.high_class);
+            }
         }
     }
+}
+
+/// The high class's two ways out for a hub whose labels overflow the shared table, both taken
+/// on skewed graphs (and both exact, as the comparisons with the CPU show): the count-min
+/// sketch proves the table's best label, or the hub is deferred to the exact kernel.
+#[test]
+fn the_count_min_sketch_settles_hubs_and_defers_the_rest() {
+    let Some(gpu) = gpu_or_skip("the_count_min_sketch_settles_hubs_and_defers_the_rest") else { return };
+    let none = LpInputs::default();
+    let config = LpConfig::synchronous(20);
+    let mut total = glp::lp::gpu::HighClassStats::default();
+    for (name, csr) in
+        [("rmat-15".to_string(), generated().remove(0).1), ("degree bounds".into(), every_degree_bound())]
+    {
+        let (_, stats) = run_gpu(&gpu, &csr, &Classic, &config, &none, MflStrategy::Glp).unwrap();
+        eprintln!("{name}: {:?}", stats.high_class);
+        total.settled_by_sketch += stats.high_class.settled_by_sketch;
+        total.deferred += stats.high_class.deferred;
+        // Strategies without the sketch report nothing.
+        let (_, global) = run_gpu(&gpu, &csr, &Classic, &config, &none, MflStrategy::Global).unwrap();
+        assert_eq!(global.high_class, Default::default(), "{name}");
+    }
+    assert!(total.settled_by_sketch > 0 && total.deferred > 0, "{total:?}");
 }
 
 #[test]

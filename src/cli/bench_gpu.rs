@@ -72,6 +72,10 @@ struct StrategyRow {
     extra_bytes_per_vertex: f64,
     bandwidth_fraction: f64,
     per_iteration_ms: Vec<f64>,
+    /// High-class vertex visits whose labels overflowed the shared table: decided by the
+    /// count-min sketch, or deferred to the exact kernel (glp and smem).
+    high_settled_by_sketch: u64,
+    high_deferred: u64,
     modularity: f64,
     nmi: Option<f64>,
 }
@@ -128,6 +132,8 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
                 / (csr.num_vertices() as f64).max(1.0),
             bandwidth_fraction: bytes / (iteration_ms / 1e3) / bandwidth,
             per_iteration_ms: stats.iteration_ms.clone(),
+            high_settled_by_sketch: stats.high_class.settled_by_sketch,
+            high_deferred: stats.high_class.deferred,
             modularity: quality.modularity,
             nmi: quality.nmi.as_ref().map(|n| n.value),
         });

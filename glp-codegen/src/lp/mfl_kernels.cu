@@ -38,10 +38,13 @@
 struct glp_lp_sweep {
     glp_u32* out;                 // where labels go: the output array, or the labels (in place)
     unsigned char* affected;      // per-vertex affected flags (asynchronous); null: synchronous
-    unsigned long long* counters; // [0] labels changed, [1] vertices processed (asynchronous); [2..4) the view's fault record
+    unsigned long long* counters; // [0] labels changed, [1] vertices processed (asynchronous); [2..4) the view's
+                                  // fault record; [4] high vertices deferred, [5] settled by the sketch
     glp_u32 pick_less;            // nonzero: a vertex may only move to a smaller label
     glp_u32 padding;
 };
+#define GLP_COUNTER_DEFERRED 4 // also the length of the sweep's `deferred` list
+#define GLP_COUNTER_SETTLED 5
 
 // A candidate of the MFL search. `found` is false for "no candidate", which every real
 // candidate beats. `tie` orders equal scores, the smaller first: the label itself, or with
@@ -439,7 +442,7 @@ __device__ __forceinline__ glp_u32 glp_lp_sketch_bucket(glp_u32 label, int row) 
 // vertex is appended to `deferred` for glp_lp_high_exact.
 extern "C" __global__ void __launch_bounds__(GLP_HIGH_THREADS)
 glp_lp_high(const glp_lp_params params, const glp_lp_view view, const glp_u32* vertices, glp_u32 count,
-            glp_u32* deferred, unsigned long long* deferred_count, const glp_lp_sweep sweep) {
+            glp_u32* deferred, const glp_lp_sweep sweep) {
     __shared__ glp_u32 keys[GLP_HIGH_TABLE];
     __shared__ double sums[GLP_HIGH_TABLE];
     __shared__ double sketch[GLP_SKETCH_ROWS][GLP_SKETCH_WIDTH];
@@ -506,7 +509,8 @@ glp_lp_high(const glp_lp_params params, const glp_lp_view view, const glp_u32* v
     if (threadIdx.x == 0) {
         const bool proven = state == 0 || (state == GLP_SKETCH_USED && prune && glp_lp_beats(best, bound));
         defer = !proven;
-        if (!proven) deferred[atomicAdd(deferred_count, 1ull)] = v;
+        if (!proven) deferred[atomicAdd(&sweep.counters[GLP_COUNTER_DEFERRED], 1ull)] = v;
+        if (proven && state != 0) atomicAdd(&sweep.counters[GLP_COUNTER_SETTLED], 1ull);
     }
     __syncthreads();
     if (!defer) glp_lp_block_finish(params, view, v, best, begin, end, sweep);
@@ -519,14 +523,13 @@ glp_lp_high(const glp_lp_params params, const glp_lp_view view, const glp_u32* v
 // read.
 extern "C" __global__ void __launch_bounds__(GLP_HIGH_THREADS)
 glp_lp_high_exact(const glp_lp_params params, const glp_lp_view view, const glp_u32* deferred,
-                  const unsigned long long* deferred_count, glp_u32* pool_keys, double* pool_sums,
-                  glp_u64 region_capacity, const glp_lp_sweep sweep) {
+                  glp_u32* pool_keys, double* pool_sums, glp_u64 region_capacity, const glp_lp_sweep sweep) {
     __shared__ glp_u32 keys[GLP_HIGH_TABLE];
     __shared__ double sums[GLP_HIGH_TABLE];
     __shared__ int overflowed;
     glp_u32* region_keys = pool_keys + (glp_u64)blockIdx.x * region_capacity;
     double* region_sums = pool_sums + (glp_u64)blockIdx.x * region_capacity;
-    const glp_u64 total = *deferred_count;
+    const glp_u64 total = sweep.counters[GLP_COUNTER_DEFERRED];
     const int lane = (int)(threadIdx.x & 31);
     for (glp_u64 i = blockIdx.x; i < total; i += gridDim.x) {
         const glp_u32 v = deferred[i];

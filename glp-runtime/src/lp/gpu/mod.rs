@@ -171,6 +171,19 @@ pub struct GpuStats {
     /// facilities: `device_bytes - base_bytes` is what the strategy and schedule add (tables,
     /// degree-class lists, affected flags, counters).
     pub base_bytes: u64,
+    /// How the high class's vertices that met more labels than the shared table holds were
+    /// decided (strategies glp and smem), summed over the iterations.
+    pub high_class: HighClassStats,
+}
+
+/// Vertex visits of the high class whose labels overflowed the shared table (see
+/// [`glp_codegen::lp::mfl`]), summed over iterations.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HighClassStats {
+    /// Decided in shared memory: the count-min sketch proved the table's best label.
+    pub settled_by_sketch: u64,
+    /// Deferred to the exact kernel and its global pool.
+    pub deferred: u64,
 }
 
 /// Runs `variant` on the GPU `gpu` with `config`'s schedule (see the module docs).
@@ -230,6 +243,7 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
     let mut iterations = Vec::new();
     let mut iteration_ms = Vec::new();
     let mut converged = false;
+    let mut high_class = HighClassStats::default();
     for iteration in 0..config.max_iterations {
         let began = Instant::now();
         let first = gpu.record()?;
@@ -264,6 +278,8 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
             std::mem::swap(&mut state.previous, &mut state.output);
         }
         let (changed, processed) = (counters[CHANGED], if asynchronous { counters[PROCESSED] } else { n as u64 });
+        high_class.settled_by_sketch += counters[SETTLED];
+        high_class.deferred += counters[DEFERRED];
         iterations.push(IterationStats { changed, processed, pick_less, time: began.elapsed() });
         let settled = if asynchronous { !pick_less && changed as f64 <= tolerance * n as f64 } else { changed == 0 };
         if may_stop && settled {
@@ -291,6 +307,7 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
         device_bytes: state.peak_bytes,
         table_bytes: state.table_bytes,
         base_bytes: state.base_bytes(),
+        high_class,
     };
     Ok((LpOutcome { labels, memberships, iterations, converged, elapsed }, stats))
 }
@@ -355,12 +372,16 @@ struct SweepArg {
 // `glp_lp_sweep`, no padding.
 unsafe impl KernelArg for SweepArg {}
 
-/// Words of the sweep counters (`glp_lp_sweep.counters`, then the view's `fault` record).
+/// Words of the sweep counters (`glp_lp_sweep.counters`: labels changed, vertices processed,
+/// the view's `fault` record, then the high class's `GLP_COUNTER_DEFERRED` and
+/// `GLP_COUNTER_SETTLED`).
 const CHANGED: usize = 0;
 const PROCESSED: usize = 1;
 const FAULT_METHOD: usize = 2;
 const FAULT_ID: usize = 3;
-const COUNTERS: usize = 4;
+const DEFERRED: usize = 4;
+const SETTLED: usize = 5;
+const COUNTERS: usize = 6;
 
 /// The view methods the kernels check ids for (`GLP_VIEW_*` in glp-codegen's `view.cuh`).
 const VIEW_METHODS: [(u64, &str, &str); 6] = [
@@ -531,12 +552,7 @@ impl LpKernels {
     fn launch_high(&self, launch: &SweepLaunch<'_>, state: &mut DeviceState, plan: &ClassPlan) -> Result<()> {
         let gpu = launch.gpu;
         if !plan.high.is_empty() {
-            gpu.zero(&mut state.deferred_count)?;
-            let args = launch
-                .class_args(&state.high, plan.high.len())
-                .buffer(&state.deferred)
-                .buffer(&state.deferred_count)
-                .value(launch.sweep);
+            let args = launch.class_args(&state.high, plan.high.len()).buffer(&state.deferred).value(launch.sweep);
             let shape = Shape { blocks: plan.high.len() as u32, threads: HIGH_THREADS };
             gpu.launch(&self.high, shape, &args)?;
         }
@@ -545,7 +561,6 @@ impl LpKernels {
                 .bytes(launch.params)
                 .value(launch.view)
                 .buffer(&state.deferred)
-                .buffer(&state.deferred_count)
                 .buffer(&state.pool_keys)
                 .buffer(&state.pool_sums)
                 .value(state.region_capacity)
@@ -599,15 +614,15 @@ struct DeviceState {
     /// Affected flags (asynchronous schedule).
     affected: Option<DeviceBuffer<u8>>,
     /// The sweep's counters, read back once per sweep: [`CHANGED`] labels, [`PROCESSED`]
-    /// vertices, and the first out-of-range id a hook passed to the view, as ([`FAULT_METHOD`],
-    /// [`FAULT_ID`]) (the view's `fault` points at those two words).
+    /// vertices, the first out-of-range id a hook passed to the view, as ([`FAULT_METHOD`],
+    /// [`FAULT_ID`]) (the view's `fault` points at those two words), and the high class's
+    /// [`DEFERRED`] and [`SETTLED`] vertices.
     counters: DeviceBuffer<u64>,
     low: Vec<DeviceBuffer<u32>>,
     mid: DeviceBuffer<u32>,
     high: DeviceBuffer<u32>,
-    /// High vertices the sketch did not settle this sweep, and their count.
+    /// High vertices the sketch did not settle this sweep (their count: `counters[DEFERRED]`).
     deferred: DeviceBuffer<u32>,
-    deferred_count: DeviceBuffer<u64>,
     /// The exact path's pool: `exact_blocks` regions of `region_capacity` slots.
     pool_keys: DeviceBuffer<u32>,
     pool_sums: DeviceBuffer<f64>,
@@ -697,7 +712,6 @@ impl DeviceState {
             mid: gpu.upload("degree classes", &plan.mid)?,
             high: gpu.upload("degree classes", &plan.high)?,
             deferred: gpu.alloc_zeros("the deferred high vertices", plan.high_deferrable as usize)?,
-            deferred_count: gpu.alloc_zeros("the deferred high vertices", 1)?,
             pool_keys,
             pool_sums,
             exact_blocks,
