@@ -515,7 +515,7 @@ impl LpKernels {
                 .buffer(&state.global_regions)
                 .buffer(&state.global_keys)
                 .buffer(&state.global_sums)
-                .value(*sweep);
+                .value(launch.sweep);
             gpu.launch(&self.global, Shape::covering(plan.global.len() as u64 * 32, GLOBAL_THREADS)?, &args)?;
         }
         Ok(())
@@ -557,9 +557,8 @@ impl LpKernels {
             gpu.launch(&self.high, shape, &args)?;
         }
         if state.exact_blocks > 0 {
-            let args = KernelArgs::new()
-                .bytes(launch.params)
-                .value(launch.view)
+            let args = launch
+                .hook_args()
                 .buffer(&state.deferred)
                 .buffer(&state.pool_keys)
                 .buffer(&state.pool_sums)
