@@ -123,14 +123,19 @@ __device__ __forceinline__ glp_lp_candidate glp_lp_score(const glp_lp_params& pa
 }
 
 // Ends vertex v's sweep: update_vertex on the best candidate (or keep the label when there
-// is none; in a Pick-Less sweep also when the new label is larger), write the label; returns
-// whether it changed.
+// is none; in a Pick-Less sweep also when the new label is larger), write the label (in place:
+// only when it changed, and the histogram follows the move); returns whether it changed.
 __device__ __forceinline__ bool glp_lp_finish(const glp_lp_params& params, const glp_lp_view& view, glp_u32 v,
                                               const glp_lp_candidate& best, const glp_lp_sweep& sweep) {
     const glp_u32 current = view.next_labels[v];
     glp_u32 label = best.found ? glp_lp_update_vertex(params, view, v, best.label, best.score) : current;
     if (sweep.pick_less && label > current) label = current;
-    if (!sweep.affected || label != current) sweep.out[v] = label;
+    if (!sweep.affected) {
+        sweep.out[v] = label;
+    } else if (label != current) {
+        sweep.out[v] = label;
+        glp_lp_histogram_move(view, current, label);
+    }
     return label != current;
 }
 

@@ -71,6 +71,20 @@ __device__ __forceinline__ void glp_lp_count_label(const glp_lp_view& view, glp_
 __device__ __forceinline__ glp_u32 glp_lp_global_count(const glp_lp_view& view, glp_u32 l) {
     return (l >= view.num_vertices || !view.histogram) ? 0u : view.histogram[l];
 }
+// A vertex moved from label `from` to label `to` in place (asynchronous sweep): one count
+// leaves `from` (never below zero) and joins `to`, as the CPU's `move_in_histogram`.
+__device__ __forceinline__ void glp_lp_histogram_move(const glp_lp_view& view, glp_u32 from, glp_u32 to) {
+    if (!view.histogram) return;
+    if (from < view.num_vertices) {
+        glp_u32 seen = view.histogram[from];
+        while (seen != 0u) {
+            const glp_u32 before = atomicCAS(&view.histogram[from], seen, seen - 1u);
+            if (before == seen) break;
+            seen = before;
+        }
+    }
+    if (to < view.num_vertices) atomicAdd(&view.histogram[to], 1u);
+}
 __device__ __forceinline__ glp_u32 glp_lp_seed_label(const glp_lp_view& view, glp_u32 v) {
     if (!glp_lp_vertex_ok(view, GLP_VIEW_SEED_LABEL, v)) return GLP_UNLABELLED;
     return view.seeds ? view.seeds[v] : GLP_UNLABELLED;

@@ -11,8 +11,10 @@
 //! With one label array, `label(u) == next_label(u)`. A custom `pick_label` runs over all
 //! vertices at the start of each iteration (after the histogram reset), before the in-place
 //! sweep: its result replaces the vertex's label, a vertex whose label it changes marks its
-//! neighbours affected, and a histogram it builds is the one of the iteration start (the
-//! sweep's moves do not update it). Picks are not counted as changes for the tolerance. Runs
+//! neighbours affected, and a histogram it builds is the one of the iteration start, which
+//! the sweep then keeps in step with its moves (a vertex moving from `a` to `b` takes one
+//! from `a`'s count and adds one to `b`'s; [`View::global_count`]). Picks are not counted as
+//! changes for the tolerance. Runs
 //! with label memory or random numbers ignore the tolerance and go to the cap (their state is
 //! not only the labels).
 
@@ -75,6 +77,7 @@ pub(super) fn run<V: LpVariant>(
                     let label = variant.update_vertex(&view, v, best.label, best.score);
                     if label != current && (!pick_less || label < current) {
                         labels[v as usize].store(label, Relaxed);
+                        facilities.move_in_histogram(current, label);
                         counts.changed += 1;
                         for &u in csr.neighbors(v) {
                             affected[u as usize].store(true, Relaxed);

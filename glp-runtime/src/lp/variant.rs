@@ -26,8 +26,9 @@
 //! vertex is race-free in every hook; the output becomes the previous array at the end of the
 //! iteration. *Asynchronous*: one array updated in place (`label(u) == next_label(u)`); a
 //! custom pick runs over all vertices at the start of the iteration, before the in-place
-//! sweep, so a histogram it builds is the one of the iteration start (the sweep's moves do
-//! not update it).
+//! sweep; a histogram it builds is the one of the iteration start, and the engine keeps it in
+//! step with the sweep's moves (see [`View::global_count`] for what the counts mean under each
+//! schedule).
 //!
 //! Contract: hooks are pure functions of their arguments and the view, apart from the view's
 //! per-vertex facilities (label memory: only `v`'s hooks touch `v`'s memory) and the

@@ -126,6 +126,19 @@ impl<'a> Facilities<'a> {
         self.histogram.par_iter().for_each(|c| c.store(0, Relaxed));
     }
 
+    /// Moves one count from label `from` to label `to` (a vertex changed its label in place,
+    /// see [`View::global_count`]): `from`'s count drops by one, never below zero, `to`'s grows
+    /// by one; labels outside the histogram ([`UNLABELLED`]) are skipped. Nothing without the
+    /// histogram.
+    pub fn move_in_histogram(&self, from: Label, to: Label) {
+        if let Some(count) = self.histogram.get(from as usize) {
+            let _ = count.fetch_update(Relaxed, Relaxed, |c| c.checked_sub(1));
+        }
+        if let Some(count) = self.histogram.get(to as usize) {
+            count.fetch_add(1, Relaxed);
+        }
+    }
+
     /// The labels in each vertex's memory, ascending; `None` without label memory.
     pub fn memberships(&self) -> Option<Vec<Vec<Label>>> {
         if !self.features.label_memory {
@@ -229,7 +242,8 @@ impl<'a> View<'a> {
 
     /// Adds one to label `l`'s count in the global histogram (meant for `pick_label`, which
     /// sees every vertex once per iteration); [`UNLABELLED`] is ignored. The histogram is
-    /// reset to zero at the start of every iteration.
+    /// reset to zero at the start of every iteration; see [`View::global_count`] for what it
+    /// holds under each schedule.
     #[inline]
     pub fn count_label(&self, l: Label) {
         debug_assert!(self.facilities.features.histogram, "count_label called, but the features exclude the histogram");
@@ -238,7 +252,25 @@ impl<'a> View<'a> {
         }
     }
 
-    /// Label `l`'s count in the global histogram of this iteration (0 for [`UNLABELLED`]).
+    /// Label `l`'s count in the global histogram (0 for [`UNLABELLED`]).
+    ///
+    /// What the count is depends on the schedule; when `pick_label` counts the label each
+    /// vertex shows (`view.count_label(l)` for the `l` it returns, as LLP does), it is the
+    /// number of vertices showing `l`, at every moment:
+    ///
+    /// - **synchronous**: the counts `pick_label` added at the start of this iteration. Every
+    ///   vertex reads the labels of the iteration start, so the histogram of the iteration
+    ///   start is exact for all of them.
+    /// - **asynchronous**: the counts `pick_label` added at the start of this iteration, then
+    ///   kept in step with the in-place sweep: when a vertex moves from label `a` to label `b`,
+    ///   the engine takes one from `a`'s count (never below zero) and adds one to `b`'s. A
+    ///   vertex processed late in the sweep therefore sees the sizes its neighbours' moves
+    ///   produced, as it sees their labels. (Counting only at the iteration start would let a
+    ///   label spread through the whole graph in one sweep while its count still says 1: LLP
+    ///   would then merge communities instead of splitting them.)
+    ///
+    /// Moves made by other threads land while a vertex reads the counts, so what it reads
+    /// mid-sweep depends on the sweep's order, as the labels it reads do.
     #[inline]
     pub fn global_count(&self, l: Label) -> u32 {
         debug_assert!(
