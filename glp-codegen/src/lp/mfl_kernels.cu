@@ -41,6 +41,8 @@ struct glp_lp_sweep {
     unsigned long long* counters; // [0] labels changed, [1] vertices processed (asynchronous); [2..4) the view's
                                   // fault record; [4] high vertices deferred, [5] settled by the sketch
     glp_u32 pick_less;            // nonzero: a vertex may only move to a smaller label
+    glp_u32 wave_size;            // asynchronous, nonzero: this launch sweeps only the vertices v with
+    glp_u32 wave;                 // v / wave_size == wave (the sweep runs in waves, one after the other)
     glp_u32 padding;
 };
 #define GLP_COUNTER_DEFERRED 4 // also the length of the sweep's `deferred` list
@@ -152,11 +154,17 @@ __device__ __forceinline__ void glp_lp_count(const glp_lp_sweep& sweep, bool pro
     }
 }
 
-// Whether v takes part in the sweep: always when synchronous; asynchronous, when its flag is
-// set, which this clears. One thread per vertex calls it and shares the answer.
+// Whether v belongs to this launch's wave (every vertex does when the sweep has no waves).
+__device__ __forceinline__ bool glp_lp_in_wave(const glp_lp_sweep& sweep, glp_u32 v) {
+    return sweep.wave_size == 0 || v / sweep.wave_size == sweep.wave;
+}
+
+// Whether v takes part in the sweep: always when synchronous; asynchronous, when it belongs
+// to this wave and its flag is set, which this clears. One thread per vertex calls it and
+// shares the answer.
 __device__ __forceinline__ bool glp_lp_claim(const glp_lp_sweep& sweep, glp_u32 v) {
     if (!sweep.affected) return true;
-    if (!sweep.affected[v]) return false;
+    if (!glp_lp_in_wave(sweep, v) || !sweep.affected[v]) return false;
     sweep.affected[v] = 0;
     return true;
 }
@@ -538,6 +546,8 @@ glp_lp_high_exact(const glp_lp_params params, const glp_lp_view view, const glp_
     const int lane = (int)(threadIdx.x & 31);
     for (glp_u64 i = blockIdx.x; i < total; i += gridDim.x) {
         const glp_u32 v = deferred[i];
+        // The list grows wave by wave within a sweep: earlier waves' vertices are done.
+        if (!glp_lp_in_wave(sweep, v)) continue; // block-uniform
         glp_lp_block_clear(keys, sums, GLP_HIGH_TABLE);
         if (threadIdx.x == 0) overflowed = 0;
         __syncthreads();

@@ -24,7 +24,11 @@
 //! `pick_label` (if custom) runs in place before the sweep, marking the neighbours of the
 //! vertices it changes; Pick-Less sweeps (`iteration % pick_less_every == 0`) let a vertex
 //! move only to a smaller label; the run stops after a non-Pick-Less sweep that changed at
-//! most `tolerance * n` labels. Which neighbour labels a vertex sees depends on the order the
+//! most `tolerance * n` labels. A vertex that moves takes its count in the label histogram
+//! (when the variant has one) from its old label to its new one, and sweeps of variants with
+//! the histogram run in [`waves::HISTOGRAM_WAVES`] waves of consecutive vertex ids, so that
+//! later vertices see earlier moves as on the CPU ([`waves`] says why and what was measured).
+//! Which neighbour labels a vertex sees depends on the order the
 //! GPU runs the sweep in, so results are not reproducible bit for bit (as on the CPU with
 //! several threads); the tests compare quality, not labels.
 //!
@@ -55,6 +59,7 @@ mod nu_hash;
 mod plan;
 mod sketch;
 mod sort;
+pub mod waves;
 
 pub use plan::ClassPlan;
 pub use sketch::SketchPlan;
@@ -67,12 +72,14 @@ use super::{IterationStats, LpConfig, LpInputs, LpOutcome, Schedule, TieBreak};
 use crate::community::UNLABELLED;
 use crate::device::{cache, DeviceBuffer, Gpu, Kernel, KernelArg, KernelArgs, Module, Shape};
 use crate::error::{Error, Result};
-use crate::graph::Csr;
+use crate::graph::{Csr, VertexId};
 use glp_codegen::ir::ScalarValue;
 use glp_codegen::lp::mfl::{
     self, MflOptions, TieOrder, GLOBAL_THREADS, HIGH_THREADS, LOW_TILES, MID_WARPS_PER_BLOCK, TABLE_SLOT_BYTES,
 };
 use glp_codegen::lp::LpFeatures;
+use std::mem::size_of;
+use std::ops::Range;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
@@ -240,6 +247,7 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
     kernels.initial(gpu, &params, &view, &state.previous, n as u64)?;
     state.read_counters(gpu, variant.kernel_name(), 0)?;
     let may_stop = !features.label_memory && !features.random;
+    let wave_size = waves::wave_size(n, asynchronous, features);
     let mut iterations = Vec::new();
     let mut iteration_ms = Vec::new();
     let mut converged = false;
@@ -270,7 +278,11 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
         } else {
             state.view(config.seed, iteration, ViewLabels::Previous)
         };
-        kernels.propagate(gpu, &params, &view, &state.sweep(pick_less), &mut state, &plan)?;
+        let sweep = state.sweep(pick_less);
+        for wave in 0..waves::waves(n, wave_size) {
+            let sweep = SweepArg { wave_size, wave, ..sweep };
+            kernels.propagate(gpu, &params, &view, &sweep, &mut state, &plan)?;
+        }
         let last = gpu.record()?;
         let counters = state.read_counters(gpu, variant.kernel_name(), iteration)?;
         iteration_ms.push(gpu.elapsed_ms(&first, &last)?);
@@ -365,10 +377,12 @@ struct SweepArg {
     affected: u64,
     counters: u64,
     pick_less: u32,
+    wave_size: u32,
+    wave: u32,
     padding: u32,
 }
 
-// SAFETY: `#[repr(C)]`, three 8-byte fields then two 4-byte ones: the layout of
+// SAFETY: `#[repr(C)]`, three 8-byte fields then four 4-byte ones: the layout of
 // `glp_lp_sweep`, no padding.
 unsafe impl KernelArg for SweepArg {}
 
@@ -509,14 +523,15 @@ impl LpKernels {
             self.launch_mid(&launch, state, plan)?;
             self.launch_high(&launch, state, plan)?;
         }
-        if !plan.global.is_empty() {
+        let part = launch.wave_part(&plan.global);
+        if !part.is_empty() {
             let args = launch
-                .class_args(&state.global, plan.global.len())
-                .buffer(&state.global_regions)
+                .class_args(&state.global, part.clone())
+                .value(state.global_regions.device_ptr() + (part.start * size_of::<u64>()) as u64)
                 .buffer(&state.global_keys)
                 .buffer(&state.global_sums)
                 .value(launch.sweep);
-            gpu.launch(&self.global, Shape::covering(plan.global.len() as u64 * 32, GLOBAL_THREADS)?, &args)?;
+            gpu.launch(&self.global, Shape::covering(part.len() as u64 * 32, GLOBAL_THREADS)?, &args)?;
         }
         Ok(())
     }
@@ -528,10 +543,10 @@ impl LpKernels {
             order.reverse();
         }
         for i in order {
-            let count = plan.low[i].len();
-            if count > 0 {
-                let args = launch.class_args(&state.low[i], count).value(launch.sweep);
-                let shape = Shape::covering(count as u64 * u64::from(LOW_TILES[i]), 256)?;
+            let part = launch.wave_part(&plan.low[i]);
+            if !part.is_empty() {
+                let shape = Shape::covering(part.len() as u64 * u64::from(LOW_TILES[i]), 256)?;
+                let args = launch.class_args(&state.low[i], part).value(launch.sweep);
                 launch.gpu.launch(&self.low[i], shape, &args)?;
             }
         }
@@ -540,9 +555,10 @@ impl LpKernels {
 
     /// The middle class's kernel.
     fn launch_mid(&self, launch: &SweepLaunch<'_>, state: &DeviceState, plan: &ClassPlan) -> Result<()> {
-        if !plan.mid.is_empty() {
-            let args = launch.class_args(&state.mid, plan.mid.len()).value(launch.sweep);
-            let shape = Shape::covering(plan.mid.len() as u64 * 32, MID_WARPS_PER_BLOCK * 32)?;
+        let part = launch.wave_part(&plan.mid);
+        if !part.is_empty() {
+            let shape = Shape::covering(part.len() as u64 * 32, MID_WARPS_PER_BLOCK * 32)?;
+            let args = launch.class_args(&state.mid, part).value(launch.sweep);
             launch.gpu.launch(&self.mid, shape, &args)?;
         }
         Ok(())
@@ -551,9 +567,10 @@ impl LpKernels {
     /// The high class's kernel, then the exact kernel for the vertices it deferred.
     fn launch_high(&self, launch: &SweepLaunch<'_>, state: &mut DeviceState, plan: &ClassPlan) -> Result<()> {
         let gpu = launch.gpu;
-        if !plan.high.is_empty() {
-            let args = launch.class_args(&state.high, plan.high.len()).buffer(&state.deferred).value(launch.sweep);
-            let shape = Shape { blocks: plan.high.len() as u32, threads: HIGH_THREADS };
+        let part = launch.wave_part(&plan.high);
+        if !part.is_empty() {
+            let shape = Shape { blocks: part.len() as u32, threads: HIGH_THREADS };
+            let args = launch.class_args(&state.high, part).buffer(&state.deferred).value(launch.sweep);
             gpu.launch(&self.high, shape, &args)?;
         }
         if state.exact_blocks > 0 {
@@ -585,9 +602,16 @@ impl SweepLaunch<'_> {
         KernelArgs::new().bytes(self.params).value(self.view)
     }
 
-    /// The arguments every class kernel starts with: `(params, view, vertices, count, ...)`.
-    fn class_args(&self, vertices: &DeviceBuffer<u32>, count: usize) -> KernelArgs {
-        self.hook_args().buffer(vertices).value(count as u32)
+    /// The arguments every class kernel starts with: `(params, view, vertices, count, ...)`,
+    /// for the positions `part` of the class list uploaded as `vertices`.
+    fn class_args(&self, vertices: &DeviceBuffer<u32>, part: Range<usize>) -> KernelArgs {
+        let first = vertices.device_ptr() + (part.start * size_of::<u32>()) as u64;
+        self.hook_args().value(first).value(part.len() as u32)
+    }
+
+    /// The positions of the id-sorted class list `list` this launch's wave covers.
+    fn wave_part(&self, list: &[VertexId]) -> Range<usize> {
+        waves::wave_part(list, self.sweep.wave_size, self.sweep.wave)
     }
 }
 
@@ -758,7 +782,15 @@ impl DeviceState {
             Some(flags) => (self.previous.device_ptr(), flags.device_ptr()),
             None => (self.output.device_ptr(), 0),
         };
-        SweepArg { out, affected, counters: self.counters.device_ptr(), pick_less: u32::from(pick_less), padding: 0 }
+        SweepArg {
+            out,
+            affected,
+            counters: self.counters.device_ptr(),
+            pick_less: u32::from(pick_less),
+            wave_size: 0,
+            wave: 0,
+            padding: 0,
+        }
     }
 
     /// The sweep's counters read back, or the run's error if a hook passed an out-of-range

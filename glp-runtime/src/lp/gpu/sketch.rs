@@ -83,7 +83,7 @@ impl SketchKernels {
             .find(|(s, _, _)| *s == state.sketch)
             .ok_or_else(|| crate::Error::invalid(format!("no kernels for the sketch {}", state.sketch.name())))?;
         // glp_lp_sketch_{low,high}_<suffix>(params, view, vertices, count, sweep)
-        let args = |l: &VertexList| launch.class_args(&l.vertices, l.count as usize).value(launch.sweep);
+        let args = |l: &VertexList| launch.class_args(&l.vertices, 0..l.count as usize).value(launch.sweep);
         if state.low.count > 0 {
             let lanes = u64::from(state.low.count) * u64::from(state.sketch.slots());
             gpu.launch(low, Shape::covering(lanes, SKETCH_LOW_THREADS)?, &args(&state.low))?;

@@ -169,7 +169,7 @@ impl SortKernels {
         let counted = state.tiles.iter().zip(LOW_TILES).chain([(&state.block, warp), (&state.large, warp)]);
         for (l, tile) in counted.filter(|(l, _)| l.count > 0) {
             // glp_lp_sort_count(params, view, vertices, count, tile, nl_labels, nl_weights, sweep)
-            let args = launch.class_args(&l.vertices, l.count as usize).value(tile);
+            let args = launch.class_args(&l.vertices, 0..l.count as usize).value(tile);
             let shape = Shape::covering(u64::from(l.count) * u64::from(tile), SORT_THREADS)?;
             gpu.launch(&self.count, shape, &nl(args).value(launch.sweep))?;
         }
