@@ -16,16 +16,19 @@
 //! |---|---|---|
 //! | [`Classic`] | defaults: most frequent neighbour label | none |
 //! | [`Weighted`] | `load_neighbor`: edge weight | edge weights |
-//! | [`Llp`] | `pick_label` counts, `label_score` = `freq - gamma * (count - freq)` | histogram |
+| [`Capped`] | `load_neighbor`: weight 0 for neighbours above a degree cap | none |
+//! | [`Llp`] | `pick_label` counts, `label_score` = `freq - gamma * (others - freq)` | histogram |
 //! | [`Slp`] | speaker picks from memory, listener adds and prunes | label memory, random, weights |
 //! | [`Seeded`] | seeds as initial labels, seeds never change | seeds |
 
+mod capped;
 mod classic;
 mod llp;
 mod seeded;
 mod slp;
 mod weighted;
 
+pub use capped::Capped;
 pub use classic::Classic;
 pub use llp::Llp;
 pub use seeded::Seeded;
