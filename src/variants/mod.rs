@@ -16,7 +16,7 @@
 //! |---|---|---|
 //! | [`Classic`] | defaults: most frequent neighbour label | none |
 //! | [`Weighted`] | `load_neighbor`: edge weight | edge weights |
-| [`Capped`] | `load_neighbor`: weight 0 for neighbours above a degree cap | none |
+//! | [`Capped`] | `load_neighbor`: weight 0 for neighbours above a degree cap | none |
 //! | [`Llp`] | `pick_label` counts, `label_score` = `freq - gamma * (others - freq)` | histogram |
 //! | [`Slp`] | speaker picks from memory, listener adds and prunes | label memory, random, weights |
 //! | [`Seeded`] | seeds as initial labels, seeds never change | seeds |
