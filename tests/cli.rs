@@ -8,6 +8,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::process::{Command, Output};
 
+/// The bundled graph's file in the repository (not ../shared).
+const BUNDLED_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/email-Eu-core.txt");
+
 fn glp(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_glp")).args(args).output().expect("the glp binary runs")
 }
@@ -654,7 +657,7 @@ fn write_errors_on_standard_output_are_errors_and_leave_no_output_file() {
         vec!["lp", "--backend", "cpu", "--json", "--out", labels.to_str().unwrap()],
         vec!["info"],
         vec!["info", "--json"],
-        vec!["convert", "data/email-Eu-core.txt", "-"],
+        vec!["convert", BUNDLED_FILE, "-"],
     ] {
         let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
         let run = glp_to(&args, full.into());
@@ -703,8 +706,8 @@ fn dash_sends_labels_to_standard_output_and_the_report_to_standard_error() {
 
     // Binary output to a pipe: the bytes of the file.
     let glpg = dir.path().join("g.glpg");
-    assert!(glp(&["convert", "data/email-Eu-core.txt", glpg.to_str().unwrap()]).status.success());
-    let piped = glp(&["convert", "data/email-Eu-core.txt", "-"]);
+    assert!(glp(&["convert", BUNDLED_FILE, glpg.to_str().unwrap()]).status.success());
+    let piped = glp(&["convert", BUNDLED_FILE, "-"]);
     assert!(piped.status.success(), "{}", stderr(&piped));
     assert_eq!(piped.stdout, std::fs::read(&glpg).unwrap());
 }
@@ -715,7 +718,7 @@ fn links_are_followed_devices_and_fifos_written_in_place() {
     use std::os::unix::fs::{FileTypeExt, PermissionsExt};
     let dir = tempfile::tempdir().unwrap();
     let expected = dir.path().join("expected.glpg");
-    assert!(glp(&["convert", "data/email-Eu-core.txt", expected.to_str().unwrap()]).status.success());
+    assert!(glp(&["convert", BUNDLED_FILE, expected.to_str().unwrap()]).status.success());
     let expected = std::fs::read(&expected).unwrap();
 
     // A link: its target is replaced, the link stays a link (also when dangling).
@@ -723,14 +726,14 @@ fn links_are_followed_devices_and_fifos_written_in_place() {
     let link = dir.path().join("link.glpg");
     std::os::unix::fs::symlink("target.glpg", &link).unwrap();
     for _ in 0..2 {
-        let run = glp(&["convert", "data/email-Eu-core.txt", link.to_str().unwrap()]);
+        let run = glp(&["convert", BUNDLED_FILE, link.to_str().unwrap()]);
         assert!(run.status.success(), "{}", stderr(&run));
         assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
         assert_eq!(std::fs::read(&target).unwrap(), expected);
     }
     // A replaced file keeps its permissions.
     std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
-    assert!(glp(&["convert", "data/email-Eu-core.txt", target.to_str().unwrap()]).status.success());
+    assert!(glp(&["convert", BUNDLED_FILE, target.to_str().unwrap()]).status.success());
     assert_eq!(std::fs::metadata(&target).unwrap().permissions().mode() & 0o777, 0o640);
 
     // A FIFO is opened and written, not replaced.
@@ -740,7 +743,7 @@ fn links_are_followed_devices_and_fifos_written_in_place() {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read(fifo).unwrap())
     };
-    let run = glp(&["convert", "data/email-Eu-core.txt", fifo.to_str().unwrap()]);
+    let run = glp(&["convert", BUNDLED_FILE, fifo.to_str().unwrap()]);
     assert!(run.status.success(), "{}", stderr(&run));
     assert_eq!(reader.join().unwrap(), expected);
     assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());

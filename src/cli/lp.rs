@@ -81,7 +81,8 @@ pub const LONG_ABOUT: &str = "Detect communities with label propagation.\n\n\
     Directed graphs (--directed): the input's edges are directed and LP counts a vertex's \
     in- and out-neighbours, a neighbour linked both ways twice, as LDBC Graphalytics CDLP \
     does on its directed graphs (repeated edges of one direction follow --duplicates first). \
-    Without --directed every edge is made undirected and repeated edges collapse.\n\n\
+    Without --directed every edge is made undirected, and repeated edges follow --duplicates \
+    (collapsed by default).\n\n\
     Output: a summary (time, iterations, communities, modularity, and, with a ground truth, \
     the share of vertices it labels, NMI / ARI and overlapping NMI), or JSON with --json \
     (times in milliseconds, fields ending in _ms); a ground truth that labels less than half \
