@@ -23,7 +23,7 @@
 //! directed edge in a `u64` and writes the final `u32` targets, so the peak is about
 //! 8 + 16 + 8 = 32 bytes per generated undirected edge, i.e. about 16 bytes per stored directed
 //! edge, plus O(vertices) arrays. Edge buffers are reserved fallibly, so a request that does not
-//! fit in memory is an [`Error::TooLarge`], not an abort.
+//! fit in memory is an [`Error::TooLarge`](crate::Error::TooLarge), not an abort.
 
 mod bijection;
 pub mod community;
