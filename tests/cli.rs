@@ -8,6 +8,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::process::{Command, Output};
 
+/// The bundled graph's file in the repository (not ../shared).
+const BUNDLED_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/email-Eu-core.txt");
+
 fn glp(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_glp")).args(args).output().expect("the glp binary runs")
 }
@@ -87,45 +90,43 @@ fn gpu_backend_without_a_gpu_is_a_clear_error_and_auto_falls_back() {
     }
 }
 
-/// LDBC Graphalytics CDLP: synchronous, ties to the smallest label, directed graphs count a
-/// neighbour once per edge direction.
+/// LDBC Graphalytics CDLP: synchronous, ties to the smallest label; on the directed sets
+/// `--directed` counts in- and out-neighbours, a neighbour linked both ways twice.
 #[test]
 fn sync_schedule_reproduces_ldbc_cdlp_reference_outputs() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
-        ("ldbc-validation/cdlp/dir-input", "ldbc-validation/cdlp/dir-output", "5", "keep"),
-        ("ldbc-validation/cdlp/undir-input", "ldbc-validation/cdlp/undir-output", "5", "collapse"),
-        ("ldbc-validation/example/example-directed.e", "ldbc-validation/example/example-directed-CDLP", "2", "keep"),
-        (
-            "ldbc-validation/example/example-undirected.e",
-            "ldbc-validation/example/example-undirected-CDLP",
-            "2",
-            "collapse",
-        ),
+        ("ldbc-validation/cdlp/dir-input", "ldbc-validation/cdlp/dir-output", "5", true),
+        ("ldbc-validation/cdlp/undir-input", "ldbc-validation/cdlp/undir-output", "5", false),
+        ("ldbc-validation/example/example-directed.e", "ldbc-validation/example/example-directed-CDLP", "2", true),
+        ("ldbc-validation/example/example-undirected.e", "ldbc-validation/example/example-undirected-CDLP", "2", false),
     ];
-    for (input, expected, iterations, duplicates) in cases {
-        let out = dir.path().join("labels.tsv");
-        let mut args = vec![
-            "lp",
-            "--schedule",
-            "sync",
-            "--iterations",
-            iterations,
-            "--duplicates",
-            duplicates,
-            "--backend",
-            "cpu",
-        ];
-        let input_path = data(input);
-        let out_path = out.to_str().unwrap().to_string();
-        args.extend([input_path.to_str().unwrap(), "--out", &out_path]);
-        if input.ends_with("-input") {
-            args.extend(["--format", "adj"]);
+    let mut directed_differs = false;
+    for (input, expected, iterations, directed) in cases {
+        let run_with = |extra: &[&str]| {
+            let out = dir.path().join("labels.tsv");
+            let mut args = vec!["lp", "--schedule", "sync", "--iterations", iterations, "--backend", "cpu"];
+            let input_path = data(input);
+            let out_path = out.to_str().unwrap().to_string();
+            args.extend([input_path.to_str().unwrap(), "--out", &out_path]);
+            if input.ends_with("-input") {
+                args.extend(["--format", "adj"]);
+            }
+            args.extend(extra);
+            let run = glp(&args);
+            assert!(run.status.success(), "{input}: {}", stderr(&run));
+            read_pairs(&out)
+        };
+        let expected = read_pairs(&data(expected));
+        if directed {
+            assert_eq!(run_with(&["--directed"]), expected, "{input} --directed");
+            // Symmetrised with collapsed duplicates, reciprocal pairs count once.
+            directed_differs |= run_with(&[]) != expected;
+        } else {
+            assert_eq!(run_with(&[]), expected, "{input}");
         }
-        let run = glp(&args);
-        assert!(run.status.success(), "{input}: {}", stderr(&run));
-        assert_eq!(read_pairs(&out), read_pairs(&data(expected)), "{input}");
     }
+    assert!(directed_differs, "a directed set whose labels do not depend on --directed tests nothing");
 }
 
 #[test]
@@ -175,14 +176,22 @@ fn bad_arguments_are_errors_not_panics() {
         vec!["lp", "--backend", "cpu", "--mfl", "hash"],
         vec!["bench", "compile", "--repeat", "0"],
         vec!["gen", "planted", "--mu", "1.5", "--out", "/tmp/never.glpg"],
+        vec!["lp", "--iterations", "0"],
+        vec!["bench", "lp", "--iterations", "0"],
+        vec!["lp", "--tolerance", "nan"],
+        vec!["gen", "rmat", "--scale", "60", "--out", "/tmp/never.glpg"],
+        vec!["gen", "rmat", "--edge-factor", "0", "--out", "/tmp/never.glpg"],
+        vec!["bench", "lp", "--rmat", "40"],
     ] {
         let run = glp(&args);
         assert!(!run.status.success(), "{args:?} succeeded");
         assert!(stderr(&run).lines().any(|l| l.starts_with("error: ")), "{args:?}: {}", stderr(&run));
         assert!(!stderr(&run).contains("panicked"), "{args:?}: {}", stderr(&run));
-        // Each message appears once (no cause repeated on a "caused by" line).
+        // Each message appears once (no cause repeated on a "caused by" line; clap's usage
+        // errors end with a blank line and a pointer to --help).
         let err = stderr(&run);
-        let lines: Vec<&str> = err.lines().map(|l| l.trim_start_matches("  caused by: ")).collect();
+        let lines: Vec<&str> =
+            err.lines().filter(|l| !l.trim().is_empty()).map(|l| l.trim_start_matches("  caused by: ")).collect();
         for (i, line) in lines.iter().enumerate() {
             assert!(lines[i + 1..].iter().all(|later| !line.contains(later)), "{args:?}: {err}");
         }
@@ -577,4 +586,314 @@ fn variant_file_parameter_errors_name_the_parameter_and_its_type() {
         assert!(err.contains(expected), "{extra:?}: expected `{expected}` in:\n{err}");
         assert!(!err.contains("panicked"), "{extra:?}: {err}");
     }
+}
+
+// ---- Outputs -----------------------------------------------------------------------------
+
+/// `glp ARGS` with standard output sent to `stdout`.
+fn glp_to(args: &[&str], stdout: std::process::Stdio) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_glp")).args(args).stdout(stdout).output().expect("the glp binary runs")
+}
+
+/// The only `error: ` line of a failed run.
+fn error_line(run: &Output) -> String {
+    assert!(!run.status.success(), "the run succeeded: {}", stderr(run));
+    let err = stderr(run);
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error: ")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    errors[0].to_string()
+}
+
+/// The files of a directory, sorted.
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn output_paths_are_checked_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing/labels.tsv");
+    let line = error_line(&glp(&["lp", "--backend", "cpu", "--out", missing.to_str().unwrap()]));
+    let parent = dir.path().join("missing");
+    assert_eq!(line, format!("error: --out {}: the directory {} does not exist", missing.display(), parent.display()));
+    let line = error_line(&glp(&["lp", "--backend", "cpu", "--out", dir.path().to_str().unwrap()]));
+    assert_eq!(line, format!("error: --out {}: is a directory", dir.path().display()));
+
+    // The case: the ground truth's directory is missing. Checked before generating,
+    // so the graph is not written either.
+    let graph = dir.path().join("g.glpg");
+    let truth = dir.path().join("missing/t");
+    let run = glp(&[
+        "gen",
+        "planted",
+        "--vertices",
+        "3000",
+        "--out",
+        graph.to_str().unwrap(),
+        "--truth",
+        truth.to_str().unwrap(),
+    ]);
+    assert!(error_line(&run).starts_with(&format!("error: --truth {}: the directory", truth.display())));
+    assert!(!stderr(&run).contains("wrote"), "{}", stderr(&run));
+    let same = glp(&["gen", "planted", "--out", graph.to_str().unwrap(), "--truth", graph.to_str().unwrap()]);
+    assert!(error_line(&same).contains("name the same output"));
+    let to_stdout = glp(&["gen", "rmat", "--scale", "4", "--out", "-", "--seed", "1"]);
+    assert!(to_stdout.status.success(), "{}", stderr(&to_stdout));
+    let planted_to_stdout = glp(&["gen", "planted", "--vertices", "3000", "--out", "-"]);
+    assert!(error_line(&planted_to_stdout).contains("--truth"));
+    assert_eq!(files_in(dir.path()), Vec::<String>::new(), "nothing written, no temporary left");
+}
+
+#[test]
+fn write_errors_on_standard_output_are_errors_and_leave_no_output_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let labels = dir.path().join("labels.tsv");
+    for args in [
+        vec!["lp", "--backend", "cpu"],
+        vec!["lp", "--backend", "cpu", "--json", "--out", labels.to_str().unwrap()],
+        vec!["info"],
+        vec!["info", "--json"],
+        vec!["convert", BUNDLED_FILE, "-"],
+    ] {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let run = glp_to(&args, full.into());
+        assert_eq!(error_line(&run), "error: standard output: No space left on device (os error 28)", "{args:?}");
+        // The report could not be written: the labels file is not committed either.
+        assert_eq!(files_in(dir.path()), Vec::<String>::new(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_on_standard_output_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("g.glpg");
+    // About 800 KB of ground truth on standard output: more than a pipe holds, so glp is still
+    // writing when the reader goes.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_glp"))
+        .args(["gen", "planted", "--vertices", "80000", "--out", graph.to_str().unwrap(), "--truth", "-"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert_eq!(first.split('\t').count(), 2, "{first}");
+    let run = child.wait_with_output().unwrap();
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(!stderr(&run).contains("error"), "{}", stderr(&run));
+    // The reader stopped reading, which is no failure: the other output is complete.
+    let written = glp::io::load_graph(&graph, &glp::io::LoadOptions { progress: false, ..Default::default() }).unwrap();
+    assert_eq!(written.num_vertices(), 80000);
+}
+
+#[test]
+fn dash_sends_labels_to_standard_output_and_the_report_to_standard_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("labels.tsv");
+    let to_file = glp(&["lp", "--backend", "cpu", "--json", "--out", file.to_str().unwrap()]);
+    assert!(to_file.status.success(), "{}", stderr(&to_file));
+    let to_stdout = glp(&["lp", "--backend", "cpu", "--json", "--out", "-"]);
+    assert!(to_stdout.status.success(), "{}", stderr(&to_stdout));
+    assert_eq!(stdout(&to_stdout), std::fs::read_to_string(&file).unwrap());
+    let report: serde_json::Value = serde_json::from_str(&stderr(&to_stdout)).unwrap();
+    let expected: serde_json::Value = serde_json::from_str(&stdout(&to_file)).unwrap();
+    assert_eq!(report["quality"]["modularity"], expected["quality"]["modularity"]);
+
+    // Binary output to a pipe: the bytes of the file.
+    let glpg = dir.path().join("g.glpg");
+    assert!(glp(&["convert", BUNDLED_FILE, glpg.to_str().unwrap()]).status.success());
+    let piped = glp(&["convert", BUNDLED_FILE, "-"]);
+    assert!(piped.status.success(), "{}", stderr(&piped));
+    assert_eq!(piped.stdout, std::fs::read(&glpg).unwrap());
+}
+
+#[cfg(unix)]
+#[test]
+fn links_are_followed_devices_and_fifos_written_in_place() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    let expected = dir.path().join("expected.glpg");
+    assert!(glp(&["convert", BUNDLED_FILE, expected.to_str().unwrap()]).status.success());
+    let expected = std::fs::read(&expected).unwrap();
+
+    // A link: its target is replaced, the link stays a link (also when dangling).
+    let target = dir.path().join("target.glpg");
+    let link = dir.path().join("link.glpg");
+    std::os::unix::fs::symlink("target.glpg", &link).unwrap();
+    for _ in 0..2 {
+        let run = glp(&["convert", BUNDLED_FILE, link.to_str().unwrap()]);
+        assert!(run.status.success(), "{}", stderr(&run));
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read(&target).unwrap(), expected);
+    }
+    // A replaced file keeps its permissions.
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
+    assert!(glp(&["convert", BUNDLED_FILE, target.to_str().unwrap()]).status.success());
+    assert_eq!(std::fs::metadata(&target).unwrap().permissions().mode() & 0o777, 0o640);
+
+    // A FIFO is opened and written, not replaced.
+    let fifo = dir.path().join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let run = glp(&["convert", BUNDLED_FILE, fifo.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert_eq!(reader.join().unwrap(), expected);
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+
+    // A character device is written in place.
+    let run = glp(&["lp", "--backend", "cpu", "--out", "/dev/null"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+    let mut names = files_in(dir.path());
+    names.retain(|n| n.starts_with('.'));
+    assert!(names.is_empty(), "temporary files left: {names:?}");
+}
+
+// ---- Messages, progress and quality warnings ----------------------------------------------
+
+#[test]
+fn standard_error_stays_clean_on_a_pipe_and_quiet_keeps_only_warnings() {
+    // No progress drawn into a pipe: a plain run says nothing on standard error.
+    let run = glp(&["lp", "--backend", "cpu"]);
+    assert!(run.status.success());
+    assert_eq!(stderr(&run), "");
+    // The CPU fallback notice and the `wrote` lines go with --quiet; warnings stay.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("g.glpg");
+    let gen = glp(&["gen", "rmat", "--scale", "6", "--out", out.to_str().unwrap()]);
+    assert!(gen.status.success());
+    assert!(stderr(&gen).starts_with(&format!("wrote {} (64 vertices", out.display())), "{}", stderr(&gen));
+    let quiet = glp(&["--quiet", "gen", "rmat", "--scale", "6", "--out", out.to_str().unwrap()]);
+    assert!(quiet.status.success());
+    assert_eq!(stderr(&quiet), "");
+    let quiet = glp(&["lp", "-q", "--backend", "auto", "--threads", "100000"]);
+    assert!(quiet.status.success());
+    let err = stderr(&quiet);
+    assert!(!err.contains("notice"), "{err}");
+    assert!(err.starts_with("warning: --threads 100000 capped at "), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn threads_beyond_four_per_core_are_capped() {
+    let cores = std::thread::available_parallelism().unwrap().get();
+    let run = glp(&["lp", "--backend", "cpu", "--json", "--threads", "5000"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+    assert_eq!(report["threads"].as_u64().unwrap() as usize, 4 * cores);
+    assert!(stderr(&run).contains(&format!("capped at {}", 4 * cores)), "{}", stderr(&run));
+    let run = glp(&["lp", "--backend", "cpu", "--json", "--threads", "3"]);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&stdout(&run)).unwrap()["threads"], 3);
+    assert_eq!(stderr(&run), "");
+}
+
+#[test]
+fn a_ground_truth_covering_few_vertices_is_reported_with_its_coverage() {
+    let dir = tempfile::tempdir().unwrap();
+    let truth = dir.path().join("truth.txt");
+    // Three of the bundled graph's 1005 vertices.
+    std::fs::write(&truth, "0 1\n1 1\n2 4\n").unwrap();
+    let run = glp(&["lp", "--backend", "cpu", "--ground-truth", truth.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let text = stdout(&run);
+    assert!(text.contains("truth        3 of 1005 vertices (0.3%): too few"), "{text}");
+    assert!(text.contains("NMI          ") && text.contains(" over 3 of 1005 vertices"), "{text}");
+    let err = stderr(&run);
+    assert!(err.starts_with("warning: the ground truth labels only 3 of 1005 vertices (0.3%)"), "{err}");
+    let json = glp(&["lp", "--backend", "cpu", "--json", "--ground-truth", truth.to_str().unwrap()]);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(report["truth_coverage"]["covered_vertices"], 3);
+    assert_eq!(report["truth_coverage"]["vertices"], 1005);
+    assert!((report["truth_coverage"]["fraction"].as_f64().unwrap() - 3.0 / 1005.0).abs() < 1e-12);
+    // The bundled department labels cover every vertex: no warning.
+    let full = glp(&["lp", "--backend", "cpu"]);
+    assert!(stdout(&full).contains("truth        1005 of 1005 vertices (100.0%)\n"), "{}", stdout(&full));
+}
+
+#[test]
+fn json_times_are_milliseconds_in_ms_fields() {
+    /// Every key of `value`, recursively.
+    fn keys(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    out.push(k.clone());
+                    keys(v, out);
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| keys(v, out)),
+            _ => {}
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let edges = dir.path().join("edges.txt");
+    std::fs::write(&edges, "1 2\n2 3\n3 1\n3 4\n").unwrap();
+    let runs = [
+        (vec!["lp", "--backend", "cpu", "--json"], vec!["time_ms"]),
+        (vec!["bench", "lp", "--repeat", "1", "--json"], vec!["prepare_ms", "median_ms", "min_ms", "runs_ms"]),
+        (vec!["bench", "load", edges.to_str().unwrap(), "--repeat", "1", "--json"], vec!["median_ms", "min_ms"]),
+        (vec!["info", "--json"], vec![]),
+    ];
+    for (args, required) in runs {
+        let run = glp(&args);
+        assert!(run.status.success(), "{args:?}: {}", stderr(&run));
+        let mut all = Vec::new();
+        keys(&serde_json::from_str(&stdout(&run)).unwrap(), &mut all);
+        for key in &required {
+            assert!(all.iter().any(|k| k == key), "{args:?}: no {key} in {all:?}");
+        }
+        // Seconds nowhere: the only `_s` fields are rates (per second).
+        let seconds: Vec<&String> = all.iter().filter(|k| k.ends_with("_s") && !k.ends_with("per_s")).collect();
+        assert!(seconds.is_empty(), "{args:?}: {seconds:?}");
+    }
+}
+
+// ---- Graph statistics and generated graphs --------------------------------------------------
+
+#[test]
+fn info_directed_counts_isolated_vertices_and_sinks_apart() {
+    // 7 declared vertices; edges 1->2, 2->3, 4->5, 5->4: vertex 3 only receives (a sink),
+    // 6 and 7 have no edge at all. Out-degree 0: 3, 6, 7.
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("g.mtx");
+    std::fs::write(&graph, "%%MatrixMarket matrix coordinate pattern general\n7 7 4\n1 2\n2 3\n4 5\n5 4\n").unwrap();
+    let info = |extra: &[&str]| -> serde_json::Value {
+        let run = glp(&[&["info", "--json", graph.to_str().unwrap()], extra].concat());
+        assert!(run.status.success(), "{}", stderr(&run));
+        serde_json::from_str(&stdout(&run)).unwrap()
+    };
+    let directed = info(&["--directed"]);
+    assert_eq!(directed["min_degree"], 0);
+    assert_eq!(directed["isolated_vertices"], 2);
+    assert_eq!(directed["sink_vertices"], 1);
+    let undirected = info(&[]);
+    assert_eq!(undirected["isolated_vertices"], 2);
+    assert_eq!(undirected.get("sink_vertices"), None);
+    let text = glp(&["info", graph.to_str().unwrap(), "--directed"]);
+    assert!(stdout(&text).contains("isolated vertices 2 (no in- or out-edge)\nsinks             1 (in-edges only)\n"));
+}
+
+#[test]
+fn gen_planted_respects_the_maximum_degree() {
+    // The case: --max-degree 100 gave a vertex of degree 111.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.glpg");
+    for seed in ["1", "2"] {
+        let args = ["gen", "planted", "--vertices", "20000", "--max-degree", "100", "--seed", seed];
+        let run = glp(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
+        assert!(run.status.success(), "{}", stderr(&run));
+        let graph = glp::io::load_graph(&out, &glp::io::LoadOptions { progress: false, ..Default::default() }).unwrap();
+        let largest = (0..graph.num_vertices() as u32).map(|v| graph.csr.degree(v)).max().unwrap();
+        assert!((90..=100).contains(&largest), "seed {seed}: largest degree {largest}");
+    }
+    let too_large = glp(&["gen", "planted", "--vertices", "4000000000", "--out", out.to_str().unwrap()]);
+    assert!(error_line(&too_large).contains("needs about"), "{}", stderr(&too_large));
 }

@@ -1,14 +1,18 @@
 //! `glp bench`: loading throughput, label propagation speed and quality, and kernel compile
 //! and cache times.
 //!
-//! Benchmarks print a table and, with `--json`, one JSON document for tracking. Times are
-//! medians over `--repeat` runs; label propagation time runs from initialised labels to the
+//! Benchmarks print a table and, with `--json`, one JSON document for tracking (times in
+//! milliseconds, fields ending in `_ms`). Times are medians over `--repeat` runs; label propagation time runs from initialised labels to the
 //! last iteration (loading, generation and allocation excluded), as GVE-LPA and nu-LPA
 //! report it.
 
 use super::common::{self, LoadArgs};
+use super::console;
 use super::engine::EngineArgs;
 use super::gen::RmatArgs;
+use super::limits;
+use super::output;
+use super::quality::TruthCoverage;
 use clap::{Args, Subcommand};
 use glp_runtime::community::GroundTruth;
 use glp_runtime::gen::{self, CommunityParams, RmatSampler};
@@ -19,6 +23,7 @@ use glp_runtime::metrics::QualityReport;
 use glp_runtime::{io, Error, Result};
 use rayon::prelude::*;
 use serde::Serialize;
+use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -61,7 +66,8 @@ pub struct LoadBenchArgs {
     /// Graph files to load
     pub files: Vec<PathBuf>,
     /// Scale of the generated R-MAT edge list when no file is given (2^SCALE vertices,
-    /// 16 * 2^SCALE edges)
+    /// 16 * 2^SCALE edges, about 20 bytes each in the temporary directory; SCALE in 1..=31,
+    /// refused when loading it needs more memory than the machine has)
     #[arg(long, default_value_t = 20)]
     pub scale: u32,
     /// Loads per file; the median is reported
@@ -78,11 +84,12 @@ pub struct LoadBenchArgs {
 pub struct LpBenchArgs {
     /// Graph file [default: the bundled email-Eu-core, unless --rmat or --planted]
     pub graph: Option<PathBuf>,
-    /// Generate an R-MAT graph of this scale in memory instead of reading a file
+    /// Generate an R-MAT graph of this scale in memory instead of reading a file (see `glp
+    /// gen rmat --help` for the range)
     #[arg(long, value_name = "SCALE", conflicts_with_all = ["graph", "planted"])]
     pub rmat: Option<u32>,
     /// Generate a planted-partition graph with this many vertices in memory (its planted
-    /// communities are the ground truth)
+    /// communities are the ground truth; see `glp gen planted --help` for the range)
     #[arg(long, value_name = "VERTICES", conflicts_with = "graph")]
     pub planted: Option<u64>,
     /// Mixing parameter of --planted
@@ -137,14 +144,17 @@ struct LoadResult {
     bytes: u64,
     vertices: usize,
     stored_edges: u64,
-    median_s: f64,
-    min_s: f64,
+    median_ms: f64,
+    min_ms: f64,
     mb_per_s: f64,
     threads: usize,
 }
 
 fn bench_load(args: LoadBenchArgs) -> Result<()> {
     check_repeat(args.repeat)?;
+    if args.files.is_empty() {
+        limits::check_memory(&format!("--scale {}", args.scale), limits::rmat_bytes(args.scale, 16))?;
+    }
     let mut options = args.load.options();
     options.progress = false;
     let generated = if args.files.is_empty() { Some(GeneratedFile::rmat_edge_list(args.scale)?) } else { None };
@@ -169,29 +179,31 @@ fn bench_load(args: LoadBenchArgs) -> Result<()> {
             bytes,
             vertices: shape.0,
             stored_edges: shape.1,
-            median_s: median.as_secs_f64(),
-            min_s: min.as_secs_f64(),
+            median_ms: median.as_secs_f64() * 1e3,
+            min_ms: min.as_secs_f64() * 1e3,
             mb_per_s: bytes as f64 / 1e6 / median.as_secs_f64(),
             threads: rayon::current_num_threads(),
         });
     }
     if args.json {
-        print_json(&results)?;
-    } else {
-        println!("{:<40} {:>10} {:>10} {:>12} {:>9} {:>9}", "file", "MB", "vertices", "edges", "median s", "MB/s");
-        for r in &results {
-            println!(
-                "{:<40} {:>10.1} {:>10} {:>12} {:>9.3} {:>9.0}",
-                r.file,
-                r.bytes as f64 / 1e6,
-                r.vertices,
-                r.stored_edges,
-                r.median_s,
-                r.mb_per_s
-            );
-        }
+        return print_json(&results);
     }
-    Ok(())
+    let mut s = String::new();
+    let _ =
+        writeln!(s, "{:<40} {:>10} {:>10} {:>12} {:>10} {:>9}", "file", "MB", "vertices", "edges", "median ms", "MB/s");
+    for r in &results {
+        let _ = writeln!(
+            s,
+            "{:<40} {:>10.1} {:>10} {:>12} {:>10.1} {:>9.0}",
+            r.file,
+            r.bytes as f64 / 1e6,
+            r.vertices,
+            r.stored_edges,
+            r.median_ms,
+            r.mb_per_s
+        );
+    }
+    output::print(&s)
 }
 
 /// A temporary file removed on drop.
@@ -205,7 +217,7 @@ impl GeneratedFile {
         let sampler = RmatSampler::new(&RmatArgs { scale, edge_factor: 16, seed: 1 }.params())?;
         let path = std::env::temp_dir().join(format!("glp-bench-rmat{scale}-{}.txt", std::process::id()));
         let file = GeneratedFile { path };
-        eprintln!("writing {} edges to {} ...", sampler.num_edges(), file.path.display());
+        console::status(format_args!("writing {} edges to {} ...", sampler.num_edges(), file.path.display()));
         let out = std::fs::File::create(&file.path).map_err(|e| Error::io(&file.path, e))?;
         let mut out = std::io::BufWriter::with_capacity(1 << 20, out);
         const BLOCK: u64 = 1 << 20;
@@ -236,10 +248,14 @@ struct LpBenchReport {
     graph: String,
     vertices: usize,
     stored_edges: u64,
-    prepare_s: f64,
+    /// Loading or generating the graph.
+    prepare_ms: f64,
     schedule: &'static str,
     variant: String,
     threads: usize,
+    /// With a ground truth: how much of the graph it labels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    truth_coverage: Option<TruthCoverage>,
     rows: Vec<CpuStrategyRow>,
 }
 
@@ -268,12 +284,20 @@ fn bench_lp(args: LpBenchArgs) -> Result<()> {
         }
     }
     let checked = args.engine.check()?;
+    if let Some(scale) = args.rmat {
+        limits::check_memory(&format!("--rmat {scale}"), limits::rmat_bytes(scale, 16))?;
+    }
+    if let Some(vertices) = args.planted {
+        limits::check_memory(&format!("--planted {vertices}"), limits::planted_bytes(vertices, args.avg_degree))?;
+    }
     let start = Instant::now();
     let (name, graph, truth) = prepare_graph(&args)?;
-    let prepare_s = start.elapsed().as_secs_f64();
+    let prepare_ms = start.elapsed().as_secs_f64() * 1e3;
+    let truth_coverage = truth.as_ref().map(|t| TruthCoverage::of(t, graph.num_vertices()));
     let variant = args.engine.prepare(checked, &graph)?;
     if on_gpu {
-        let graph = super::bench_gpu::BenchGraph { name, graph: &graph, truth: truth.as_ref(), prepare_s };
+        let graph =
+            super::bench_gpu::BenchGraph { name, graph: &graph, truth: truth.as_ref(), truth_coverage, prepare_ms };
         return super::bench_gpu::bench_lp_gpu(&args, &graph, &variant, &config);
     }
     let mut rows = Vec::new();
@@ -281,7 +305,7 @@ fn bench_lp(args: LpBenchArgs) -> Result<()> {
         let mut times = Vec::new();
         let mut last: Option<LpOutcome> = None;
         for _ in 0..args.repeat {
-            let outcome = variant.run_on_cpu(&graph.csr, &config, strategy)?;
+            let outcome = variant.run_on_cpu(&graph.csr, &config, strategy, None)?;
             times.push(outcome.elapsed);
             last = Some(outcome);
         }
@@ -303,36 +327,47 @@ fn bench_lp(args: LpBenchArgs) -> Result<()> {
         graph: name,
         vertices: graph.num_vertices(),
         stored_edges: graph.num_edges(),
-        prepare_s,
+        prepare_ms,
         schedule: args.engine.schedule_name(),
         variant: args.engine.variant_name(),
         threads: rayon::current_num_threads(),
+        truth_coverage,
         rows,
     };
     if args.json {
         return print_json(&report);
     }
-    println!("graph        {} ({} vertices, {} stored edges)", report.graph, report.vertices, report.stored_edges);
-    println!(
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "graph        {} ({} vertices, {} stored edges)",
+        report.graph, report.vertices, report.stored_edges
+    );
+    let _ = writeln!(
+        s,
         "engine       cpu {} {}, {} threads ({} runs per strategy)",
         report.schedule, report.variant, report.threads, args.repeat
     );
+    if let Some(coverage) = &report.truth_coverage {
+        let _ = writeln!(s, "truth        {}", coverage.describe());
+    }
     for row in &report.rows {
         let q = &row.quality;
-        println!(
+        let _ = writeln!(
+            s,
             "{:<12} median {:.2} ms, min {:.2} ms, {} iterations, {:.3e} edges/s",
             row.mfl, row.median_ms, row.min_ms, row.iterations, row.edges_per_s
         );
-        println!("             communities {} (largest {})", q.communities.count, q.communities.max);
-        println!("             modularity  {:.4}", q.modularity);
+        let _ = writeln!(s, "             communities {} (largest {})", q.communities.count, q.communities.max);
+        let _ = writeln!(s, "             modularity  {:.4}", q.modularity);
         if let Some(nmi) = &q.nmi {
-            println!("             NMI         {:.4}", nmi.value);
+            let _ = writeln!(s, "             NMI         {:.4}", nmi.value);
         }
         if let Some(onmi) = &q.overlapping_nmi {
-            println!("             overlap NMI {:.4}", onmi.nmi_max);
+            let _ = writeln!(s, "             overlap NMI {:.4}", onmi.nmi_max);
         }
     }
-    Ok(())
+    output::print(&s)
 }
 
 /// The figures `glp bench compile` names as targets.
@@ -448,17 +483,24 @@ fn bench_compile(args: CompileBenchArgs) -> Result<()> {
     if args.json {
         return print_json(&report);
     }
-    println!(
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
         "NVRTC {} for {}, median of {} (first NVRTC call of the process: {:.0} ms, not counted)",
         report.nvrtc_version, report.arch, report.repeat, report.nvrtc_first_call_ms
     );
-    println!("targets: cold compile < {COLD_TARGET_MS:.0} ms, load from the disk cache < {DISK_TARGET_MS:.0} ms");
-    println!(
+    let _ = writeln!(
+        s,
+        "targets: cold compile < {COLD_TARGET_MS:.0} ms, load from the disk cache < {DISK_TARGET_MS:.0} ms"
+    );
+    let _ = writeln!(
+        s,
         "{:<10} {:>10} {:>8} {:>10} {:>10} {:>11} {:>8}",
         "variant", "source KB", "PTX KB", "cold ms", "disk ms", "memory ms", "targets"
     );
     for r in &report.variants {
-        println!(
+        let _ = writeln!(
+            s,
             "{:<10} {:>10.1} {:>8.1} {:>10.1} {:>10.2} {:>11.3} {:>8}",
             r.variant,
             r.source_bytes as f64 / 1e3,
@@ -469,7 +511,7 @@ fn bench_compile(args: CompileBenchArgs) -> Result<()> {
             if r.meets_targets { "met" } else { "MISSED" }
         );
     }
-    Ok(())
+    output::print(&s)
 }
 
 /// A folder under the system's temporary folder, removed with its contents on drop.
@@ -513,7 +555,7 @@ fn prepare_graph(args: &LpBenchArgs) -> Result<(String, Graph, Option<GroundTrut
             Some(GroundTruth::Partition(communities)),
         ));
     }
-    let graph = common::load(args.graph.as_deref(), &args.load)?;
+    let graph = common::load_for_lp(args.graph.as_deref(), &args.load)?;
     let truth = common::ground_truth(args.ground_truth.as_deref(), args.graph.is_none(), &graph)?;
     Ok((common::graph_name(args.graph.as_deref()), graph, truth.map(|t| t.truth)))
 }
@@ -531,7 +573,5 @@ pub(super) fn median_min(times: &mut [Duration]) -> (Duration, Duration) {
 }
 
 pub(super) fn print_json<T: Serialize>(value: &T) -> Result<()> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| Error::invalid(format!("JSON output: {e}")))?;
-    println!("{text}");
-    Ok(())
+    output::print(&output::json(value)?)
 }

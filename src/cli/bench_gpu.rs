@@ -12,6 +12,8 @@
 
 use super::bench::{check_repeat, median_min, print_json, LpBenchArgs};
 use super::engine::Variant;
+use super::output;
+use super::quality::TruthCoverage;
 use glp_runtime::community::GroundTruth;
 use glp_runtime::device::Gpu;
 use glp_runtime::graph::Graph;
@@ -20,14 +22,17 @@ use glp_runtime::lp::{LpConfig, LpOutcome};
 use glp_runtime::metrics::QualityReport;
 use glp_runtime::{Error, Result};
 use serde::Serialize;
+use std::fmt::Write as _;
 
 /// The benchmarked graph.
 pub struct BenchGraph<'a> {
     pub name: String,
     pub graph: &'a Graph,
     pub truth: Option<&'a GroundTruth>,
-    /// Seconds spent loading or generating it.
-    pub prepare_s: f64,
+    /// How much of the graph the truth labels.
+    pub truth_coverage: Option<TruthCoverage>,
+    /// Milliseconds spent loading or generating it.
+    pub prepare_ms: f64,
 }
 
 #[derive(Debug, Serialize)]
@@ -38,7 +43,11 @@ struct GpuBenchReport {
     device: String,
     schedule: &'static str,
     variant: String,
-    prepare_s: f64,
+    /// Loading or generating the graph.
+    prepare_ms: f64,
+    /// With a ground truth: how much of the graph it labels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    truth_coverage: Option<TruthCoverage>,
     copy_bandwidth_gb_s: f64,
     rows: Vec<StrategyRow>,
     /// Strategies whose memory does not fit on the device, with the allocation error.
@@ -123,7 +132,7 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
             edges_per_s_per_iteration: edges / (iteration_ms / 1e3),
             run_ms,
             with_setup_ms,
-            with_load_ms: with_setup_ms + bench.prepare_s * 1e3,
+            with_load_ms: with_setup_ms + bench.prepare_ms,
             compile_ms: stats.compile.as_secs_f64() * 1e3,
             device_bytes: stats.device_bytes,
             table_bytes: stats.table_bytes,
@@ -145,7 +154,8 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
         device: gpu.info().name.clone(),
         schedule: args.engine.schedule_name(),
         variant: args.engine.variant_name(),
-        prepare_s: bench.prepare_s,
+        prepare_ms: bench.prepare_ms,
+        truth_coverage: bench.truth_coverage,
         copy_bandwidth_gb_s: bandwidth / 1e9,
         rows,
         not_run,
@@ -153,12 +163,22 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
     if args.json {
         return print_json(&report);
     }
-    println!("graph        {} ({} vertices, {} stored edges)", report.graph, report.vertices, report.stored_edges);
-    println!(
-        "device       {}, copy bandwidth {:.0} GB/s; {} {}, {} runs per strategy; graph prepared in {:.2} s",
-        report.device, report.copy_bandwidth_gb_s, report.schedule, report.variant, args.repeat, report.prepare_s
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "graph        {} ({} vertices, {} stored edges)",
+        report.graph, report.vertices, report.stored_edges
     );
-    println!(
+    let _ = writeln!(
+        s,
+        "device       {}, copy bandwidth {:.0} GB/s; {} {}, {} runs per strategy; graph prepared in {:.0} ms",
+        report.device, report.copy_bandwidth_gb_s, report.schedule, report.variant, args.repeat, report.prepare_ms
+    );
+    if let Some(coverage) = &report.truth_coverage {
+        let _ = writeln!(s, "truth        {}", coverage.describe());
+    }
+    let _ = writeln!(
+        s,
         "{:<7} {:>5} {:>10} {:>12} {:>10} {:>12} {:>12} {:>10} {:>10} {:>9} {:>9} {:>7} {:>10} {:>7}",
         "mfl",
         "iters",
@@ -176,7 +196,8 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
         "NMI"
     );
     for r in &report.rows {
-        println!(
+        let _ = writeln!(
+            s,
             "{:<7} {:>5} {:>10.3} {:>12.2} {:>10.2} {:>12.1} {:>12.1} {:>10.1} {:>10.1} {:>9.2} {:>9.2} {:>6.1}% {:>10.4} {:>7}",
             r.mfl,
             r.iterations,
@@ -195,7 +216,7 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
         );
     }
     for r in &report.not_run {
-        println!("{:<7} does not fit: {}", r.mfl, r.reason);
+        let _ = writeln!(s, "{:<7} does not fit: {}", r.mfl, r.reason);
     }
-    Ok(())
+    output::print(&s)
 }

@@ -1,9 +1,12 @@
-//! Pieces several subcommands share: graph loading options and the bundled graph.
+//! Pieces several subcommands share: graph loading options, the bundled graph and ground
+//! truths.
 
+use super::console;
+use super::quality::TruthCoverage;
 use clap::{Args, ValueEnum};
-use glp_runtime::graph::{BuildOptions, DuplicateEdges, Graph};
+use glp_runtime::graph::{directed_neighbourhoods, BuildOptions, DuplicateEdges, Graph};
 use glp_runtime::io::{self, Format, LoadOptions, TruthFile};
-use glp_runtime::{Error, Result};
+use glp_runtime::Result;
 use std::path::Path;
 
 /// The graph bundled into the binary: SNAP email-Eu-core (1005 vertices, 25571 directed
@@ -21,8 +24,9 @@ pub struct LoadArgs {
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     pub format: Option<Format>,
 
-    /// Keep edge directions (by default every edge u->v also gets v->u, as community
-    /// detection works on the symmetrised graph)
+    /// The input's edges are directed: info and convert keep their directions; lp and bench
+    /// lp count in- and out-neighbours, a neighbour linked both ways twice (LDBC Graphalytics
+    /// CDLP). Without it every edge u->v also gets v->u and repeated edges follow --duplicates
     #[arg(long)]
     pub directed: bool,
 
@@ -66,16 +70,33 @@ impl LoadArgs {
     }
 }
 
-/// Loads `path`, or the bundled graph when there is none.
+/// Loads `path`, or the bundled graph when there is none; the loading bar is drawn unless
+/// `--quiet`.
 pub fn load(path: Option<&Path>, args: &LoadArgs) -> Result<Graph> {
+    let options = LoadOptions { progress: console::progress_requested(), ..args.options() };
     match path {
-        Some(path) => io::load_graph(path, &args.options()),
-        None => io::load_graph_from_bytes(BUNDLED_NAME, BUNDLED_GRAPH, &args.options()),
+        Some(path) => io::load_graph(path, &options),
+        None => io::load_graph_from_bytes(BUNDLED_NAME, BUNDLED_GRAPH, &options),
     }
 }
 
+/// Loads the graph label propagation runs on: [`load`], then, with `--directed`, every
+/// directed edge in both endpoints' rows ([`directed_neighbourhoods`]): LP counts in- and
+/// out-neighbours, a neighbour linked both ways twice (LDBC Graphalytics CDLP on directed
+/// graphs), after repeated edges of one direction were kept, collapsed or summed as
+/// `--duplicates` says.
+pub fn load_for_lp(path: Option<&Path>, args: &LoadArgs) -> Result<Graph> {
+    let mut graph = load(path, args)?;
+    if args.directed {
+        graph.csr = directed_neighbourhoods(&graph.csr)?;
+        graph.symmetric = true;
+    }
+    Ok(graph)
+}
+
 /// Reads the ground truth at `path` for `graph`, or the bundled graph's when `path` is
-/// `None` and the graph is the bundled one; warns about ids that are not vertices.
+/// `None` and the graph is the bundled one; warns about ids that are not vertices and about
+/// a truth that covers little of the graph.
 pub fn ground_truth(path: Option<&Path>, bundled: bool, graph: &Graph) -> Result<Option<TruthFile>> {
     let truth = match (path, bundled) {
         (Some(path), _) => io::read_ground_truth(path, &graph.ids)?,
@@ -83,17 +104,13 @@ pub fn ground_truth(path: Option<&Path>, bundled: bool, graph: &Graph) -> Result
         (None, false) => return Ok(None),
     };
     if truth.unknown_ids > 0 {
-        eprintln!(
-            "warning: {} ground-truth entries name ids that are not vertices of the graph; they were ignored",
+        console::warning(format_args!(
+            "{} ground-truth entries name ids that are not vertices of the graph; they were ignored",
             truth.unknown_ids
-        );
+        ));
     }
+    TruthCoverage::of(&truth.truth, graph.num_vertices()).warn_if_low();
     Ok(Some(truth))
-}
-
-/// Writes `text` to `path`, naming the file in errors.
-pub fn write_file(path: &Path, text: &[u8]) -> Result<()> {
-    std::fs::write(path, text).map_err(|e| Error::io(path, e))
 }
 
 /// A display name for a graph argument.

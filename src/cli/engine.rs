@@ -6,7 +6,9 @@ use clap::{Args, ValueEnum};
 use glp_runtime::graph::{Csr, Graph};
 use glp_runtime::io::{self, SeedFile};
 use glp_runtime::lp::gpu::MflStrategy;
-use glp_runtime::lp::{self, InterpretedVariant, LpConfig, LpInputs, LpKernel, LpOutcome, Schedule, Sketch, TieBreak};
+use glp_runtime::lp::{
+    self, InterpretedVariant, IterationObserver, LpConfig, LpInputs, LpKernel, LpOutcome, Schedule, Sketch, TieBreak,
+};
 use glp_runtime::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -87,8 +89,8 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = ScheduleArg::Async)]
     pub schedule: ScheduleArg,
 
-    /// Most iterations to run
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    /// Most iterations to run (at least 1)
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
     pub iterations: u32,
 
     /// Label propagation variant: classic (most frequent neighbour label), weighted (largest
@@ -167,68 +169,66 @@ pub struct CheckedVariant {
 }
 
 impl Variant {
-    /// Runs the variant on `csr` with `config` on the CPU, with the features it uses.
-    pub fn run(&self, csr: &Csr, config: &LpConfig) -> Result<LpOutcome> {
-        let none = LpInputs::default();
+    /// Runs the variant on `csr` with `config` on the CPU, with the features it uses and
+    /// `inputs` (from [`Variant::inputs`]).
+    fn run(&self, csr: &Csr, config: &LpConfig, inputs: &LpInputs<'_>) -> Result<LpOutcome> {
         match self {
-            Variant::Classic => lp::run_kernel(csr, &Classic, config, &none),
-            Variant::Weighted => lp::run_kernel(csr, &Weighted, config, &none),
-            Variant::Llp(llp) => lp::run_kernel(csr, llp, config, &none),
-            Variant::Slp(slp) => lp::run_kernel(csr, slp, config, &none),
-            Variant::Seeded(seeds) => {
-                let inputs = LpInputs { seeds: Some(&seeds.labels), ..LpInputs::default() };
-                lp::run_kernel(csr, &Seeded, config, &inputs)
-            }
-            Variant::File { variant, seeds } => {
-                let inputs = LpInputs { seeds: seeds.as_ref().map(|s| &s.labels[..]), ..LpInputs::default() };
-                lp::run_kernel(csr, &**variant, config, &inputs)
-            }
+            Variant::Classic => lp::run_kernel(csr, &Classic, config, inputs),
+            Variant::Weighted => lp::run_kernel(csr, &Weighted, config, inputs),
+            Variant::Llp(llp) => lp::run_kernel(csr, llp, config, inputs),
+            Variant::Slp(slp) => lp::run_kernel(csr, slp, config, inputs),
+            Variant::Seeded(_) => lp::run_kernel(csr, &Seeded, config, inputs),
+            Variant::File { variant, .. } => lp::run_kernel(csr, &**variant, config, inputs),
         }
     }
 
     /// Runs the variant on `csr` on the CPU with the MFL search `--mfl` names there
-    /// ([`cpu_search`]).
-    pub fn run_on_cpu(&self, csr: &Csr, config: &LpConfig, strategy: MflStrategy) -> Result<LpOutcome> {
+    /// ([`cpu_search`]), telling `observer` about every iteration.
+    pub fn run_on_cpu(
+        &self,
+        csr: &Csr,
+        config: &LpConfig,
+        strategy: MflStrategy,
+        observer: Option<&IterationObserver<'_>>,
+    ) -> Result<LpOutcome> {
+        let inputs = LpInputs { observer, ..self.inputs() };
         match cpu_search(strategy)? {
-            Some(sketch) => self.run_sketched(csr, config, sketch),
-            None => self.run(csr, config),
+            Some(sketch) => self.run_sketched(csr, config, &inputs, sketch),
+            None => self.run(csr, config, &inputs),
         }
     }
 
     /// Runs the variant on `csr` on the CPU with `sketch` in place of the exact MFL search (the
     /// CPU twin of the GPU's sketch strategies); an error for a variant whose score is not the
     /// label's weighted count.
-    pub fn run_sketched(&self, csr: &Csr, config: &LpConfig, sketch: Sketch) -> Result<LpOutcome> {
-        let none = LpInputs::default();
+    fn run_sketched(&self, csr: &Csr, config: &LpConfig, inputs: &LpInputs<'_>, sketch: Sketch) -> Result<LpOutcome> {
         match self {
-            Variant::Classic => lp::run_sketched(csr, &Classic, config, &none, sketch),
-            Variant::Weighted => lp::run_sketched(csr, &Weighted, config, &none, sketch),
-            Variant::Llp(llp) => lp::run_sketched(csr, llp, config, &none, sketch),
-            Variant::Slp(slp) => lp::run_sketched(csr, slp, config, &none, sketch),
-            Variant::Seeded(seeds) => {
-                let inputs = LpInputs { seeds: Some(&seeds.labels), ..LpInputs::default() };
-                lp::run_sketched(csr, &Seeded, config, &inputs, sketch)
-            }
-            Variant::File { variant, seeds } => {
-                let inputs = LpInputs { seeds: seeds.as_ref().map(|s| &s.labels[..]), ..LpInputs::default() };
-                lp::run_sketched(csr, &**variant, config, &inputs, sketch)
-            }
+            Variant::Classic => lp::run_sketched(csr, &Classic, config, inputs, sketch),
+            Variant::Weighted => lp::run_sketched(csr, &Weighted, config, inputs, sketch),
+            Variant::Llp(llp) => lp::run_sketched(csr, llp, config, inputs, sketch),
+            Variant::Slp(slp) => lp::run_sketched(csr, slp, config, inputs, sketch),
+            Variant::Seeded(_) => lp::run_sketched(csr, &Seeded, config, inputs, sketch),
+            Variant::File { variant, .. } => lp::run_sketched(csr, &**variant, config, inputs, sketch),
         }
+    }
+
+    /// The variant's per-vertex inputs: its seed labels when it reads seeds.
+    pub fn inputs(&self) -> LpInputs<'_> {
+        LpInputs { seeds: self.seeds().map(|s| &s.labels[..]), ..LpInputs::default() }
     }
 
     /// The variant as a compiled kernel with its per-vertex inputs (what the GPU engine
     /// takes).
     pub fn kernel(&self) -> (&dyn LpKernel, LpInputs<'_>) {
-        match self {
-            Variant::Classic => (&Classic, LpInputs::default()),
-            Variant::Weighted => (&Weighted, LpInputs::default()),
-            Variant::Llp(llp) => (llp, LpInputs::default()),
-            Variant::Slp(slp) => (slp, LpInputs::default()),
-            Variant::Seeded(seeds) => (&Seeded, LpInputs { seeds: Some(&seeds.labels), ..LpInputs::default() }),
-            Variant::File { variant, seeds } => {
-                (&**variant, LpInputs { seeds: seeds.as_ref().map(|s| &s.labels[..]), ..LpInputs::default() })
-            }
-        }
+        let kernel: &dyn LpKernel = match self {
+            Variant::Classic => &Classic,
+            Variant::Weighted => &Weighted,
+            Variant::Llp(llp) => llp,
+            Variant::Slp(slp) => slp,
+            Variant::Seeded(_) => &Seeded,
+            Variant::File { variant, .. } => &**variant,
+        };
+        (kernel, self.inputs())
     }
 
     /// The seed file of a run that reads seeds.

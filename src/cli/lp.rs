@@ -1,18 +1,22 @@
 //! `glp lp`: community detection with label propagation.
 
 use super::common::{self, LoadArgs};
+use super::console;
 use super::engine::{cpu_search, EngineArgs, Variant};
+use super::output::{self, Content, Destination, Outputs};
+use super::progress::IterationBar;
+use super::quality::{self, TruthCoverage};
 use clap::{Args, ValueEnum};
 use glp_runtime::community::UNLABELLED;
 use glp_runtime::device::Gpu;
 use glp_runtime::graph::Graph;
 use glp_runtime::lp::gpu::{run_gpu, MflStrategy};
-use glp_runtime::lp::{Label, LpOutcome};
+use glp_runtime::lp::{IterationStats, Label, LpInputs, LpOutcome};
 use glp_runtime::metrics::QualityReport;
 use glp_runtime::{Error, Result};
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The long help of `glp lp`.
 pub const LONG_ABOUT: &str = "Detect communities with label propagation.\n\n\
@@ -74,11 +78,19 @@ pub const LONG_ABOUT: &str = "Detect communities with label propagation.\n\n\
     (20); ties go to the smallest label, so it reproduces the LDBC CDLP reference outputs.\n\n\
     With no GRAPH, runs on the bundled email-Eu-core graph and scores the result against its \
     department labels.\n\n\
-    Output: a summary (time, iterations, communities, modularity, and NMI / ARI or overlapping \
-    NMI when a ground truth is given), or JSON with --json; --out writes one `vertex<TAB>label` \
-    line per vertex using the input's vertex ids (a label is the input id of the vertex it \
-    started at; seeded: the label of the seed file; slp: `vertex<TAB>label<TAB>label...` with \
-    every community of the vertex).";
+    Directed graphs (--directed): the input's edges are directed and LP counts a vertex's \
+    in- and out-neighbours, a neighbour linked both ways twice, as LDBC Graphalytics CDLP \
+    does on its directed graphs (repeated edges of one direction follow --duplicates first). \
+    Without --directed every edge is made undirected, and repeated edges follow --duplicates \
+    (collapsed by default).\n\n\
+    Output: a summary (time, iterations, communities, modularity, and, with a ground truth, \
+    the share of vertices it labels, NMI / ARI and overlapping NMI), or JSON with --json \
+    (times in milliseconds, fields ending in _ms); a ground truth that labels less than half \
+    of the vertices gets a warning. On a terminal a progress line follows the iterations \
+    (not with --quiet). --out writes one `vertex<TAB>label` line per vertex using the input's \
+    vertex ids (a label is the input id of the vertex it started at; seeded: the label of the \
+    seed file; slp: `vertex<TAB>label<TAB>label...` with every community of the vertex); \
+    `--out -` writes them to standard output and the summary to standard error.";
 
 #[derive(Debug, Args)]
 pub struct LpArgs {
@@ -99,7 +111,8 @@ pub struct LpArgs {
     pub mfl: MflStrategy,
 
     /// Write `vertex<TAB>label` lines here (slp: `vertex<TAB>label<TAB>label...`, every
-    /// community of the vertex; `-` for an unlabelled vertex)
+    /// community of the vertex; `-` for an unlabelled vertex); `-` is standard output (the
+    /// summary then goes to standard error)
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 
@@ -152,10 +165,14 @@ struct LpReport {
     /// slp: vertices in two or more communities.
     #[serde(skip_serializing_if = "Option::is_none")]
     overlapping_vertices: Option<usize>,
+    /// With a ground truth: how much of the graph it labels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    truth_coverage: Option<TruthCoverage>,
     quality: QualityReport,
 }
 
 pub fn run(args: LpArgs) -> Result<()> {
+    let out = args.out.as_deref().map(|path| Destination::check("--out", path, Content::Text)).transpose()?;
     let backend = choose_backend(args.backend)?;
     let config = args.engine.config(args.seed, matches!(backend, Backend::Gpu(_)));
     config.validate()?;
@@ -163,23 +180,29 @@ pub fn run(args: LpArgs) -> Result<()> {
         cpu_search(args.mfl)?; // before the graph is loaded
     }
     let checked = args.engine.check()?;
-    let graph = common::load(args.graph.as_deref(), &args.load)?;
+    let graph = common::load_for_lp(args.graph.as_deref(), &args.load)?;
     let truth = common::ground_truth(args.ground_truth.as_deref(), args.graph.is_none(), &graph)?;
     let variant = args.engine.prepare(checked, &graph)?;
+    let bar = IterationBar::new(config.max_iterations, graph.num_vertices());
+    let observer = |iteration: u32, stats: &IterationStats| bar.iteration(iteration, stats);
     let outcome = match &backend {
-        Backend::Cpu => variant.run_on_cpu(&graph.csr, &config, args.mfl)?,
+        Backend::Cpu => variant.run_on_cpu(&graph.csr, &config, args.mfl, Some(&observer))?,
         Backend::Gpu(gpu) => {
             let (kernel, inputs) = variant.kernel();
+            let inputs = LpInputs { observer: Some(&observer), ..inputs };
             run_gpu(gpu, &graph.csr, kernel, &config, &inputs, args.mfl)?.0
         }
     };
+    drop(bar);
     let threads = match backend {
         Backend::Cpu => rayon::current_num_threads(),
         Backend::Gpu(_) => 0,
     };
+    let truth_coverage = truth.as_ref().map(|t| TruthCoverage::of(&t.truth, graph.num_vertices()));
     let quality = QualityReport::new(&graph.csr, &outcome.labels, truth.as_ref().map(|t| &t.truth))?;
-    if let Some(path) = &args.out {
-        write_labels(path, &graph, &variant, &outcome)?;
+    let mut outputs = Outputs::new();
+    if let Some(out) = &out {
+        outputs.stage_bytes(out, labels_text(&graph, &variant, &outcome).into_bytes())?;
     }
     let report = LpReport {
         graph: common::graph_name(args.graph.as_deref()),
@@ -196,15 +219,12 @@ pub fn run(args: LpArgs) -> Result<()> {
         changed_per_iteration: outcome.iterations.iter().map(|i| i.changed).collect(),
         unlabelled_vertices: outcome.labels.iter().filter(|&&l| l == UNLABELLED).count(),
         overlapping_vertices: outcome.memberships.as_ref().map(|m| m.iter().filter(|c| c.len() > 1).count()),
+        truth_coverage,
         quality,
     };
-    if args.json {
-        let text = serde_json::to_string_pretty(&report).map_err(|e| Error::invalid(format!("JSON output: {e}")))?;
-        println!("{text}");
-    } else {
-        print!("{}", summary(&report));
-    }
-    Ok(())
+    let text = if args.json { output::json(&report)? } else { summary(&report) };
+    outputs.stage_report(text);
+    outputs.commit()
 }
 
 /// The engine a run uses.
@@ -238,17 +258,17 @@ fn choose_backend(requested: BackendArg) -> Result<Backend> {
                 Err(Error::GpuUnavailable(reason)) => reason,
                 Err(e) => e.to_string(),
             };
-            eprintln!("notice: running on the CPU ({reason})");
+            console::notice(format_args!("running on the CPU ({reason})"));
             Ok(Backend::Cpu)
         }
     }
 }
 
-/// Writes one line per vertex: its input id, a tab, and its label as the user knows it (the
-/// input id of the vertex the label started at, or, for a run with seeds, the seed file's
-/// value of a seed label; `-` when unlabelled); with memberships (slp) every community of
-/// the vertex, tab-separated.
-fn write_labels(path: &Path, graph: &Graph, variant: &Variant, outcome: &LpOutcome) -> Result<()> {
+/// One line per vertex: its input id, a tab, and its label as the user knows it (the input
+/// id of the vertex the label started at, or, for a run with seeds, the seed file's value of
+/// a seed label; `-` when unlabelled); with memberships (slp) every community of the vertex,
+/// tab-separated.
+fn labels_text(graph: &Graph, variant: &Variant, outcome: &LpOutcome) -> String {
     let name = |label: Label| -> String {
         match (label, variant.seeds()) {
             (UNLABELLED, _) => "-".to_string(),
@@ -274,7 +294,7 @@ fn write_labels(path: &Path, graph: &Graph, variant: &Variant, outcome: &LpOutco
         }
         text.push('\n');
     }
-    common::write_file(path, text.as_bytes())
+    text
 }
 
 fn summary(report: &LpReport) -> String {
@@ -306,12 +326,6 @@ fn summary(report: &LpReport) -> String {
         let _ = writeln!(s, "overlapping  {overlapping} vertices in several communities");
     }
     let _ = writeln!(s, "modularity   {:.4}", q.modularity);
-    if let (Some(nmi), Some(ari)) = (&q.nmi, &q.ari) {
-        let _ = writeln!(s, "NMI          {:.4} ({} vertices compared)", nmi.value, nmi.compared);
-        let _ = writeln!(s, "ARI          {:.4}", ari.value);
-    }
-    if let Some(onmi) = &q.overlapping_nmi {
-        let _ = writeln!(s, "overlap NMI  {:.4} (McDaid et al., NMI_max)", onmi.nmi_max);
-    }
+    s.push_str(&quality::truth_lines(q, report.truth_coverage.as_ref()));
     s
 }

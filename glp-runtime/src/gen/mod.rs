@@ -2,7 +2,9 @@
 //! ground truth ([`planted_partition`]).
 //!
 //! Both return in-memory results (a [`Graph`](crate::graph::Graph), plus the planted
-//! communities); `glp gen` writes them to files and benchmarks use them directly.
+//! communities); `glp gen` writes them to files and benchmarks use them directly. Their
+//! `_with_phases` forms announce each step as it begins ([`Phase`]), for progress displays:
+//! generators report, they draw nothing.
 //!
 //! # Determinism
 //!
@@ -21,7 +23,7 @@
 //! directed edge in a `u64` and writes the final `u32` targets, so the peak is about
 //! 8 + 16 + 8 = 32 bytes per generated undirected edge, i.e. about 16 bytes per stored directed
 //! edge, plus O(vertices) arrays. Edge buffers are reserved fallibly, so a request that does not
-//! fit in memory is an [`Error::TooLarge`], not an abort.
+//! fit in memory is an [`Error::TooLarge`](crate::Error::TooLarge), not an abort.
 
 mod bijection;
 pub mod community;
@@ -29,8 +31,43 @@ mod power_law;
 pub mod rmat;
 
 pub use bijection::{Bijection, PowerOfTwoBijection};
-pub use community::{planted_partition, CommunityParams};
-pub use rmat::{rmat, RmatParams, RmatSampler};
+pub use community::{planted_partition, planted_partition_with_phases, CommunityParams};
+pub use rmat::{rmat, rmat_with_phases, RmatParams, RmatSampler};
+
+/// A step of a generator, announced as it begins by [`planted_partition_with_phases`] and
+/// [`rmat_with_phases`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Planted partition: drawing the community sizes.
+    CommunitySizes,
+    /// Planted partition: drawing every vertex's degree and placing it in a community.
+    Degrees,
+    /// Planted partition: wiring the edges inside communities.
+    InternalEdges,
+    /// Planted partition: wiring the edges between communities.
+    ExternalEdges,
+    /// Planted partition: scrambling the vertex ids.
+    ScramblingIds,
+    /// R-MAT: sampling the edges.
+    SamplingEdges,
+    /// Symmetrising, deduplicating and sorting the edges into the CSR.
+    BuildingCsr,
+}
+
+impl Phase {
+    /// What the step does, in a few words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Phase::CommunitySizes => "community sizes",
+            Phase::Degrees => "degrees",
+            Phase::InternalEdges => "internal edges",
+            Phase::ExternalEdges => "external edges",
+            Phase::ScramblingIds => "scrambling ids",
+            Phase::SamplingEdges => "sampling edges",
+            Phase::BuildingCsr => "building the CSR",
+        }
+    }
+}
 
 /// Stream purposes: the top byte of every stream id a generator uses (see the module docs).
 pub mod stream {
@@ -46,7 +83,8 @@ pub mod stream {
     pub const PLACEMENT: u64 = 5;
     /// Planted partition: configuration model and rewiring inside community `c` (item = `c`).
     pub const INTRA_COMMUNITY: u64 = 6;
-    /// Planted partition: the edges slot `s` sends to other communities (item = `s`).
+    /// Planted partition: the pairing of the external stubs (item 0, the shuffle's
+    /// bijection) and the repair of pairs inside one community (item 1).
     pub const INTER_COMMUNITY: u64 = 7;
     /// Planted partition: the member of community `c` whose stub moves out when the
     /// community's internal degrees have an odd sum (item = `c`).

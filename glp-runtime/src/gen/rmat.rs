@@ -30,7 +30,7 @@
 //! gives 520,766,942 stored edges out of 2 * 268,435,456 generated.
 
 use super::bijection::PowerOfTwoBijection;
-use super::{stream, try_zeroed};
+use super::{stream, try_zeroed, Phase};
 use crate::error::{Error, Result};
 use crate::graph::{build_csr, BuildOptions, DuplicateEdges, EdgeList, Graph, VertexId, VertexIds};
 use crate::random::Stream;
@@ -287,7 +287,14 @@ const EDGES_PER_TASK: usize = 1 << 14;
 /// ([`Error::TooLarge`]). Peak memory is about 32 bytes per generated edge (see the
 /// [`gen` docs](crate::gen)).
 pub fn rmat(params: &RmatParams) -> Result<Graph> {
+    rmat_with_phases(params, &|_| {})
+}
+
+/// [`rmat`], calling `on_phase` as each step begins (from the calling thread): sampling the
+/// edges, building the CSR.
+pub fn rmat_with_phases(params: &RmatParams, on_phase: &dyn Fn(Phase)) -> Result<Graph> {
     let sampler = RmatSampler::new(params)?;
+    on_phase(Phase::SamplingEdges);
     let n = sampler.num_vertices() as usize;
     let m = sampler.num_edges() as usize;
     let mut sources: Vec<VertexId> = try_zeroed(m, "the R-MAT edge sources")?;
@@ -302,6 +309,7 @@ pub fn rmat(params: &RmatParams) -> Result<Graph> {
     );
     let edges = EdgeList { num_vertices: n, sources, targets, weights: None };
     let options = BuildOptions { symmetrise: true, drop_self_loops: true, duplicates: DuplicateEdges::Collapse };
+    on_phase(Phase::BuildingCsr);
     let csr = build_csr(&edges, &options)?;
     Ok(Graph { csr, ids: VertexIds::Range { first: 0, len: n }, symmetric: true })
 }

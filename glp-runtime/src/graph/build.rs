@@ -121,6 +121,33 @@ pub fn build_csr(edges: &EdgeList, options: &BuildOptions) -> Result<Csr> {
     build_trusted(edges.as_slices(), options)
 }
 
+/// The graph LDBC Graphalytics CDLP reads on a directed input: every stored edge `u -> v` of
+/// the directed `csr` in both rows, `v` in `u`'s and `u` in `v`'s, so that a label is counted
+/// over in- and out-neighbours and a neighbour linked both ways counts twice. Nothing else is
+/// merged: repeated edges of one direction were kept, collapsed or summed when `csr` was built
+/// (`BuildOptions::duplicates` with `symmetrise: false`), each copy keeps its edge's weight,
+/// and a self loop `v -> v` that `csr` kept is stored once in `v`'s row. The result is
+/// symmetric (as a multigraph: a reciprocal pair is two parallel edges each way).
+///
+/// Memory: the build's working space for twice the stored edges, plus 4 bytes per stored edge
+/// for the sources.
+pub fn directed_neighbourhoods(csr: &Csr) -> Result<Csr> {
+    let n = csr.num_vertices();
+    let offsets = csr.offsets();
+    let mut sources: Vec<VertexId> = try_zeroed(csr.num_edges() as usize, "the directed graph's edge sources")?;
+    let mut rows: Vec<&mut [VertexId]> = Vec::with_capacity(n);
+    let mut rest = &mut sources[..];
+    for v in 0..n {
+        let (row, tail) = rest.split_at_mut((offsets[v + 1] - offsets[v]) as usize);
+        rows.push(row);
+        rest = tail;
+    }
+    rows.into_par_iter().enumerate().for_each(|(v, row)| row.fill(v as VertexId));
+    let edges = EdgeSlices { num_vertices: n, sources: &sources, targets: csr.targets(), weights: csr.weights() };
+    let options = BuildOptions { symmetrise: true, drop_self_loops: false, duplicates: DuplicateEdges::Keep };
+    build_trusted(edges, &options)
+}
+
 /// [`build_csr`] for edges whose validity the caller has established: equal lengths, every
 /// endpoint below `num_vertices`, finite weights. The text parsers guarantee all three
 /// (relabelling yields ids below the vertex count, weights are checked where they are parsed),
@@ -522,6 +549,27 @@ mod tests {
         assert_eq!(rows(&csr), vec![vec![1], vec![2], vec![2]]);
         let sym = build_csr(&e, &BuildOptions { drop_self_loops: false, ..Default::default() }).unwrap();
         assert_eq!(rows(&sym), vec![vec![1], vec![0, 2], vec![1, 2]]);
+    }
+
+    #[test]
+    fn directed_neighbourhoods_count_reciprocal_pairs_twice() {
+        // 0 -> 1 twice, 1 -> 0, 1 -> 2, 2 -> 2 (a kept self loop), 3 -> 1. Built directed with
+        // collapsed duplicates: rows [1], [0, 2], [2], [1].
+        let e = edges(4, &[(0, 1), (0, 1), (1, 0), (1, 2), (2, 2), (3, 1)], None);
+        let directed = BuildOptions { symmetrise: false, drop_self_loops: false, duplicates: DuplicateEdges::Collapse };
+        let csr = directed_neighbourhoods(&build_csr(&e, &directed).unwrap()).unwrap();
+        // 0 and 1 are linked both ways: each appears twice in the other's row; 1 -> 2 and
+        // 3 -> 1 appear once in each row; the self loop once.
+        assert_eq!(rows(&csr), vec![vec![1, 1], vec![0, 0, 2, 3], vec![1, 2], vec![1]]);
+        // Weights stay with their edges; summed same-direction copies stay one edge.
+        let e = edges(2, &[(0, 1), (0, 1), (1, 0)], Some(&[1.0, 2.0, 5.0]));
+        let sum = BuildOptions { symmetrise: false, drop_self_loops: true, duplicates: DuplicateEdges::Sum };
+        let csr = directed_neighbourhoods(&build_csr(&e, &sum).unwrap()).unwrap();
+        assert_eq!(rows(&csr), vec![vec![1, 1], vec![0, 0]]);
+        assert_eq!(csr.neighbor_weights(0).unwrap(), &[3.0, 5.0]);
+        assert_eq!(csr.neighbor_weights(1).unwrap(), &[3.0, 5.0]);
+        let empty = directed_neighbourhoods(&Csr::empty(3)).unwrap();
+        assert_eq!((empty.num_vertices(), empty.num_edges()), (3, 0));
     }
 
     /// Many row chunks, every policy, compared with an ordered-map construction.

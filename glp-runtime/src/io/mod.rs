@@ -98,6 +98,7 @@ mod text;
 mod truth;
 
 pub use glpg::write_glpg;
+pub use progress::draws_progress;
 pub use seeds::{read_seeds, read_seeds_from_bytes, SeedFile};
 pub use truth::{
     read_ground_truth, read_ground_truth_as, read_ground_truth_from_bytes, read_ground_truth_from_bytes_as, TruthFile,

@@ -1,12 +1,21 @@
 //! The loading progress bar.
 //!
-//! One bar per load, drawn on standard error only when it is a terminal: indicatif's
-//! `ProgressDrawTarget::stderr()` hides itself otherwise, so logs and pipes stay clean without
-//! glp checking anything itself. `LoadOptions::progress = false` hides it unconditionally.
+//! One bar per load, drawn on standard error only when [`draws_progress`] says so: when it is
+//! a terminal and progress was asked for (`LoadOptions::progress`), so logs and pipes stay
+//! clean. [`draws_progress`] is glp's one decision about progress output: the command line
+//! asks it before drawing its iteration and generation bars too.
 //! Stages ("decompressing", "parsing", "building") reuse the same bar; byte counts advance per
 //! parsed chunk, so updates cost nothing measurable.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal as _;
+
+/// Whether progress is drawn: when `requested` (not silenced: `LoadOptions::progress`, the
+/// command line's `--quiet`) and standard error is a terminal. Nothing is drawn into pipes,
+/// files or logs.
+pub fn draws_progress(requested: bool) -> bool {
+    requested && std::io::stderr().is_terminal()
+}
 
 const BYTES_TEMPLATE: &str = "{msg:>14} [{bar:40}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta})";
 const SPINNER_TEMPLATE: &str = "{msg:>14} {spinner} {elapsed}";
@@ -18,9 +27,9 @@ pub(crate) struct Progress {
 }
 
 impl Progress {
-    /// A bar on standard error when `enabled` (and standard error is a terminal), else hidden.
+    /// A bar on standard error when [`draws_progress`]`(enabled)`, else hidden.
     pub(crate) fn new(enabled: bool) -> Self {
-        let bar = if enabled {
+        let bar = if draws_progress(enabled) {
             ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
         } else {
             ProgressBar::hidden()

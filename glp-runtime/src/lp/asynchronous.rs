@@ -23,13 +23,14 @@ use super::synchronous::{initial_labels, labels_are_the_state};
 use super::tally::{PassCounts, TallyPool};
 use super::variant::{LpVariant, View};
 use super::view::Facilities;
-use super::{timed, IterationStats, LpConfig, LpOutcome};
+use super::{timed, IterationStats, LpConfig, LpInputs, LpOutcome};
 use crate::error::Result;
 use crate::graph::{Csr, VertexId};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
+#[allow(clippy::too_many_arguments)] // the schedule's parameters, unpacked by the caller
 pub(super) fn run<V: LpVariant>(
     csr: &Csr,
     variant: &V,
@@ -38,6 +39,7 @@ pub(super) fn run<V: LpVariant>(
     tolerance: f64,
     facilities: &Facilities<'_>,
     sketch: Option<Sketch>,
+    inputs: &LpInputs<'_>,
 ) -> Result<LpOutcome> {
     let n = csr.num_vertices();
     let custom_pick = facilities.features().custom_pick_label;
@@ -87,7 +89,9 @@ pub(super) fn run<V: LpVariant>(
                 counts
             })
         });
-        iterations.push(IterationStats { changed: counts.changed, processed: counts.processed, pick_less, time });
+        let stats = IterationStats { changed: counts.changed, processed: counts.processed, pick_less, time };
+        inputs.observe(iteration, &stats);
+        iterations.push(stats);
         if let Some(error) = variant.failure() {
             return Err(error);
         }

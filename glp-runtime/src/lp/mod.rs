@@ -15,7 +15,8 @@
 //! the same with no inputs and no optional facility (classic and weighted LP). A variant
 //! written in a source file and compiled at run time is an [`InterpretedVariant`]: its hooks
 //! run on the IR interpreter, and a hook that fails ends the run with an error
-//! ([`LpVariant::failure`]).
+//! ([`LpVariant::failure`]). [`LpInputs::observer`] hears about every iteration as it ends,
+//! on every engine (the CLI's progress bar).
 //!
 //! Two schedules ([`Schedule`]):
 //! - **synchronous** (GLP, LDBC CDLP): double-buffered labels, every vertex reads the labels
@@ -187,8 +188,9 @@ pub struct LpOutcome {
     pub elapsed: Duration,
 }
 
-/// Per-vertex inputs of a run, for the variants that read them (all optional).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+/// What a run takes beyond the graph and its [`LpConfig`], all optional: the per-vertex inputs
+/// of the variants that read them, and an observer of the iterations.
+#[derive(Clone, Copy, Default)]
 pub struct LpInputs<'a> {
     /// Seed label of each vertex ([`View::seed_label`]): a dense vertex id (by convention
     /// the smallest vertex carrying the label) or [`UNLABELLED`] for a vertex without seed.
@@ -196,9 +198,35 @@ pub struct LpInputs<'a> {
     /// Weight of each vertex ([`View::vertex_weight`]); finite. Without it every vertex
     /// weighs 1.
     pub vertex_weights: Option<&'a [f32]>,
+    /// Called by every engine (both CPU schedules, the GPU) as each iteration ends, before
+    /// the stop test, with the iteration's index from 0 and the statistics the outcome's
+    /// [`LpOutcome::iterations`] records for it: for progress displays. It runs on the
+    /// engine's calling thread, between iterations, so its time is outside the iteration's
+    /// [`IterationStats::time`] but inside [`LpOutcome::elapsed`]; keep it cheap.
+    pub observer: Option<&'a IterationObserver<'a>>,
+}
+
+/// The type of [`LpInputs::observer`]: `(iteration index, its statistics)`.
+pub type IterationObserver<'a> = dyn Fn(u32, &IterationStats) + Sync + 'a;
+
+impl std::fmt::Debug for LpInputs<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LpInputs")
+            .field("seeds", &self.seeds)
+            .field("vertex_weights", &self.vertex_weights)
+            .field("observer", &self.observer.map(|_| "Fn"))
+            .finish()
+    }
 }
 
 impl LpInputs<'_> {
+    /// Reports the end of iteration `iteration` to the observer, if any.
+    pub(crate) fn observe(&self, iteration: u32, stats: &IterationStats) {
+        if let Some(observer) = self.observer {
+            observer(iteration, stats);
+        }
+    }
+
     /// Checks the inputs against a graph of `n` vertices and the features that read them.
     pub fn validate(&self, n: usize, features: LpFeatures) -> Result<()> {
         if let Some(seeds) = self.seeds {
@@ -303,10 +331,10 @@ fn run_engine<V: LpVariant>(
     let facilities = view::Facilities::new(csr, features, config.seed, inputs.seeds, inputs.vertex_weights);
     let mut outcome = match config.schedule {
         Schedule::Synchronous => {
-            synchronous::run(csr, variant, config.max_iterations, config.ties, &facilities, sketch)?
+            synchronous::run(csr, variant, config.max_iterations, config.ties, &facilities, sketch, inputs)?
         }
         Schedule::Asynchronous { pick_less_every, tolerance } => {
-            asynchronous::run(csr, variant, config, pick_less_every, tolerance, &facilities, sketch)?
+            asynchronous::run(csr, variant, config, pick_less_every, tolerance, &facilities, sketch, inputs)?
         }
     };
     outcome.memberships = facilities.memberships();

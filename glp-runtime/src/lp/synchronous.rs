@@ -14,7 +14,7 @@ use super::sketch::Sketch;
 use super::tally::{PassCounts, TallyPool};
 use super::variant::{LpVariant, View};
 use super::view::Facilities;
-use super::{timed, IterationStats, LpOutcome, TieBreak};
+use super::{timed, IterationStats, LpInputs, LpOutcome, TieBreak};
 use crate::community::UNLABELLED;
 use crate::error::Result;
 use crate::graph::{Csr, VertexId};
@@ -29,6 +29,7 @@ pub(super) fn run<V: LpVariant>(
     ties: TieBreak,
     facilities: &Facilities<'_>,
     sketch: Option<Sketch>,
+    inputs: &LpInputs<'_>,
 ) -> Result<LpOutcome> {
     let n = csr.num_vertices();
     let custom_pick = facilities.features().custom_pick_label;
@@ -71,12 +72,9 @@ pub(super) fn run<V: LpVariant>(
             })
         });
         std::mem::swap(&mut previous, &mut output);
-        iterations.push(IterationStats {
-            changed: counts.changed,
-            processed: counts.processed,
-            pick_less: false,
-            time,
-        });
+        let stats = IterationStats { changed: counts.changed, processed: counts.processed, pick_less: false, time };
+        inputs.observe(iteration, &stats);
+        iterations.push(stats);
         if let Some(error) = variant.failure() {
             return Err(error);
         }

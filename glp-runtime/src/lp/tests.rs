@@ -485,7 +485,8 @@ fn inputs_are_checked_against_the_graph() {
         LpInputs { vertex_weights: Some(&[1.0, f32::NAN, 1.0]), ..Default::default() },
         LpFeatures::ALL
     )));
-    let ok = run(LpInputs { seeds: Some(&[0, UNLABELLED, 0]), vertex_weights: Some(&[1.0; 3]) }, seeded).unwrap();
+    let inputs = LpInputs { seeds: Some(&[0, UNLABELLED, 0]), vertex_weights: Some(&[1.0; 3]), ..Default::default() };
+    let ok = run(inputs, seeded).unwrap();
     assert_eq!(ok.labels, vec![0, 1, 2], "Classic ignores the seeds; isolated vertices keep their labels");
     assert_eq!(ok.memberships, None);
 }

@@ -1,46 +1,51 @@
-//! Edges between communities: degree-proportional targets outside the source's community.
+//! Edges between communities: a configuration model over every slot's external stubs.
 //!
-//! Slot `s` with external degree `k` sends `floor(k / 2)` edges, plus one more when `k` is
-//! odd and a coin says so (word 0 of stream `stream::id(INTER_COMMUNITY, s)`, top bit), so it
-//! sends `k / 2` on average and receives about as many: each edge picks its target with
-//! probability proportional to external degree among the slots of *other* communities. The
-//! pick is exact, with no rejection: with `W` the prefix sums of external degrees over slots
-//! and `[W_lo, W_hi)` the source community's share, draw `x` uniform in
-//! `0..W_total - (W_hi - W_lo)`, skip the own share (`x += W_hi - W_lo` when `x >= W_lo`), and
-//! take the slot `t` with `W[t] <= x < W[t + 1]`. The search starts from a guide table
-//! (Chen and Asau 1974): entry `j` holds the slot containing position
-//! `floor(j * W_total / n)`, so a draw lands one or two slots from its answer on average and
-//! the lookup costs O(1) memory accesses instead of a binary search over all slots.
+//! External degrees are realised exactly, never exceeded, so a vertex's final degree is at
+//! most the degree it drew (and `max_degree` holds for the final, symmetrised graph). An
+//! earlier design let each slot send half of its external stubs to targets drawn in
+//! proportion to external degree and receive "about as many": the receipts were random, and a
+//! vertex of degree 100 could end with 111.
 //!
-//! Repeated pairs (both endpoints drawing each other) are rare, about `k_u k_v / W_total` per
-//! pair, and are collapsed when the graph is built.
+//! The external stubs, slot `s` owning `external[s]` of them (`W` in all, numbered in slot
+//! order), are shuffled by the seeded [`Bijection`] of `0..W` of stream
+//! `stream::id(INTER_COMMUNITY, 0)`, and edge `j` joins the stubs the bijection maps `2j` and
+//! `2j + 1` to (when `W` is odd, the stub of `W - 1` stays unpaired: one slot loses one
+//! external edge). A stub's slot is found in O(1) from the prefix sums of the external
+//! degrees and a guide table (Chen and Asau 1974): entry `j` holds the slot containing stub
+//! `floor(j * W / n)`, so a lookup lands one or two slots from its answer on average. Every
+//! edge is computed on its own, in parallel, and lands at its index.
+//!
+//! A pair whose two stubs belong to the same community (a self pair included) is not an
+//! external edge. Such pairs are repaired in one sequential pass in edge order (stream
+//! `stream::id(INTER_COMMUNITY, 1)`), as LFR rewires: for a pair `(u, v)` inside community
+//! `C`, draw a random edge `(x, y)` (and a random orientation) with neither endpoint in `C`
+//! and replace both by `(u, y), (x, v)`, which keeps every degree and makes both edges
+//! external (the drawn edge may itself be an unrepaired pair of another community: it is
+//! repaired too). Their expected share is the sum over communities of the squared share of
+//! external stubs, well below 1% with the default sizes. A pair that finds no partner in
+//! [`REPAIR_ATTEMPTS`] tries (only when one community holds most external stubs) stays an
+//! internal edge; repeated pairs (about `k_u k_v / W` per pair) are collapsed when the graph
+//! is built. Both only lower degrees.
 
+use super::super::bijection::Bijection;
 use super::super::stream;
+use super::layout::Layout;
 use crate::random::Stream;
 use rayon::prelude::*;
 
-/// Number of edges slot `s` with external degree `external` sends.
-#[inline]
-pub(super) fn emitted(s: usize, external: u32, seed: u64) -> u32 {
-    emission_count(&mut Stream::new(seed, stream::id(stream::INTER_COMMUNITY, s as u64)), external)
-}
+/// Tries to find a partner edge for one pair inside a community.
+pub(super) const REPAIR_ATTEMPTS: usize = 100;
 
-/// `external / 2`, plus the coin of the stream's first word when `external` is odd.
-#[inline]
-fn emission_count(draws: &mut Stream, external: u32) -> u32 {
-    let coin = draws.next_u32() >> 31;
-    external / 2 + (external & 1 & coin)
-}
-
-/// Prefix sums of the external degrees and the guide table over them.
-pub(super) struct TargetSampler {
+/// The slot owning each external stub: prefix sums of the external degrees and the guide
+/// table over them.
+pub(super) struct StubSlots {
     /// `prefix[t]` = sum of external degrees of slots `0..t`; length `n + 1`.
     prefix: Vec<u64>,
     /// `guide[j]` = the slot `t` with `prefix[t] <= floor(j * total / n) < prefix[t + 1]`.
     guide: Vec<u32>,
 }
 
-impl TargetSampler {
+impl StubSlots {
     pub fn new(prefix: Vec<u64>) -> Self {
         let n = prefix.len() - 1;
         let total = prefix[n];
@@ -56,16 +61,22 @@ impl TargetSampler {
                 })
                 .collect()
         };
-        TargetSampler { prefix, guide }
+        StubSlots { prefix, guide }
     }
 
+    /// Number of stubs, `W`.
     pub fn total(&self) -> u64 {
         *self.prefix.last().unwrap_or(&0)
     }
 
-    /// The slot containing weight position `x < total`.
+    /// Number of edges [`StubSlots::generate`] writes: `floor(W / 2)`.
+    pub fn num_edges(&self) -> usize {
+        (self.total() / 2) as usize
+    }
+
+    /// The slot owning stub `x < W`.
     #[inline]
-    fn slot_at(&self, x: u64) -> u32 {
+    fn slot_of(&self, x: u64) -> u32 {
         let n = self.guide.len() as u128;
         let j = (x as u128 * n / self.total() as u128) as usize;
         let mut t = self.guide[j] as usize;
@@ -75,38 +86,92 @@ impl TargetSampler {
         t as u32
     }
 
-    /// Writes the edges sent by the slots `slots` of one community into `sources`/`targets`
-    /// (lengths: the sum of their [`emitted`] counts). With no external weight outside the
-    /// community, an edge becomes a self loop, which the build drops.
-    pub fn generate(
-        &self,
-        slots: std::ops::Range<usize>,
-        external: &[u32],
-        seed: u64,
-        sources: &mut [u32],
-        targets: &mut [u32],
-    ) {
-        let (own_lo, own_hi) = (self.prefix[slots.start], self.prefix[slots.end]);
-        let own = own_hi - own_lo;
-        let others = self.total() - own;
-        let mut k = 0;
-        for s in slots {
-            let mut draws = Stream::new(seed, stream::id(stream::INTER_COMMUNITY, s as u64));
-            let count = emission_count(&mut draws, external[s]);
-            for _ in 0..count {
-                sources[k] = s as u32;
-                targets[k] = if others == 0 {
-                    s as u32
-                } else {
-                    let mut x = draws.next_below_u64(others);
-                    if x >= own_lo {
-                        x += own;
-                    }
-                    self.slot_at(x)
-                };
-                k += 1;
+    /// Writes the [`StubSlots::num_edges`] edges between communities into `sources` and
+    /// `targets` (of that length), as slots.
+    pub fn generate(&self, layout: &Layout, seed: u64, sources: &mut [u32], targets: &mut [u32]) {
+        debug_assert_eq!(sources.len(), self.num_edges());
+        if sources.is_empty() {
+            return;
+        }
+        let shuffle = Bijection::new(self.total(), seed, stream::id(stream::INTER_COMMUNITY, 0));
+        sources.par_iter_mut().zip(targets.par_iter_mut()).enumerate().for_each(|(j, (s, t))| {
+            *s = self.slot_of(shuffle.apply(2 * j as u64));
+            *t = self.slot_of(shuffle.apply(2 * j as u64 + 1));
+        });
+        repair(layout, seed, sources, targets);
+    }
+}
+
+/// Turns the pairs inside one community into external edges by swaps (see the module docs).
+fn repair(layout: &Layout, seed: u64, sources: &mut [u32], targets: &mut [u32]) {
+    let community = |slot: u32| layout.community_of(slot as usize);
+    let inside: Vec<usize> =
+        (0..sources.len()).into_par_iter().filter(|&e| community(sources[e]) == community(targets[e])).collect();
+    let mut draws = Stream::new(seed, stream::id(stream::INTER_COMMUNITY, 1));
+    let m = sources.len() as u64;
+    for e in inside {
+        let (u, v) = (sources[e], targets[e]);
+        let own = community(u);
+        if community(v) != own {
+            continue; // repaired as the partner of an earlier pair
+        }
+        for _ in 0..REPAIR_ATTEMPTS {
+            let other = draws.next_below_u64(m) as usize;
+            let (mut x, mut y) = (sources[other], targets[other]);
+            if draws.next_bool() {
+                std::mem::swap(&mut x, &mut y);
+            }
+            if community(x) != own && community(y) != own {
+                (sources[e], targets[e]) = (u, y);
+                (sources[other], targets[other]) = (x, v);
+                break;
             }
         }
-        debug_assert_eq!(k, sources.len());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_stub_is_used_once_and_pairs_leave_their_community() {
+        // Eight communities of 4 slots; external degrees 0..=5 cyclically (W = 76, even). No
+        // community holds more than 14 of the 76 stubs, so a pair inside one finds a partner
+        // edge outside it with probability above (62/76)^2 per try.
+        let layout = Layout { sizes: vec![4; 8], starts: (0..=8).map(|c| 4 * c).collect() };
+        let external: Vec<u32> = (0..32).map(|s| s % 6).collect();
+        let mut prefix = vec![0u64];
+        for &k in &external {
+            prefix.push(prefix.last().unwrap() + k as u64);
+        }
+        let stubs = StubSlots::new(prefix);
+        assert_eq!((stubs.total(), stubs.num_edges()), (76, 38));
+        for seed in 0..50 {
+            let (mut s, mut t) = (vec![0; 38], vec![0; 38]);
+            stubs.generate(&layout, seed, &mut s, &mut t);
+            let mut degree = vec![0u32; 32];
+            for (&a, &b) in s.iter().zip(&t) {
+                degree[a as usize] += 1;
+                degree[b as usize] += 1;
+            }
+            assert_eq!(degree, external, "seed {seed}: each slot keeps exactly its external degree");
+            let inside = s.iter().zip(&t).filter(|(&a, &b)| a / 4 == b / 4).count();
+            assert_eq!(inside, 0, "seed {seed}: a pair inside a community was left");
+        }
+    }
+
+    #[test]
+    fn stub_lookup_matches_the_prefix_sums() {
+        let external = [3u32, 0, 0, 7, 1, 0, 2];
+        let mut prefix = vec![0u64];
+        for &k in &external {
+            prefix.push(prefix.last().unwrap() + k as u64);
+        }
+        let stubs = StubSlots::new(prefix);
+        let expected: Vec<u32> =
+            external.iter().enumerate().flat_map(|(s, &k)| std::iter::repeat_n(s as u32, k as usize)).collect();
+        let got: Vec<u32> = (0..stubs.total()).map(|x| stubs.slot_of(x)).collect();
+        assert_eq!(got, expected);
     }
 }

@@ -31,10 +31,11 @@ pub(super) const REWIRE_ATTEMPTS: usize = 1000;
 /// hub found no community large enough) and makes their sum even by adding or removing one
 /// internal stub, with equal probability, at a random member where that is possible (stream
 /// `stream::id(COMMUNITY_PARITY, c)`: a uniform start member, then a coin; members are tried
-/// cyclically from the start). The average degree is unchanged in expectation and no stub
-/// moves between internal and external, so `mu = 0` yields no external edge. Returns the
-/// number of internal edges.
-pub(super) fn balance(c: usize, internal: &mut [u32], external: &mut [u32], seed: u64) -> u64 {
+/// cyclically from the start). A stub is only added to a member whose internal degree stays
+/// below `size - 1` and whose whole degree stays within `max_degree`. The average degree is
+/// unchanged in expectation and no stub moves between internal and external, so `mu = 0`
+/// yields no external edge. Returns the number of internal edges.
+pub(super) fn balance(c: usize, internal: &mut [u32], external: &mut [u32], max_degree: u32, seed: u64) -> u64 {
     let size = internal.len() as u32;
     for (k_in, k_out) in internal.iter_mut().zip(external.iter_mut()) {
         if *k_in >= size {
@@ -48,7 +49,8 @@ pub(super) fn balance(c: usize, internal: &mut [u32], external: &mut [u32], seed
         let start = draws.next_below_u32(size) as usize;
         let add = draws.next_bool();
         let mut members = (0..internal.len()).map(|k| (start + k) % internal.len());
-        let addable = if add { members.clone().find(|&v| internal[v] + 1 < size) } else { None };
+        let room = |v: usize| internal[v] + 1 < size && internal[v] + external[v] < max_degree;
+        let addable = if add { members.clone().find(|&v| room(v)) } else { None };
         if let Some(v) = addable {
             internal[v] += 1;
             stubs += 1;
@@ -231,7 +233,7 @@ mod tests {
     fn balance_caps_and_fixes_parity() {
         let mut internal = vec![5, 3, 1];
         let mut external = vec![0, 0, 0];
-        let edges = balance(0, &mut internal, &mut external, 1);
+        let edges = balance(0, &mut internal, &mut external, 100, 1);
         // Capped to [2, 2, 1] (size - 1 = 2), the excess external: [3, 1, 0]. 5 stubs is odd:
         // one is added (only the last member has room) or removed.
         assert_eq!(external, vec![3, 1, 0]);
@@ -243,12 +245,35 @@ mod tests {
         let added = (0..1000)
             .filter(|&c| {
                 let (mut internal, mut external) = (vec![1, 1, 1, 0], vec![0; 4]);
-                balance(c, &mut internal, &mut external, 7);
+                balance(c, &mut internal, &mut external, 100, 7);
                 internal.iter().sum::<u32>() == 4
             })
             .count();
         // Binomial(1000, 1/2): sd 15.8; 5 sd.
         assert!((420..=580).contains(&added), "{added} additions out of 1000");
+    }
+
+    #[test]
+    fn parity_stubs_are_added_only_within_the_maximum_degree() {
+        // Internal sum 3 is odd. Members 0, 1 and 3 already have degree 10 = max_degree
+        // (internal plus external), so only member 2 may gain a stub: the sum becomes 4 with member 2 at
+        // 2 internal edges, or 2 by a removal somewhere; no member ever exceeds degree 10.
+        let (mut adds, mut removals) = (0, 0);
+        for c in 0..200 {
+            let (mut internal, mut external) = (vec![1, 1, 1, 0], vec![9, 9, 0, 10]);
+            balance(c, &mut internal, &mut external, 10, 3);
+            let degrees: Vec<u32> = internal.iter().zip(&external).map(|(i, e)| i + e).collect();
+            assert!(degrees.iter().all(|&d| d <= 10), "community {c}: degrees {degrees:?}");
+            match internal.iter().sum::<u32>() {
+                4 => {
+                    assert_eq!(internal, vec![1, 1, 2, 0]);
+                    adds += 1;
+                }
+                2 => removals += 1,
+                sum => panic!("community {c}: internal sum {sum}"),
+            }
+        }
+        assert!(adds > 0 && removals > 0, "{adds} additions, {removals} removals");
     }
 
     #[test]

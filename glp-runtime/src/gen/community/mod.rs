@@ -18,9 +18,9 @@
 //! 4. inside each community (after one internal stub is added or removed at random when
 //!    their sum is odd), a configuration model with rewiring realises the internal degrees
 //!    exactly, without loops or repeated edges (submodule `intra`);
-//! 5. each vertex sends half of its external stubs to vertices of other communities chosen
-//!    proportionally to their external degree, and receives the other half on average
-//!    (submodule `inter`);
+//! 5. a configuration model over all external stubs pairs them across communities, the
+//!    pairs that fall inside one community repaired by swaps, so external degrees are
+//!    realised exactly too (submodule `inter`);
 //! 6. vertex ids are scrambled with a seeded [`Bijection`] so that communities are not
 //!    contiguous id ranges, and the edges are symmetrised and deduplicated by
 //!    [`build_csr`].
@@ -28,17 +28,19 @@
 //! The ground truth lists the community of every vertex; communities are numbered by
 //! decreasing size (0 is the largest).
 //!
-//! Expected outcome: the measured mixing fraction (stored edges leaving their community over
-//! all stored edges) is `mu` up to sampling noise and the average degree is `avg_degree` up
-//! to sampling noise, minus the rare inter-community pairs drawn twice and the internal
-//! defects rewiring could not repair (internal degree sequences that no simple graph
-//! realises, and rare cases in nearly complete communities). Measured at 20,000 and 200,000
-//! vertices with the defaults: mixing within 0.0003 of `mu` for `mu` in 0.1..0.8, average
-//! degree 19.92 and 19.97 for a target of 20.
+//! Expected outcome: every vertex's final degree is at most the degree it drew, hence at most
+//! `max_degree` (no step adds an edge beyond a drawn stub: the parity fix of step 4 adds a
+//! stub only where the degree stays within it). The measured mixing fraction (stored edges
+//! leaving their community over all stored edges) is `mu` up to sampling noise and the
+//! average degree is `avg_degree` up to sampling noise, minus the rare inter-community pairs
+//! drawn twice and the internal defects rewiring could not repair (internal degree sequences
+//! that no simple graph realises, and rare cases in nearly complete communities).
 //!
 //! Work: O(E) for the edges plus O(n log n) for sorting the high-degree vertices and
 //! building the target table; the placement of high-degree vertices is the one sequential
 //! pass (O(number of vertices with internal degree >= the smallest community size)).
+//!
+//! Progress: [`planted_partition_with_phases`] announces each step as it begins ([`Phase`]).
 //!
 //! Memory: 8 bytes per generated undirected edge for the edge list, then
 //! [`build_csr`]'s working space (about 16 bytes per stored directed edge at the peak), plus
@@ -52,7 +54,7 @@ mod placement;
 
 use super::bijection::Bijection;
 use super::power_law::{self, PowerLaw};
-use super::{stream, try_zeroed};
+use super::{stream, try_zeroed, Phase};
 use crate::error::{Error, Result};
 use crate::graph::{build_csr, BuildOptions, DuplicateEdges, EdgeList, Graph, VertexId, VertexIds};
 use rayon::prelude::*;
@@ -183,9 +185,16 @@ fn validate(p: &CommunityParams) -> Result<PowerLaw> {
 /// naming the parameter and the accepted range) and when the edge list does not fit in
 /// memory ([`Error::TooLarge`]).
 pub fn planted_partition(p: &CommunityParams) -> Result<(Graph, Vec<u32>)> {
+    planted_partition_with_phases(p, &|_| {})
+}
+
+/// [`planted_partition`], calling `on_phase` as each step begins (from the calling thread):
+/// community sizes, degrees, internal edges, external edges, id scrambling, CSR build.
+pub fn planted_partition_with_phases(p: &CommunityParams, on_phase: &dyn Fn(Phase)) -> Result<(Graph, Vec<u32>)> {
     let degree_law = validate(p)?;
     let n = p.num_vertices as usize;
     let seed = p.seed;
+    on_phase(Phase::CommunitySizes);
     let layout = layout::draw(p.num_vertices, p.min_community, p.max_community, p.community_exponent, seed);
     let communities = layout.num_communities();
     if communities < 2 && p.mixing > 0.0 {
@@ -195,6 +204,7 @@ pub fn planted_partition(p: &CommunityParams) -> Result<(Graph, Vec<u32>)> {
             p.mixing
         )));
     }
+    on_phase(Phase::Degrees);
     let placement::SlotDegrees { mut internal, mut external } =
         placement::place(&layout, &degree_law, p.max_degree, p.mixing, seed)?;
 
@@ -202,15 +212,12 @@ pub fn planted_partition(p: &CommunityParams) -> Result<(Graph, Vec<u32>)> {
         .into_par_iter()
         .zip(split_at_offsets(&mut external, &layout.starts))
         .enumerate()
-        .map(|(c, (internal, external))| intra::balance(c, internal, external, seed))
+        .map(|(c, (internal, external))| intra::balance(c, internal, external, p.max_degree, seed))
         .collect();
-    let emitted: Vec<u32> = external.par_iter().enumerate().map(|(s, &k)| inter::emitted(s, k, seed)).collect();
-    let inter_counts: Vec<u64> =
-        (0..communities).into_par_iter().map(|c| emitted[layout.slots(c)].iter().map(|&e| e as u64).sum()).collect();
-    drop(emitted);
+    let stubs = inter::StubSlots::new(prefix_sums(&external));
+    drop(external);
     let intra_offsets = exclusive_prefix(&intra_counts);
-    let inter_offsets = exclusive_prefix(&inter_counts);
-    let (intra_total, inter_total) = (intra_offsets[communities], inter_offsets[communities]);
+    let (intra_total, inter_total) = (intra_offsets[communities], stubs.num_edges());
     let total = intra_total
         .checked_add(inter_total)
         .ok_or_else(|| Error::TooLarge("the community graph has more edges than memory can index".into()))?;
@@ -220,6 +227,7 @@ pub fn planted_partition(p: &CommunityParams) -> Result<(Graph, Vec<u32>)> {
     let (intra_sources, inter_sources) = sources.split_at_mut(intra_total);
     let (intra_targets, inter_targets) = targets.split_at_mut(intra_total);
 
+    on_phase(Phase::InternalEdges);
     split_at_offsets(intra_sources, &intra_offsets)
         .into_par_iter()
         .zip(split_at_offsets(intra_targets, &intra_offsets))
@@ -229,14 +237,11 @@ pub fn planted_partition(p: &CommunityParams) -> Result<(Graph, Vec<u32>)> {
         })?;
     drop(internal);
 
-    let sampler = inter::TargetSampler::new(prefix_sums(&external));
-    split_at_offsets(inter_sources, &inter_offsets)
-        .into_par_iter()
-        .zip(split_at_offsets(inter_targets, &inter_offsets))
-        .enumerate()
-        .for_each(|(c, (s, t))| sampler.generate(layout.slots(c), &external, seed, s, t));
-    drop((sampler, external));
+    on_phase(Phase::ExternalEdges);
+    stubs.generate(&layout, seed, inter_sources, inter_targets);
+    drop(stubs);
 
+    on_phase(Phase::ScramblingIds);
     let scramble = Bijection::new(n as u64, seed, stream::id(stream::SCRAMBLE, 0));
     sources.par_iter_mut().chain(targets.par_iter_mut()).for_each(|v| *v = scramble.apply(*v as u64) as VertexId);
     let ground_truth: Vec<u32> =
@@ -244,6 +249,7 @@ pub fn planted_partition(p: &CommunityParams) -> Result<(Graph, Vec<u32>)> {
 
     let edges = EdgeList { num_vertices: n, sources, targets, weights: None };
     let options = BuildOptions { symmetrise: true, drop_self_loops: true, duplicates: DuplicateEdges::Collapse };
+    on_phase(Phase::BuildingCsr);
     let csr = build_csr(&edges, &options)?;
     Ok((Graph { csr, ids: VertexIds::Range { first: 0, len: n }, symmetric: true }, ground_truth))
 }

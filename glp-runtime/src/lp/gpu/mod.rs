@@ -292,7 +292,9 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
         let (changed, processed) = (counters[CHANGED], if asynchronous { counters[PROCESSED] } else { n as u64 });
         high_class.settled_by_sketch += counters[SETTLED];
         high_class.deferred += counters[DEFERRED];
-        iterations.push(IterationStats { changed, processed, pick_less, time: began.elapsed() });
+        let stats = IterationStats { changed, processed, pick_less, time: began.elapsed() };
+        inputs.observe(iteration, &stats);
+        iterations.push(stats);
         let settled = if asynchronous { !pick_less && changed as f64 <= tolerance * n as f64 } else { changed == 0 };
         if may_stop && settled {
             converged = true;

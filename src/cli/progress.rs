@@ -1,0 +1,95 @@
+//! The command line's progress bars: one line per label propagation iteration, one per
+//! generator phase. Drawn with indicatif on standard error when
+//! [`console::draws_progress`] says so, and cleared when done, so that the summary that
+//! follows starts on a clean line; otherwise every call is a no-op.
+
+use super::console;
+use glp_runtime::gen::Phase;
+use glp_runtime::lp::IterationStats;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::time::Duration;
+
+/// A bar over the iterations of one label propagation run.
+pub struct IterationBar {
+    bar: Option<ProgressBar>,
+    vertices: usize,
+}
+
+impl IterationBar {
+    /// A bar for a run of at most `max_iterations` on `vertices` vertices.
+    pub fn new(max_iterations: u32, vertices: usize) -> Self {
+        let bar = console::draws_progress().then(|| {
+            let bar = ProgressBar::with_draw_target(Some(max_iterations as u64), ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template("{prefix:>14} [{bar:20}] {pos:>2}/{len} {msg}") {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar.set_prefix("iterations");
+            bar.tick();
+            bar
+        });
+        IterationBar { bar, vertices }
+    }
+
+    /// Reports iteration `iteration` (from 0) as ended: the engines' observer.
+    pub fn iteration(&self, iteration: u32, stats: &IterationStats) {
+        if let Some(bar) = &self.bar {
+            let share = 100.0 * stats.changed as f64 / self.vertices.max(1) as f64;
+            bar.set_message(format!(
+                "| {} changed ({share:.2}%), {:.1} ms{}",
+                stats.changed,
+                stats.time.as_secs_f64() * 1e3,
+                if stats.pick_less { ", pick-less" } else { "" }
+            ));
+            bar.set_position(iteration as u64 + 1);
+        }
+    }
+}
+
+impl Drop for IterationBar {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// A spinner naming the current step of a command made of phases (`glp gen`).
+pub struct PhaseSpinner {
+    bar: Option<ProgressBar>,
+}
+
+impl PhaseSpinner {
+    /// A spinner for `what` (`planted`, `rmat`).
+    pub fn new(what: &'static str) -> Self {
+        let bar = console::draws_progress().then(|| {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template("{prefix:>14} {spinner} {msg} ({elapsed})") {
+                bar.set_style(style);
+            }
+            bar.set_prefix(what);
+            bar.enable_steady_tick(Duration::from_millis(100));
+            bar
+        });
+        PhaseSpinner { bar }
+    }
+
+    /// A generator phase began: the generators' callback.
+    pub fn phase(&self, phase: Phase) {
+        self.step(phase.describe());
+    }
+
+    /// A step of the command itself began (`writing FILE`).
+    pub fn step(&self, message: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(message.to_string());
+        }
+    }
+}
+
+impl Drop for PhaseSpinner {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! The iteration observer (`LpInputs::observer`): every engine calls it once per iteration,
+//! in order, with exactly the statistics the outcome records.
+
+mod common;
+
+use glp::gen::{planted_partition, CommunityParams};
+use glp::lp::{self, IterationStats, LpConfig, LpInputs, LpOutcome, Sketch};
+use glp::prelude::*;
+use std::sync::Mutex;
+
+/// A graph that takes several iterations under both schedules.
+fn graph() -> Graph {
+    let params = CommunityParams { num_vertices: 3000, mixing: 0.4, seed: 5, ..CommunityParams::default() };
+    planted_partition(&params).unwrap().0
+}
+
+/// Runs `run` with an observer that records its calls, and checks them against the outcome.
+fn check_observed(what: &str, run: impl FnOnce(&LpInputs<'_>) -> LpOutcome) {
+    let calls: Mutex<Vec<(u32, IterationStats)>> = Mutex::new(Vec::new());
+    let record = |iteration: u32, stats: &IterationStats| calls.lock().unwrap().push((iteration, *stats));
+    let outcome = run(&LpInputs { observer: Some(&record), ..LpInputs::default() });
+    let calls = calls.into_inner().unwrap();
+    assert!(outcome.iterations.len() >= 2, "{what}: the test needs several iterations");
+    let indices: Vec<u32> = calls.iter().map(|c| c.0).collect();
+    let expected: Vec<u32> = (0..outcome.iterations.len() as u32).collect();
+    assert_eq!(indices, expected, "{what}: one call per iteration, in order");
+    let observed: Vec<IterationStats> = calls.iter().map(|c| c.1).collect();
+    assert_eq!(observed, outcome.iterations, "{what}: the statistics the outcome records");
+}
+
+#[test]
+fn cpu_engines_report_every_iteration() {
+    let g = graph();
+    let sync = LpConfig::synchronous(20);
+    let async_ = LpConfig::asynchronous();
+    check_observed("sync", |inputs| lp::run_kernel(&g.csr, &Classic, &sync, inputs).unwrap());
+    check_observed("async", |inputs| lp::run_kernel(&g.csr, &Classic, &async_, inputs).unwrap());
+    let mg8 = Sketch::MisraGries { slots: 8 };
+    check_observed("sync mg8", |inputs| lp::run_sketched(&g.csr, &Classic, &sync, inputs, mg8).unwrap());
+    // The observer changes nothing: the same labels without it.
+    let plain = lp::run_kernel(&g.csr, &Classic, &sync, &LpInputs::default()).unwrap();
+    let calls = Mutex::new(0);
+    let count = |_: u32, _: &IterationStats| *calls.lock().unwrap() += 1;
+    let observed =
+        lp::run_kernel(&g.csr, &Classic, &sync, &LpInputs { observer: Some(&count), ..LpInputs::default() }).unwrap();
+    assert_eq!(observed.labels, plain.labels);
+    assert_eq!(*calls.lock().unwrap(), plain.iterations.len());
+}
+
+#[test]
+fn gpu_engine_reports_every_iteration() {
+    let Some(gpu) = common::gpu_or_skip("gpu_engine_reports_every_iteration") else { return };
+    let g = graph();
+    for config in [LpConfig::synchronous(20), LpConfig { ties: TieBreak::Hashed, ..LpConfig::asynchronous() }] {
+        check_observed(&format!("gpu {:?}", config.schedule), |inputs| {
+            lp::gpu::run_gpu(&gpu, &g.csr, &Classic, &config, inputs, lp::gpu::MflStrategy::Glp).unwrap().0
+        });
+    }
+}
