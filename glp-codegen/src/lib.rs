@@ -33,6 +33,7 @@
 //! | rejected | closures, references other than the context, heap types (`Vec`, `Box`, `String`), strings, iterator loops, methods on unknown types, other types (`u8`, arrays, structs), recursion, generics, `unsafe`, macros, indexing, `?`, labels | a compile error with a hint |
 
 pub mod cuda;
+pub mod delimiters;
 pub mod diag;
 pub mod frontend;
 pub mod init;
