@@ -413,7 +413,6 @@ impl LpVariant for Settle {
     fn update_vertex(&self, _view: &View<'_>, _v: VertexId, best: Label, _score: f64) -> Label {
         let mut steps = 0u32;
         while steps < 3 {
-            // the loop of `Settle`
             steps += 1;
         }
         best + steps - 3
@@ -425,7 +424,8 @@ fn macro_variants_name_their_loops_by_rustcs_file_line_and_column() {
     use glp::lp::gpu::LoopSite;
     use glp_codegen::lp::LoopFault;
     let this_file = include_str!("interpreted_variants.rs");
-    let (line, column) = line_col(this_file, "while steps < 3 { // the loop of `Settle`");
+    // The first `while steps` of this file is `Settle`'s (this test's text comes after it).
+    let (line, column) = line_col(this_file, "while steps < 3 {");
     let sites = Settle.loop_sites();
     assert_eq!(sites.len(), 1, "{sites:?}");
     assert_eq!(
