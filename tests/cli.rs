@@ -897,3 +897,49 @@ fn gen_planted_respects_the_maximum_degree() {
     let too_large = glp(&["gen", "planted", "--vertices", "4000000000", "--out", out.to_str().unwrap()]);
     assert!(error_line(&too_large).contains("needs about"), "{}", stderr(&too_large));
 }
+
+// ---- loop step budgets of variant files -----------------------------------------------------
+
+/// `glp lp --variant FILE.rs` whose hook never ends stops with an error naming the hook, the
+/// loop's `file:line:col` and the vertex, instead of hanging (the default budget of the small
+/// graph is 2^24 steps per hook call). The child is killed, and the test fails, if it has not
+/// ended after two minutes.
+#[test]
+fn an_endless_loop_in_a_variant_file_ends_the_command_with_its_location() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("square.txt");
+    std::fs::write(&graph, "1 2\n2 3\n3 4\n4 1\n").unwrap();
+    let variant = dir.path().join("spin.rs");
+    let source = "use glp::prelude::*;\n\npub struct Spin;\n\nimpl LpVariant for Spin {\n    fn update_vertex(&self, \
+                  view: &View<'_>, v: VertexId, best: Label, score: f64) -> Label {\n        let mut n = 0u64;\n        \
+                  while true {\n            n += 1;\n        }\n        best\n    }\n}\n";
+    std::fs::write(&variant, source).unwrap();
+    let (graph, variant) = (graph.to_str().unwrap(), variant.to_str().unwrap());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_glp"))
+        .args(["lp", graph, "--backend", "cpu", "--variant", variant])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the glp binary runs");
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(120) {
+            child.kill().unwrap();
+            panic!("`glp lp --variant spin.rs` still runs after two minutes");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let run = child.wait_with_output().unwrap();
+    assert!(!run.status.success());
+    let err = stderr(&run);
+    // `while` is on line 8, column 9.
+    assert!(
+        err.contains("this loop ran past the step budget: the loops of one call may run 16777216 iterations"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("--> {variant}:8:9\n")), "{err}");
+    assert!(err.contains("8 |         while true {\n"), "{err}");
+    assert!(err.contains("`update_vertex` of `Spin`, for vertex index "), "{err}");
+    assert!(err.contains(" in iteration 0"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

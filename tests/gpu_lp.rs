@@ -366,3 +366,82 @@ fn bad_runs_are_errors_not_panics() {
         assert_eq!(out.labels, isolated, "{}", strategy.name());
     }
 }
+
+/// A file variant whose hook never ends stops on the GPU, with every strategy and both
+/// schedules, with the error the CPU gives: the budget, the loop's `file:line:col` with its
+/// source line, the hook and the vertex. A loop of exactly the budget's length runs on both
+/// backends, one step more stops both: they count the same steps.
+#[test]
+fn an_endless_loop_on_the_gpu_ends_the_run_naming_hook_loop_and_vertex() {
+    let Some(gpu) = gpu_or_skip("an_endless_loop_on_the_gpu_ends_the_run_naming_hook_loop_and_vertex") else { return };
+    // Vertices of every degree class (hubs overflow the shared table), built here.
+    let csr = degree_mix(&[40_000, 3_000], &[1, 2, 5, 40, 300], 2_000, 7, 50, 5);
+    let none = LpInputs::default();
+    let hooks = [
+        (
+            "    fn update_vertex(&self, view: &View<'_>, v: VertexId, best: Label, score: f64) -> Label {\n        \
+             let mut n = 0u32;\n        while true { n += 1; }\n        best\n    }",
+            "while true",
+            "`update_vertex` of `Spin`, for vertex index ",
+        ),
+        (
+            "    fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {\n        \
+             let mut w = 0.0;\n        loop { w += 1.0; }\n    }",
+            "loop {",
+            "`load_neighbor` of `Spin`, for vertex index ",
+        ),
+        (
+            "    fn initial_label(&self, view: &View<'_>, v: VertexId) -> Label {\n        let mut l = v;\n        \
+             for i in 0..2u32 { for j in 0..u32::MAX { l = l ^ j; } }\n        l\n    }",
+            "for j",
+            "`initial_label` of `Spin`, for vertex index ",
+        ),
+    ];
+    let configs = [("sync", sync(5)), ("async", LpConfig { ties: TieBreak::Hashed, ..LpConfig::asynchronous() })];
+    for (hook, loop_start, note) in hooks {
+        let source = format!("pub struct Spin;\n\nimpl LpVariant for Spin {{\n{hook}\n}}\n");
+        let offset = source.find(loop_start).unwrap();
+        let line = source[..offset].matches('\n').count() + 1;
+        let column = offset - source[..offset].rfind('\n').unwrap();
+        let source_line = source.lines().nth(line - 1).unwrap();
+        let spin = glp::lp::InterpretedVariant::from_source("spin.rs", &source, &[] as &[&str])
+            .unwrap()
+            .with_loop_budget(1000);
+        for (schedule, config) in &configs {
+            for strategy in MflStrategy::ALL.into_iter().chain(MflStrategy::SKETCHES) {
+                if *schedule == "async" && !strategy.supports_asynchronous() {
+                    continue;
+                }
+                let what = format!("{loop_start}, {schedule}, {}", strategy.name());
+                let err = run_gpu(&gpu, &csr, &spin, config, &none, strategy).unwrap_err();
+                let text = err.to_string();
+                assert!(matches!(err, glp::Error::Program(_)), "{what}: {err:?}");
+                assert!(text.contains("the loops of one call may run 1000 iterations in all"), "{what}: {text}");
+                assert!(text.contains(&format!("--> spin.rs:{line}:{column}\n")), "{what}: {text}");
+                assert!(text.contains(&format!("{line} | {source_line}\n")), "{what}: {text}");
+                assert!(text.contains(note) && text.ends_with(" on the GPU"), "{what}: {text}");
+                let vertex = text.split("for vertex index ").nth(1).and_then(|t| t.split(' ').next()).unwrap();
+                assert!(vertex.parse::<usize>().unwrap() < csr.num_vertices(), "{what}: {text}");
+            }
+        }
+    }
+    // `update_vertex` running exactly 1000 steps: the CPU's labels with a budget of 1000; 999
+    // stops both backends.
+    let source = "pub struct Count;\n\nimpl LpVariant for Count {\n    fn update_vertex(&self, view: &View<'_>, v: \
+                  VertexId, best: Label, score: f64) -> Label {\n        let mut n = 0u32;\n        for i in 0..10u32 \
+                  {\n            for j in 0..99u32 { n += 1; }\n        }\n        if n == 990 { best } else { v }\n    \
+                  }\n}\n";
+    let count = |budget| {
+        glp::lp::InterpretedVariant::from_source("count.rs", source, &[] as &[&str]).unwrap().with_loop_budget(budget)
+    };
+    let config = sync(5);
+    let cpu = glp::lp::run_kernel(&csr, &count(1000), &config, &none).unwrap();
+    for strategy in MflStrategy::ALL {
+        let (gpu_out, _) = run_gpu(&gpu, &csr, &count(1000), &config, &none, strategy).unwrap();
+        assert_same_labels(strategy.name(), &csr, &gpu_out.labels, &cpu.labels);
+        let err = run_gpu(&gpu, &csr, &count(999), &config, &none, strategy).unwrap_err().to_string();
+        assert!(err.contains("--> count.rs:7:13\n"), "{}: {err}", strategy.name());
+    }
+    let err = glp::lp::run_kernel(&csr, &count(999), &config, &none).unwrap_err().to_string();
+    assert!(err.contains("--> count.rs:7:13\n"), "{err}");
+}

@@ -308,3 +308,150 @@ fn compile_errors_are_rendered_with_file_line_column_and_caret() {
     let err = InterpretedVariant::from_source("v.rs", "fn main( {", &[] as &[&str]).unwrap_err().to_string();
     assert!(err.contains("--> v.rs:1:"), "{err}");
 }
+
+// ---- loop step budgets ----------------------------------------------------------------------
+
+/// A 4-cycle (0-1-2-3-0), built here: the loop budget tests read no data files.
+fn cycle() -> Csr {
+    Csr::new(vec![0, 2, 4, 6, 8], vec![1, 3, 0, 2, 1, 3, 0, 2], None).unwrap()
+}
+
+/// A variant whose `hook` (given as its whole item) spins in `while true {}`.
+fn spinning(hook: &str) -> String {
+    format!("pub struct Spin;\n\nimpl LpVariant for Spin {{\n{hook}\n}}\n")
+}
+
+/// The 1-based line and column of the first `needle` in `text`, found by text search.
+fn line_col(text: &str, needle: &str) -> (usize, usize) {
+    let offset = text.find(needle).unwrap_or_else(|| panic!("`{needle}` not in\n{text}"));
+    let line = text[..offset].matches('\n').count() + 1;
+    let column = text[..offset].rsplit('\n').next().unwrap().chars().count() + 1;
+    (line, column)
+}
+
+#[test]
+fn a_hook_that_never_ends_stops_at_the_budget_naming_hook_loop_and_vertex() {
+    let none = LpInputs::default();
+    let cases = [
+        (
+            "    fn update_vertex(&self, view: &View<'_>, v: VertexId, best: Label, score: f64) -> Label {\n        \
+             let mut n = 0u32;\n        while true { n += 1; }\n        best\n    }",
+            "while true",
+            "`update_vertex` of `Spin`, for vertex index 0 in iteration 0",
+        ),
+        (
+            "    fn initial_label(&self, view: &View<'_>, v: VertexId) -> Label {\n        let mut l = v;\n        \
+             loop { l = l.wrapping_mul(3); }\n    }",
+            "loop {",
+            "`initial_label` of `Spin`, for vertex index 0 before iteration 0",
+        ),
+        (
+            "    fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {\n        \
+             let mut w = 0.0;\n        for i in 0..u32::MAX { for j in 0..u32::MAX { w += 1.0; } }\n        \
+             (view.label(u), w)\n    }",
+            "for j",
+            "`load_neighbor` of `Spin`, for vertex index 0 in iteration 0",
+        ),
+    ];
+    for (hook, loop_start, note) in cases {
+        let source = spinning(hook);
+        let (line, column) = line_col(&source, loop_start);
+        let spin = InterpretedVariant::from_source("spin.rs", &source, &[] as &[&str]).unwrap().with_loop_budget(1000);
+        for config in [LpConfig::synchronous(20), LpConfig::asynchronous()] {
+            let err = pool(1).install(|| glp::lp::run_kernel(&cycle(), &spin, &config, &none)).unwrap_err();
+            let text = err.to_string();
+            assert!(matches!(err, glp::Error::Program(_)), "{err:?}");
+            assert!(
+                text.starts_with(
+                    "this loop ran past the step budget: the loops of one call may run 1000 iterations in all"
+                ),
+                "{text}"
+            );
+            assert!(text.contains(&format!("--> spin.rs:{line}:{column}\n")), "{loop_start}: {text}");
+            let source_line = source.lines().nth(line - 1).unwrap();
+            assert!(text.contains(&format!("{line} | {source_line}\n")), "{text}");
+            assert!(text.contains(note), "{text}");
+        }
+        // With several threads the vertex that ran out first varies; the hook and loop do not.
+        let err = pool(3).install(|| glp::lp::run_kernel(&cycle(), &spin, &LpConfig::synchronous(20), &none));
+        let text = err.unwrap_err().to_string();
+        assert!(text.contains(&format!("--> spin.rs:{line}:{column}\n")), "{text}");
+        let vertex = text.split("for vertex index ").nth(1).and_then(|t| t.split(' ').next()).unwrap();
+        assert!(vertex.parse::<u32>().unwrap() < 4, "{text}");
+    }
+}
+
+#[test]
+fn the_default_budget_stops_an_endless_loop_and_lets_long_loops_finish() {
+    let none = LpInputs::default();
+    let source = spinning(
+        "    fn update_vertex(&self, view: &View<'_>, v: VertexId, best: Label, score: f64) -> Label {\n        \
+         let mut n = 0u32;\n        while true { n += 1; }\n        best\n    }",
+    );
+    let spin = InterpretedVariant::from_source("spin.rs", &source, &[] as &[&str]).unwrap();
+    let err = glp::lp::run_kernel(&cycle(), &spin, &LpConfig::synchronous(5), &none).unwrap_err().to_string();
+    // The 4-cycle's budget is the floor: 2^24.
+    assert!(err.contains("may run 16777216 iterations in all"), "{err}");
+    assert!(err.contains("max(2^24, 4 * (vertices + stored edges))"), "{err}");
+    // A million iterations per call are well within it: the run gives classic LP's labels.
+    let counting = spinning(
+        "    fn update_vertex(&self, view: &View<'_>, v: VertexId, best: Label, score: f64) -> Label {\n        \
+         let mut n = 0u32;\n        for _ in 0..1_000_000u32 { n += 1; }\n        if n == 1_000_000 { best } else { v }\n    }",
+    );
+    let counting = InterpretedVariant::from_source("counting.rs", &counting, &[] as &[&str]).unwrap();
+    let config = LpConfig::synchronous(3);
+    let got = glp::lp::run_kernel(&cycle(), &counting, &config, &none).unwrap();
+    let classic = glp::lp::run_kernel(&cycle(), &Classic, &config, &none).unwrap();
+    assert_eq!(got.labels, classic.labels);
+}
+
+/// A natively compiled variant with a loop, to check the loop sites the macro records.
+pub struct Settle;
+
+#[glp::lp_variant]
+impl LpVariant for Settle {
+    fn update_vertex(&self, _view: &View<'_>, _v: VertexId, best: Label, _score: f64) -> Label {
+        let mut steps = 0u32;
+        while steps < 3 {
+            steps += 1;
+        }
+        best + steps - 3
+    }
+}
+
+#[test]
+fn macro_variants_name_their_loops_by_rustcs_file_line_and_column() {
+    use glp::lp::gpu::LoopSite;
+    use glp_codegen::lp::LoopFault;
+    let this_file = include_str!("interpreted_variants.rs");
+    // The first `while steps` of this file is `Settle`'s (this test's text comes after it).
+    let (line, column) = line_col(this_file, "while steps < 3 {");
+    let sites = Settle.loop_sites();
+    assert_eq!(sites.len(), 1, "{sites:?}");
+    assert_eq!(
+        (sites[0].function.as_str(), sites[0].line, sites[0].column),
+        ("update_vertex", line as u32, column as u32)
+    );
+    assert!(sites[0].file.ends_with("tests/interpreted_variants.rs"), "{sites:?}");
+    let slp_file = include_str!("../src/variants/slp.rs");
+    let (line, column) = line_col(slp_file, "for slot in 0..len");
+    let file = "src/variants/slp.rs".to_string();
+    assert_eq!(
+        Slp::default().loop_sites(),
+        vec![LoopSite { function: "update_vertex".into(), file, line: line as u32, column: column as u32 }]
+    );
+    assert_eq!(Classic.loop_sites(), vec![]);
+    // The GPU's error for a loop fault of a native variant: the loop's place, without source.
+    let fault = LoopFault { site: 1, hook: glp_codegen::lp::UPDATE_VERTEX, vertex: 7 };
+    let text = Slp::default().loop_fault_error(fault, 2, 99).to_string();
+    assert!(text.starts_with("this loop ran past the step budget: the loops of one call may run 99 iterations"));
+    assert!(text.contains(&format!("--> src/variants/slp.rs:{line}:{column}\n")), "{text}");
+    assert!(text.ends_with("`update_vertex` of `Slp`, for vertex index 7 in iteration 2 on the GPU"), "{text}");
+    // A file variant's shows the line and caret, as on the CPU.
+    let slp = InterpretedVariant::from_source("slp.rs", slp_file, &["threshold=0.1"]).unwrap();
+    let text = slp.loop_fault_error(fault, 2, 99).to_string();
+    assert!(text.contains(&format!("--> slp.rs:{line}:{column}\n")), "{text}");
+    assert!(text.contains("for slot in 0..len {"), "{text}");
+    assert!(text.ends_with("`update_vertex` of `Slp`, for vertex index 7 in iteration 2 on the GPU"), "{text}");
+    assert_eq!(slp.loop_sites()[0].line, line as u32);
+}

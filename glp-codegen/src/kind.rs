@@ -27,7 +27,11 @@ pub struct KindSpec {
     /// Source of an impl holding the default body of every hook, in the same subset; hooks
     /// a user does not write are taken from it.
     pub default_hooks: &'static str,
-    /// Prefix of generated C names (`glp_lp_`).
+    /// Prefix of generated C names (`glp_lp_`). The kind's CUDA header defines the context's
+    /// methods as `<prefix><method>(context, args...)` and, for hooks that loop (see
+    /// [`crate::loops`]), `<prefix>loop_budget(context)` (the steps one hook call may run)
+    /// and `<prefix>loop_fault(context, site, hook, vertex)` (records a hook whose loops ran
+    /// out of steps).
     pub c_prefix: &'static str,
     /// Whether the annotated impl may hold helper methods besides the hooks. False for kinds
     /// written as trait impls (Rust allows only the trait's methods there); true for kinds
@@ -54,7 +58,21 @@ pub struct HookSpec {
     /// Index into `args` of the vertex the hook works for (the "own vertex" of
     /// [`IntrinsicSpec::own_vertex_arg`]).
     pub vertex_arg: usize,
+    /// What the hook returns on the GPU when its loops ran out of steps (the run then stops
+    /// with an error; [`crate::loops`]): one item per returned scalar.
+    pub neutral: &'static [Neutral],
     pub doc: &'static str,
+}
+
+/// A hook's neutral value, or one element of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Neutral {
+    /// The zero of the type.
+    Zero,
+    /// One of the kind's [`NamedConstant`]s, by name.
+    Constant(&'static str),
+    /// The hook's argument of that index (in [`HookSpec::args`]).
+    Arg(usize),
 }
 
 /// An argument type of a hook (const-friendly mirror of [`Type`]).

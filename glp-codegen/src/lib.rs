@@ -28,17 +28,19 @@
 //! | bindings | `let` / `let mut` with or without a value (checked: assigned before read, immutable ones once), tuple patterns, `_` | C locals through a namer (no keyword or shadowing clash) |
 //! | operators | arithmetic, bitwise, shifts, comparisons, `&&` / `\|\|`, `!`, unary `-`, compound assignment | Rust semantics: wrapping signed ops, masked shift amounts, operands evaluated left to right |
 //! | casts | `as` between scalars | saturating float-to-integer (NaN to 0), Rust's integer truncation and extension |
-//! | control flow | `if` / `else` (also as values), `match` on integers (literals, negative literals, ranges, constants, `_`), `while`, `loop` (with `break value`), `for` over integer ranges `a..b` / `a..=b`, `break`, `continue`, `return` | structured C control flow |
+//! | control flow | `if` / `else` (also as values), `match` on integers (literals, negative literals, ranges, constants, `_`), `while`, `loop` (with `break value`), `for` over integer ranges `a..b` / `a..=b`, `break`, `continue`, `return` | structured C control flow; every loop counts its iterations against the call's step budget ([`loops`]) |
 //! | calls | the context's methods (the kind's intrinsics, each allowed in the hooks its spec names), the kind's hooks through `self.hook(..)`, math methods (`abs`, `min`, `max`, `sqrt`, `ln`, `exp`, `powi`, `powf`, `floor`, ...), `T::MIN` / `T::MAX`, the kind's constants (`UNLABELLED`) | intrinsics of the kind's view header, libdevice math |
 //! | rejected | closures, references other than the context, heap types (`Vec`, `Box`, `String`), strings, iterator loops, methods on unknown types, other types (`u8`, arrays, structs), recursion, generics, `unsafe`, macros, indexing, `?`, labels | a compile error with a hint |
 
 pub mod cuda;
+pub mod delimiters;
 pub mod diag;
 pub mod frontend;
 pub mod init;
 pub mod interp;
 pub mod ir;
 pub mod kind;
+pub mod loops;
 pub mod lp;
 pub mod template;
 pub mod typeck;
@@ -56,6 +58,8 @@ pub struct Compiled {
     /// Where each parameter is first read (the macro points rustc's check of the inferred
     /// parameter types there).
     pub param_spans: Vec<proc_macro2::Span>,
+    /// The tokens' spans, indexed by [`ir::SpanId`] (the macro points at loops with them).
+    pub spans: Vec<proc_macro2::Span>,
 }
 
 /// Lowers, type-checks and validates one annotated impl for program kind `kind`. All errors
@@ -80,5 +84,5 @@ pub fn compile_impl(
         .iter()
         .map(|s| spans.get(s.0 as usize).copied().unwrap_or_else(proc_macro2::Span::call_site))
         .collect();
-    Ok(Compiled { program: lowered.program, param_spans })
+    Ok(Compiled { program: lowered.program, param_spans, spans: spans.clone() })
 }

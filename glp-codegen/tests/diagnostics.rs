@@ -171,3 +171,99 @@ fn unit_arguments_are_rejected() {
     assert_eq!(d.errors.len(), 1);
     assert_eq!(d.errors[0].message, "arguments of type `()` are not supported");
 }
+
+// ---- delimiters of a variant file that does not parse ----------------------------------------
+
+/// `glp_codegen::lp::compile_source`'s error for `source` rendered as `v.rs`, with its line
+/// and 1-based column.
+fn syntax_error(source: &str) -> (usize, usize, String) {
+    match glp_codegen::lp::compile_source(source) {
+        Err(e @ glp_codegen::lp::SourceError::Syntax { line, column, .. }) => {
+            (line, column + 1, e.render("v.rs", source))
+        }
+        Err(other) => panic!("expected a syntax error, got {}", other.render("v.rs", source)),
+        Ok(_) => panic!("compiled:\n{source}"),
+    }
+}
+
+/// The 1-based line and column of the `n`th (from 0) `needle` in `source`, by text search.
+fn find(source: &str, needle: &str, n: usize) -> (usize, usize) {
+    let offset = source.match_indices(needle).nth(n).unwrap_or_else(|| panic!("no `{needle}` #{n}")).0;
+    let line = source[..offset].matches('\n').count() + 1;
+    (line, source[..offset].rsplit('\n').next().unwrap().chars().count() + 1)
+}
+
+const HEADER: &str =
+    "struct V;\nimpl LpVariant for V {\n    fn label_score(&self, view: &View<'_>, v: VertexId, label: \
+                      Label, freq: f64) -> f64 {\n";
+
+#[test]
+fn an_unclosed_brace_is_reported_at_the_brace_never_closed() {
+    // The `if`'s `{` lacks its `}`: the next `}`, indented like the `fn` line, closes the `if`,
+    // and the file ends with the impl's `{` open (where syn's lexer gave up).
+    let source = format!("{HEADER}        if freq > 1.0 {{\n            return freq;\n        freq\n    }}\n}}\n");
+    let (line, column, text) = syntax_error(&source);
+    assert_eq!((line, column), find(&source, "{\n            return", 0));
+    assert!(text.starts_with("error: this `{` is never closed\n"), "{text}");
+    assert!(text.contains(&format!("--> v.rs:{line}:{column}\n")), "{text}");
+    assert!(text.contains("4 |         if freq > 1.0 {\n"), "{text}");
+    assert!(text.contains("  |                       ^\n"), "{text}");
+    let (close_line, close_column) = find(&source, "}\n}", 0);
+    assert!(text.contains(&format!("the `}}` at {close_line}:{close_column} is indented like line 3")), "{text}");
+
+    // The file ends inside the function, whose closing lines are indented as they should be:
+    // the innermost open `{` is named, and the impl's as open too.
+    let source = format!("{HEADER}        freq\n");
+    let (line, column, text) = syntax_error(&source);
+    assert_eq!((line, column), find(&source, "{\n        freq", 0));
+    assert!(text.contains("the `{` at 2:22 around it is not closed either"), "{text}");
+    // Only the impl's `}` is missing: the impl's `{` (2:22) is named.
+    let (line, column, text) = syntax_error(&format!("{HEADER}        freq\n    }}\n"));
+    assert_eq!((line, column), (2, 22), "{text}");
+    assert!(!text.contains("help"), "{text}");
+}
+
+#[test]
+fn unclosed_parentheses_and_brackets_and_stray_closers_are_reported_where_they_are() {
+    let source = format!("{HEADER}        let x = (freq + 1.0;\n        x\n    }}\n}}\n");
+    let (line, column, text) = syntax_error(&source);
+    assert_eq!((line, column), find(&source, "(freq", 0));
+    assert!(text.starts_with("error: this `(` is never closed\n"), "{text}");
+    let (close_line, close_column) = find(&source, "}\n}", 0);
+    assert!(text.contains(&format!("a `}}` at {close_line}:{close_column} comes before its `)`")), "{text}");
+
+    let source = format!("{HEADER}        let x = [freq, 1.0;\n        x[0]\n    }}\n}}\n");
+    let (line, column, text) = syntax_error(&source);
+    assert_eq!((line, column), find(&source, "[freq", 0));
+    assert!(text.starts_with("error: this `[` is never closed\n"), "{text}");
+
+    let source = format!("{HEADER}        freq\n    }}\n}}\n}}\n");
+    let (line, column, text) = syntax_error(&source);
+    assert_eq!((line, column), (7, 1));
+    assert!(text.starts_with("error: unexpected closing delimiter `}`: nothing is open here\n"), "{text}");
+}
+
+#[test]
+fn delimiters_in_comments_strings_and_characters_are_not_counted() {
+    // Braces in comments, a string, a raw string, a character literal and next to lifetimes:
+    // the `(` left open is still the one named.
+    let source = format!(
+        "// a {{ in a comment\n/* and ( in /* a nested */ block ] */\n{HEADER}        let s = \"}}\\\"{{\"; let r = \
+         r#\"}})\"#; let c = '{{'; let q = '\\'';\n        let x = g(freq;\n        x\n    }}\n}}\n"
+    );
+    let (line, column, text) = syntax_error(&source);
+    assert_eq!((line, column), find(&source, "(freq;", 0), "{text}");
+    // A string that never ends is named at its start.
+    let source = format!("{HEADER}        let s = \"abc;\n        freq\n    }}\n}}\n");
+    let (line, column, text) = syntax_error(&source);
+    assert_eq!((line, column), find(&source, "\"abc", 0));
+    assert!(text.starts_with("error: this string literal is never closed\n"), "{text}");
+}
+
+#[test]
+fn other_syntax_errors_keep_syns_message_and_place() {
+    let source = format!("{HEADER}        1.0 +\n    }}\n}}\n");
+    let (line, column, text) = syntax_error(&source);
+    assert_eq!((line, column), find(&source, "}\n}", 0), "{text}");
+    assert!(!text.contains("never closed") && !text.contains("closing delimiter"), "{text}");
+}

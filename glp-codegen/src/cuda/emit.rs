@@ -24,6 +24,7 @@
 //! may differ from the host's libm in the last bit; every other operation is IEEE-exact, so
 //! CPU and GPU agree bit for bit when kernels are compiled with `--fmad=false`.
 
+use super::loop_guard;
 use super::namer::Namer;
 use crate::ir::*;
 use crate::kind::KindSpec;
@@ -88,13 +89,32 @@ pub fn emit_program(kind: &KindSpec, program: &Program) -> String {
     for items in compared_tuple_types(program) {
         out.push_str(&tuple_comparisons(&items));
     }
-    let prototypes: Vec<String> = program.functions.iter().map(|f| prototype(kind, f)).collect();
+    let looping = crate::loops::looping_functions(program);
+    let sites = crate::loops::loop_sites(program);
+    let mut prototypes = Vec::new();
+    for (f, &loops) in program.functions.iter().zip(&looping) {
+        prototypes.push(loop_guard::prototype(kind, f, loops));
+        if loops && f.role.hook_index().is_some() {
+            prototypes.push(loop_guard::prototype(kind, f, false));
+        }
+    }
     for p in &prototypes {
         let _ = writeln!(out, "{p};");
     }
-    for (f, proto) in program.functions.iter().zip(&prototypes) {
+    for (i, f) in program.functions.iter().enumerate() {
         out.push('\n');
-        FunctionEmitter::new(kind, program, f).emit(proto, &mut out);
+        let proto = loop_guard::prototype(kind, f, looping[i]);
+        let site_codes = sites
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.function as usize == i)
+            .map(|(code, s)| (s.span, code + 1))
+            .collect();
+        FunctionEmitter::new(kind, program, f, &looping, site_codes).emit(&proto, &mut out);
+        if let (true, Some(hook)) = (looping[i], f.role.hook_index()) {
+            out.push('\n');
+            loop_guard::emit_hook_wrapper(kind, f, hook, &mut out);
+        }
     }
     out
 }
@@ -112,7 +132,7 @@ pub fn emit_param_expr(kind: &KindSpec, program: &Program, e: &Expr) -> String {
         body: Block::default(),
         span: e.span,
     };
-    let mut emitter = FunctionEmitter::new(kind, program, &function);
+    let mut emitter = FunctionEmitter::new(kind, program, &function, &[], Vec::new());
     let text = emitter.expr(e);
     assert!(emitter.out.is_empty(), "a parameter expression needs no statements");
     text
@@ -138,20 +158,14 @@ fn tuple_types(program: &Program) -> BTreeSet<Vec<Scalar>> {
     set
 }
 
-fn prototype(kind: &KindSpec, f: &Function) -> String {
-    let mut args = vec![format!("const {}& self", params_struct(kind))];
-    let mut namer = Namer::default();
-    for &p in &f.params {
-        let local = &f.locals[p as usize];
-        args.push(format!("{} {}", c_type(kind, &local.ty), namer.name(&local.name)));
-    }
-    format!("__device__ __forceinline__ {} {}({})", c_type(kind, &f.ret), function_name(kind, f), args.join(", "))
-}
-
 struct FunctionEmitter<'a> {
     kind: &'a KindSpec,
     program: &'a Program,
     function: &'a Function,
+    /// Per function of the program: whether it loops (takes the step counter).
+    looping: &'a [bool],
+    /// The site code of each loop of this function, by the loop statement's span.
+    site_codes: Vec<(SpanId, usize)>,
     namer: Namer,
     names: Vec<String>,
     out: String,
@@ -159,14 +173,28 @@ struct FunctionEmitter<'a> {
 }
 
 impl<'a> FunctionEmitter<'a> {
-    fn new(kind: &'a KindSpec, program: &'a Program, function: &'a Function) -> Self {
+    fn new(
+        kind: &'a KindSpec,
+        program: &'a Program,
+        function: &'a Function,
+        looping: &'a [bool],
+        site_codes: Vec<(SpanId, usize)>,
+    ) -> Self {
         let mut namer = Namer::default();
         // Arguments keep the names the prototype gave them.
         let mut names = vec![String::new(); function.locals.len()];
         for &p in &function.params {
             names[p as usize] = namer.name(&function.locals[p as usize].name);
         }
-        FunctionEmitter { kind, program, function, namer, names, out: String::new(), indent: 1 }
+        FunctionEmitter { kind, program, function, looping, site_codes, namer, names, out: String::new(), indent: 1 }
+    }
+
+    /// Counts one iteration of the loop `stmt` (first statement of its body).
+    fn loop_step(&mut self, stmt: &Stmt) {
+        // Every loop statement is in the site table the codes come from (same program).
+        let site = self.site_codes.iter().find(|(span, _)| *span == stmt.span).map(|&(_, code)| code);
+        let site = site.unwrap_or_else(|| panic!("a loop of `{}` missing from its site table", self.function.name));
+        self.line(&loop_guard::step(site, &self.function.ret));
     }
 
     fn emit(mut self, prototype: &str, out: &mut String) {
@@ -407,6 +435,7 @@ impl<'a> FunctionEmitter<'a> {
                     self.line(&format!("while ({c}) {{"));
                     self.indent += 1;
                 }
+                self.loop_step(stmt);
                 self.block_stmts(body);
                 self.indent -= 1;
                 self.line("}");
@@ -414,6 +443,7 @@ impl<'a> FunctionEmitter<'a> {
             StmtKind::Loop { body } => {
                 self.line("while (true) {");
                 self.indent += 1;
+                self.loop_step(stmt);
                 self.block_stmts(body);
                 self.indent -= 1;
                 self.line("}");
@@ -444,6 +474,7 @@ impl<'a> FunctionEmitter<'a> {
                     self.line(&format!("for ({cty} {name} = {s}; {name} < {end_tmp}; ++{name}) {{"));
                     self.indent += 1;
                 }
+                self.loop_step(stmt);
                 self.block_stmts(body);
                 self.indent -= 1;
                 self.line("}");
@@ -587,9 +618,14 @@ impl<'a> FunctionEmitter<'a> {
             }
             ExprKind::Call(f, args) => {
                 let callee = &self.program.functions[*f as usize];
+                let looping = self.looping.get(*f as usize).copied().unwrap_or(false);
                 let mut values = vec!["self".to_string()];
                 values.extend(self.operands(&args.iter().collect::<Vec<_>>(), false));
-                format!("{}({})", function_name(self.kind, callee), values.join(", "))
+                if looping {
+                    // A caller of a looping function loops too: it holds the hook call's counter.
+                    values.push(loop_guard::GUARD.to_string());
+                }
+                format!("{}({})", loop_guard::body_name(self.kind, callee, looping), values.join(", "))
             }
             ExprKind::Intrinsic(id, args) => {
                 let spec = &self.kind.intrinsics[*id as usize];
@@ -629,7 +665,8 @@ fn is_void(ty: &Type) -> bool {
     matches!(ty, Type::Unit | Type::Never)
 }
 
-fn literal(l: Literal, ty: Scalar) -> String {
+/// A literal of type `ty`.
+pub(super) fn literal(l: Literal, ty: Scalar) -> String {
     match l {
         Literal::Bool(b) => b.to_string(),
         Literal::Int(v) => match ty {

@@ -1,8 +1,10 @@
 //! The CUDA back end: typed IR to device functions ([`emit`]), the namer that keeps
-//! generated identifiers legal and distinct ([`namer`]), and the prelude every kernel
-//! starts with (scalar typedefs, Rust-semantics helpers, Philox4x32-10).
+//! generated identifiers legal and distinct ([`namer`]), the step counters of loops
+//! ([`loop_guard`]), and the prelude every kernel starts with (scalar typedefs,
+//! Rust-semantics helpers, the loop step counter, Philox4x32-10).
 
 pub mod emit;
+pub mod loop_guard;
 pub mod namer;
 
 pub use emit::{c_scalar, c_type, emit_param_expr, emit_program, function_name, params_struct};

@@ -34,6 +34,17 @@ template <typename F> __device__ __forceinline__ F glp_powi(F a, glp_i32 b) {
     return recip ? (F)1 / r : r;
 }
 
+// Loop step budgets (glp-codegen's `loops`): the steps one hook call's loops ran, the budget,
+// and the first loop site (from 1) found past the budget (0: none).
+struct glp_loop_guard { glp_u64 steps; glp_u64 budget; glp_u32 site; };
+__device__ __forceinline__ glp_loop_guard glp_loop_guard_new(glp_u64 budget) { return glp_loop_guard{0ull, budget, 0u}; }
+// Counts one iteration of loop `site`; true once the budget is spent (the caller returns).
+__device__ __forceinline__ bool glp_loop_exhausted(glp_loop_guard& guard, glp_u32 site) {
+    if (++guard.steps <= guard.budget) return false;
+    if (guard.site == 0u) guard.site = site;
+    return true;
+}
+
 // Philox4x32-10 (Salmon et al., SC'11; Random123): the same numbers as glp-runtime's
 // `random::philox4x32_10` for the same key and counter.
 struct glp_philox_out { glp_u32 x[4]; };

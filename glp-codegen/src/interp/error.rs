@@ -1,6 +1,7 @@
 //! What can go wrong while a program runs.
 
 use crate::ir::Location;
+use std::borrow::Cow;
 use std::fmt;
 
 /// An error raised while interpreting a program. Arithmetic errors are the cases where
@@ -18,6 +19,9 @@ pub enum RuntimeError {
     /// An error of the embedder's [`super::Host`]; the interpreter fills in the location of
     /// the call when the host left it out.
     Host { message: String, location: Option<Location> },
+    /// A loop iteration past the call's step budget ([`super::Host::loop_budget`]); the
+    /// location is the loop's.
+    LoopBudget { budget: u64, location: Location },
     /// The embedder called the interpreter wrongly: unknown function, wrong number or types
     /// of arguments or parameters.
     BadCall { message: String },
@@ -39,6 +43,7 @@ impl RuntimeError {
             | RuntimeError::RemainderByZero { location }
             | RuntimeError::DivideOverflow { location }
             | RuntimeError::RemainderOverflow { location }
+            | RuntimeError::LoopBudget { location, .. }
             | RuntimeError::IllTyped { location, .. } => Some(*location),
             RuntimeError::Host { location, .. } => *location,
             RuntimeError::BadCall { .. } => None,
@@ -46,17 +51,27 @@ impl RuntimeError {
     }
 
     /// What went wrong, without the location (Rust's panic message for the arithmetic errors).
-    pub fn message(&self) -> &str {
-        match self {
+    pub fn message(&self) -> Cow<'_, str> {
+        Cow::Borrowed(match self {
             RuntimeError::DivideByZero { .. } => "attempt to divide by zero",
             RuntimeError::RemainderByZero { .. } => "attempt to calculate the remainder with a divisor of zero",
             RuntimeError::DivideOverflow { .. } => "attempt to divide with overflow",
             RuntimeError::RemainderOverflow { .. } => "attempt to calculate the remainder with overflow",
+            RuntimeError::LoopBudget { budget, .. } => return Cow::Owned(loop_budget_message(*budget)),
             RuntimeError::Host { message, .. } => message,
             RuntimeError::BadCall { message } => message,
             RuntimeError::IllTyped { message, .. } => message,
-        }
+        })
     }
+}
+
+/// What [`RuntimeError::LoopBudget`] says (also the GPU's message for a hook whose loops ran
+/// out).
+pub fn loop_budget_message(budget: u64) -> String {
+    format!(
+        "this loop ran past the step budget: the loops of one call may run {budget} iterations in all \
+         (a loop that never ends?)"
+    )
 }
 
 impl fmt::Display for RuntimeError {
@@ -65,7 +80,7 @@ impl fmt::Display for RuntimeError {
         match self.location() {
             // Columns are stored 0-based; people count from 1.
             Some(l) => write!(f, "{}:{}: {message}", l.line, l.column + 1),
-            None => f.write_str(message),
+            None => f.write_str(&message),
         }
     }
 }

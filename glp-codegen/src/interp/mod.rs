@@ -21,6 +21,9 @@
 //!   the context argument itself is the marker [`Value::Context`].
 //! - [`Interpreter`] owns a copy of the program and is `Send + Sync`: one interpreter serves
 //!   any number of threads, each call with its own frames.
+//! - Every loop iteration counts against the call's step budget ([`Host::loop_budget`],
+//!   [`crate::loops`]), so a program that never ends stops with
+//!   [`RuntimeError::LoopBudget`] at its loop.
 //!
 //! # Semantics
 //!
@@ -43,6 +46,7 @@
 //! | `for i in a..b`, `a..=b` | bounds evaluated once, before the body; `a..=MAX` ends after `MAX` |
 //! | `let x;` | `x` holds its type's zero until assigned (the front end rejects reads before an assignment on every path) |
 //! | `loop` | left by `break` or `return`; `break v` writes the loop's value to a local the front end added |
+//! | `while`, `loop`, `for` | each entry into the body counts one step of the call's budget; the step past it is [`RuntimeError::LoopBudget`] at the loop (Rust would run on) |
 //! | `x op= e` | `e` is evaluated first, then `x` is read (Rust's order for scalars) |
 //! | operands, arguments, tuple elements | evaluated left to right |
 //! | `match` | arms tried in order; an arm matches when any pattern does (value or inclusive range); no patterns is `_` |
@@ -54,7 +58,7 @@ mod error;
 mod ops;
 mod value;
 
-pub use error::RuntimeError;
+pub use error::{loop_budget_message, RuntimeError};
 pub use value::{Tuple, Value};
 
 use crate::ir::{
@@ -62,20 +66,38 @@ use crate::ir::{
     Stmt, StmtKind, Type, MAX_TUPLE_LEN,
 };
 use ops::OpError;
+use std::cell::Cell;
 
-/// The embedder's side of a program kind: its context object's methods.
+/// The embedder's side of a program kind: its context object's methods, and the limits of a
+/// call.
 pub trait Host {
     /// Runs intrinsic `id` (an index into the kind's [`crate::kind::KindSpec::intrinsics`])
     /// with `args` (the receiver excluded). Methods that return nothing return
     /// [`Value::Unit`].
     fn intrinsic(&self, id: IntrinsicId, args: &[Value]) -> Result<Value, RuntimeError>;
+
+    /// How many loop iterations the call may run in all, its loops and those of the functions
+    /// it calls together ([`crate::loops`]); one more is [`RuntimeError::LoopBudget`].
+    /// Default: [`DEFAULT_LOOP_BUDGET`].
+    fn loop_budget(&self) -> u64 {
+        DEFAULT_LOOP_BUDGET
+    }
 }
 
 impl<H: Host + ?Sized> Host for &H {
     fn intrinsic(&self, id: IntrinsicId, args: &[Value]) -> Result<Value, RuntimeError> {
         (**self).intrinsic(id, args)
     }
+
+    fn loop_budget(&self) -> u64 {
+        (**self).loop_budget()
+    }
 }
+
+/// The loop step budget of a call whose host sets none: 2^32 iterations (minutes of
+/// interpretation; kinds derive theirs from their input, as
+/// [`crate::lp::default_loop_budget`] does).
+pub const DEFAULT_LOOP_BUDGET: u64 = 1 << 32;
 
 /// Frames of at most this many locals live in an array on the stack.
 pub const INLINE_FRAME: usize = 32;
@@ -172,7 +194,7 @@ impl Interpreter {
                 });
             }
         }
-        let run = Run { interp: self, host, params };
+        let run = Run { interp: self, host, params, steps: Cell::new(0), budget: host.loop_budget() };
         let result = run.with_frame(function, |frame| {
             for (&local, arg) in f.params.iter().zip(args) {
                 frame[local as usize] = *arg;
@@ -210,11 +232,14 @@ impl Interpreter {
     }
 }
 
-/// One call tree: the interpreter, the host and the parameter values.
+/// One call tree: the interpreter, the host, the parameter values and the loop iterations
+/// run so far against the budget.
 struct Run<'a, H: ?Sized> {
     interp: &'a Interpreter,
     host: &'a H,
     params: &'a [ScalarValue],
+    steps: Cell<u64>,
+    budget: u64,
 }
 
 impl<H: Host + ?Sized> Run<'_, H> {
@@ -245,6 +270,17 @@ impl<H: Host + ?Sized> Run<'_, H> {
 
     fn location(&self, span: SpanId) -> crate::ir::Location {
         self.interp.program.location(span)
+    }
+
+    /// Counts one iteration of the loop at `span` (as its body is entered).
+    #[inline]
+    fn step(&self, span: SpanId) -> Eval<()> {
+        let steps = self.steps.get() + 1;
+        self.steps.set(steps);
+        if steps > self.budget {
+            return Err(RuntimeError::LoopBudget { budget: self.budget, location: self.location(span) }.into());
+        }
+        Ok(())
     }
 
     fn ill_typed(&self, span: SpanId, what: &str) -> Unwind {
@@ -320,6 +356,7 @@ impl<H: Host + ?Sized> Run<'_, H> {
                 if !self.condition(f, cond, frame)? {
                     return Ok(());
                 }
+                self.step(stmt.span)?;
                 match self.block(f, body, frame) {
                     Ok(_) | Err(Unwind::Continue) => {}
                     Err(Unwind::Break) => return Ok(()),
@@ -327,6 +364,7 @@ impl<H: Host + ?Sized> Run<'_, H> {
                 }
             },
             StmtKind::Loop { body } => loop {
+                self.step(stmt.span)?;
                 match self.block(f, body, frame) {
                     Ok(_) | Err(Unwind::Continue) => {}
                     Err(Unwind::Break) => return Ok(()),
@@ -342,6 +380,7 @@ impl<H: Host + ?Sized> Run<'_, H> {
                 // i128 holds every bound of every integer type, so `MAX + 1` cannot wrap.
                 let last = if *inclusive { e } else { e - 1 };
                 while i <= last {
+                    self.step(stmt.span)?;
                     self.set(frame, *var, Value::Scalar(ScalarValue::from_i128(ty, i)), stmt.span)?;
                     match self.block(f, body, frame) {
                         Ok(_) | Err(Unwind::Continue) => {}

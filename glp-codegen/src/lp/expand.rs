@@ -1,9 +1,12 @@
 //! The `#[glp::lp_variant]` attribute's expansion (glp-macros only forwards to it).
 //!
 //! Output: the impl exactly as written (rustc type-checks it and the CPU backend calls it
-//! natively), then an impl of `::glp::lp::LpKernel` carrying the generated CUDA, the
-//! program's source tokens (so the interpreter can run it too), the features it uses and
-//! its parameter values. Each parameter value is read as `ScalarValue::<T>(self.field)`
+//! natively, so its loops are plain Rust loops there, without the step budget of
+//! [`crate::loops`]), then an impl of `::glp::lp::LpKernel` carrying the generated CUDA
+//! (whose loops have the budget), the program's source tokens (so the interpreter can run it
+//! too), the features it uses, its parameter values, and where its loops are: each loop site
+//! is `file!()`, `line!()` and `column!()` spanned at the loop, so rustc fills in the user's
+//! file and position. Each parameter value is read as `ScalarValue::<T>(self.field)`
 //! with `T` the type the compiler inferred, spanned at the field's first use: if the
 //! inference and the struct disagree, rustc reports it there.
 //!
@@ -47,7 +50,8 @@ pub fn expand_attribute(attr: TokenStream, item: TokenStream) -> TokenStream {
     if debug {
         eprintln!("glp: CUDA generated for `{}`:\n{cuda}", program.program.name);
     }
-    let generated = kernel_impl(&parsed, &program, &cuda, &compiled.param_spans, &item);
+    let loop_sites = loop_sites(&program, &compiled.spans);
+    let generated = kernel_impl(&parsed, &program, &cuda, &compiled.param_spans, &item, loop_sites);
     quote!(#item #generated)
 }
 
@@ -70,6 +74,7 @@ fn kernel_impl(
     cuda: &str,
     param_spans: &[Span],
     tokens: &TokenStream,
+    loop_sites: TokenStream,
 ) -> TokenStream {
     let self_ty = &item.self_ty;
     let name = &program.program.name;
@@ -123,8 +128,29 @@ fn kernel_impl(
             fn param_values(&self) -> ::std::vec::Vec<::glp::__private::ScalarValue> {
                 ::std::vec![#(#values),*]
             }
+            fn loop_sites(&self) -> ::std::vec::Vec<::glp::lp::gpu::LoopSite> {
+                #loop_sites
+            }
         }
     }
+}
+
+/// The `Vec` of `::glp::lp::gpu::LoopSite`s of `program`'s loops, in site order, each spanned
+/// at its loop (`spans` indexed by span id).
+fn loop_sites(program: &LpProgram, spans: &[Span]) -> TokenStream {
+    let sites = crate::loops::loop_sites(&program.program).into_iter().map(|site| {
+        let function = &program.program.functions[site.function as usize].name;
+        let span = spans.get(site.span.0 as usize).copied().unwrap_or_else(Span::call_site);
+        quote_spanned! {span=>
+            ::glp::lp::gpu::LoopSite {
+                function: ::std::string::String::from(#function),
+                file: ::std::string::String::from(::core::file!()),
+                line: ::core::line!(),
+                column: ::core::column!(),
+            }
+        }
+    });
+    quote!(::std::vec![#(#sites),*])
 }
 
 fn variant_name(s: Scalar) -> &'static str {

@@ -3,6 +3,7 @@
 
 mod expand;
 mod features;
+mod loop_budget;
 pub mod mfl;
 pub mod monotone;
 pub mod sketch;
@@ -12,6 +13,7 @@ mod spec;
 
 pub use expand::expand_attribute;
 pub use features::LpFeatures;
+pub use loop_budget::{decode_loop_fault, default_loop_budget, LoopFault, LOOP_SITE_FAULT};
 pub use source_file::{compile_source, SourceError};
 pub use spec::{DEFAULT_HOOKS, INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, LP_KIND, PICK_LABEL, UPDATE_VERTEX};
 

@@ -14,8 +14,8 @@ use std::fmt;
 /// Why a source file did not compile.
 #[derive(Debug)]
 pub enum SourceError {
-    /// Not valid Rust.
-    Syntax { line: usize, column: usize, message: String },
+    /// Not valid Rust (at a 1-based line and a 0-based column).
+    Syntax { line: usize, column: usize, message: String, help: Option<String> },
     /// No, or more than one, `impl LpVariant for ...`.
     Structure(String),
     /// Outside the accepted subset, or ill-typed.
@@ -26,11 +26,14 @@ impl SourceError {
     /// The error as rustc would print it: `file:line:col`, the source line and a caret.
     pub fn render(&self, file: &str, source: &str) -> String {
         match self {
-            SourceError::Syntax { line, column, message } => {
+            SourceError::Syntax { line, column, message, help } => {
                 let (line, column) = (*line as u32, *column as u32);
                 let location = Location { line, column, end_line: line, end_column: column + 1 };
                 let mut out = format!("error: {message}\n");
                 crate::diag::render_location(&mut out, file, source, location);
+                if let Some(help) = help {
+                    out.push_str(&format!("  = help: {help}\n"));
+                }
                 out.push_str(&format!("1 error in {file}"));
                 out
             }
@@ -43,7 +46,7 @@ impl SourceError {
 impl fmt::Display for SourceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SourceError::Syntax { line, column, message } => write!(f, "{line}:{}: {message}", column + 1),
+            SourceError::Syntax { line, column, message, .. } => write!(f, "{line}:{}: {message}", column + 1),
             SourceError::Structure(message) => f.write_str(message),
             SourceError::Program(d) => write!(f, "{} error(s) in the variant", d.errors.len()),
         }
@@ -54,10 +57,7 @@ impl std::error::Error for SourceError {}
 
 /// Compiles the label propagation variant defined in `source`.
 pub fn compile_source(source: &str) -> Result<LpProgram, SourceError> {
-    let file = syn::parse_file(source).map_err(|e| {
-        let start = e.span().start();
-        SourceError::Syntax { line: start.line, column: start.column, message: e.to_string() }
-    })?;
+    let file = syn::parse_file(source).map_err(|e| syntax_error(source, &e))?;
     let impls: Vec<&syn::ItemImpl> = file
         .items
         .iter()
@@ -83,6 +83,18 @@ pub fn compile_source(source: &str) -> Result<LpProgram, SourceError> {
     };
     let fields = struct_fields(&file, item);
     super::compile_impl(item, fields.as_deref()).map_err(SourceError::Program)
+}
+
+/// The error of a file syn cannot parse: a delimiter problem at its own place when there is
+/// one (syn's lexer stops elsewhere, see [`crate::delimiters`]), else syn's error.
+fn syntax_error(source: &str, e: &syn::Error) -> SourceError {
+    match crate::delimiters::check(source) {
+        Some(d) => SourceError::Syntax { line: d.line, column: d.column, message: d.message, help: d.help },
+        None => {
+            let start = e.span().start();
+            SourceError::Syntax { line: start.line, column: start.column, message: e.to_string(), help: None }
+        }
+    }
 }
 
 fn implements_lp_variant(item: &syn::ItemImpl) -> bool {

@@ -1,7 +1,7 @@
 //! The label propagation program kind: GLP's hooks and the view's methods.
 
 use crate::ir::Scalar::{F64, U32, U64};
-use crate::kind::{HookArg, HookRet, HookSpec, IntrinsicSpec, KindSpec, NamedConstant};
+use crate::kind::{HookArg, HookRet, HookSpec, IntrinsicSpec, KindSpec, NamedConstant, Neutral};
 
 /// Hook indices, in [`LP_KIND`]'s order.
 pub const INITIAL_LABEL: usize = 0;
@@ -15,6 +15,11 @@ const AFTER_INIT: &[usize] = &[PICK_LABEL, LOAD_NEIGHBOR, LABEL_SCORE, UPDATE_VE
 
 const VIEW: (&str, HookArg) = ("view", HookArg::Context);
 const V: (&str, HookArg) = ("v", HookArg::Scalar(U32));
+/// The neutral label: the kernels skip it, as the CPU engines do. The hooks' neutral values
+/// (returned on the GPU when their loops ran out of steps) are those glp-runtime's
+/// interpreted variants return after a failure: no label, `freq` as the score, `best` as
+/// the update.
+const NO_LABEL: &[Neutral] = &[Neutral::Constant("UNLABELLED")];
 
 /// The label propagation kind.
 pub static LP_KIND: KindSpec = KindSpec {
@@ -34,6 +39,7 @@ pub static LP_KIND: KindSpec = KindSpec {
             args: &[VIEW, V],
             ret: HookRet::Scalar(U32),
             vertex_arg: 1,
+            neutral: NO_LABEL,
             doc: "the label v starts with; default: its own id",
         },
         HookSpec {
@@ -41,6 +47,7 @@ pub static LP_KIND: KindSpec = KindSpec {
             args: &[VIEW, V],
             ret: HookRet::Scalar(U32),
             vertex_arg: 1,
+            neutral: NO_LABEL,
             doc: "the label v shows its neighbours this iteration (GLP's PickLabel); default: view.next_label(v)",
         },
         HookSpec {
@@ -48,6 +55,7 @@ pub static LP_KIND: KindSpec = KindSpec {
             args: &[VIEW, V, ("u", HookArg::Scalar(U32)), ("edge", HookArg::Scalar(U64))],
             ret: HookRet::Pair(U32, F64),
             vertex_arg: 1,
+            neutral: &[Neutral::Constant("UNLABELLED"), Neutral::Zero],
             doc: "the label and weight neighbour u contributes to v through edge `edge`; default: (view.label(u), 1.0)",
         },
         HookSpec {
@@ -55,6 +63,7 @@ pub static LP_KIND: KindSpec = KindSpec {
             args: &[VIEW, V, ("label", HookArg::Scalar(U32)), ("freq", HookArg::Scalar(F64))],
             ret: HookRet::Scalar(F64),
             vertex_arg: 1,
+            neutral: &[Neutral::Arg(3)],
             doc: "the score of a label whose neighbours' weights sum to freq; default: freq",
         },
         HookSpec {
@@ -62,6 +71,7 @@ pub static LP_KIND: KindSpec = KindSpec {
             args: &[VIEW, V, ("best", HookArg::Scalar(U32)), ("score", HookArg::Scalar(F64))],
             ret: HookRet::Scalar(U32),
             vertex_arg: 1,
+            neutral: &[Neutral::Arg(2)],
             doc: "the label v takes given the best-scoring label; default: best",
         },
     ],

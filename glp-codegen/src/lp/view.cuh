@@ -18,6 +18,7 @@ struct glp_lp_view {
     glp_u64* fault;                // [method, id] of the first out-of-range id a hook passed (null: unchecked)
     glp_u64 num_edges;
     glp_u64 random_seed;
+    glp_u64 loop_budget;           // loop iterations one hook call may run in all (glp-codegen's `loops`)
     glp_u32 num_vertices;
     glp_u32 iteration;
 };
@@ -35,6 +36,13 @@ struct glp_lp_view {
 // make every thread copy the view to local memory.)
 __device__ __forceinline__ void glp_lp_fault(glp_u64* fault, glp_u64 method, glp_u64 id) {
     if (fault && atomicCAS(&fault[0], 0ull, method) == 0ull) fault[1] = id;
+}
+// A hook whose loops ran past the budget records code GLP_VIEW_LOOP_SITE + site (the loop's
+// index in glp-codegen's `loop_sites`, from 1) and id = hook << 32 | vertex.
+#define GLP_VIEW_LOOP_SITE 256ull
+__device__ __forceinline__ glp_u64 glp_lp_loop_budget(const glp_lp_view& view) { return view.loop_budget; }
+__device__ __forceinline__ void glp_lp_loop_fault(const glp_lp_view& view, glp_u32 site, glp_u32 hook, glp_u32 v) {
+    glp_lp_fault(view.fault, GLP_VIEW_LOOP_SITE + site, ((glp_u64)hook << 32) | v);
 }
 __device__ __forceinline__ bool glp_lp_vertex_ok(const glp_lp_view& view, glp_u64 method, glp_u32 v) {
     if (v < view.num_vertices) return true;

@@ -10,7 +10,9 @@ impl LpVariant for Llp {
     }
     fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {
         let r = view.random_f64(v, 3) + (view.random_u32(u, 1) >> 40) as f64;
-        (view.label(u), view.edge_weight(edge) * view.vertex_weight(u) + r * 0.0)
+        let mut w = 0u32;
+        while w < 2 { w += 1; }
+        (view.label(u), view.edge_weight(edge) * view.vertex_weight(u) + r * 0.0 + (w - 2) as f64)
     }
     fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
         let total = view.global_count(label) as f64;

@@ -29,12 +29,18 @@
 //!   run with the error, which names the file, line and column, shows the source line with a
 //!   caret, and says which hook failed on which vertex in which iteration. Reporting clears
 //!   it: the variant can run again.
+//! - Every loop iteration of a hook call counts against a step budget
+//!   ([`glp_codegen::loops`]): by default [`glp_codegen::lp::default_loop_budget`] of the
+//!   graph the view shows, or the variant's own ([`InterpretedVariant::with_loop_budget`], on
+//!   the GPU too). A hook that runs past it (a loop that never ends) is such a failure, at the
+//!   loop's line and column.
 //! - Hooks the source does not write are the trait's defaults. They are run natively (the
 //!   default hooks' source is classic LP, which `DEFAULT_HOOKS` in glp-codegen and the trait
 //!   agree on), unless [`InterpretedVariant::interpret_default_hooks`] asks for the
 //!   interpreter.
 
-use super::kernel::LpKernel;
+use super::gpu::LoopSite;
+use super::kernel::{failure_note, loop_budget_help, LpKernel};
 use super::variant::{EdgeId, Label, LpVariant, View};
 use crate::community::UNLABELLED;
 use crate::error::{Error, Result};
@@ -43,8 +49,8 @@ use glp_codegen::diag::render_location;
 use glp_codegen::interp::{Host, Interpreter, RuntimeError, Value};
 use glp_codegen::ir::{FunctionId, IntrinsicId, Location, ParamDecl, Role, Scalar, ScalarValue};
 use glp_codegen::lp::{
-    compile_source, LpFeatures, LpProgram, SourceError, INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, LP_KIND, PICK_LABEL,
-    UPDATE_VERTEX,
+    compile_source, default_loop_budget, LoopFault, LpFeatures, LpProgram, SourceError, INITIAL_LABEL, LABEL_SCORE,
+    LOAD_NEIGHBOR, LP_KIND, PICK_LABEL, UPDATE_VERTEX,
 };
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -145,6 +151,8 @@ pub struct InterpretedVariant {
     source: String,
     /// CUDA of the hooks, emitted on first request.
     cuda: OnceLock<String>,
+    /// The loop step budget of a hook call, when set ([`LpKernel::loop_budget`]).
+    loop_budget: Option<u64>,
     /// Whether a hook failed since the last report (read by every hook call).
     failed: AtomicBool,
     /// The first failure since the last report.
@@ -190,6 +198,7 @@ impl InterpretedVariant {
             file,
             source: String::new(),
             cuda: OnceLock::new(),
+            loop_budget: None,
             failed: AtomicBool::new(false),
             first_failure: Mutex::new(None),
         };
@@ -219,6 +228,13 @@ impl InterpretedVariant {
     pub fn with_source(mut self, file: &str, source: &str) -> Self {
         self.file = file.to_string();
         self.source = source.to_string();
+        self
+    }
+
+    /// Lets each hook call run `budget` loop iterations in all (on the CPU and the GPU)
+    /// instead of the default for the graph ([`LpKernel::loop_budget`]).
+    pub fn with_loop_budget(mut self, budget: u64) -> Self {
+        self.loop_budget = Some(budget);
         self
     }
 
@@ -256,7 +272,9 @@ impl InterpretedVariant {
         if self.failed.load(Relaxed) {
             return None;
         }
-        let host = ViewHost { view, methods: &self.methods };
+        let loop_budget =
+            self.loop_budget.unwrap_or_else(|| default_loop_budget(u64::from(view.num_vertices()), view.num_edges()));
+        let host = ViewHost { view, methods: &self.methods, loop_budget };
         match self.interpreter.call(&host, f, &self.params, args) {
             Ok(value) => Some(value),
             Err(error) => {
@@ -321,23 +339,27 @@ impl InterpretedVariant {
     }
 
     /// The error the engines return for `failure`: message, location with the source line
-    /// and a caret, and which hook failed where.
-    fn render(&self, failure: &HookFailure) -> Error {
+    /// and a caret, and which hook failed where (`place`: empty, or where it ran).
+    fn render(&self, failure: &HookFailure, place: &str) -> Error {
         let mut text = format!("{}\n", failure.error.message());
         if let Some(location) = failure.error.location() {
             render_location(&mut text, &self.file, &self.source, location);
         }
-        let hook = LP_KIND.hooks[failure.hook].name;
-        let when = if failure.hook == INITIAL_LABEL {
-            "before iteration 0".to_string()
-        } else {
-            format!("in iteration {}", failure.iteration)
-        };
-        text.push_str(&format!(
-            "   = note: in `{hook}` of `{}`, for vertex index {} {when}",
-            self.program.program.name, failure.vertex
-        ));
+        if matches!(failure.error, RuntimeError::LoopBudget { .. }) {
+            text.push_str(&loop_budget_help());
+        }
+        let name = &self.program.program.name;
+        text.push_str(&failure_note(name, failure.hook, failure.vertex, failure.iteration, place));
         Error::Program(text)
+    }
+
+    /// The loops of the program with their locations in the source.
+    fn loop_locations(&self) -> Vec<(String, Location)> {
+        let program = &self.program.program;
+        glp_codegen::loops::loop_sites(program)
+            .into_iter()
+            .map(|site| (program.functions[site.function as usize].name.clone(), program.location(site.span)))
+            .collect()
     }
 }
 
@@ -353,6 +375,7 @@ impl Clone for InterpretedVariant {
             file: self.file.clone(),
             source: self.source.clone(),
             cuda: self.cuda.clone(),
+            loop_budget: self.loop_budget,
             failed: AtomicBool::new(false),
             first_failure: Mutex::new(None),
         }
@@ -462,7 +485,7 @@ impl LpVariant for InterpretedVariant {
         }
         let failure = self.first_failure.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
         self.failed.store(false, Relaxed);
-        failure.map(|f| self.render(&f))
+        failure.map(|f| self.render(&f, ""))
     }
 }
 
@@ -498,6 +521,31 @@ impl LpKernel for InterpretedVariant {
 
     fn param_values(&self) -> Vec<ScalarValue> {
         self.params.clone()
+    }
+
+    fn loop_sites(&self) -> Vec<LoopSite> {
+        self.loop_locations()
+            .into_iter()
+            .map(|(function, l)| LoopSite { function, file: self.file.clone(), line: l.line, column: l.column + 1 })
+            .collect()
+    }
+
+    fn loop_budget(&self) -> Option<u64> {
+        self.loop_budget
+    }
+
+    /// The message of the same failure on the CPU (with the source line and a caret).
+    fn loop_fault_error(&self, fault: LoopFault, iteration: u32, budget: u64) -> Error {
+        let Some((_, location)) = self.loop_locations().into_iter().nth(fault.site.wrapping_sub(1)) else {
+            return Error::Program(format!(
+                "`{}`: a loop fault at unknown loop site {}",
+                self.kernel_name(),
+                fault.site
+            ));
+        };
+        let error = RuntimeError::LoopBudget { budget, location };
+        let failure = HookFailure { hook: fault.hook, vertex: fault.vertex, iteration, error };
+        self.render(&failure, " on the GPU")
     }
 }
 
@@ -556,6 +604,7 @@ impl Method {
 struct ViewHost<'v, 'a> {
     view: &'v View<'a>,
     methods: &'v [Option<Method>],
+    loop_budget: u64,
 }
 
 fn arg<T>(args: &[Value], i: usize, get: fn(Value) -> Option<T>, ty: &str) -> Result<T, RuntimeError> {
@@ -599,6 +648,10 @@ impl ViewHost<'_, '_> {
 }
 
 impl Host for ViewHost<'_, '_> {
+    fn loop_budget(&self) -> u64 {
+        self.loop_budget
+    }
+
     fn intrinsic(&self, id: IntrinsicId, args: &[Value]) -> Result<Value, RuntimeError> {
         let Some(method) = self.methods.get(id as usize).copied().flatten() else {
             let name = LP_KIND.intrinsics.get(id as usize).map_or("?", |i| i.name);

@@ -1,9 +1,14 @@
 //! What the `#[glp::lp_variant]` attribute adds to a variant: its hooks compiled to CUDA and
-//! the metadata engines need (features, parameters), next to the native Rust impl.
+//! the metadata engines need (features, parameters, where its loops are), next to the native
+//! Rust impl.
 
+use super::gpu::LoopSite;
 use super::LpVariant;
+use crate::error::Error;
+use crate::graph::VertexId;
 pub use glp_codegen::ir::{ParamDecl, Scalar, ScalarValue};
-use glp_codegen::lp::LpFeatures;
+use glp_codegen::lp::{LoopFault, LpFeatures, LP_KIND};
+use std::fmt::Write as _;
 
 /// A label propagation variant compiled by glp: the native hooks ([`LpVariant`]) plus their
 /// CUDA translation and metadata. Implemented by `#[glp::lp_variant]`, and by variants
@@ -35,4 +40,50 @@ pub trait LpKernel: LpVariant {
     fn param_decls(&self) -> Vec<ParamDecl>;
     /// The parameters' values, in the same order.
     fn param_values(&self) -> Vec<ScalarValue>;
+    /// The loops of the hooks, in the order of their site codes
+    /// ([`glp_codegen::loops::loop_sites`]): where the GPU's loop faults point.
+    fn loop_sites(&self) -> Vec<LoopSite>;
+    /// The step budget of one hook call's loops ([`glp_codegen::loops`]) the variant runs
+    /// with; `None` (the default): [`glp_codegen::lp::default_loop_budget`] of the graph.
+    /// Hooks compiled natively into glp run their loops as plain Rust on the CPU, without a
+    /// budget; their CUDA has one.
+    fn loop_budget(&self) -> Option<u64> {
+        None
+    }
+    /// The error ending a GPU run in which hook `fault.hook`'s loops ran past `budget` steps
+    /// for `fault.vertex` in `iteration`: the message, the loop's `file:line:col` and which
+    /// hook ran out for which vertex.
+    fn loop_fault_error(&self, fault: LoopFault, iteration: u32, budget: u64) -> Error {
+        let mut text = format!("{}\n", glp_codegen::interp::loop_budget_message(budget));
+        match self.loop_sites().get(fault.site.wrapping_sub(1)) {
+            Some(site) => {
+                let _ = writeln!(text, "  --> {}:{}:{}", site.file, site.line, site.column);
+            }
+            None => {
+                let _ = writeln!(text, "  --> loop site {} (unknown to the variant)", fault.site);
+            }
+        }
+        text.push_str(&loop_budget_help());
+        text.push_str(&failure_note(self.kernel_name(), fault.hook, fault.vertex, iteration, " on the GPU"));
+        Error::Program(text)
+    }
+}
+
+/// The line explaining the loop step budget, ending with a newline.
+pub(super) fn loop_budget_help() -> String {
+    "   = help: every iteration of a loop counts, those of nested loops too; unless the run sets one, a hook call \
+     may run max(2^24, 4 * (vertices + stored edges)) of them\n"
+        .to_string()
+}
+
+/// The last line of a hook failure's message: which hook of `variant` failed for which
+/// vertex when, and `place` (empty, or where it ran).
+pub(super) fn failure_note(variant: &str, hook: usize, vertex: VertexId, iteration: u32, place: &str) -> String {
+    let name = LP_KIND.hooks.get(hook).map_or("a hook", |h| h.name);
+    let when = if hook == glp_codegen::lp::INITIAL_LABEL {
+        "before iteration 0".to_string()
+    } else {
+        format!("in iteration {iteration}")
+    };
+    format!("   = note: in `{name}` of `{variant}`, for vertex index {vertex} {when}{place}")
 }

@@ -34,7 +34,11 @@
 //!
 //! Hooks that pass an out-of-range vertex or edge id to a view method get a neutral value,
 //! and the run stops after the sweep with [`Error::Program`] naming the method and the id
-//! (the kernels record the first such call).
+//! (the kernels record the first such call). Likewise a hook whose loops run past the step
+//! budget ([`glp_codegen::loops`]; [`LpKernel::loop_budget`], by default
+//! [`glp_codegen::lp::default_loop_budget`] of the graph) returns a neutral value and the run
+//! stops with [`LpKernel::loop_fault_error`]: the hook, the loop's `file:line:col` (a
+//! [`LoopSite`]), the vertex and the iteration.
 //!
 //! Strategies ([`MflStrategy`], `--mfl`): `glp` (warp path for low degrees, shared-memory
 //! tables and the count-min sketch above), `smem` (the same without the warp path, GLP's
@@ -77,7 +81,7 @@ use glp_codegen::ir::ScalarValue;
 use glp_codegen::lp::mfl::{
     self, MflOptions, TieOrder, GLOBAL_THREADS, HIGH_THREADS, LOW_TILES, MID_WARPS_PER_BLOCK, TABLE_SLOT_BYTES,
 };
-use glp_codegen::lp::LpFeatures;
+use glp_codegen::lp::{decode_loop_fault, default_loop_budget, LpFeatures};
 use std::mem::size_of;
 use std::ops::Range;
 use std::str::FromStr;
@@ -245,7 +249,7 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
     let start = Instant::now();
     let view = state.view(config.seed, 0, ViewLabels::Unlabelled);
     kernels.initial(gpu, &params, &view, &state.previous, n as u64)?;
-    state.read_counters(gpu, variant.kernel_name(), 0)?;
+    state.read_counters(gpu, variant, 0)?;
     let may_stop = !features.label_memory && !features.random;
     let wave_size = waves::wave_size(n, asynchronous, features);
     let mut iterations = Vec::new();
@@ -284,7 +288,7 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
             kernels.propagate(gpu, &params, &view, &sweep, &mut state, &plan)?;
         }
         let last = gpu.record()?;
-        let counters = state.read_counters(gpu, variant.kernel_name(), iteration)?;
+        let counters = state.read_counters(gpu, variant, iteration)?;
         iteration_ms.push(gpu.elapsed_ms(&first, &last)?);
         if !asynchronous {
             std::mem::swap(&mut state.previous, &mut state.output);
@@ -363,11 +367,12 @@ struct ViewArg {
     fault: u64,
     num_edges: u64,
     random_seed: u64,
+    loop_budget: u64,
     num_vertices: u32,
     iteration: u32,
 }
 
-// SAFETY: `#[repr(C)]`, thirteen 8-byte fields then two 4-byte ones: the layout of
+// SAFETY: `#[repr(C)]`, fourteen 8-byte fields then two 4-byte ones: the layout of
 // `glp_lp_view` (pointers are 8 bytes on every CUDA target), no padding.
 unsafe impl KernelArg for ViewArg {}
 
@@ -398,6 +403,18 @@ const FAULT_ID: usize = 3;
 const DEFERRED: usize = 4;
 const SETTLED: usize = 5;
 const COUNTERS: usize = 6;
+
+/// A loop of a variant's hooks: where a GPU run whose hook ran past the loop step budget
+/// points ([`LpKernel::loop_sites`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoopSite {
+    /// The hook the loop is in.
+    pub function: String,
+    /// The source file, line and column (both from 1) of its `while`, `loop` or `for`.
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
 
 /// The view methods the kernels check ids for (`GLP_VIEW_*` in glp-codegen's `view.cuh`).
 const VIEW_METHODS: [(u64, &str, &str); 6] = [
@@ -437,6 +454,8 @@ struct LpKernels {
     nu_hash: nu_hash::NuHashKernel,
     /// Whether the module was compiled with `GLP_UNIT_WEIGHTS` (no weights to store).
     unit_weights: bool,
+    /// The variant's loop step budget, if it sets one ([`LpKernel::loop_budget`]).
+    loop_budget: Option<u64>,
 }
 
 impl LpKernels {
@@ -463,6 +482,7 @@ impl LpKernels {
             sketch: sketch::SketchKernels::load(&module)?,
             nu_hash: nu_hash::NuHashKernel::load(&module)?,
             unit_weights,
+            loop_budget: variant.loop_budget(),
             _module: module,
         })
     }
@@ -664,6 +684,8 @@ struct DeviceState {
     nu_hash: Option<nu_hash::NuHashState>,
     num_vertices: u32,
     num_edges: u64,
+    /// Loop iterations one hook call may run ([`LpKernel::loop_budget`]).
+    loop_budget: u64,
     peak_bytes: u64,
     table_bytes: u64,
 }
@@ -750,6 +772,7 @@ impl DeviceState {
             nu_hash,
             num_vertices: n as u32,
             num_edges: csr.num_edges(),
+            loop_budget: kernels.loop_budget.unwrap_or_else(|| default_loop_budget(n as u64, csr.num_edges())),
             peak_bytes: 0,
             table_bytes,
         };
@@ -796,13 +819,17 @@ impl DeviceState {
     }
 
     /// The sweep's counters read back, or the run's error if a hook passed an out-of-range
-    /// id to the view.
-    fn read_counters(&self, gpu: &Gpu, variant: &str, iteration: u32) -> Result<Vec<u64>> {
+    /// id to the view or ran past its loop step budget.
+    fn read_counters<V: LpKernel + ?Sized>(&self, gpu: &Gpu, variant: &V, iteration: u32) -> Result<Vec<u64>> {
         let counters = gpu.download(&self.counters)?;
         let (code, id) = (counters[FAULT_METHOD], counters[FAULT_ID]);
         if code == 0 {
             return Ok(counters);
         }
+        if let Some(fault) = decode_loop_fault(code, id) {
+            return Err(variant.loop_fault_error(fault, iteration, self.loop_budget));
+        }
+        let variant = variant.kernel_name();
         let (method, kind) = VIEW_METHODS
             .iter()
             .find(|(c, _, _)| *c == code)
@@ -836,6 +863,7 @@ impl DeviceState {
             fault: self.counters.device_ptr() + (FAULT_METHOD * std::mem::size_of::<u64>()) as u64,
             num_edges: self.num_edges,
             random_seed: seed,
+            loop_budget: self.loop_budget,
             num_vertices: self.num_vertices,
             iteration,
         }

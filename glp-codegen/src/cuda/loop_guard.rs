@@ -1,0 +1,120 @@
+//! The CUDA side of loop step budgets ([`crate::loops`]): the names and signatures of the
+//! functions that take a step counter, and the wrapper that gives a looping hook its counter
+//! and reports it when its loops ran out.
+
+use super::emit::{c_type, function_name, literal, params_struct};
+use super::namer::Namer;
+use crate::ir::{Function, Literal, Type};
+use crate::kind::{HookArg, KindSpec, Neutral};
+use std::fmt::Write as _;
+
+/// The C name of the step counter (`glp_loop_guard&`) in every function that loops; user
+/// bindings never start with `glp_` ([`Namer`]).
+pub const GUARD: &str = "glp_loops";
+
+/// The C name of `f`'s body: a hook that loops is emitted as `<hook>_loops` taking the step
+/// counter, under a wrapper of its own name ([`emit_hook_wrapper`]); every other function
+/// keeps its name (a helper that loops takes the counter of the hook calling it).
+pub fn body_name(kind: &KindSpec, f: &Function, looping: bool) -> String {
+    let name = function_name(kind, f);
+    if looping && f.role.hook_index().is_some() {
+        format!("{name}_loops")
+    } else {
+        name
+    }
+}
+
+/// The C names of `f`'s arguments (the order a fresh [`Namer`] gives them, as the body uses).
+pub fn argument_names(f: &Function) -> Vec<String> {
+    let mut namer = Namer::default();
+    f.params.iter().map(|&p| namer.name(&f.locals[p as usize].name)).collect()
+}
+
+/// The declaration of `f`'s body: the parameter block, its arguments and, when it loops, the
+/// step counter.
+pub fn prototype(kind: &KindSpec, f: &Function, looping: bool) -> String {
+    let mut args = vec![format!("const {}& self", params_struct(kind))];
+    for (&p, name) in f.params.iter().zip(argument_names(f)) {
+        args.push(format!("{} {name}", c_type(kind, &f.locals[p as usize].ty)));
+    }
+    if looping {
+        args.push(format!("glp_loop_guard& {GUARD}"));
+    }
+    format!("__device__ __forceinline__ {} {}({})", c_type(kind, &f.ret), body_name(kind, f, looping), args.join(", "))
+}
+
+/// The statement that counts one iteration of loop `site` in a function returning `ret`:
+/// once the budget is spent, the function returns the zero of its type at once.
+pub fn step(site: usize, ret: &Type) -> String {
+    let value = if matches!(ret, Type::Unit | Type::Never) { "" } else { " {}" };
+    format!("if (glp_loop_exhausted({GUARD}, {site}u)) return{value};")
+}
+
+/// Appends the wrapper of hook `f` (number `hook` of the kind), whose body loops: it creates
+/// the step counter from the kind's budget, calls the body, and when a loop ran out records
+/// the site, the hook and the vertex with the kind's `loop_fault` and returns the hook's
+/// neutral value.
+///
+/// Panics if the kind's hook takes no context (every kind's hooks do: the budget and the
+/// fault record are the context's).
+pub fn emit_hook_wrapper(kind: &KindSpec, f: &Function, hook: usize, out: &mut String) {
+    let spec = &kind.hooks[hook];
+    let names = argument_names(f);
+    let context = spec
+        .args
+        .iter()
+        .position(|(_, a)| *a == HookArg::Context)
+        .unwrap_or_else(|| panic!("hook `{}` of kind `{}` takes no context", spec.name, kind.trait_name));
+    let (ctx, vertex) = (&names[context], &names[spec.vertex_arg]);
+    let prefix = kind.c_prefix;
+    let mut args = vec!["self".to_string()];
+    args.extend(names.iter().cloned());
+    args.push(GUARD.to_string());
+    let call = format!("{}({})", body_name(kind, f, true), args.join(", "));
+    let void = matches!(f.ret, Type::Unit | Type::Never);
+    let _ = writeln!(out, "// `{}` with the step budget of its loops (glp-codegen's `loops`).", spec.name);
+    let _ = writeln!(out, "{} {{", prototype(kind, f, false));
+    let _ = writeln!(out, "    glp_loop_guard {GUARD} = glp_loop_guard_new({prefix}loop_budget({ctx}));");
+    if void {
+        let _ = writeln!(out, "    {call};");
+    } else {
+        let _ = writeln!(out, "    const {} glp_value = {call};", c_type(kind, &f.ret));
+    }
+    let _ = writeln!(out, "    if ({GUARD}.site != 0u) {{");
+    let _ = writeln!(out, "        {prefix}loop_fault({ctx}, {GUARD}.site, {hook}u, {vertex});");
+    if void {
+        let _ = writeln!(out, "        return;");
+        let _ = writeln!(out, "    }}");
+    } else {
+        let _ = writeln!(out, "        return {};", neutral(kind, spec.neutral, &f.ret, &names));
+        let _ = writeln!(out, "    }}");
+        let _ = writeln!(out, "    return glp_value;");
+    }
+    let _ = writeln!(out, "}}");
+}
+
+/// The C value of a hook's neutral value `items` for return type `ret`.
+fn neutral(kind: &KindSpec, items: &[Neutral], ret: &Type, names: &[String]) -> String {
+    let scalars = match ret {
+        Type::Scalar(s) => vec![*s],
+        Type::Tuple(items) => items.clone(),
+        _ => Vec::new(),
+    };
+    let values: Vec<String> = items
+        .iter()
+        .zip(&scalars)
+        .map(|(n, &ty)| match *n {
+            Neutral::Zero => literal(Literal::Int(0), ty),
+            Neutral::Constant(name) => match kind.constant(name) {
+                Some(c) => literal(Literal::Int(c.value), ty),
+                None => panic!("neutral value: `{name}` is not a constant of kind `{}`", kind.trait_name),
+            },
+            Neutral::Arg(i) => names[i].clone(),
+        })
+        .collect();
+    assert_eq!(values.len(), scalars.len(), "the neutral value of a `{ret}` hook of kind `{}`", kind.trait_name);
+    match ret {
+        Type::Tuple(_) => format!("{}{{{}}}", c_type(kind, ret), values.join(", ")),
+        _ => values.join(""),
+    }
+}
