@@ -36,7 +36,7 @@ pub mod variants;
 
 /// The items most programs need.
 pub mod prelude {
-    pub use crate::variants::{Classic, Llp, Seeded, Slp, Weighted};
+    pub use crate::variants::{Capped, Classic, Llp, Seeded, Slp, Weighted};
     pub use glp_runtime::community::{Cover, GroundTruth, UNLABELLED};
     pub use glp_runtime::graph::{BuildOptions, Csr, DuplicateEdges, Graph, VertexId};
     pub use glp_runtime::io::LoadOptions;

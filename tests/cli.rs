@@ -70,6 +70,49 @@ fn lp_summary_names_every_figure() {
 }
 
 #[test]
+fn the_demonstration_shows_the_collapse_and_the_remedies_beside_classic_lp() {
+    // One thread: the asynchronous schedule is then deterministic, so separate runs of each
+    // variant reproduce the demonstration's figures.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("classic.tsv");
+    let run = glp(&["--threads", "1", "lp", "--backend", "cpu", "--out", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let text = stdout(&run);
+    // The collapse note names the largest community of the labels written, counted here.
+    let mut sizes: HashMap<u64, usize> = HashMap::new();
+    for label in read_pairs(&out).values() {
+        *sizes.entry(*label).or_default() += 1;
+    }
+    let largest = sizes.values().max().copied().unwrap();
+    assert!(largest > 900, "classic LP collapses on this graph: {largest}");
+    let share = (100.0 * largest as f64 / 1005.0).round();
+    assert!(
+        text.contains(&format!("note         one community holds {largest} of 1005 vertices ({share}%):\n")),
+        "{text}"
+    );
+    // Each remedy's line shows the NMI of that variant's labels, computed here from its own run.
+    let truth = read_pairs(&data("email-Eu-core-department-labels.txt"));
+    for variant in ["capped", "llp"] {
+        let file = dir.path().join(format!("{variant}.tsv"));
+        let args = ["--threads", "1", "lp", "--backend", "cpu", "--variant", variant, "--out", file.to_str().unwrap()];
+        let single = glp(&args);
+        assert!(single.status.success(), "{}", stderr(&single));
+        let labels = read_pairs(&file);
+        let (a, b): (Vec<u64>, Vec<u64>) = truth.iter().map(|(v, d)| (labels[v], *d)).unzip();
+        let expected = nmi(&a, &b);
+        let line =
+            text.lines().find(|l| l.starts_with(variant)).unwrap_or_else(|| panic!("no {variant} line:\n{text}"));
+        assert!(line.ends_with(&format!(", NMI {expected:.4}")), "{line} (NMI computed here: {expected})");
+        // Each remedy does better than classic LP against the departments.
+        let (c, d): (Vec<u64>, Vec<u64>) = truth.iter().map(|(v, d)| (read_pairs(&out)[v], *d)).unzip();
+        assert!(expected > nmi(&c, &d) + 0.2, "{variant}: NMI {expected}");
+    }
+    // A graph of the user's is not the demonstration: no remedies are run.
+    let user = glp(&["lp", "--backend", "cpu", BUNDLED_FILE]);
+    assert!(user.status.success() && !stdout(&user).contains("--variant capped:"), "{}", stdout(&user));
+}
+
+#[test]
 fn gpu_backend_without_a_gpu_is_a_clear_error_and_auto_falls_back() {
     if glp_runtime::device::probe().is_ok() {
         return; // A GPU machine: the fallback paths below do not apply.

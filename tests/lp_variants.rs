@@ -305,6 +305,70 @@ fn llp_splits_the_giant_community_of_classic_lp() {
     assert!(none < some && none < strong, "communities: {none}, {some}, {strong}");
 }
 
+// ---- Degree-capped LP -----------------------------------------------------------------------
+
+/// Naive synchronous degree-capped LP: each neighbour votes for its label with weight 1, or 0
+/// when it has more than `cap` neighbours (its label is still a candidate); highest total,
+/// ties to the smallest label; a vertex without neighbours keeps its label.
+fn reference_capped(csr: &Csr, cap: f64, iterations: u32) -> Vec<u32> {
+    let n = csr.num_vertices() as u32;
+    let mut labels: Vec<u32> = (0..n).collect();
+    for _ in 0..iterations {
+        let next: Vec<u32> = (0..n)
+            .map(|v| {
+                let mut votes: BTreeMap<u32, f64> = BTreeMap::new();
+                for &u in csr.neighbors(v) {
+                    let weight = if csr.degree(u) as f64 > cap { 0.0 } else { 1.0 };
+                    *votes.entry(labels[u as usize]).or_default() += weight;
+                }
+                let mut best: Option<(f64, u32)> = None;
+                for (&l, &total) in &votes {
+                    if best.is_none_or(|(b, _)| total > b) {
+                        best = Some((total, l));
+                    }
+                }
+                best.map_or(labels[v as usize], |(_, l)| l)
+            })
+            .collect();
+        if next == labels {
+            break;
+        }
+        labels = next;
+    }
+    labels
+}
+
+#[test]
+fn capped_lp_matches_a_naive_reference() {
+    for name in SMALL_GRAPHS {
+        let g = load(name);
+        for cap in [0.0, 5.0, 20.0, 100.0] {
+            let config = LpConfig::synchronous(20);
+            let out = pool(2)
+                .install(|| glp::lp::run_kernel(&g.csr, &Capped { cap }, &config, &LpInputs::default()))
+                .unwrap();
+            assert_eq!(out.labels, reference_capped(&g.csr, cap, 20), "{name}, cap {cap}");
+        }
+    }
+}
+
+#[test]
+fn capped_lp_avoids_the_collapse_of_classic_lp_on_email_eu_core() {
+    // The bundled demonstration's graph: classic LP puts most vertices in one community; with
+    // the hubs' votes weighing nothing, the largest community shrinks and modularity and NMI
+    // rise (measured: 932 of 1005 vertices, 0.05 and 0.11 against 528, 0.31 and 0.44; the
+    // bounds leave room for other thread counts).
+    let g = load("email-Eu-core.txt");
+    let config = LpConfig::asynchronous();
+    let classic = glp::lp::run(&g.csr, &Classic, &config).unwrap();
+    let capped = glp::lp::run_kernel(&g.csr, &Capped::default(), &config, &LpInputs::default()).unwrap();
+    let n = g.csr.num_vertices() as u64;
+    let quality = |labels: &[u32]| QualityReport::new(&g.csr, labels, None).unwrap();
+    let (classic, capped) = (quality(&classic.labels), quality(&capped.labels));
+    assert!(classic.communities.max > 9 * n / 10 && classic.modularity < 0.1, "{classic:?}");
+    assert!(capped.communities.max < 2 * n / 3 && capped.modularity > 0.25, "{capped:?}");
+}
+
 // ---- Seeded LP ---------------------------------------------------------------------------
 
 /// Connected component of every vertex (breadth-first search; the graph is symmetric).

@@ -115,5 +115,5 @@ pub fn ground_truth(path: Option<&Path>, bundled: bool, graph: &Graph) -> Result
 
 /// A display name for a graph argument.
 pub fn graph_name(path: Option<&Path>) -> String {
-    path.map_or_else(|| format!("{BUNDLED_NAME} (bundled)"), |p| p.display().to_string())
+    path.map_or_else(|| format!("bundled {BUNDLED_NAME}"), |p| p.display().to_string())
 }

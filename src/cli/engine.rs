@@ -1,7 +1,7 @@
 //! Options of the label propagation engine shared by `glp lp` and `glp bench lp`: schedule,
 //! iterations, tie rule, and the variant with its parameters and seed file.
 
-use crate::variants::{Classic, Llp, Seeded, Slp, Weighted};
+use crate::variants::{Capped, Classic, Llp, Seeded, Slp, Weighted};
 use clap::{Args, ValueEnum};
 use glp_runtime::graph::{Csr, Graph};
 use glp_runtime::io::{self, SeedFile};
@@ -54,6 +54,8 @@ pub enum VariantArg {
     Classic,
     /// Neighbour label with the largest total edge weight
     Weighted,
+    /// Degree-capped LP (parameter cap)
+    Capped,
     /// Layered LP (parameter gamma)
     Llp,
     /// Speaker-listener LP, overlapping communities (parameter threshold)
@@ -66,12 +68,13 @@ pub enum VariantArg {
 }
 
 /// The built-in variant names, in help order.
-const VARIANT_NAMES: [&str; 5] = ["classic", "weighted", "llp", "slp", "seeded"];
+const VARIANT_NAMES: [&str; 6] = ["classic", "weighted", "capped", "llp", "slp", "seeded"];
 
 fn parse_variant(s: &str) -> std::result::Result<VariantArg, String> {
     Ok(match s {
         "classic" => VariantArg::Classic,
         "weighted" => VariantArg::Weighted,
+        "capped" => VariantArg::Capped,
         "llp" => VariantArg::Llp,
         "slp" => VariantArg::Slp,
         "seeded" => VariantArg::Seeded,
@@ -94,14 +97,17 @@ pub struct EngineArgs {
     pub iterations: u32,
 
     /// Label propagation variant: classic (most frequent neighbour label), weighted (largest
-    /// total edge weight; the same on unweighted graphs), llp (layered LP, --param gamma),
+    /// total edge weight; the same on unweighted graphs), capped (neighbours above a degree
+    /// cap do not vote: the remedy for LP's collapse on dense cores, --param cap),
+    /// llp (layered LP, --param gamma),
     /// slp (speaker-listener LP, overlapping communities, --param threshold), seeded (labels
     /// spread from --seeds only), or FILE.rs (a variant written in Rust, compiled at run time
     /// and interpreted: a struct whose fields are its parameters and `impl LpVariant` for it)
     #[arg(long, value_name = "VARIANT", default_value = "classic", value_parser = parse_variant)]
     pub variant: VariantArg,
 
-    /// A parameter of the variant, NAME=VALUE (repeatable): llp gamma (>= 0, default 1),
+    /// A parameter of the variant, NAME=VALUE (repeatable): capped cap (>= 0, default 100),
+    /// llp gamma (>= 0, default 1),
     /// slp threshold (in [0, 1], default 0.1); FILE.rs: every parameter its hooks read,
     /// parsed as the field's type (no defaults)
     #[arg(long = "param", value_name = "NAME=VALUE")]
@@ -136,6 +142,7 @@ struct ParamSpec {
     valid: fn(f64) -> bool,
 }
 
+const CAPPED_PARAMS: &[ParamSpec] = &[ParamSpec { name: "cap", range: "a degree >= 0", valid: |c| c >= 0.0 }];
 const LLP_PARAMS: &[ParamSpec] = &[ParamSpec { name: "gamma", range: "a number >= 0", valid: |g| g >= 0.0 }];
 const SLP_PARAMS: &[ParamSpec] =
     &[ParamSpec { name: "threshold", range: "a number in [0, 1]", valid: |t| (0.0..=1.0).contains(&t) }];
@@ -147,6 +154,8 @@ pub enum Variant {
     Classic,
     /// [`Weighted`].
     Weighted,
+    /// [`Capped`] with its parameter.
+    Capped(Capped),
     /// [`Llp`] with its parameter.
     Llp(Llp),
     /// [`Slp`] with its parameter.
@@ -175,6 +184,7 @@ impl Variant {
         match self {
             Variant::Classic => lp::run_kernel(csr, &Classic, config, inputs),
             Variant::Weighted => lp::run_kernel(csr, &Weighted, config, inputs),
+            Variant::Capped(capped) => lp::run_kernel(csr, capped, config, inputs),
             Variant::Llp(llp) => lp::run_kernel(csr, llp, config, inputs),
             Variant::Slp(slp) => lp::run_kernel(csr, slp, config, inputs),
             Variant::Seeded(_) => lp::run_kernel(csr, &Seeded, config, inputs),
@@ -205,6 +215,7 @@ impl Variant {
         match self {
             Variant::Classic => lp::run_sketched(csr, &Classic, config, inputs, sketch),
             Variant::Weighted => lp::run_sketched(csr, &Weighted, config, inputs, sketch),
+            Variant::Capped(capped) => lp::run_sketched(csr, capped, config, inputs, sketch),
             Variant::Llp(llp) => lp::run_sketched(csr, llp, config, inputs, sketch),
             Variant::Slp(slp) => lp::run_sketched(csr, slp, config, inputs, sketch),
             Variant::Seeded(_) => lp::run_sketched(csr, &Seeded, config, inputs, sketch),
@@ -223,6 +234,7 @@ impl Variant {
         let kernel: &dyn LpKernel = match self {
             Variant::Classic => &Classic,
             Variant::Weighted => &Weighted,
+            Variant::Capped(capped) => capped,
             Variant::Llp(llp) => llp,
             Variant::Slp(slp) => slp,
             Variant::Seeded(_) => &Seeded,
@@ -283,6 +295,7 @@ impl EngineArgs {
         Ok(match &self.variant {
             VariantArg::Classic => Variant::Classic,
             VariantArg::Weighted => Variant::Weighted,
+            VariantArg::Capped => Variant::Capped(Capped { cap: parameters[0].unwrap_or(Capped::default().cap) }),
             VariantArg::Llp => Variant::Llp(Llp { gamma: parameters[0].unwrap_or(Llp::default().gamma) }),
             VariantArg::Slp => Variant::Slp(Slp { threshold: parameters[0].unwrap_or(Slp::default().threshold) }),
             VariantArg::Seeded => {
@@ -324,6 +337,7 @@ impl EngineArgs {
     /// after checking names, values and the --seeds option.
     fn parameters(&self) -> Result<Vec<Option<f64>>> {
         let specs: &[ParamSpec] = match &self.variant {
+            VariantArg::Capped => CAPPED_PARAMS,
             VariantArg::Llp => LLP_PARAMS,
             VariantArg::Slp => SLP_PARAMS,
             _ => &[],
@@ -381,6 +395,7 @@ impl EngineArgs {
         match &self.variant {
             VariantArg::Classic => "classic".into(),
             VariantArg::Weighted => "weighted".into(),
+            VariantArg::Capped => "capped".into(),
             VariantArg::Llp => "llp".into(),
             VariantArg::Slp => "slp".into(),
             VariantArg::Seeded => "seeded".into(),

@@ -31,6 +31,37 @@ const OVERLAPPING_NMI_MEANING: [&str; 3] = [
     "overlap (one label per vertex cannot), pull it toward 0",
 ];
 
+/// A community holding more than this fraction of the vertices (of a graph of at least
+/// [`COLLAPSE_MIN_VERTICES`]) is label propagation's collapse, and the summary says so.
+pub const COLLAPSE_FRACTION: f64 = 0.5;
+
+/// Graphs smaller than this are not said to collapse (a 30-vertex graph may be one community).
+pub const COLLAPSE_MIN_VERTICES: u64 = 100;
+
+/// What the collapse is and what avoids it, after the line that says how large the
+/// community is.
+const COLLAPSE_MEANING: [&str; 3] = [
+    "label propagation collapses on graphs with a dense core: a few hubs pass their",
+    "label to most vertices (networkx and NetworKit do the same); --variant capped",
+    "(hubs do not vote) or llp (large labels are penalised) avoid it (see the README)",
+];
+
+/// The summary's note when one community holds more than [`COLLAPSE_FRACTION`] of the
+/// graph's vertices (none otherwise). Lines start with a 13-column label.
+pub fn collapse_lines(quality: &QualityReport) -> String {
+    let (largest, vertices) = (quality.communities.max as u64, quality.vertices as u64);
+    let mut s = String::new();
+    if vertices < COLLAPSE_MIN_VERTICES || (largest as f64) <= COLLAPSE_FRACTION * vertices as f64 {
+        return s;
+    }
+    let share = 100.0 * largest as f64 / vertices as f64;
+    let _ = writeln!(s, "note         one community holds {largest} of {vertices} vertices ({share:.0}%):");
+    for line in COLLAPSE_MEANING {
+        let _ = writeln!(s, "             {line}");
+    }
+    s
+}
+
 /// How much of the graph a ground truth labels.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct TruthCoverage {
@@ -140,6 +171,25 @@ mod tests {
         let report = QualityReport::new(&csr, &[0, 0, 2, 3], Some(&truth)).unwrap();
         assert!(report.nmi.is_some() && report.overlapping_nmi.is_some());
         report
+    }
+
+    /// The report of `labels` on a graph of as many vertices with no edge.
+    fn sizes_only(labels: &[u32]) -> QualityReport {
+        QualityReport::new(&glp_runtime::graph::Csr::empty(labels.len()), labels, None).unwrap()
+    }
+
+    #[test]
+    fn a_community_of_most_vertices_is_called_a_collapse() {
+        let all: Vec<u32> = vec![0; 200];
+        let text = collapse_lines(&sizes_only(&all));
+        assert!(text.starts_with("note         one community holds 200 of 200 vertices (100%):\n"), "{text}");
+        assert_eq!(text.lines().count(), 1 + COLLAPSE_MEANING.len());
+        let most: Vec<u32> = (0..200).map(|v| if v < 101 { 0 } else { v }).collect();
+        assert!(collapse_lines(&sizes_only(&most)).contains("holds 101 of 200 vertices (50%)"));
+        // Exactly half is not more than half; a small graph is never said to collapse.
+        let half: Vec<u32> = (0..200).map(|v| if v < 100 { 0 } else { v }).collect();
+        assert!(collapse_lines(&sizes_only(&half)).is_empty());
+        assert!(collapse_lines(&sizes_only(&[0; 99])).is_empty());
     }
 
     #[test]
