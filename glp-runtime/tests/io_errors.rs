@@ -115,10 +115,16 @@ fn empty_inputs() {
 
 #[test]
 fn csv_problems() {
-    assert_error(Format::Csv, "source\n1\n", 1, 1, "bad header: expected at least two columns");
-    assert_error(Format::Csv, "a,b\n1,2\n3\n", 3, 2, "missing column: expected a target vertex id");
-    assert_error(Format::Csv, "a,b\n1,2\n3, ,\n", 3, 4, "expected a target vertex id, found an empty field");
-    assert_error(Format::Csv, "a,b\n1,2\n3;4\n", 3, 1, "found `3;4`");
+    assert_error(Format::Csv, "source\n1\n", 1, 1, "bad header: no target column");
+    assert_error(Format::Csv, "src,dst\n1,2\n3\n", 3, 2, "missing column: expected a target vertex id");
+    assert_error(
+        Format::Csv,
+        "src,dst\n1,2\n3, ,\n",
+        3,
+        4,
+        "expected a target vertex id (column 2, `dst`), found an empty field",
+    );
+    assert_error(Format::Csv, "src,dst\n1,2\n3;4\n", 3, 1, "found `3;4`");
 }
 
 #[test]

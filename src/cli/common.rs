@@ -2,7 +2,7 @@
 
 use clap::{Args, ValueEnum};
 use glp_runtime::graph::{BuildOptions, DuplicateEdges, Graph};
-use glp_runtime::io::{self, Format, LoadOptions, TruthFile};
+use glp_runtime::io::{self, Columns, Format, LoadOptions, TruthFile, WeightRule};
 use glp_runtime::{Error, Result};
 use std::path::Path;
 
@@ -17,7 +17,8 @@ const BUNDLED_TRUTH: &[u8] = include_bytes!("../../data/email-Eu-core-department
 #[derive(Debug, Clone, Args)]
 pub struct LoadArgs {
     /// Input format: mtx, edges, csv, adj (LDBC adjacency lists), ldbc (.v/.e pair) or glpg
-    /// [default: detected from the content and the name]
+    /// [default: detected from the content and the name; a graph path `-` reads standard
+    /// input, detected from its content]
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     pub format: Option<Format>,
 
@@ -33,6 +34,16 @@ pub struct LoadArgs {
     /// Repeated edges between the same two vertices
     #[arg(long, value_enum, default_value_t = DuplicatesArg::Collapse, value_name = "POLICY")]
     pub duplicates: DuplicatesArg,
+
+    /// Edge-list columns to read, SRC,DST[,WEIGHT]: CSV header names or 0-based indices
+    /// (other columns are then ignored) [default: by the CSV header's names, else `source
+    /// target [weight]` as the first data line has them]
+    #[arg(long, value_name = "SRC,DST[,WEIGHT]", value_parser = parse_columns)]
+    pub columns: Option<Columns>,
+
+    /// The edge weights the command accepts (set by the command, not on the command line)
+    #[arg(skip)]
+    pub weights: WeightRule,
 }
 
 /// `--duplicates` values.
@@ -50,7 +61,16 @@ fn parse_format(s: &str) -> std::result::Result<Format, String> {
     s.parse::<Format>().map_err(|e| e.to_string())
 }
 
+fn parse_columns(s: &str) -> std::result::Result<Columns, String> {
+    s.parse::<Columns>().map_err(|e| e.to_string())
+}
+
 impl LoadArgs {
+    /// These arguments, loading only weights that `weights` accepts.
+    pub fn with_weights(&self, weights: WeightRule) -> LoadArgs {
+        LoadArgs { weights, ..self.clone() }
+    }
+
     /// The loader options these arguments describe.
     pub fn options(&self) -> LoadOptions {
         let duplicates = match self.duplicates {
@@ -62,6 +82,8 @@ impl LoadArgs {
             format: self.format,
             build: BuildOptions { symmetrise: !self.directed, drop_self_loops: !self.keep_self_loops, duplicates },
             progress: true,
+            columns: self.columns.clone(),
+            weights: self.weights,
         }
     }
 }

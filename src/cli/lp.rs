@@ -6,6 +6,7 @@ use clap::{Args, ValueEnum};
 use glp_runtime::community::UNLABELLED;
 use glp_runtime::device::Gpu;
 use glp_runtime::graph::Graph;
+use glp_runtime::io::WeightRule;
 use glp_runtime::lp::gpu::{run_gpu, MflStrategy};
 use glp_runtime::lp::{Label, LpOutcome};
 use glp_runtime::metrics::QualityReport;
@@ -163,7 +164,7 @@ pub fn run(args: LpArgs) -> Result<()> {
         cpu_search(args.mfl)?; // before the graph is loaded
     }
     let checked = args.engine.check()?;
-    let graph = common::load(args.graph.as_deref(), &args.load)?;
+    let graph = common::load(args.graph.as_deref(), &args.load.with_weights(WeightRule::NonNegative))?;
     let truth = common::ground_truth(args.ground_truth.as_deref(), args.graph.is_none(), &graph)?;
     let variant = args.engine.prepare(checked, &graph)?;
     let outcome = match &backend {

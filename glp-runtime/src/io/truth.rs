@@ -28,7 +28,8 @@
 //! members are counted). Vertices no entry mentions are [`UNLABELLED`] in a partition and in
 //! no community of a cover.
 
-use super::input::{decode_bytes, read_file};
+use super::detect::strip_compression_suffix;
+use super::input::{decode_bytes, display_name, read_file};
 use super::progress::Progress;
 use super::text::{Dialect, Text, Token};
 use crate::community::{Cover, GroundTruth, UNLABELLED};
@@ -75,14 +76,15 @@ pub enum TruthFormat {
     CsvTargets,
 }
 
-/// Reads the ground-truth file at `path` (gzip or plain), detecting its layout (see
+/// Reads the ground-truth file at `path` (plain or compressed; `-` reads standard input),
+/// detecting its layout (see
 /// [`TruthFormat`]). Ids are original vertex ids mapped through [`VertexIds::dense`]; entries
 /// whose id is not a vertex are skipped and counted in [`TruthFile::unknown_ids`].
 pub fn read_ground_truth(path: &Path, ids: &VertexIds) -> Result<TruthFile> {
     read_ground_truth_as(path, ids, None)
 }
 
-/// Reads ground truth from `bytes` (gzip or plain); `name` is used for layout detection and
+/// Reads ground truth from `bytes` (plain or compressed); `name` is used for layout detection and
 /// error messages.
 pub fn read_ground_truth_from_bytes(name: &str, bytes: &[u8], ids: &VertexIds) -> Result<TruthFile> {
     read_ground_truth_from_bytes_as(name, bytes, ids, None)
@@ -91,7 +93,7 @@ pub fn read_ground_truth_from_bytes(name: &str, bytes: &[u8], ids: &VertexIds) -
 /// [`read_ground_truth`] with an explicit layout (`None` detects it).
 pub fn read_ground_truth_as(path: &Path, ids: &VertexIds, format: Option<TruthFormat>) -> Result<TruthFile> {
     let input = read_file(path, &Progress::hidden())?;
-    parse(Text::new(path, &input), ids, format)
+    parse(Text::new(display_name(path), &input), ids, format)
 }
 
 /// [`read_ground_truth_from_bytes`] with an explicit layout (`None` detects it).
@@ -123,7 +125,7 @@ fn parse(text: Text<'_>, ids: &VertexIds, format: Option<TruthFormat>) -> Result
 /// label file (single- or multi-label is decided while reading it).
 fn detect(text: Text<'_>) -> TruthFormat {
     let name = text.name().file_name().and_then(|n| n.to_str()).unwrap_or("").to_ascii_lowercase();
-    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    let name = strip_compression_suffix(&name);
     let first_is_csv = text.lines().next_data().is_some_and(|line| line.text().contains(&b','));
     if name.contains(".cmty") {
         TruthFormat::Communities
