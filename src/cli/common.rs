@@ -120,5 +120,9 @@ pub fn write_file(path: &Path, text: &[u8]) -> Result<()> {
 
 /// A display name for a graph argument.
 pub fn graph_name(path: Option<&Path>) -> String {
-    path.map_or_else(|| format!("{BUNDLED_NAME} (bundled)"), |p| p.display().to_string())
+    match path {
+        None => format!("{BUNDLED_NAME} (bundled)"),
+        Some(p) if p.as_os_str() == io::STDIN_PATH => "<stdin>".to_string(),
+        Some(p) => p.display().to_string(),
+    }
 }

@@ -215,7 +215,7 @@ fn check_weights(graph: &Graph, rule: WeightRule) -> std::result::Result<(), Str
     let target = graph.csr.targets()[edge];
     let why = rule.check(weights[edge]).err().unwrap_or_default();
     Err(format!(
-        "edge {} -> {} has the weight {}: {why}",
+        "the weight of edge {} -> {}, {}, is negative: {why}",
         graph.ids.original(source as u32),
         graph.ids.original(target),
         weights[edge]

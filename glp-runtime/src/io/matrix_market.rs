@@ -249,8 +249,9 @@ fn parse_chunk(lines: Lines<'_>, header: &Header, rule: WeightRule, sink: &mut E
             Field::Integer => {
                 let token = fields.expect("an integer value")?;
                 let value = token.integer("an integer value")? as f32;
-                rule.check(value)
-                    .map_err(|why| Fault::new(token.offset, format!("value `{}`: {why}", token.quoted())))?;
+                rule.check(value).map_err(|why| {
+                    Fault::new(token.offset, format!("value `{}` is negative: {why}", token.quoted()))
+                })?;
                 Some(value)
             }
             Field::Real => Some(fields.expect("a real value")?.weight("a real value", rule)?),
@@ -265,10 +266,10 @@ fn parse_chunk(lines: Lines<'_>, header: &Header, rule: WeightRule, sink: &mut E
                 ));
             }
             let mirror = value.map(|v| -v);
-            if let Some(why) = mirror.and_then(|v| rule.check(v).err()) {
+            if let Some((v, why)) = mirror.and_then(|v| rule.check(v).err().map(|why| (v, why))) {
                 return Err(Fault::new(
                     line.offset(),
-                    format!("the mirror entry ({column}, {row}) of this skew-symmetric entry is its negation: {why}"),
+                    format!("the mirror entry ({column}, {row}) of this skew-symmetric entry, {v}, is negative: {why}"),
                 ));
             }
             sink.push(line.offset(), column, row, mirror)?;

@@ -244,13 +244,12 @@ pub enum WeightRule {
 }
 
 impl WeightRule {
-    /// `Ok` when the rule allows the finite weight `w`, else why not.
-    pub fn check(self, w: f32) -> std::result::Result<(), String> {
+    /// `Ok` when the rule allows the finite weight `w`; else the reason a negative weight is
+    /// refused, for messages that say "... `w` is negative: <reason>".
+    pub fn check(self, w: f32) -> std::result::Result<(), &'static str> {
         match self {
             WeightRule::NonNegative if w < 0.0 => {
-                Err("a negative weight, but label propagation needs non-negative edge weights (as do modularity and \
-                 conductance)"
-                    .to_string())
+                Err("label propagation needs non-negative edge weights (as do modularity and conductance)")
             }
             _ => Ok(()),
         }

@@ -94,7 +94,8 @@ impl<'a> Token<'a> {
     pub(crate) fn weight(&self, what: &str, rule: WeightRule) -> Result<f32, Fault> {
         match self.as_str().map(str::parse::<f32>) {
             Some(Ok(w)) if w.is_finite() => {
-                rule.check(w).map_err(|why| Fault::new(self.offset, format!("{what} `{}`: {why}", self.quoted())))?;
+                rule.check(w)
+                    .map_err(|why| Fault::new(self.offset, format!("{what} `{}` is negative: {why}", self.quoted())))?;
                 Ok(w)
             }
             Some(Ok(_)) => Err(Fault::new(
