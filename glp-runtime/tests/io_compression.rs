@@ -13,8 +13,11 @@ use glp_runtime::io::{
 use io_support::*;
 use std::io::Write;
 
+/// A compressor.
+type Compress = fn(&[u8]) -> Vec<u8>;
+
 /// Every compression glp reads, with a compressor for it.
-const COMPRESSIONS: [(&str, fn(&[u8]) -> Vec<u8>); 4] = [("gzip", gzip), ("zstd", zstd), ("xz", xz), ("bzip2", bzip2)];
+const COMPRESSIONS: [(&str, Compress); 4] = [("gzip", gzip), ("zstd", zstd), ("xz", xz), ("bzip2", bzip2)];
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
