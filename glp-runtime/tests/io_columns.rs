@@ -39,7 +39,7 @@ fn weighted(graph: &Graph) -> Vec<(u64, u64, f32)> {
             out.push((graph.ids.original(v), u, w));
         }
     }
-    out.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    out.sort_by_key(|e| (e.0, e.1));
     out
 }
 
