@@ -98,7 +98,13 @@ pub(crate) fn decompress(
     match compression {
         Compression::Gzip => read_bounded(name, &what, flate2::read::MultiGzDecoder::new(source), hint, limit, corrupt),
         Compression::Zstd => {
-            let decoder = zstd::stream::read::Decoder::new(source).map_err(corrupt)?;
+            let mut decoder = zstd::stream::read::Decoder::new(source).map_err(corrupt)?;
+            // The window a frame asks for (up to 2^31 bytes with `--long=31`) is held to the
+            // budget too.
+            if let Some(bytes) = limit {
+                let log = (63 - bytes.max(1).leading_zeros()).clamp(10, 31);
+                decoder.window_log_max(log).map_err(corrupt)?;
+            }
             read_bounded(name, &what, decoder, hint, limit, corrupt)
         }
         Compression::Xz => {

@@ -91,7 +91,8 @@ impl<'a> Parser<'a> {
             _ => (value, start),
         };
         let lead = inner.iter().take_while(|&&b| is_blank(b)).count();
-        let trimmed = inner[lead..].trim_ascii_end();
+        let trail = inner[lead..].iter().rev().take_while(|&&b| is_blank(b)).count();
+        let trimmed = &inner[lead..inner.len() - trail];
         let numeric = !trimmed.is_empty()
             && trimmed.iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-' | b'_'));
         if !numeric {

@@ -129,7 +129,13 @@ fn parse_header(text: Text<'_>) -> Result<Header> {
     };
     let mut words = banner.fields(Dialect::Whitespace);
     let fault = |f: Fault| text.error(f);
-    words.expect("the `%%MatrixMarket` banner").map_err(fault)?;
+    let first = words.expect("the `%%MatrixMarket` banner").map_err(fault)?;
+    if !word_is(first, "%%MatrixMarket") {
+        return Err(text.error_at(
+            first.offset,
+            format!("bad header: expected the banner `{BANNER}`, found `{}`", first.quoted()),
+        ));
+    }
     let object = words.expect("the object `matrix`").map_err(fault)?;
     if !word_is(object, "matrix") {
         return Err(text.error_at(object.offset, format!("bad header: expected `matrix`, found `{}`", object.quoted())));
