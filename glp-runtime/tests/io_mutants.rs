@@ -174,9 +174,10 @@ fn run<I: Debug + Send + 'static, T: PartialEq + Debug + Send + 'static>(
         Err(_) => panic!("{name}: mutants still loading after {FORMAT_BUDGET:?}; at {}", current.lock().unwrap()),
     };
     // Memory the counting allocator does not see (the C decoders' own allocations) shows in
-    // the resident set: its peak may not grow by more than the memory budget.
+    // the resident set: its peak may not grow by more than twice the memory budget (a Matrix
+    // Market file may declare as many vertices as the budget holds).
     if let Some(grown) = resident.grown() {
-        assert!(grown <= 64 << 20, "{name}: the resident set grew by {grown} bytes");
+        assert!(grown <= 128 << 20, "{name}: the resident set grew by {grown} bytes");
     }
     println!(
         "{name:>6}: {} mutants, {} accepted, {} rejected ({} of them accepted by the reference), peak {} kB, \
@@ -322,7 +323,22 @@ const MTX_SEEDS: [&[u8]; 3] = [
 
 #[test]
 fn matrix_market_mutants() {
-    run(1, || text_case("mtx", 3000, MTX_SEEDS.to_vec(), Format::MatrixMarket, reference::matrix_market));
+    run(1, || {
+        let mut case = text_case("mtx", 3000, MTX_SEEDS.to_vec(), Format::MatrixMarket, reference::matrix_market);
+        // A quarter of the mutants start from odd numbers on the size line.
+        case.make = Box::new(|m, i| {
+            let seed = MTX_SEEDS[i % MTX_SEEDS.len()];
+            match i % 4 {
+                0 => Mutant(m.size_line(seed)),
+                1 if m.one_in(2) => {
+                    let sized = m.size_line(seed);
+                    Mutant(m.mutant(&sized))
+                }
+                _ => Mutant(m.mutant(seed)),
+            }
+        });
+        case
+    });
 }
 
 const EDGE_SEEDS: [&[u8]; 4] = [

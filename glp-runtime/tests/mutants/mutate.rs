@@ -242,6 +242,36 @@ impl Mutator {
         bytes
     }
 
+    /// `seed` (a Matrix Market file) with odd numbers on its size line: the vertex count
+    /// twice (square) or two different ones, and an entry count.
+    pub fn size_line(&mut self, seed: &[u8]) -> Vec<u8> {
+        const COUNTS: [&str; 14] = [
+            "0",
+            "1",
+            "3",
+            "4",
+            "5",
+            "1000",
+            "1048576",
+            "4194304",
+            "4194305",
+            "5000000",
+            "3000000000",
+            "4294967295",
+            "4294967296",
+            "18446744073709551615",
+        ];
+        let mut lines = split_lines(seed);
+        let Some(at) = lines.iter().skip(1).position(|l| !l.starts_with(b"%")).map(|i| i + 1) else {
+            return seed.to_vec();
+        };
+        let rows = self.pick(&COUNTS);
+        let columns = if self.one_in(4) { self.pick(&COUNTS) } else { rows };
+        let entries = self.pick(&["0", "1", "2", "4", "5", "6", "1000000", "18446744073709551615"]);
+        lines[at] = format!("{rows} {columns} {entries}\n").into_bytes();
+        lines.concat()
+    }
+
     /// Whether to do something with probability `1 / n`.
     pub fn one_in(&mut self, n: usize) -> bool {
         self.below(n) == 0
