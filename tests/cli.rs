@@ -631,6 +631,29 @@ fn a_graph_path_dash_reads_standard_input() {
     let run = glp_with_stdin(&["lp", "--backend", "cpu", "-", "--ground-truth", "-"], b"0 1\n1 2\n");
     assert!(!run.status.success());
     assert!(stderr(&run).contains("standard input can be read only once"), "{}", stderr(&run));
+    // Ground truth from standard input reads as the same file does.
+    let graph = dir.path().join("two.txt");
+    std::fs::write(&graph, "0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n2 3\n").unwrap();
+    let labels = dir.path().join("two.labels");
+    std::fs::write(&labels, "0 0\n1 0\n2 0\n3 1\n4 1\n5 7\n").unwrap();
+    let lp = |truth: &str, input: &[u8]| -> serde_json::Value {
+        let args = [
+            "lp",
+            "--backend",
+            "cpu",
+            "--json",
+            "--schedule",
+            "sync",
+            graph.to_str().unwrap(),
+            "--ground-truth",
+            truth,
+        ];
+        info_json(&glp_with_stdin(&args, input))
+    };
+    let from_file = lp(labels.to_str().unwrap(), b"");
+    let from_stdin = lp("-", &std::fs::read(&labels).unwrap());
+    assert!(from_file["quality"]["nmi"]["value"].is_f64(), "{from_file}");
+    assert_eq!(from_file["quality"], from_stdin["quality"]);
     let run = glp_with_stdin(&["info", "--format", "ldbc", "-"], b"1\n");
     assert!(stderr(&run).contains("an LDBC .v/.e pair cannot be read from standard input"), "{}", stderr(&run));
 }

@@ -70,8 +70,9 @@
 //! size their buffers from what the bytes can hold (an edge takes at least 4 bytes: at most
 //! 20 bytes of ids and weights per input byte, 4 for typical files), never from a declared
 //! count; declared counts (a Matrix Market size line, a `.glpg` header) are checked against
-//! the file's size and against the memory budget ([`crate::memory::available_memory`])
-//! before anything is allocated for them, and decompression stops at the budget. Exceeding it
+//! the file's size and against the memory budget ([`crate::memory::available_memory`]:
+//! available memory, a cgroup's limit, or `GLP_MEMORY_LIMIT`) before anything is allocated
+//! for them, and decompression stops at the budget. Exceeding it
 //! is an error that says what was declared or needed and what is available, not a process
 //! killed by the kernel.
 //!
