@@ -265,45 +265,69 @@ pub(crate) fn decide(
     columns: Option<&Columns>,
     rule: WeightRule,
 ) -> Result<Option<Schema>> {
-    let fault = |f: Fault| text.error(f);
     if let Some(header) = header {
-        let names: Vec<Token<'_>> = tokens(header, dialect);
-        let line = text.position(header.offset()).line;
-        let picked = match columns {
-            Some(columns) => pick_named(text, header, &names, columns)?,
-            None => pick_by_header(text, header, &names)?,
-        };
-        let name = |i: usize| quote(unquoted(names[i].bytes));
-        let origin = format!("the header (line {line}) has {} columns", names.len());
-        return Ok(Some(picked_schema(picked, names.len(), rule, &origin, &name)));
+        return from_header(text, header, dialect, columns, rule).map(Some);
     }
     let Some(first) = first else { return Ok(None) };
+    match columns {
+        Some(columns) => from_indices(text, first, dialect, columns, rule),
+        None => from_first_line(text, first, dialect, rule),
+    }
+    .map(Some)
+}
+
+/// Rules 1 and 2: columns by the header's names, or chosen by name or index.
+fn from_header(
+    text: Text<'_>,
+    header: Line<'_>,
+    dialect: Dialect,
+    columns: Option<&Columns>,
+    rule: WeightRule,
+) -> Result<Schema> {
+    let names: Vec<Token<'_>> = tokens(header, dialect);
+    let line = text.position(header.offset()).line;
+    let picked = match columns {
+        Some(columns) => pick_named(text, header, &names, columns)?,
+        None => pick_by_header(text, header, &names)?,
+    };
+    let origin = format!("the header (line {line}) has {} columns", names.len());
+    Ok(picked_schema(picked, names.len(), rule, &origin, Some(&names)))
+}
+
+/// Rule 1 without a header: columns chosen by index among the first data line's.
+fn from_indices(
+    text: Text<'_>,
+    first: Line<'_>,
+    dialect: Dialect,
+    columns: &Columns,
+    rule: WeightRule,
+) -> Result<Schema> {
+    let line = text.position(first.offset()).line;
+    let count = tokens(first, dialect).len();
+    let index = |column: &Column| match column {
+        Column::Index(i) if *i < count => Ok(*i),
+        Column::Index(i) => Err(text.error_at(
+            first.offset(),
+            format!("the columns chosen ({columns}) include index {i}, but the first data line has {count} columns"),
+        )),
+        Column::Name(name) => Err(text.error_at(
+            first.offset(),
+            format!(
+                "the columns chosen ({columns}) name `{name}`, but the file has no header line to find names in: give \
+                 0-based column indices"
+            ),
+        )),
+    };
+    let picked = (index(&columns.source)?, index(&columns.target)?, columns.weight.as_ref().map(index).transpose()?);
+    let origin = format!("the first data line (line {line}) has {count} columns");
+    Ok(picked_schema(picked, count, rule, &origin, None))
+}
+
+/// Rule 3: `source target`, `source target weight` or `source target {dict}`, as the first
+/// data line has it.
+fn from_first_line(text: Text<'_>, first: Line<'_>, dialect: Dialect, rule: WeightRule) -> Result<Schema> {
     let line = text.position(first.offset()).line;
     let found = tokens(first, dialect);
-    if let Some(columns) = columns {
-        let index = |column: &Column| match column {
-            Column::Index(i) if *i < found.len() => Ok(*i),
-            Column::Index(i) => Err(text.error_at(
-                first.offset(),
-                format!(
-                    "the columns chosen ({columns}) include index {i}, but the first data line has {} columns (0..{})",
-                    found.len(),
-                    found.len()
-                ),
-            )),
-            Column::Name(name) => Err(text.error_at(
-                first.offset(),
-                format!(
-                    "the columns chosen ({columns}) name `{name}`, but the file has no header line to find names in: \
-                     give 0-based column indices"
-                ),
-            )),
-        };
-        let picked =
-            (index(&columns.source)?, index(&columns.target)?, columns.weight.as_ref().map(index).transpose()?);
-        let origin = format!("the first data line (line {line}) has {} columns", found.len());
-        return Ok(Some(picked_schema(picked, found.len(), rule, &origin, &|i| format!("{}", i))));
-    }
     let decided = format!("decided by the first data line, line {line}");
     let schema = |shape: Shape, layout: &str, weight_what: String| Schema {
         shape,
@@ -313,43 +337,36 @@ pub(crate) fn decide(
         weight_what,
         layout: format!("every line is `{layout}` ({decided})"),
     };
-    let third = found.get(2);
-    if third.is_some_and(|t| t.bytes.first() == Some(&b'{')) {
+    if found.get(2).is_some_and(|t| t.bytes.first() == Some(&b'{')) {
         let mut fields = first.fields(dialect);
         let _ = (fields.next_token(), fields.next_token());
-        let dict = fields.rest().map(parse_data_dict).transpose().map_err(fault)?;
+        let dict = fields.rest().map(parse_data_dict).transpose().map_err(|f| text.error(f))?;
         let weighted = dict.is_some_and(|d| d.weight.is_some());
         let layout = if weighted { "source target {'weight': w, ...}" } else { "source target {...}" };
-        return Ok(Some(schema(Shape::Dict { weighted }, layout, "a weight".into())));
+        return Ok(schema(Shape::Dict { weighted }, layout, "a weight".into()));
     }
     match found.len() {
-        0..=2 => Ok(Some(schema(Shape::Pair, "source target", String::new()))),
-        3 => {
-            let third = found[2];
-            if !third.is_numeric() {
-                return Err(text.error_at(
-                    third.offset,
-                    format!(
-                        "expected a weight (a number) or a data dict `{{...}}` in the third column, found `{}`",
-                        third.quoted()
-                    ),
-                ));
-            }
+        0..=2 => Ok(schema(Shape::Pair, "source target", String::new())),
+        3 if found[2].is_numeric() => {
             let weight_what = format!("a weight (the file is weighted: its first data line, line {line}, has one)");
-            Ok(Some(schema(Shape::Weighted, "source target weight", weight_what)))
+            Ok(schema(Shape::Weighted, "source target weight", weight_what))
         }
-        _ => {
-            let extra = found[3];
-            Err(text.error_at(
-                extra.offset,
-                format!(
-                    "unexpected extra column `{}`: an edge list line is `source target`, `source target weight` or \
-                     `source target {{data dict}}` (choose columns with --columns; an LDBC adjacency list \
-                     `vertex neighbour...` is format `adj`)",
-                    extra.quoted()
-                ),
-            ))
-        }
+        3 => Err(text.error_at(
+            found[2].offset,
+            format!(
+                "expected a weight (a number) or a data dict `{{...}}` in the third column, found `{}`",
+                found[2].quoted()
+            ),
+        )),
+        _ => Err(text.error_at(
+            found[3].offset,
+            format!(
+                "unexpected extra column `{}`: an edge list line is `source target`, `source target weight` or \
+                 `source target {{data dict}}` (choose columns with --columns; an LDBC adjacency list \
+                 `vertex neighbour...` is format `adj`)",
+                found[3].quoted()
+            ),
+        )),
     }
 }
 
@@ -441,20 +458,17 @@ fn pick_named(text: Text<'_>, header: Line<'_>, names: &[Token<'_>], columns: &C
 }
 
 /// The schema of picked columns; plain `source target [weight]` layouts keep their fast shapes.
-fn picked_schema(
-    picked: Picked,
-    fields: usize,
-    rule: WeightRule,
-    origin: &str,
-    name: &dyn Fn(usize) -> String,
-) -> Schema {
+fn picked_schema(picked: Picked, fields: usize, rule: WeightRule, origin: &str, names: Option<&[Token<'_>]>) -> Schema {
     let (source, target, weight) = picked;
     let shape = match (fields, source, target, weight) {
         (2, 0, 1, None) => Shape::Pair,
         (3, 0, 1, Some(2)) => Shape::Weighted,
         _ => Shape::Picked { fields, source, target, weight },
     };
-    let column = |i: usize| format!("column {}, `{}`", i + 1, name(i));
+    let column = |i: usize| match names {
+        Some(names) => format!("column {}, `{}`", i + 1, quote(unquoted(names[i].bytes))),
+        None => format!("column {}", i + 1),
+    };
     Schema {
         shape,
         rule,
