@@ -246,7 +246,7 @@ pub enum WeightRule {
 
 impl WeightRule {
     /// `Ok` when the rule allows the finite weight `w`; else the reason a negative weight is
-    /// refused, for messages that say "... `w` is negative: <reason>".
+    /// refused, for messages that say `` "... `w` is negative: REASON" ``.
     pub fn check(self, w: f32) -> std::result::Result<(), &'static str> {
         match self {
             WeightRule::NonNegative if w < 0.0 => {
