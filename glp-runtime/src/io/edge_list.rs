@@ -1,13 +1,14 @@
 //! Edge lists: SNAP-style text, CSV, and LDBC `.e` files.
 //!
 //! A data line holds one edge. Which fields are the source, the target and the weight is
-//! the file's column schema, decided once from the CSV header, `--columns`, or the first data
-//! line, and enforced on every line ([`super::columns`] states the rules). Parsing is parallel
-//! over chunks; every chunk reads its lines through the one schema.
+//! the file's column schema, decided once from the CSV header, [`LoadOptions::columns`], or
+//! the first data line, and enforced on every line ([`super::columns`] states the rules).
+//! Parsing is parallel over chunks; every chunk reads its lines through the one schema.
 //!
-//! **CSV**: fields are separated by commas. The first data line is a header when any of its
-//! fields is not numeric (e.g. `id_1,id_2`); columns are then chosen by the header's names. A
-//! first line of numbers is data (a header-less CSV, read by position).
+//! **CSV**: fields are separated by commas. The first data line is a header when its first or
+//! second field is not a number (e.g. `id_1,id_2`); columns are then chosen by the header's
+//! names. A first line that starts with two numbers is data (a header-less CSV, read by
+//! position).
 
 use super::assemble::{assemble, ParsedGraph, VertexSet};
 use super::columns::{csv_header, decide, read_lines, Schema, Shape};
