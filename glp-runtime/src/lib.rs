@@ -3,8 +3,10 @@
 //! Everything glp runs on, below the command line:
 //!
 //! - [`graph`]: the CSR every engine reads, the edge-list builder and the id mapping;
-//! - [`io`]: readers for Matrix Market, SNAP edge lists, CSV, LDBC Graphalytics and gzip
-//!   versions of all of them, the binary `.glpg` format, and ground-truth files;
+//! - [`io`]: readers for Matrix Market, SNAP edge lists, CSV, LDBC Graphalytics and gzip,
+//!   zstd, xz or bzip2 versions of all of them (standard input too), the binary `.glpg`
+//!   format, and ground-truth and seed files;
+//! - [`memory`]: allocations checked against the memory budget before they are made;
 //! - [`gen`]: R-MAT / Kronecker and community-structured (planted partition) generators;
 //! - [`metrics`]: modularity, NMI, ARI, overlapping NMI, conductance, community sizes;
 //! - [`lp`]: label propagation on the CPU (synchronous and asynchronous schedules) behind

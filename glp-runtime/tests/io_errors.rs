@@ -4,7 +4,7 @@
 mod io_support;
 
 use glp_runtime::error::Error;
-use glp_runtime::io::{load_graph, load_graph_from_bytes, load_ldbc_from_bytes, Format, LoadOptions};
+use glp_runtime::io::{load_graph, load_graph_from_bytes, load_ldbc_from_bytes, Format, LoadOptions, WeightRule};
 use io_support::*;
 use std::io::Write;
 
@@ -115,10 +115,16 @@ fn empty_inputs() {
 
 #[test]
 fn csv_problems() {
-    assert_error(Format::Csv, "source\n1\n", 1, 1, "bad header: expected at least two columns");
-    assert_error(Format::Csv, "a,b\n1,2\n3\n", 3, 2, "missing column: expected a target vertex id");
-    assert_error(Format::Csv, "a,b\n1,2\n3, ,\n", 3, 4, "expected a target vertex id, found an empty field");
-    assert_error(Format::Csv, "a,b\n1,2\n3;4\n", 3, 1, "found `3;4`");
+    assert_error(Format::Csv, "source\n1\n", 1, 1, "bad header: no target column");
+    assert_error(Format::Csv, "src,dst\n1,2\n3\n", 3, 2, "missing column: expected a target vertex id");
+    assert_error(
+        Format::Csv,
+        "src,dst\n1,2\n3, ,\n",
+        3,
+        4,
+        "expected a target vertex id (column 2, `dst`), found an empty field",
+    );
+    assert_error(Format::Csv, "src,dst\n1,2\n3;4\n", 3, 1, "found `3;4`");
 }
 
 #[test]
@@ -201,4 +207,61 @@ fn long_tokens_are_shortened_in_messages() {
     let long = "y".repeat(500);
     let (_, _, message) = fails(EDGES, &format!("1 {long}\n"));
     assert!(message.len() < 200 && message.contains("..."), "{message}");
+}
+
+/// Loads `text` as `format` refusing negative weights, and returns the parse error's line,
+/// column and message.
+fn refused(format: Format, text: &str) -> (u64, u64, String) {
+    let options = LoadOptions { format: Some(format), weights: WeightRule::NonNegative, ..quiet() };
+    parse_error(load_graph_from_bytes("bad", text.as_bytes(), &options).unwrap_err())
+}
+
+#[test]
+fn negative_weights_are_refused_at_their_line_when_asked() {
+    // Accepted by default (signed graphs exist): `info` and `convert` read them.
+    let signed = load_graph_from_bytes("g", b"1 2 -2.5\n2 3 1\n", &exact()).unwrap();
+    assert_eq!(weighted_row(&signed, 0), vec![(2, -2.5)]);
+    // Refused where they are parsed under WeightRule::NonNegative, in every text format.
+    let cases = [
+        (EDGES, "1 2 0.5\n2 3 -2.5\n", 2, 5, "a weight `-2.5` is negative"),
+        (Format::Csv, "src,dst,weight\n1,2,-1\n", 2, 5, "a weight `-1` is negative"),
+        (EDGES, "1 2 {'weight': -3}\n", 1, 16, "the data dict's `weight` `-3` is negative"),
+        (
+            MTX,
+            "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 -0.5\n",
+            3,
+            5,
+            "a real value `-0.5` is negative",
+        ),
+        (MTX, "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 -4\n", 3, 5, "value `-4` is negative"),
+        (
+            MTX,
+            "%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 4\n",
+            3,
+            1,
+            "(1, 2) of this skew-symmetric entry, -4, is negative",
+        ),
+    ];
+    for (format, text, line, column, needle) in cases {
+        let (l, c, message) = refused(format, text);
+        assert_eq!((l, c), (line, column), "{text:?}: {message}");
+        assert!(message.contains(needle), "{message}");
+        assert!(message.contains("label propagation needs non-negative edge weights"), "{message}");
+    }
+    // Zero, -0 and a pattern skew-symmetric file are fine.
+    let options = LoadOptions { weights: WeightRule::NonNegative, ..exact() };
+    let zero = load_graph_from_bytes("g", b"1 2 0\n2 3 -0\n", &options).unwrap();
+    assert_eq!(zero.num_edges(), 2);
+    let pattern = "%%MatrixMarket matrix coordinate pattern skew-symmetric\n2 2 1\n2 1\n";
+    assert_eq!(load_graph_from_bytes("g", pattern.as_bytes(), &options).unwrap().num_edges(), 2);
+}
+
+#[test]
+fn matrix_market_entry_counts_must_fit_the_file() {
+    // 1,000,000 declared entries cannot fit in the 4 bytes after the size line.
+    let text = "%%MatrixMarket matrix coordinate pattern general\n3 3 1000000\n1 2\n";
+    assert_error(MTX, text, 2, 1, "declares 1000000 entries, but the 4 bytes after it hold at most 1");
+    // A file that could hold them but does not is truncated.
+    let text = "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2           \n";
+    assert_error(MTX, text, 3, 15, "truncated file: the size line (line 2) declares 2 entries, found 1");
 }

@@ -314,7 +314,7 @@ fn detection_picks_each_format() {
         assert_eq!(detected.csr, explicit.csr, "{name}");
     }
     // A CSV without the `.csv` name is found by its comma.
-    let graph = load_graph_from_bytes("noext", b"a,b\n1,2\n2,3\n", &quiet()).unwrap();
+    let graph = load_graph_from_bytes("noext", b"src,dst\n1,2\n2,3\n", &quiet()).unwrap();
     assert_eq!(graph.num_edges(), 4);
     // The explicit format wins over the name.
     let graph =

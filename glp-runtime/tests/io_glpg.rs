@@ -3,7 +3,7 @@
 mod io_support;
 
 use glp_runtime::graph::{Csr, Graph, VertexIds};
-use glp_runtime::io::{load_graph, load_graph_from_bytes, write_glpg, Format, LoadOptions};
+use glp_runtime::io::{load_graph, load_graph_from_bytes, write_glpg, Format, LoadOptions, WeightRule};
 use io_support::*;
 use std::path::Path;
 
@@ -174,4 +174,31 @@ fn corruption_is_detected() {
 fn a_glpg_name_with_other_content_reports_the_magic() {
     let error = load_graph_from_bytes("g.glpg", b"1 2\n", &quiet()).unwrap_err();
     assert!(format_error(error).contains("wrong magic"));
+}
+
+#[test]
+fn reserved_header_bytes_must_be_zero() {
+    // Bytes 52..64 are reserved: a non-zero one means a newer or corrupt file, even with a
+    // valid checksum (which does not cover them).
+    for at in [52, 57, 63] {
+        let mut bytes = sample();
+        bytes[at] = 0x01;
+        let message = load_fails(&bytes);
+        assert!(message.contains(&format!("reserved header byte {at} is 0x01")), "{message}");
+        assert!(message.contains("newer glp"), "{message}");
+    }
+}
+
+#[test]
+fn negative_weights_load_unless_refused() {
+    // 10 -> 20 weighs -0.5 (the first weight, at 64 + 32 + 16).
+    let mut bytes = sample();
+    bytes[112..116].copy_from_slice(&(-0.5f32).to_le_bytes());
+    reseal(&mut bytes);
+    let graph = load_graph_from_bytes("s.glpg", &bytes, &quiet()).unwrap();
+    assert_eq!(weighted_row(&graph, 0), vec![(20, -0.5)]);
+    let options = LoadOptions { weights: WeightRule::NonNegative, ..quiet() };
+    let message = format_error(load_graph_from_bytes("s.glpg", &bytes, &options).unwrap_err());
+    assert!(message.contains("the weight of edge 10 -> 20, -0.5, is negative"), "{message}");
+    assert!(message.contains("label propagation needs non-negative edge weights"), "{message}");
 }

@@ -103,7 +103,8 @@ fn edge_list_throughput() {
         for (label, build) in
             [("directed, keep duplicates", keep), ("default: symmetrise, collapse", BuildOptions::default())]
         {
-            let options = LoadOptions { format: Some(Format::EdgeList), build, progress: false };
+            let options =
+                LoadOptions { format: Some(Format::EdgeList), build, progress: false, ..LoadOptions::default() };
             let mut best = (f64::INFINITY, 0.0);
             for _ in 0..3 {
                 let (start, cpu) = (Instant::now(), cpu_seconds());

@@ -220,7 +220,16 @@ fn csv_columns_by_name_or_position() {
     let (line, column, message) =
         parse_error(read_ground_truth_from_bytes("t.csv", b"id,x,target\n1\n", &ids).unwrap_err());
     assert_eq!((line, column), (2, 2));
+    assert!(message.contains("missing column: expected column 2 of the header (line 1), `x`"), "{message}");
+    let (line, column, message) =
+        parse_error(read_ground_truth_from_bytes("t.csv", b"id,x,target\n1,2\n", &ids).unwrap_err());
+    assert_eq!((line, column), (2, 4));
     assert!(message.contains("missing column: expected a label (column 3, `target`)"), "{message}");
+    // A row with more fields than the header is mangled, not read in part.
+    let (line, column, message) =
+        parse_error(read_ground_truth_from_bytes("t.csv", b"id,target\n0,1\n1,2,3\n", &ids).unwrap_err());
+    assert_eq!((line, column), (3, 5));
+    assert!(message.contains("unexpected extra column `3`: the header (line 1) has 2 columns"), "{message}");
     let (line, column, _) = parse_error(read_ground_truth_from_bytes("t.csv", b"id,target\n1,\n", &ids).unwrap_err());
     assert_eq!((line, column), (2, 3));
 }

@@ -5,7 +5,7 @@ use super::console;
 use super::quality::TruthCoverage;
 use clap::{Args, ValueEnum};
 use glp_runtime::graph::{directed_neighbourhoods, BuildOptions, DuplicateEdges, Graph};
-use glp_runtime::io::{self, Format, LoadOptions, TruthFile};
+use glp_runtime::io::{self, Columns, Format, LoadOptions, TruthFile, WeightRule};
 use glp_runtime::Result;
 use std::path::Path;
 
@@ -20,7 +20,8 @@ const BUNDLED_TRUTH: &[u8] = include_bytes!("../../data/email-Eu-core-department
 #[derive(Debug, Clone, Args)]
 pub struct LoadArgs {
     /// Input format: mtx, edges, csv, adj (LDBC adjacency lists), ldbc (.v/.e pair) or glpg
-    /// [default: detected from the content and the name]
+    /// [default: detected from the content and the name; a graph path `-` reads standard
+    /// input, detected from its content]
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     pub format: Option<Format>,
 
@@ -37,6 +38,16 @@ pub struct LoadArgs {
     /// Repeated edges between the same two vertices
     #[arg(long, value_enum, default_value_t = DuplicatesArg::Collapse, value_name = "POLICY")]
     pub duplicates: DuplicatesArg,
+
+    /// Edge-list columns to read, SRC,DST[,WEIGHT]: CSV header names or 0-based indices
+    /// (other columns are then ignored) [default: by the CSV header's names, else `source
+    /// target [weight]` as the first data line has them]
+    #[arg(long, value_name = "SRC,DST[,WEIGHT]", value_parser = parse_columns)]
+    pub columns: Option<Columns>,
+
+    /// The edge weights the command accepts (set by the command, not on the command line)
+    #[arg(skip)]
+    pub weights: WeightRule,
 }
 
 /// `--duplicates` values.
@@ -54,7 +65,16 @@ fn parse_format(s: &str) -> std::result::Result<Format, String> {
     s.parse::<Format>().map_err(|e| e.to_string())
 }
 
+fn parse_columns(s: &str) -> std::result::Result<Columns, String> {
+    s.parse::<Columns>().map_err(|e| e.to_string())
+}
+
 impl LoadArgs {
+    /// These arguments, loading only weights that `weights` accepts.
+    pub fn with_weights(&self, weights: WeightRule) -> LoadArgs {
+        LoadArgs { weights, ..self.clone() }
+    }
+
     /// The loader options these arguments describe.
     pub fn options(&self) -> LoadOptions {
         let duplicates = match self.duplicates {
@@ -66,6 +86,8 @@ impl LoadArgs {
             format: self.format,
             build: BuildOptions { symmetrise: !self.directed, drop_self_loops: !self.keep_self_loops, duplicates },
             progress: true,
+            columns: self.columns.clone(),
+            weights: self.weights,
         }
     }
 }
@@ -80,13 +102,14 @@ pub fn load(path: Option<&Path>, args: &LoadArgs) -> Result<Graph> {
     }
 }
 
-/// Loads the graph label propagation runs on: [`load`], then, with `--directed`, every
+/// Loads the graph label propagation runs on: [`load`], refusing negative edge weights at
+/// their line (LP's scores and modularity need non-negative weights), then, with `--directed`, every
 /// directed edge in both endpoints' rows ([`directed_neighbourhoods`]): LP counts in- and
 /// out-neighbours, a neighbour linked both ways twice (LDBC Graphalytics CDLP on directed
 /// graphs), after repeated edges of one direction were kept, collapsed or summed as
 /// `--duplicates` says.
 pub fn load_for_lp(path: Option<&Path>, args: &LoadArgs) -> Result<Graph> {
-    let mut graph = load(path, args)?;
+    let mut graph = load(path, &args.with_weights(WeightRule::NonNegative))?;
     if args.directed {
         graph.csr = directed_neighbourhoods(&graph.csr)?;
         graph.symmetric = true;
@@ -115,5 +138,9 @@ pub fn ground_truth(path: Option<&Path>, bundled: bool, graph: &Graph) -> Result
 
 /// A display name for a graph argument.
 pub fn graph_name(path: Option<&Path>) -> String {
-    path.map_or_else(|| format!("bundled {BUNDLED_NAME}"), |p| p.display().to_string())
+    match path {
+        None => format!("bundled {BUNDLED_NAME}"),
+        Some(p) if p.as_os_str() == io::STDIN_PATH => "<stdin>".to_string(),
+        Some(p) => p.display().to_string(),
+    }
 }

@@ -11,7 +11,7 @@
 //! - a declared vertex set (`.v` file) must contain every endpoint, else the caller's
 //!   `undeclared` callback turns the first offending edge into a positioned error;
 //! - a range vertex set (Matrix Market's `1..=n`) needs no relabelling at all;
-//! - then [`build_csr`] applies the build options.
+//! - then [`build_csr`](crate::graph::build_csr) applies the build options.
 
 use crate::error::{Error, Result};
 use crate::graph::{build_trusted, relabel, BuildOptions, EdgeSlices, Graph, VertexId, VertexIds};

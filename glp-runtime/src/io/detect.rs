@@ -10,14 +10,20 @@ use super::text::Text;
 use super::Format;
 use std::path::Path;
 
-/// The name of `path` in lower case without a `.gz` suffix.
+/// The name of `path` in lower case without a compression suffix (`.gz`, `.zst`, `.xz`,
+/// `.bz2`).
 pub(crate) fn plain_name(path: &Path) -> String {
     let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-    match name.strip_suffix(".gz") {
-        Some(stem) => stem.to_string(),
-        None => name,
-    }
+    strip_compression_suffix(&name).to_string()
 }
+
+/// `name` without a compression suffix.
+pub(crate) fn strip_compression_suffix(name: &str) -> &str {
+    COMPRESSION_SUFFIXES.iter().find_map(|suffix| name.strip_suffix(suffix)).unwrap_or(name)
+}
+
+/// File-name suffixes of compressed files, dropped before the name's extension is looked at.
+pub(crate) const COMPRESSION_SUFFIXES: [&str; 5] = [".gz", ".zst", ".zstd", ".xz", ".bz2"];
 
 /// Detects the format of `content` named `name` (rules 2 to 7).
 pub(crate) fn detect(name: &Path, content: &[u8]) -> Format {
@@ -37,8 +43,11 @@ pub(crate) fn detect(name: &Path, content: &[u8]) -> Format {
     if let Some((_, format)) = by_name {
         return format;
     }
+    // A comma inside a trailing data dict (`0 1 {'weight': 1, 'color': 'red'}`) does not make
+    // a CSV file.
     let first = text.lines().next_data();
-    if first.is_some_and(|line| line.text().contains(&b',')) {
+    let comma_before_dict = |line: &[u8]| line.iter().take_while(|&&b| b != b'{').any(|&b| b == b',');
+    if first.is_some_and(|line| comma_before_dict(line.text())) {
         return Format::Csv;
     }
     Format::EdgeList

@@ -14,20 +14,24 @@
 //! | 32 | 8 | first original id when ids are a range (`first..first + n`), else 0 |
 //! | 40 | 8 | payload length in bytes |
 //! | 48 | 4 | CRC-32 (IEEE) of bytes 0..48 followed by the payload |
-//! | 52 | 12 | zero |
+//! | 52 | 12 | reserved: zero (a reader fails on anything else: a newer or corrupt file) |
 //! | 64 | (n+1)*8 | offsets (u64) |
 //! | | m*4, padded to 8 | targets (u32) |
 //! | | m*4, padded to 8 | weights (f32), when weighted |
 //! | | n*8 | original ids (u64, strictly increasing), when the id table is present |
 //!
-//! Reading validates everything before use: length, magic, version, flags, that the counts
-//! give exactly the payload length and the file size, the checksum, then the CSR invariants
-//! through [`Csr::new`] and the id table's order. The work is proportional to the file size:
+//! Reading validates everything before use: length, magic, version, flags, reserved bytes,
+//! that the counts give exactly the payload length and the file size (so no count can make the
+//! reader allocate more than the file holds), that the payload fits the memory budget
+//! ([`crate::memory::ensure_available`]), the checksum, then the CSR invariants through
+//! [`Csr::new`], the id table's order, and the [`WeightRule`]. The work is proportional to the file size:
 //! one checksum pass and bulk copies of each section (no per-edge parsing).
 //! Padding bytes are written as zero and covered by the checksum.
 
+use super::WeightRule;
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Graph, VertexIds};
+use crate::memory::ensure_available;
 use bytemuck::Pod;
 use std::fs::File;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
@@ -40,6 +44,8 @@ pub(crate) const VERSION: u32 = 1;
 const HEADER_BYTES: usize = 64;
 /// Header bytes covered by the checksum (everything before the checksum field).
 const CHECKED_HEADER_BYTES: usize = 48;
+/// The reserved header bytes, zero in version 1.
+const RESERVED: std::ops::Range<usize> = 52..HEADER_BYTES;
 const WEIGHTED: u32 = 1;
 const SYMMETRIC: u32 = 2;
 const ID_TABLE: u32 = 4;
@@ -97,8 +103,9 @@ pub(crate) fn has_magic(bytes: &[u8]) -> bool {
     bytes.starts_with(&MAGIC)
 }
 
-/// Reads a graph from the bytes of a `.glpg` file; `name` is reported in errors.
-pub(crate) fn read(name: &Path, bytes: &[u8]) -> Result<Graph> {
+/// Reads a graph from the bytes of a `.glpg` file; `name` is reported in errors. `rule` is
+/// checked on the weights.
+pub(crate) fn read(name: &Path, bytes: &[u8], rule: WeightRule) -> Result<Graph> {
     let fail = |message: String| Error::format(name, message);
     let start = &bytes[..bytes.len().min(MAGIC.len())];
     if !MAGIC.starts_with(start) {
@@ -124,6 +131,13 @@ pub(crate) fn read(name: &Path, bytes: &[u8]) -> Result<Graph> {
     };
     if header.flags & !KNOWN_FLAGS != 0 {
         return Err(fail(format!("unknown flags {:#x} in a version {VERSION} file", header.flags & !KNOWN_FLAGS)));
+    }
+    if let Some(at) = bytes[RESERVED].iter().position(|&b| b != 0) {
+        return Err(fail(format!(
+            "reserved header byte {} is {:#04x}, not 0: the file is corrupt or was written by a newer glp",
+            RESERVED.start + at,
+            bytes[RESERVED.start + at]
+        )));
     }
     let inconsistent = || fail(format!("inconsistent counts: {} vertices and {} edges", header.n, header.m));
     if header.n > u32::MAX as u64 {
@@ -157,6 +171,10 @@ pub(crate) fn read(name: &Path, bytes: &[u8]) -> Result<Graph> {
             header.checksum
         )));
     }
+    // The graph's arrays are copies of the payload.
+    ensure_available(expected_payload, || {
+        format!("{}: loading {} vertices and {} edges", name.display(), header.n, header.m)
+    })?;
 
     let (n, m) = (header.n as usize, header.m as usize);
     let mut at = HEADER_BYTES;
@@ -182,7 +200,26 @@ pub(crate) fn read(name: &Path, bytes: &[u8]) -> Result<Graph> {
         VertexIds::Range { first: header.first_id, len: n }
     };
     let csr = Csr::new(offsets, targets, weights).map_err(|e| fail(format!("inconsistent graph data: {e}")))?;
-    Ok(Graph { csr, ids, symmetric: header.flags & SYMMETRIC != 0 })
+    let graph = Graph { csr, ids, symmetric: header.flags & SYMMETRIC != 0 };
+    check_weights(&graph, rule).map_err(fail)?;
+    Ok(graph)
+}
+
+/// Fails on the first edge whose weight `rule` refuses, naming it by original ids.
+fn check_weights(graph: &Graph, rule: WeightRule) -> std::result::Result<(), String> {
+    let Some(weights) = graph.csr.weights() else { return Ok(()) };
+    let Some(edge) = weights.iter().position(|&w| rule.check(w).is_err()) else { return Ok(()) };
+    let offsets = graph.csr.offsets();
+    // The source is the vertex whose row holds the edge: the last offset at or before it.
+    let source = offsets.partition_point(|&o| o <= edge as u64) - 1;
+    let target = graph.csr.targets()[edge];
+    let why = rule.check(weights[edge]).err().unwrap_or_default();
+    Err(format!(
+        "the weight of edge {} -> {}, {}, is negative: {why}",
+        graph.ids.original(source as u32),
+        graph.ids.original(target),
+        weights[edge]
+    ))
 }
 
 /// Values of type `T` stored little-endian at the start of `bytes` (which need not be

@@ -6,16 +6,19 @@
 //!   parsed by [`super::edge_list`], so weightedness follows the same first-line rule). An edge
 //!   endpoint missing from the `.v` file is an error at its line and column in the `.e` file.
 //!   A pair is named by either file or by their common stem (`example-directed` for
-//!   `example-directed.v` + `example-directed.e`); each file may be gzip.
+//!   `example-directed.v` + `example-directed.e`); each file may be compressed (`.gz`, `.zst`,
+//!   `.xz`, `.bz2`, recognised by content). A pair cannot come from standard input.
 //! - **Adjacency lists** (`cdlp/dir-input`, ...): each line is `v n1 n2 ...`, edges `v -> ni`.
 //!   A line with a lone `v` declares an isolated vertex, which is kept. The vertex set is every
 //!   id that starts a line or appears as a neighbour.
 
 use super::assemble::{assemble, EdgeChunk, ParsedGraph, VertexSet};
+use super::detect::{strip_compression_suffix, COMPRESSION_SUFFIXES};
 use super::edge_list;
-use super::input::{read_file, Input};
+use super::input::{is_stdin, read_file, Input};
 use super::progress::Progress;
 use super::text::{Dialect, Fault, Lines, Text};
+use super::LoadOptions;
 use crate::error::{Error, Result};
 use crate::graph::{BuildOptions, Graph};
 use std::path::{Path, PathBuf};
@@ -50,43 +53,50 @@ fn parse_adjacency_chunk(lines: Lines<'_>) -> Result<EdgeChunk, Fault> {
 }
 
 /// The `.v` and `.e` files of the pair `path` names (either file, or their common stem), when
-/// both exist. Each may carry a `.gz` suffix.
+/// both exist. Each may carry a compression suffix ([`COMPRESSION_SUFFIXES`]).
 pub(crate) fn vertex_edge_pair(path: &Path) -> Option<(PathBuf, PathBuf)> {
     let name = path.file_name()?.to_str()?;
-    let plain = name.strip_suffix(".gz").unwrap_or(name);
+    let plain = strip_compression_suffix(name);
     let stem = plain.strip_suffix(".v").or_else(|| plain.strip_suffix(".e")).unwrap_or(plain);
     let find = |ext: &str| {
-        [format!("{stem}.{ext}"), format!("{stem}.{ext}.gz")]
-            .into_iter()
-            .map(|n| path.with_file_name(n))
+        std::iter::once(String::new())
+            .chain(COMPRESSION_SUFFIXES.iter().map(|s| s.to_string()))
+            .map(|suffix| path.with_file_name(format!("{stem}.{ext}{suffix}")))
             .find(|p| p.is_file())
     };
     Some((find("v")?, find("e")?))
 }
 
 /// Loads the `.v`/`.e` pair `path` names.
-pub(crate) fn load_vertex_edge_files(path: &Path, build: &BuildOptions, progress: &Progress) -> Result<Graph> {
+pub(crate) fn load_vertex_edge_files(path: &Path, options: &LoadOptions, progress: &Progress) -> Result<Graph> {
+    if is_stdin(path) {
+        return Err(Error::invalid(
+            "an LDBC .v/.e pair cannot be read from standard input: name the files (or their common stem)",
+        ));
+    }
     let (vertex_path, edge_path) = vertex_edge_pair(path).ok_or_else(|| {
         Error::format(path, "an LDBC vertex/edge pair needs both files `<name>.v` and `<name>.e` next to each other")
     })?;
     let vertices: Input = read_file(&vertex_path, progress)?;
     let edges: Input = read_file(&edge_path, progress)?;
-    load_vertex_edge(Text::new(&vertex_path, &vertices), Text::new(&edge_path, &edges), build, progress)
+    load_vertex_edge(Text::new(&vertex_path, &vertices), Text::new(&edge_path, &edges), options, progress)
 }
 
 /// Loads a `.v`/`.e` pair from their texts.
 pub(crate) fn load_vertex_edge(
     vertices: Text<'_>,
     edges: Text<'_>,
-    build: &BuildOptions,
+    options: &LoadOptions,
     progress: &Progress,
 ) -> Result<Graph> {
+    let build = &options.build;
     progress.bytes_stage("parsing", vertices.len() as u64);
     let declared: Vec<u64> = vertices.parse_chunks(vertices.content(), progress, parse_vertex_chunk)?.concat();
     if declared.is_empty() {
         return Err(vertices.error_at(vertices.end(), "empty vertex file: expected one vertex id per line"));
     }
-    let parsed = edge_list::parse(edges, Dialect::Whitespace, false, &declared, VertexSet::Declared, progress)?;
+    let parsed =
+        edge_list::parse(edges, Dialect::Whitespace, false, &declared, VertexSet::Declared, options, progress)?;
     drop(declared);
     progress.stage("building");
     assemble(parsed, build, build.symmetrise, |bad| {

@@ -15,13 +15,32 @@
 //! inputs). A `skew-symmetric` file stores `a_ij` for `a_ji = -a_ij`: both directions are
 //! added explicitly, the reverse with the negated value, and the build does not symmetrise
 //! again. Both load as symmetric graphs.
+//!
+//! Declared sizes are checked before anything is allocated for them: `nnz` against what the
+//! bytes after the size line can hold (an entry takes at least 4 bytes, `i j` and a line end),
+//! and `n` against the memory budget ([`crate::memory::available_memory`]): the vertices
+//! `1..=n` all exist, so building the graph needs [`BUILD_BYTES_PER_VERTEX`] bytes for each
+//! even when the file holds one entry; an `n` that does not fit is an error at the size line
+//! saying what was declared, what it needs and what is available.
+//!
+//! Values and [`WeightRule::NonNegative`]: a negative value is an error at its line; so is
+//! any non-zero value of a `skew-symmetric` file, whose mirror entry is its negation.
 
 use super::assemble::{assemble, VertexSet};
 use super::progress::Progress;
 use super::records::{parse_records, EdgeSink, Layout};
 use super::text::{quote, Dialect, Fault, Fields, Lines, Text, Token};
+use super::{LoadOptions, WeightRule};
 use crate::error::Result;
 use crate::graph::{BuildOptions, Graph};
+use crate::memory::{available_memory, format_bytes, limit_note};
+
+/// Bytes the CSR build needs per vertex, edges aside: the row offsets and the degree counts
+/// (8 bytes each), alive together.
+pub(crate) const BUILD_BYTES_PER_VERTEX: u64 = 16;
+
+/// The fewest bytes an entry takes: `i j` and a line end.
+const MIN_ENTRY_BYTES: u64 = 4;
 
 const BANNER: &str = "%%MatrixMarket matrix coordinate <field> <symmetry>";
 
@@ -53,7 +72,8 @@ struct Header {
 }
 
 /// Loads a Matrix Market file.
-pub(crate) fn load(text: Text<'_>, build: &BuildOptions, progress: &Progress) -> Result<Graph> {
+pub(crate) fn load(text: Text<'_>, options: &LoadOptions, progress: &Progress) -> Result<Graph> {
+    let build = &options.build;
     let header = parse_header(text)?;
     progress.bytes_stage("parsing", (text.len() - header.body_start) as u64);
     let body = header.body_start..text.len();
@@ -64,7 +84,9 @@ pub(crate) fn load(text: Text<'_>, build: &BuildOptions, progress: &Progress) ->
         declared: &[],
         vertices: VertexSet::Range { first: 1, len: header.n as usize },
     };
-    let parsed = parse_records(text, body.clone(), layout, progress, |lines, sink| parse_chunk(lines, &header, sink))?;
+    let rule = options.weights;
+    let parsed =
+        parse_records(text, body.clone(), layout, progress, |lines, sink| parse_chunk(lines, &header, rule, sink))?;
     let found = if skew { parsed.edges / 2 } else { parsed.edges } as u64;
     if found < header.entries {
         return Err(text.error_at(
@@ -107,7 +129,13 @@ fn parse_header(text: Text<'_>) -> Result<Header> {
     };
     let mut words = banner.fields(Dialect::Whitespace);
     let fault = |f: Fault| text.error(f);
-    words.expect("the `%%MatrixMarket` banner").map_err(fault)?;
+    let first = words.expect("the `%%MatrixMarket` banner").map_err(fault)?;
+    if !word_is(first, "%%MatrixMarket") {
+        return Err(text.error_at(
+            first.offset,
+            format!("bad header: expected the banner `{BANNER}`, found `{}`", first.quoted()),
+        ));
+    }
     let object = words.expect("the object `matrix`").map_err(fault)?;
     if !word_is(object, "matrix") {
         return Err(text.error_at(object.offset, format!("bad header: expected `matrix`, found `{}`", object.quoted())));
@@ -177,14 +205,32 @@ fn parse_header(text: Text<'_>) -> Result<Header> {
     if rows > u32::MAX as u64 {
         return Err(text.error_at(size.offset(), format!("{rows} vertices exceed the u32 vertex id range")));
     }
-    Ok(Header {
-        field,
-        symmetry,
-        n: rows,
-        entries,
-        size_line: text.position(size.offset()).line,
-        body_start: lines.offset(),
-    })
+    let body_start = lines.offset();
+    let room = (text.len() - body_start) as u64 + 1;
+    if entries > room / MIN_ENTRY_BYTES {
+        return Err(text.error_at(
+            size.offset(),
+            format!(
+                "the size line declares {entries} entries, but the {} bytes after it hold at most {} (an entry takes at \
+                 least {MIN_ENTRY_BYTES} bytes): the file is truncated or the size line is wrong",
+                room - 1,
+                room / MIN_ENTRY_BYTES
+            ),
+        ));
+    }
+    let needed = rows * BUILD_BYTES_PER_VERTEX;
+    if let Some(available) = available_memory()?.filter(|&available| needed > available) {
+        return Err(text.error_at(
+            size.offset(),
+            format!(
+                "the size line declares {rows} vertices, which need {} to build; {} of memory is available{}",
+                format_bytes(needed),
+                format_bytes(available),
+                limit_note()
+            ),
+        ));
+    }
+    Ok(Header { field, symmetry, n: rows, entries, size_line: text.position(size.offset()).line, body_start })
 }
 
 fn word_is(token: Token<'_>, word: &str) -> bool {
@@ -192,7 +238,7 @@ fn word_is(token: Token<'_>, word: &str) -> bool {
 }
 
 /// Parses the entries of one chunk into `sink` (both directions of a skew-symmetric entry).
-fn parse_chunk(lines: Lines<'_>, header: &Header, sink: &mut EdgeSink<'_>) -> Result<(), Fault> {
+fn parse_chunk(lines: Lines<'_>, header: &Header, rule: WeightRule, sink: &mut EdgeSink<'_>) -> Result<(), Fault> {
     let shape = match header.field {
         Field::Pattern => "a pattern entry is `row column`",
         _ => "an entry is `row column value`",
@@ -206,8 +252,15 @@ fn parse_chunk(lines: Lines<'_>, header: &Header, sink: &mut EdgeSink<'_>) -> Re
         let column = index(&mut fields, "a column index", header.n)?;
         let value = match header.field {
             Field::Pattern => None,
-            Field::Integer => Some(fields.expect("an integer value")?.integer("an integer value")? as f32),
-            Field::Real => Some(fields.expect("a real value")?.weight("a real value")?),
+            Field::Integer => {
+                let token = fields.expect("an integer value")?;
+                let value = token.integer("an integer value")? as f32;
+                rule.check(value).map_err(|why| {
+                    Fault::new(token.offset, format!("value `{}` is negative: {why}", token.quoted()))
+                })?;
+                Some(value)
+            }
+            Field::Real => Some(fields.expect("a real value")?.weight("a real value", rule)?),
         };
         fields.expect_end(shape)?;
         sink.push(line.offset(), row, column, value)?;
@@ -218,7 +271,14 @@ fn parse_chunk(lines: Lines<'_>, header: &Header, sink: &mut EdgeSink<'_>) -> Re
                     format!("skew-symmetric matrices have no diagonal entries, found ({row}, {column})"),
                 ));
             }
-            sink.push(line.offset(), column, row, value.map(|v| -v))?;
+            let mirror = value.map(|v| -v);
+            if let Some((v, why)) = mirror.and_then(|v| rule.check(v).err().map(|why| (v, why))) {
+                return Err(Fault::new(
+                    line.offset(),
+                    format!("the mirror entry ({column}, {row}) of this skew-symmetric entry, {v}, is negative: {why}"),
+                ));
+            }
+            sink.push(line.offset(), column, row, mirror)?;
         }
     }
     Ok(())

@@ -2,7 +2,9 @@
 //!
 //! Edge lists, CSV, `.e` files and Matrix Market files hold at most a fixed number of edges
 //! per line (one; two for skew-symmetric matrices). So the parser first counts the lines of
-//! every chunk (a `memchr` pass, several GB/s), which bounds the chunk's edges, lays out one
+//! every chunk (a `memchr` pass, several GB/s), which bounds the chunk's edges, as does its
+//! size: a line with an edge takes at least [`MIN_RECORD_BYTES`] bytes, so input of blank
+//! lines cannot make the buffer larger than the file's bytes allow. It then lays out one
 //! zero-initialised buffer with a region per chunk (all sources, then all targets, then the
 //! declared vertices, as [`ParsedGraph::ids`] wants them), and lets every chunk write its
 //! edges into its own region in parallel. Comment and blank lines leave gaps, which one
@@ -20,6 +22,10 @@ use crate::error::Result;
 use crate::memory::{close_gaps, try_zeroed};
 use rayon::prelude::*;
 use std::ops::Range;
+
+/// The fewest bytes of a line that holds an edge: two one-digit ids, a separator and a line
+/// end (the input's last line may lack its line end, hence the `+ 1` where this is used).
+const MIN_RECORD_BYTES: usize = 4;
 
 /// Where one chunk writes its edges.
 #[derive(Debug)]
@@ -81,7 +87,10 @@ where
 {
     let Layout { edges_per_line, weighted, declared, vertices } = layout;
     let chunks = text.chunks(range);
-    let capacities: Vec<usize> = chunks.par_iter().map(|r| text.count_lines(r.clone()) * edges_per_line).collect();
+    let capacities: Vec<usize> = chunks
+        .par_iter()
+        .map(|r| text.count_lines(r.clone()).min((r.len() + 1) / MIN_RECORD_BYTES) * edges_per_line)
+        .collect();
     let bound: usize = capacities.iter().sum();
     let mut ids: Vec<u64> = try_zeroed(2 * bound + declared.len(), "the parsed vertex ids")?;
     let mut weights: Vec<f32> = try_zeroed(if weighted { bound } else { 0 }, "the parsed weights")?;

@@ -14,7 +14,7 @@
 //! represented by the smallest dense vertex carrying it; [`SeedFile::value`] maps an internal
 //! label back to the file's value for output.
 
-use super::input::{decode_bytes, read_file};
+use super::input::{decode_bytes, display_name, read_file};
 use super::progress::Progress;
 use super::text::{Dialect, Text};
 use crate::community::UNLABELLED;
@@ -51,13 +51,13 @@ impl SeedFile {
     }
 }
 
-/// Reads the seed file at `path` (plain or gzip) for a graph with vertex ids `ids`.
+/// Reads the seed file at `path` (plain or compressed; `-` reads standard input) for a graph with vertex ids `ids`.
 pub fn read_seeds(path: &Path, ids: &VertexIds) -> Result<SeedFile> {
     let input = read_file(path, &Progress::hidden())?;
-    parse(Text::new(path, &input), ids)
+    parse(Text::new(display_name(path), &input), ids)
 }
 
-/// Reads seeds from `bytes` (plain or gzip); `name` is used in error messages.
+/// Reads seeds from `bytes` (plain or compressed); `name` is used in error messages.
 pub fn read_seeds_from_bytes(name: &str, bytes: &[u8], ids: &VertexIds) -> Result<SeedFile> {
     let path = Path::new(name);
     let bytes = decode_bytes(path, bytes, &Progress::hidden())?;

@@ -5,9 +5,10 @@
 //! 1. **Communities** (`*.cmty*`, e.g. `com-dblp.all.cmty.txt.gz`): one community per line,
 //!    members separated by tabs or spaces -> [`GroundTruth::Cover`].
 //! 2. **CSV targets** (`*.csv`, or a first line with a comma, e.g. `github.target.csv`): a
-//!    header naming the columns, then one row per vertex. The vertex id is the column named
-//!    `id` (else the first), the label the column named `target` (else the last); names are
-//!    matched case-insensitively -> [`GroundTruth::Partition`].
+//!    header naming the columns, then one row per vertex with the header's number of
+//!    columns. The vertex id is the column named `id` (else the first), the label the column
+//!    named `target` (else the last); names are matched case-insensitively; other columns are
+//!    not read -> [`GroundTruth::Partition`].
 //! 3. **Labels** (everything else, e.g. `email-Eu-core-department-labels.txt`,
 //!    `football.labels`): lines `vertex label`. A line with a vertex and no label marks the
 //!    vertex as explicitly unlabelled (`citeseer.labels` has such lines). The file is
@@ -28,7 +29,8 @@
 //! members are counted). Vertices no entry mentions are [`UNLABELLED`] in a partition and in
 //! no community of a cover.
 
-use super::input::{decode_bytes, read_file};
+use super::detect::strip_compression_suffix;
+use super::input::{decode_bytes, display_name, read_file};
 use super::progress::Progress;
 use super::text::{Dialect, Text, Token};
 use crate::community::{Cover, GroundTruth, UNLABELLED};
@@ -71,18 +73,19 @@ pub enum TruthFormat {
     Communities,
     /// CSV with a header (`github.target.csv`): the vertex id is the column named `id` (else
     /// the first), the label the column named `target` (else the last), names matched
-    /// case-insensitively: a partition.
+    /// case-insensitively; every row has the header's number of columns: a partition.
     CsvTargets,
 }
 
-/// Reads the ground-truth file at `path` (gzip or plain), detecting its layout (see
+/// Reads the ground-truth file at `path` (plain or compressed; `-` reads standard input),
+/// detecting its layout (see
 /// [`TruthFormat`]). Ids are original vertex ids mapped through [`VertexIds::dense`]; entries
 /// whose id is not a vertex are skipped and counted in [`TruthFile::unknown_ids`].
 pub fn read_ground_truth(path: &Path, ids: &VertexIds) -> Result<TruthFile> {
     read_ground_truth_as(path, ids, None)
 }
 
-/// Reads ground truth from `bytes` (gzip or plain); `name` is used for layout detection and
+/// Reads ground truth from `bytes` (plain or compressed); `name` is used for layout detection and
 /// error messages.
 pub fn read_ground_truth_from_bytes(name: &str, bytes: &[u8], ids: &VertexIds) -> Result<TruthFile> {
     read_ground_truth_from_bytes_as(name, bytes, ids, None)
@@ -91,7 +94,7 @@ pub fn read_ground_truth_from_bytes(name: &str, bytes: &[u8], ids: &VertexIds) -
 /// [`read_ground_truth`] with an explicit layout (`None` detects it).
 pub fn read_ground_truth_as(path: &Path, ids: &VertexIds, format: Option<TruthFormat>) -> Result<TruthFile> {
     let input = read_file(path, &Progress::hidden())?;
-    parse(Text::new(path, &input), ids, format)
+    parse(Text::new(display_name(path), &input), ids, format)
 }
 
 /// [`read_ground_truth_from_bytes`] with an explicit layout (`None` detects it).
@@ -123,7 +126,7 @@ fn parse(text: Text<'_>, ids: &VertexIds, format: Option<TruthFormat>) -> Result
 /// label file (single- or multi-label is decided while reading it).
 fn detect(text: Text<'_>) -> TruthFormat {
     let name = text.name().file_name().and_then(|n| n.to_str()).unwrap_or("").to_ascii_lowercase();
-    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    let name = strip_compression_suffix(&name);
     let first_is_csv = text.lines().next_data().is_some_and(|line| line.text().contains(&b','));
     if name.contains(".cmty") {
         TruthFormat::Communities
@@ -243,17 +246,26 @@ fn csv_targets(text: Text<'_>, ids: &VertexIds) -> Result<TruthFile> {
     }
     let id_what = format!("a vertex id (column {}, `{}`)", id_column + 1, names[id_column].quoted());
     let label_what = format!("a label (column {}, `{}`)", label_column + 1, names[label_column].quoted());
-    let wanted = id_column.max(label_column) + 1;
+    let columns = names.len();
+    let header_line = text.position(header.offset()).line;
     let mut assignments = Vec::new();
     let mut unknown_ids = 0u64;
-    let mut row = Vec::with_capacity(wanted);
+    let mut row = Vec::with_capacity(columns);
     for line in lines.filter(|l| l.is_data()) {
         let mut fields = line.fields(Dialect::Csv);
         row.clear();
-        while row.len() < wanted {
-            let what = if row.len() <= id_column { &id_what } else { &label_what };
-            row.push(fields.expect(what).map_err(|f| text.error(f))?);
+        // Every row has the header's columns: one more or fewer is a mangled row.
+        while row.len() < columns {
+            let what = match row.len() {
+                i if i == id_column => id_what.clone(),
+                i if i == label_column => label_what.clone(),
+                i => format!("column {} of the header (line {header_line}), `{}`", i + 1, names[i].quoted()),
+            };
+            row.push(fields.expect(&what).map_err(|f| text.error(f))?);
         }
+        fields
+            .expect_end(&format!("the header (line {header_line}) has {columns} columns"))
+            .map_err(|f| text.error(f))?;
         let id = row[id_column].id(&id_what).map_err(|f| text.error(f))?;
         let label = row[label_column];
         if label.bytes.is_empty() {

@@ -1,6 +1,7 @@
 //! The fields of a line: splitting (whitespace or CSV), ids, weights, and the faults that
 //! name what was expected.
 
+use super::super::WeightRule;
 use super::digits::{leading_digits, MAX_FAST_DIGITS};
 use super::lines::{is_blank, Line};
 use super::Fault;
@@ -89,10 +90,14 @@ impl<'a> Token<'a> {
         Err(Fault::new(self.offset, format!("expected {what} (a non-negative integer), found `{}`", self.quoted())))
     }
 
-    /// The token as a finite f32 edge weight (or matrix value).
-    pub(crate) fn weight(&self, what: &str) -> Result<f32, Fault> {
+    /// The token as a finite f32 edge weight (or matrix value) that `rule` allows.
+    pub(crate) fn weight(&self, what: &str, rule: WeightRule) -> Result<f32, Fault> {
         match self.as_str().map(str::parse::<f32>) {
-            Some(Ok(w)) if w.is_finite() => Ok(w),
+            Some(Ok(w)) if w.is_finite() => {
+                rule.check(w)
+                    .map_err(|why| Fault::new(self.offset, format!("{what} `{}` is negative: {why}", self.quoted())))?;
+                Ok(w)
+            }
             Some(Ok(_)) => Err(Fault::new(
                 self.offset,
                 format!(
@@ -225,6 +230,23 @@ impl<'a> Fields<'a> {
         self.expect(what)?.id(what)
     }
 
+    /// The rest of the line from the next field on, trailing blanks trimmed (a data dict,
+    /// which may hold separators); `None` at the end of the line. Consumes the line.
+    pub(crate) fn rest(&mut self) -> Option<Token<'a>> {
+        if self.done {
+            return None;
+        }
+        let text = self.line.text;
+        let mut start = self.pos.min(text.len());
+        while start < text.len() && is_blank(text[start]) {
+            start += 1;
+        }
+        let end = text.len() - text[start..].iter().rev().take_while(|&&b| is_blank(b)).count();
+        self.pos = text.len();
+        self.done = true;
+        (start < end).then(|| Token { bytes: &text[start..end], offset: self.line.offset + start })
+    }
+
     /// Fails when another field follows; `context` says what the line should hold.
     pub(crate) fn expect_end(&mut self, context: &str) -> Result<(), Fault> {
         match self.next_token() {
@@ -233,25 +255,6 @@ impl<'a> Fields<'a> {
                 Err(Fault::new(extra.offset, format!("unexpected extra column `{}`: {context}", extra.quoted())))
             }
         }
-    }
-
-    /// Whether any field left is not numeric (consumes them).
-    pub(crate) fn any_non_numeric(mut self) -> bool {
-        while let Some(token) = self.next_token() {
-            if !token.is_numeric() {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Number of fields left (consumes them).
-    pub(crate) fn count_rest(mut self) -> usize {
-        let mut n = 0;
-        while self.next_token().is_some() {
-            n += 1;
-        }
-        n
     }
 }
 
@@ -274,8 +277,11 @@ mod tests {
         assert!(tok(b"-4").id("x").unwrap_err().message.contains("negative"));
         assert!(tok(b"4a").id("x").unwrap_err().message.contains("non-negative integer"));
         assert_eq!(tok(b"4a").id("x").unwrap_err().offset, 7);
-        assert_eq!(tok(b"2.5").weight("w"), Ok(2.5));
-        assert!(tok(b"nan").weight("w").unwrap_err().message.contains("finite"));
+        assert_eq!(tok(b"2.5").weight("w", WeightRule::Any), Ok(2.5));
+        assert_eq!(tok(b"-2.5").weight("w", WeightRule::Any), Ok(-2.5));
+        assert_eq!(tok(b"-0").weight("w", WeightRule::NonNegative), Ok(-0.0));
+        assert!(tok(b"-2.5").weight("w", WeightRule::NonNegative).unwrap_err().message.contains("non-negative"));
+        assert!(tok(b"nan").weight("w", WeightRule::Any).unwrap_err().message.contains("finite"));
         assert!(tok(b"nan").is_numeric() && !tok(b"{}").is_numeric());
     }
 
