@@ -449,7 +449,7 @@ fn variant_option_errors_say_what_is_valid() {
             vec!["--variant", "/nonexistent/my_variant.rs"],
             "/nonexistent/my_variant.rs: cannot read the variant file".into(),
         ),
-        (vec!["--variant", "bogus"], "expected classic, weighted, llp, slp, seeded, or a FILE.rs".into()),
+        (vec!["--variant", "bogus"], "expected classic, weighted, capped, llp, slp, seeded, or a FILE.rs".into()),
     ];
     for (extra, expected) in cases {
         let run = glp(&[&["lp", karate, "--backend", "cpu"][..], &extra].concat());
