@@ -12,14 +12,8 @@
 use glp::prelude::*;
 
 /// The built-in variants, named as their snapshots are.
-fn variants() -> [(&'static str, Box<dyn LpKernel>); 5] {
-    [
-        ("classic", Box::new(Classic)),
-        ("weighted", Box::new(Weighted)),
-        ("llp", Box::new(Llp::default())),
-        ("slp", Box::new(Slp::default())),
-        ("seeded", Box::new(Seeded)),
-    ]
+fn variants() -> impl Iterator<Item = (&'static str, Box<dyn LpKernel>)> {
+    glp::variants::BUILT_IN.iter().map(|b| (b.name, (b.variant)()))
 }
 
 #[test]

@@ -131,6 +131,19 @@ fn classic_and_weighted_lp_on_the_gpu_equal_the_cpu() {
 }
 
 #[test]
+fn capped_lp_on_the_gpu_equals_the_cpu() {
+    // Neighbours above the cap vote with weight 0: their labels are candidates of score 0 on
+    // both engines. Caps below, inside and above the graphs' degree ranges.
+    let Some(gpu) = gpu_or_skip("capped_lp_on_the_gpu_equals_the_cpu") else { return };
+    let none = LpInputs::default();
+    for (name, csr) in all_graphs() {
+        for cap in [0.0, 10.0, 100.0, 5000.0] {
+            assert_gpu_equals_cpu(&gpu, &format!("capped {cap} on {name}"), &csr, &Capped { cap }, &none, sync(20));
+        }
+    }
+}
+
+#[test]
 fn hashed_ties_on_the_gpu_equal_the_cpu() {
     let Some(gpu) = gpu_or_skip("hashed_ties_on_the_gpu_equal_the_cpu") else { return };
     let none = LpInputs::default();

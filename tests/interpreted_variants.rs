@@ -14,6 +14,7 @@ use glp::prelude::*;
 /// The built-in variants' source files, as a user would pass them to `--variant`.
 const CLASSIC: (&str, &str) = ("src/variants/classic.rs", include_str!("../src/variants/classic.rs"));
 const WEIGHTED: (&str, &str) = ("src/variants/weighted.rs", include_str!("../src/variants/weighted.rs"));
+const CAPPED: (&str, &str) = ("src/variants/capped.rs", include_str!("../src/variants/capped.rs"));
 const LLP: (&str, &str) = ("src/variants/llp.rs", include_str!("../src/variants/llp.rs"));
 const SLP: (&str, &str) = ("src/variants/slp.rs", include_str!("../src/variants/slp.rs"));
 const SEEDED: (&str, &str) = ("src/variants/seeded.rs", include_str!("../src/variants/seeded.rs"));
@@ -114,6 +115,9 @@ fn compare<K: LpKernel>(c: &Case, runs: &[Run], label: &str, native: &K, interpr
 fn every_variant(c: &Case, runs: &[Run], gammas: &[f64], thresholds: &[f64]) {
     compare(c, runs, "classic", &Classic, &from_file(CLASSIC, &[]));
     compare(c, runs, "weighted", &Weighted, &from_file(WEIGHTED, &[]));
+    for cap in [3.0, 100.0] {
+        compare(c, runs, &format!("capped {cap}"), &Capped { cap }, &from_file(CAPPED, &[&format!("cap={cap}")]));
+    }
     for &gamma in gammas {
         let interpreted = from_file(LLP, &[&format!("gamma={gamma}")]);
         compare(c, runs, &format!("llp gamma {gamma}"), &Llp { gamma }, &interpreted);

@@ -78,9 +78,8 @@ fn every_built_in_variant_compiles() {
     if !nvrtc_or_skip("every_built_in_variant_compiles") {
         return;
     }
-    use glp::prelude::*;
-    let variants: [&dyn LpKernel; 5] = [&Classic, &Weighted, &Llp::default(), &Slp::default(), &Seeded];
-    for v in variants {
+    for built_in in glp::variants::BUILT_IN {
+        let v = (built_in.variant)();
         compiles_for_ampere_and_hopper(&format!("{}.cu", v.kernel_name()), v.device_functions());
     }
 }

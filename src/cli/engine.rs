@@ -67,9 +67,6 @@ pub enum VariantArg {
     File(PathBuf),
 }
 
-/// The built-in variant names, in help order.
-const VARIANT_NAMES: [&str; 6] = ["classic", "weighted", "capped", "llp", "slp", "seeded"];
-
 fn parse_variant(s: &str) -> std::result::Result<VariantArg, String> {
     Ok(match s {
         "classic" => VariantArg::Classic,
@@ -80,7 +77,8 @@ fn parse_variant(s: &str) -> std::result::Result<VariantArg, String> {
         "seeded" => VariantArg::Seeded,
         file if file.ends_with(".rs") => VariantArg::File(PathBuf::from(file)),
         other => {
-            return Err(format!("unknown variant `{other}` (expected {}, or a FILE.rs)", VARIANT_NAMES.join(", ")))
+            let names: Vec<&str> = crate::variants::BUILT_IN.iter().map(|b| b.name).collect();
+            return Err(format!("unknown variant `{other}` (expected {}, or a FILE.rs)", names.join(", ")));
         }
     })
 }
@@ -406,4 +404,19 @@ impl EngineArgs {
 
 fn missing_seeds() -> Error {
     Error::invalid("--variant seeded needs --seeds FILE (`vertex label` lines)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_built_in_variant_is_a_variant_option() {
+        for built_in in crate::variants::BUILT_IN {
+            let arg = parse_variant(built_in.name).unwrap();
+            assert!(!matches!(arg, VariantArg::File(_)), "{}", built_in.name);
+        }
+        let err = parse_variant("bogus").unwrap_err();
+        assert!(err.ends_with("(expected classic, weighted, capped, llp, slp, seeded, or a FILE.rs)"), "{err}");
+    }
 }

@@ -34,3 +34,51 @@ pub use llp::Llp;
 pub use seeded::Seeded;
 pub use slp::Slp;
 pub use weighted::Weighted;
+
+use crate::lp::LpKernel;
+
+/// A built-in variant: its name (what `--variant` takes), the variant with its default
+/// parameters, and its source file as a user would pass it to `--variant FILE.rs`.
+#[derive(Clone, Copy)]
+pub struct BuiltIn {
+    /// The name `--variant` takes.
+    pub name: &'static str,
+    /// The variant with its default parameters.
+    pub variant: fn() -> Box<dyn LpKernel>,
+    /// The source file's path in the repository and its text.
+    pub source: (&'static str, &'static str),
+}
+
+/// Every built-in variant, in the order of the command line's help.
+pub const BUILT_IN: [BuiltIn; 6] = [
+    BuiltIn {
+        name: "classic",
+        variant: || Box::new(Classic),
+        source: ("src/variants/classic.rs", include_str!("classic.rs")),
+    },
+    BuiltIn {
+        name: "weighted",
+        variant: || Box::new(Weighted),
+        source: ("src/variants/weighted.rs", include_str!("weighted.rs")),
+    },
+    BuiltIn {
+        name: "capped",
+        variant: || Box::new(Capped::default()),
+        source: ("src/variants/capped.rs", include_str!("capped.rs")),
+    },
+    BuiltIn {
+        name: "llp",
+        variant: || Box::new(Llp::default()),
+        source: ("src/variants/llp.rs", include_str!("llp.rs")),
+    },
+    BuiltIn {
+        name: "slp",
+        variant: || Box::new(Slp::default()),
+        source: ("src/variants/slp.rs", include_str!("slp.rs")),
+    },
+    BuiltIn {
+        name: "seeded",
+        variant: || Box::new(Seeded),
+        source: ("src/variants/seeded.rs", include_str!("seeded.rs")),
+    },
+];
