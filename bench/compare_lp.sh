@@ -2,13 +2,15 @@
 # Side-by-side CPU label propagation: glp (asynchronous schedule) and NetworKit's PLP on the
 # same graphs and thread count, with GVE-LPA's published figures for reference.
 #
-#   bench/compare_lp.sh [THREADS]      (default 2; needs ../shared/data and Python 3 with pip)
+#   bench/compare_lp.sh [THREADS]      (default 2; needs Python 3 with pip)
+#
+# The graphs are the repository's data/ (GLP_DATA names another folder).
 #
 # Times exclude loading: from initialised labels to convergence, median of 5 runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 threads="${1:-2}"
-data="${GLP_DATA:-../shared/data}"
+data="${GLP_DATA:-data}"
 nk_dir="${GLP_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/glp-bench}/networkit"
 if ! PYTHONPATH="$nk_dir" python3 -c 'import networkit' 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check --target "$nk_dir" networkit

@@ -2,8 +2,8 @@
 # GPU checks in two halves, for a GPU machine that has CUDA but no Rust toolchain.
 #
 #   scripts/gpu-check.sh build   (here) builds glp and the test binaries in release mode,
-#                                strips them and copies them, with the data the GPU tests
-#                                read, into the git-ignored folder .gpu/
+#                                strips them and copies them into the git-ignored folder
+#                                .gpu/ (the test graphs travel with the repository: data/)
 #   scripts/gpu-check.sh run     (on the GPU machine, from the repository root, with .gpu/
 #                                carried over) runs the GPU tests with GLP_REQUIRE_GPU=1,
 #                                compute-sanitizer memcheck and racecheck on real graphs,
@@ -14,20 +14,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-}"
-DATA=../shared/data
-GPU_DATA_FILES=(
-  karate.mtx dolphins.edges football.edges email-Eu-core.txt email-Eu-core-department-labels.txt
-  polblogs.edges citeseer.edges lfr/LFR_N50000_ad5_mc50_mu0.3.edges.gz
-  lfr/LFR_N50000_ad5_mc50_mu0.3.cmty.txt.gz lfr/LFR_N100000_ad5_mc50_mu0.3.edges.gz
-  lfr/LFR_N100000_ad5_mc50_mu0.3.cmty.txt.gz com-dblp.edges.gz com-dblp.all.cmty.txt.gz
-  ldbc-validation/cdlp ldbc-validation/example
-)
-GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch)
+GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer)
 MFL_STRATEGIES=(glp smem global sort hash mg8 bm)
 
 build() {
   set -e
-  rm -rf .gpu/bin .gpu/data && mkdir -p .gpu/bin .gpu/data
+  rm -rf .gpu/bin && mkdir -p .gpu/bin
   cargo build --release --bin glp
   local json
   json=$(cargo test --release --no-run --message-format=json --workspace 2>/dev/null)
@@ -42,10 +34,6 @@ build() {
   lib=$(printf '%s\n' "$json" | grep '"name":"glp_runtime"' | grep '"lib"' | grep -o '"executable":"[^"]*"' | cut -d'"' -f4 | tail -1)
   [ -n "$lib" ] && strip -o .gpu/bin/glp_runtime_unit "$lib"
   strip -o .gpu/bin/glp target/release/glp
-  for f in "${GPU_DATA_FILES[@]}"; do
-    mkdir -p ".gpu/data/$(dirname "$f")"
-    cp -r "$DATA/$f" ".gpu/data/$f"
-  done
   du -sh .gpu
 }
 
@@ -59,18 +47,19 @@ step() { # step NAME TIMEOUT COMMAND...
 
 run() {
   OUT="${OUT:-.gpu/out}"; mkdir -p "$OUT"; : >"$OUT/summary.txt"
-  export GLP_REQUIRE_GPU=1 GLP_DATA_DIR="$PWD/.gpu/data" GLP_CACHE_DIR=/dev/shm/glp-cache
+  # The binaries look for data/ where they were built; here it is the repository's copy.
+  export GLP_REQUIRE_GPU=1 GLP_REQUIRE_DATA=1 GLP_DATA_DIR="$PWD/data" GLP_CACHE_DIR=/dev/shm/glp-cache
   local bin=.gpu/bin
   step nvidia-smi 30 nvidia-smi
   step unit 120 "$bin/glp_runtime_unit" device
   for t in "${GPU_TESTS[@]}"; do
     step "test-$t" 400 "$bin/$t" --test-threads=1
   done
-  local g=.gpu/data/email-Eu-core.txt
+  local g=data/email-Eu-core.txt
   step memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 5 --variant slp
   step racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 3
-  step memcheck-llp 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp .gpu/data/com-dblp.edges.gz --backend gpu --schedule sync --iterations 3 --variant llp
-  step memcheck-async 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp .gpu/data/com-dblp.edges.gz --backend gpu --schedule async --variant llp
+  step memcheck-llp 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp data/com-dblp.edges.gz --backend gpu --schedule sync --iterations 3 --variant llp
+  step memcheck-async 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp data/com-dblp.edges.gz --backend gpu --schedule async --variant llp
   step racecheck-async 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule async
   # A skewed graph: every degree class, and hubs whose labels overflow the shared table.
   step gen-rmat 120 "$bin/glp" gen rmat --scale 14 --out /dev/shm/rmat14.glpg

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::process::{Command, Output};
 
-/// The bundled graph's file in the repository (not ../shared).
+/// The bundled graph's file in the repository.
 const BUNDLED_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/email-Eu-core.txt");
 
 fn glp(args: &[&str]) -> Output {

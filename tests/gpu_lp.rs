@@ -6,8 +6,9 @@
 //! of the GPU too.
 //!
 //! Without a GPU these tests skip with a message; `GLP_REQUIRE_GPU=1` turns that into a
-//! failure. Data: `GLP_DATA_DIR` (the GPU machine gets a copy, see `scripts/gpu-check.sh`),
-//! else `../shared/data`.
+//! failure. Data: the repository's data folder, through the test kit (on a GPU machine,
+//! `scripts/gpu-check.sh run` points `GLP_DATA_DIR` at the copy that travelled with the
+//! repository).
 
 mod common;
 

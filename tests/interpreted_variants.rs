@@ -1,7 +1,7 @@
 //! The interpreter against native Rust: every built-in variant's source file (the text of
 //! `src/variants/*.rs`, compiled at run time as `glp lp --variant FILE.rs` does) run on the
 //! IR interpreter must give exactly the labels, label memories and per-iteration counts of
-//! the same variant compiled by rustc, on real graphs of `../shared/data`, with the
+//! the same variant compiled by rustc, on real graphs of the repository's data folder, with the
 //! synchronous schedule on one and several threads and the asynchronous one on one thread
 //! (with several, its in-place updates race, so even two native runs may differ).
 
@@ -137,7 +137,7 @@ fn interpreted_variants_match_native_on_small_real_graphs() {
         "football.edges",
         "ldbc-validation/example/example-undirected.e",
         "ldbc-validation/example/example-directed.e",
-        "ppi.edgelist",
+        "ppi.edgelist.xz",
     ] {
         every_variant(&case(name), &small_runs(), &[0.0, 0.5, 4.0], &[0.1, 0.3]);
     }

@@ -1,4 +1,4 @@
-//! CPU label propagation on the real graphs of `../shared/data`.
+//! CPU label propagation on the real graphs of the repository's data folder.
 //!
 //! Quality is scored with glp's metrics module (independent of the engines and itself tested
 //! against hand-computed values); the bounds are the published GVE-LPA figures the issue sets

@@ -407,7 +407,7 @@ fn seed_file(g: &Graph, every: usize) -> String {
 #[test]
 fn seeded_lp_spreads_seed_labels_only_and_reaches_every_seeded_component() {
     let mut unreached = 0;
-    for (name, every) in [("citeseer.edges", 40), ("pubmed.edges", 300), ("cora.edges", 25)] {
+    for (name, every) in [("citeseer.edges", 40), ("pubmed.edges.xz", 300), ("cora.edges", 25)] {
         let g = load(name);
         let text = seed_file(&g, every);
         let seeds = glp::io::read_seeds_from_bytes("seeds.txt", text.as_bytes(), &g.ids).unwrap();

@@ -72,17 +72,17 @@ fn lfr_files_with_a_braces_column_are_unweighted() {
 
 #[test]
 fn github_csv_with_header() {
-    let records = naive_records(&read_data("github.edges.csv"), true);
+    let records = naive_records(&read_data("github.edges.csv.xz"), true);
     assert_eq!(records[0], ["id_1", "id_2"]);
-    let graph = load_graph(&data("github.edges.csv"), &quiet()).unwrap();
+    let graph = load_graph(&data("github.edges.csv.xz"), &quiet()).unwrap();
     assert_eq!(graph.num_vertices(), 37_700);
     assert_same_undirected(&graph, &naive_undirected(&records[1..]));
 }
 
 #[test]
 fn weighted_edge_list() {
-    let records = naive_records(&read_data("ppi.edgelist"), false);
-    let graph = load_graph(&data("ppi.edgelist"), &exact()).unwrap();
+    let records = naive_records(&read_data("ppi.edgelist.xz"), false);
+    let graph = load_graph(&data("ppi.edgelist.xz"), &exact()).unwrap();
     assert!(graph.csr.is_weighted());
     assert_eq!(graph.num_edges(), records.len() as u64);
     let mut expected: BTreeMap<u64, Vec<(u64, f32)>> = BTreeMap::new();
@@ -197,7 +197,7 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 #[test]
 fn gzip_and_plain_load_the_same_graph() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["email-Eu-core.txt", "karate.mtx", "github.edges.csv", "ldbc-validation/cdlp/dir-input"] {
+    for name in ["email-Eu-core.txt", "karate.mtx", "github.edges.csv.xz", "ldbc-validation/cdlp/dir-input"] {
         let plain = read_data(name);
         let file_name = name.rsplit('/').next().unwrap();
         // Compressed under the same name (no `.gz`): detection must use the magic bytes.
@@ -305,7 +305,7 @@ fn detection_picks_each_format() {
     for (name, format) in [
         ("karate.mtx", Format::MatrixMarket),
         ("email-Eu-core.txt", Format::EdgeList),
-        ("github.edges.csv", Format::Csv),
+        ("github.edges.csv.xz", Format::Csv),
         ("ldbc-validation/cdlp/dir-input", Format::LdbcAdjacency),
         ("lfr/LFR_N50000_ad5_mc50_mu0.5.edges.gz", Format::EdgeList),
     ] {

@@ -34,7 +34,7 @@ fn round_trips_keep_the_graph_exactly() {
     let dblp = load_graph(&data("com-dblp.edges.gz"), &quiet()).unwrap();
     round_trip(&dblp, dir.path(), "dblp.glpg");
     // Weighted, directed, odd edge count (padding after targets and weights).
-    let ppi = load_graph(&data("ppi.edgelist"), &exact()).unwrap();
+    let ppi = load_graph(&data("ppi.edgelist.xz"), &exact()).unwrap();
     assert!(ppi.csr.is_weighted() && !ppi.symmetric && ppi.num_edges() % 2 == 1);
     round_trip(&ppi, dir.path(), "ppi.glpg");
     // Empty graph.

@@ -13,7 +13,7 @@
 //! computed while generating, so the printed numbers are for correct loads.
 
 mod support;
-use support::SplitMix;
+use glp_testkit::rng::SplitMix;
 
 use glp_runtime::graph::{BuildOptions, DuplicateEdges};
 use glp_runtime::io::{load_graph, Format, LoadOptions};
@@ -59,9 +59,9 @@ fn generate(megabytes: u64, grouped: bool) -> Input {
             left -= 1;
             source
         } else {
-            rng.next() % id_space
+            rng.next_u64() % id_space
         };
-        let v = rng.next() % id_space;
+        let v = rng.next_u64() % id_space;
         seen[u as usize] = true;
         seen[v as usize] = true;
         let line = format!("{u}\t{v}\n");

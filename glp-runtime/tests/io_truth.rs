@@ -90,7 +90,7 @@ fn lfr_communities() {
 
 #[test]
 fn github_target_csv() {
-    let graph = load_graph(&data("github.edges.csv"), &quiet()).unwrap();
+    let graph = load_graph(&data("github.edges.csv.xz"), &quiet()).unwrap();
     let file = read_ground_truth(&data("github.target.csv"), &graph.ids).unwrap();
     assert_eq!(file.unknown_ids, 0);
     let labels = partition(file.truth);
@@ -165,17 +165,17 @@ fn naive_cover(name: &str, ids: &VertexIds) -> Vec<Vec<u32>> {
 #[test]
 fn multi_label_files_are_covers() {
     // Several labels on a line.
-    let ppi = load_graph(&data("ppi.edgelist"), &quiet()).unwrap();
+    let ppi = load_graph(&data("ppi.edgelist.xz"), &quiet()).unwrap();
     let communities = cover(read_ground_truth(&data("ppi-labels.txt"), &ppi.ids).unwrap().truth);
     assert_eq!(communities.len(), 50);
     assert_eq!(communities, naive_cover("ppi-labels.txt", &ppi.ids));
     // A vertex on several lines, declared multi-label by the header comment.
-    let blog = load_graph(&data("blogcatalog.edges"), &quiet()).unwrap();
-    let communities = cover(read_ground_truth(&data("blogcatalog.labels"), &blog.ids).unwrap().truth);
+    let blog = load_graph(&data("blogcatalog.edges.xz"), &quiet()).unwrap();
+    let communities = cover(read_ground_truth(&data("blogcatalog.labels.xz"), &blog.ids).unwrap().truth);
     assert_eq!(communities.len(), 39);
-    assert_eq!(communities, naive_cover("blogcatalog.labels", &blog.ids));
+    assert_eq!(communities, naive_cover("blogcatalog.labels.xz", &blog.ids));
     // Read as a partition on request, it is an error.
-    let result = read_ground_truth_as(&data("blogcatalog.labels"), &blog.ids, Some(TruthFormat::Labels));
+    let result = read_ground_truth_as(&data("blogcatalog.labels.xz"), &blog.ids, Some(TruthFormat::Labels));
     let message = parse_error(result.expect_err("blogcatalog is not a partition")).2;
     assert!(message.contains("a partition gives each vertex one label"), "{message}");
     let result = read_ground_truth_as(&data("ppi-labels.txt"), &ppi.ids, Some(TruthFormat::Labels));

@@ -3,7 +3,7 @@
 //! definitions.
 
 mod support;
-use support::SplitMix;
+use glp_testkit::rng::SplitMix;
 
 use glp_runtime::community::{Cover, UNLABELLED};
 use glp_runtime::metrics::{

@@ -3,7 +3,7 @@
 //! textbook definitions.
 
 mod support;
-use support::SplitMix;
+use glp_testkit::rng::SplitMix;
 
 use glp_runtime::community::{Cover, GroundTruth, UNLABELLED};
 use glp_runtime::graph::Csr;

@@ -1,38 +1,20 @@
-//! Metrics on real graphs from `../shared/data`: a published modularity value (Zachary's
+//! Metrics on real graphs of the repository's data folder: a published modularity value (Zachary's
 //! karate club), cross-checks against independent implementations written here, and the
 //! com-DBLP scale (about 1M undirected edges) with timings printed (`--nocapture`).
 //!
 //! The graphs are read by small parsers written here, independent of `glp_runtime::io`.
-//! Set `GLP_DATA_DIR` to read the data from another folder.
 
-use flate2::read::GzDecoder;
 use glp_runtime::community::{Cover, UNLABELLED};
 use glp_runtime::graph::Csr;
 use glp_runtime::metrics::{modularity, nmi, overlapping_nmi, size_stats, ContingencyTable, QualityReport};
 use std::collections::HashMap;
-use std::io::Read;
-use std::path::PathBuf;
 use std::time::Instant;
 
 const U: u32 = UNLABELLED;
 
-fn data(name: &str) -> PathBuf {
-    let dir = std::env::var_os("GLP_DATA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data")));
-    dir.join(name)
-}
-
+/// A data file's text (decompressed by the test kit).
 fn read_text(name: &str) -> String {
-    let path = data(name);
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    if name.ends_with(".gz") {
-        let mut text = String::new();
-        GzDecoder::new(&bytes[..]).read_to_string(&mut text).unwrap();
-        text
-    } else {
-        String::from_utf8(bytes).unwrap()
-    }
+    String::from_utf8(glp_testkit::data::read(name)).unwrap()
 }
 
 /// Lines that are not comments, split on whitespace into integers.

@@ -49,7 +49,7 @@ const COLLAPSE_MEANING: [&str; 3] = [
 /// The summary's note when one community holds more than [`COLLAPSE_FRACTION`] of the
 /// graph's vertices (none otherwise). Lines start with a 13-column label.
 pub fn collapse_lines(quality: &QualityReport) -> String {
-    let (largest, vertices) = (quality.communities.max as u64, quality.vertices as u64);
+    let (largest, vertices) = (quality.communities.max, quality.vertices as u64);
     let mut s = String::new();
     if vertices < COLLAPSE_MIN_VERTICES || (largest as f64) <= COLLAPSE_FRACTION * vertices as f64 {
         return s;

@@ -1,5 +1,6 @@
-//! Helpers the integration tests share: data files, graph loading, and the GPU and NVRTC
-//! skips. Each test crate uses a part of them.
+//! Helpers the integration tests of the `glp` package share: graph loading from the test
+//! kit's data files, the GPU skip, graph builders and label comparisons. Each test crate uses
+//! a part of them.
 #![allow(dead_code)]
 
 use glp::device::Gpu;
@@ -7,13 +8,10 @@ use glp::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// A file of the shared data folder: `GLP_DATA_DIR` (the GPU machine gets a copy, see
-/// `scripts/gpu-check.sh`), else `../shared/data`.
+/// A data file's path (the test kit's lookup: the repository's data folder, then
+/// `GLP_DATA_DIR`).
 pub fn data(name: &str) -> PathBuf {
-    let dir = std::env::var_os("GLP_DATA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
-    dir.join(name)
+    glp_testkit::data::path(name)
 }
 
 /// Loads a data file with `duplicates` (symmetrised, no self loops).
@@ -44,14 +42,13 @@ pub fn read_pairs(path: &Path) -> BTreeMap<u64, u64> {
         .collect()
 }
 
-/// The first GPU, or `None` with a message when there is none; `GLP_REQUIRE_GPU=1` turns the
-/// skip into a failure.
+/// The first GPU, or `None` after a skip message when there is none (`GLP_REQUIRE_GPU=1`
+/// turns the skip into a failure).
 pub fn gpu_or_skip(test: &str) -> Option<Gpu> {
     match Gpu::open(0) {
         Ok(gpu) => Some(gpu),
         Err(e) => {
-            assert!(std::env::var("GLP_REQUIRE_GPU").map_or(true, |v| v != "1"), "GLP_REQUIRE_GPU=1 but: {e}");
-            eprintln!("{test}: skipped, no GPU ({e}); set GLP_REQUIRE_GPU=1 to fail instead");
+            glp_testkit::switch::skip(test, glp_testkit::switch::Need::Gpu, &format!("no GPU ({e})"));
             None
         }
     }

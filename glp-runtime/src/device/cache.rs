@@ -14,9 +14,8 @@
 //! The program name is left out: it only labels NVRTC's error log, and the PTX does not
 //! depend on it (a test checks this), so the same source compiled under two names shares
 //! one entry. Fields are length-prefixed, so no two different inputs hash the same bytes.
-//! SHA-256 (implemented here, checked against the FIPS 180-4 examples; no hashing crate is a
-//! dependency) makes an accidental collision impossible in practice, which a 64-bit hash of
-//! a cache shared by many processes and versions would not quite be.
+//! SHA-256 (the `sha2` crate) makes an accidental collision impossible in practice, which a
+//! 64-bit hash of a cache shared by many processes and versions would not quite be.
 //!
 //! # On disk
 //!
@@ -54,6 +53,7 @@
 
 use super::nvrtc;
 use crate::error::Result;
+use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fmt;
@@ -89,11 +89,11 @@ impl KernelKey {
     /// The key of `source` compiled for `arch` by NVRTC `nvrtc_version` (major, minor) with
     /// glp's options.
     pub fn new(source: &str, arch: &str, nvrtc_version: (i32, i32)) -> Self {
-        let mut hash = sha256::Sha256::new();
+        let mut hash = Sha256::new();
         let mut field = |tag: &str, value: &[u8]| {
-            hash.update(&(tag.len() as u64).to_le_bytes());
+            hash.update((tag.len() as u64).to_le_bytes());
             hash.update(tag.as_bytes());
-            hash.update(&(value.len() as u64).to_le_bytes());
+            hash.update((value.len() as u64).to_le_bytes());
             hash.update(value);
         };
         field("glp kernel cache", &FORMAT_VERSION.to_le_bytes());
@@ -102,7 +102,7 @@ impl KernelKey {
             field("option", option.as_bytes());
         }
         field("source", source.as_bytes());
-        KernelKey(hash.finish())
+        KernelKey(hash.finalize().into())
     }
 
     /// The 32 bytes of the key.
@@ -430,143 +430,9 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     written
 }
 
-/// SHA-256 (FIPS 180-4), small and dependency-free; only the cache keys use it.
-mod sha256 {
-    const K: [u32; 64] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
-        0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-        0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
-        0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-        0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
-        0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-        0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-        0xc67178f2,
-    ];
-    const INITIAL: [u32; 8] =
-        [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
-
-    /// An incremental SHA-256.
-    pub struct Sha256 {
-        state: [u32; 8],
-        block: [u8; 64],
-        filled: usize,
-        length: u64,
-    }
-
-    impl Sha256 {
-        pub fn new() -> Self {
-            Sha256 { state: INITIAL, block: [0; 64], filled: 0, length: 0 }
-        }
-
-        pub fn update(&mut self, mut data: &[u8]) {
-            self.length = self.length.wrapping_add(data.len() as u64);
-            if self.filled > 0 {
-                let take = data.len().min(64 - self.filled);
-                self.block[self.filled..self.filled + take].copy_from_slice(&data[..take]);
-                self.filled += take;
-                data = &data[take..];
-                if self.filled < 64 {
-                    return;
-                }
-                compress(&mut self.state, &self.block);
-                self.filled = 0;
-            }
-            let mut blocks = data.chunks_exact(64);
-            for block in &mut blocks {
-                compress(&mut self.state, block.try_into().expect("chunks of 64 bytes"));
-            }
-            let rest = blocks.remainder();
-            self.block[..rest.len()].copy_from_slice(rest);
-            self.filled = rest.len();
-        }
-
-        pub fn finish(mut self) -> [u8; 32] {
-            let bits = self.length.wrapping_mul(8);
-            self.update(&[0x80]);
-            while self.filled != 56 {
-                self.update(&[0]);
-            }
-            self.update(&bits.to_be_bytes());
-            debug_assert_eq!(self.filled, 0);
-            let mut out = [0; 32];
-            for (chunk, word) in out.chunks_exact_mut(4).zip(self.state) {
-                chunk.copy_from_slice(&word.to_be_bytes());
-            }
-            out
-        }
-    }
-
-    fn compress(state: &mut [u32; 8], block: &[u8; 64]) {
-        let mut w = [0u32; 64];
-        for (i, word) in block.chunks_exact(4).enumerate() {
-            w[i] = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
-        }
-        for i in 16..64 {
-            let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
-            let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
-            w[i] = w[i - 16].wrapping_add(s0).wrapping_add(w[i - 7]).wrapping_add(s1);
-        }
-        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-        for i in 0..64 {
-            let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
-            let ch = (e & f) ^ (!e & g);
-            let t1 = h.wrapping_add(s1).wrapping_add(ch).wrapping_add(K[i]).wrapping_add(w[i]);
-            let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
-            let maj = (a & b) ^ (a & c) ^ (b & c);
-            let t2 = s0.wrapping_add(maj);
-            h = g;
-            g = f;
-            f = e;
-            e = d.wrapping_add(t1);
-            d = c;
-            c = b;
-            b = a;
-            a = t1.wrapping_add(t2);
-        }
-        for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
-            *s = s.wrapping_add(v);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn hex(bytes: &[u8]) -> String {
-        bytes.iter().map(|b| format!("{b:02x}")).collect()
-    }
-
-    fn sha256(data: &[u8]) -> String {
-        let mut h = sha256::Sha256::new();
-        h.update(data);
-        hex(&h.finish())
-    }
-
-    /// The examples of FIPS 180-4 (NIST's "SHA256.pdf" and the one-million-`a` message),
-    /// plus the padding edge cases around 55, 56 and 64 bytes against each other.
-    #[test]
-    fn sha256_matches_the_standard_examples() {
-        assert_eq!(sha256(b""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-        assert_eq!(sha256(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-        assert_eq!(
-            sha256(b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
-            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
-        );
-        assert_eq!(sha256(&vec![b'a'; 1_000_000]), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
-        // Fed in pieces of every size, the digest is the same.
-        let data: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
-        for len in [0, 1, 55, 56, 57, 63, 64, 65, 127, 128, 300] {
-            let whole = sha256(&data[..len]);
-            for piece in [1, 3, 63, 64, 65] {
-                let mut h = sha256::Sha256::new();
-                for chunk in data[..len].chunks(piece) {
-                    h.update(chunk);
-                }
-                assert_eq!(hex(&h.finish()), whole, "length {len}, pieces of {piece}");
-            }
-        }
-    }
 
     #[test]
     fn keys_differ_by_source_arch_and_nvrtc_version_only() {
@@ -641,15 +507,12 @@ mod tests {
     /// The NVRTC tests compile tiny kernels (a few tens of milliseconds each). Without NVRTC
     /// they skip, unless `GLP_REQUIRE_NVRTC=1`.
     fn nvrtc_or_skip(test: &str) -> bool {
-        if nvrtc::available() {
-            return true;
+        let available = nvrtc::available();
+        if !available {
+            let why = "NVRTC cannot be loaded (install it, or add its lib folder to LD_LIBRARY_PATH)";
+            glp_testkit::switch::skip(test, glp_testkit::switch::Need::Nvrtc, why);
         }
-        assert!(
-            std::env::var("GLP_REQUIRE_NVRTC").map_or(true, |v| v != "1"),
-            "GLP_REQUIRE_NVRTC=1 but NVRTC cannot be loaded (add its lib folder to LD_LIBRARY_PATH)"
-        );
-        eprintln!("{test}: skipped, NVRTC is not installed (set GLP_REQUIRE_NVRTC=1 to fail instead)");
-        false
+        available
     }
 
     /// A small kernel, distinct per `tag` so that tests never share entries.

@@ -80,7 +80,7 @@ mod tests {
     /// say why.
     #[test]
     fn probe_never_panics_and_reports_devices_or_a_reason() {
-        let require_gpu = std::env::var("GLP_REQUIRE_GPU").is_ok_and(|v| v == "1");
+        let require_gpu = glp_testkit::switch::Need::Gpu.required();
         match probe() {
             Ok(gpus) => {
                 assert!(!gpus.is_empty());

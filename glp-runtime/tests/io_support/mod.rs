@@ -1,5 +1,5 @@
-//! Helpers shared by the `io_*` integration tests: data paths, load options, and a naive
-//! reference parser written with std only (no code of the crate under test).
+//! Helpers shared by the `io_*` integration tests: data files (the test kit's), load options,
+//! and a naive reference parser written with std only (no code of the crate under test).
 
 #![allow(dead_code)]
 
@@ -7,12 +7,17 @@ use glp_runtime::error::Error;
 use glp_runtime::graph::{BuildOptions, DuplicateEdges, Graph};
 use glp_runtime::io::LoadOptions;
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Read;
 use std::path::PathBuf;
 
-/// A file of the shared data directory.
+/// A data file's path (the test kit's lookup: the repository's data folder, then
+/// `GLP_DATA_DIR`).
 pub fn data(name: &str) -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data")).join(name)
+    glp_testkit::data::path(name)
+}
+
+/// A data file's bytes, decompressed (the test kit's).
+pub fn read_data(name: &str) -> Vec<u8> {
+    glp_testkit::data::read(name)
 }
 
 /// Default build options, no progress bar.
@@ -26,23 +31,6 @@ pub fn exact() -> LoadOptions {
     LoadOptions {
         build: BuildOptions { symmetrise: false, drop_self_loops: false, duplicates: DuplicateEdges::Keep },
         ..quiet()
-    }
-}
-
-/// Decompresses a (possibly multi-member) gzip buffer.
-pub fn gunzip(bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    flate2::read::MultiGzDecoder::new(bytes).read_to_end(&mut out).unwrap();
-    out
-}
-
-/// Reads a file, decompressing it when its name ends in `.gz`.
-pub fn read_data(name: &str) -> Vec<u8> {
-    let bytes = std::fs::read(data(name)).unwrap();
-    if name.ends_with(".gz") {
-        gunzip(&bytes)
-    } else {
-        bytes
     }
 }
 
