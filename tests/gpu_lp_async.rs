@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{gpu_or_skip, graphs_with_truth, load};
+use common::{gpu_or_skip, graphs_with_truth, largest_community, load};
 use glp::lp::gpu::{run_gpu, MflStrategy};
 use glp::prelude::*;
 
@@ -148,15 +148,6 @@ fn seeded_and_llp_run_asynchronously() {
         // (0.0075: everything merges) or scatters labels.
         assert!(gpu_q >= 0.75 * cpu_q, "llp ({}): modularity {gpu_q} vs CPU {cpu_q}", strategy.name());
     }
-}
-
-/// The largest community's size.
-fn largest_community(labels: &[u32]) -> usize {
-    let mut sizes = std::collections::HashMap::new();
-    for &l in labels {
-        *sizes.entry(l).or_insert(0usize) += 1;
-    }
-    sizes.into_values().max().unwrap_or(0)
 }
 
 /// Asynchronous LLP splits communities and settles on the GPU as on the CPU, over the GLP

@@ -5,9 +5,9 @@
 
 mod common;
 
-use common::{load, pool};
+use common::{largest_community, load, naive_synchronous_lp, pool};
 use glp::prelude::*;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 fn graph_of(n: usize, edges: &[(u32, u32)]) -> Csr {
     let list = glp::graph::EdgeList {
@@ -107,39 +107,9 @@ fn llp_score(k: f64, gamma: f64, count: u32, l: u32, own: u32) -> f64 {
     k - gamma * (others - k)
 }
 
-/// Naive synchronous LLP: every iteration counts the labels of all vertices, then scores
-/// each neighbour label ([`llp_score`]); highest score, ties to the smallest label, a vertex
-/// without neighbours keeps its label; stops when nothing changes.
+/// Naive synchronous LLP ([`llp_score`] of every neighbour label).
 fn reference_llp(csr: &Csr, gamma: f64, iterations: u32) -> Vec<u32> {
-    let n = csr.num_vertices() as u32;
-    let mut labels: Vec<u32> = (0..n).collect();
-    for _ in 0..iterations {
-        let mut global: BTreeMap<u32, u32> = BTreeMap::new();
-        for &l in &labels {
-            *global.entry(l).or_default() += 1;
-        }
-        let next: Vec<u32> = (0..n)
-            .map(|v| {
-                let mut k: BTreeMap<u32, f64> = BTreeMap::new();
-                for &u in csr.neighbors(v) {
-                    *k.entry(labels[u as usize]).or_default() += 1.0;
-                }
-                let mut best: Option<(f64, u32)> = None;
-                for (&l, &f) in &k {
-                    let score = llp_score(f, gamma, global[&l], l, labels[v as usize]);
-                    if best.is_none_or(|(s, _)| score > s) {
-                        best = Some((score, l));
-                    }
-                }
-                best.map_or(labels[v as usize], |(_, l)| l)
-            })
-            .collect();
-        if next == labels {
-            break;
-        }
-        labels = next;
-    }
-    labels
+    naive_synchronous_lp(csr, iterations, |_| 1.0, |counts, own, l, k| llp_score(k, gamma, counts[&l], l, own))
 }
 
 /// Naive asynchronous LLP on one thread, the nu-LPA schedule of [`LpConfig::asynchronous`]
@@ -231,15 +201,6 @@ fn asynchronous_llp_matches_a_naive_in_place_reference() {
     }
 }
 
-/// The largest community's size.
-fn largest_community(labels: &[u32]) -> usize {
-    let mut sizes: BTreeMap<u32, usize> = BTreeMap::new();
-    for &l in labels {
-        *sizes.entry(l).or_default() += 1;
-    }
-    sizes.into_values().max().unwrap_or(0)
-}
-
 #[test]
 fn asynchronous_llp_shrinks_communities_and_converges_over_the_papers_gamma_sweep() {
     // The regression: with counts taken only at the start of a sweep, one label swept a whole
@@ -308,34 +269,10 @@ fn llp_splits_the_giant_community_of_classic_lp() {
 // ---- Degree-capped LP -----------------------------------------------------------------------
 
 /// Naive synchronous degree-capped LP: each neighbour votes for its label with weight 1, or 0
-/// when it has more than `cap` neighbours (its label is still a candidate); highest total,
-/// ties to the smallest label; a vertex without neighbours keeps its label.
+/// when it has more than `cap` neighbours; the score is the sum of the votes.
 fn reference_capped(csr: &Csr, cap: f64, iterations: u32) -> Vec<u32> {
-    let n = csr.num_vertices() as u32;
-    let mut labels: Vec<u32> = (0..n).collect();
-    for _ in 0..iterations {
-        let next: Vec<u32> = (0..n)
-            .map(|v| {
-                let mut votes: BTreeMap<u32, f64> = BTreeMap::new();
-                for &u in csr.neighbors(v) {
-                    let weight = if csr.degree(u) as f64 > cap { 0.0 } else { 1.0 };
-                    *votes.entry(labels[u as usize]).or_default() += weight;
-                }
-                let mut best: Option<(f64, u32)> = None;
-                for (&l, &total) in &votes {
-                    if best.is_none_or(|(b, _)| total > b) {
-                        best = Some((total, l));
-                    }
-                }
-                best.map_or(labels[v as usize], |(_, l)| l)
-            })
-            .collect();
-        if next == labels {
-            break;
-        }
-        labels = next;
-    }
-    labels
+    let vote = |u: u32| if csr.degree(u) as f64 > cap { 0.0 } else { 1.0 };
+    naive_synchronous_lp(csr, iterations, vote, |_, _, _, votes| votes)
 }
 
 #[test]

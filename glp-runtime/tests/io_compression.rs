@@ -10,40 +10,9 @@ use glp_runtime::io::{
     load_graph, load_graph_from_bytes, read_ground_truth, read_ground_truth_from_bytes, read_seeds,
     read_seeds_from_bytes,
 };
+use io_support::compress::{xz, zstd, COMPRESSIONS};
 use io_support::*;
 use std::io::Write;
-
-/// A compressor.
-type Compress = fn(&[u8]) -> Vec<u8>;
-
-/// Every compression glp reads, with a compressor for it.
-const COMPRESSIONS: [(&str, Compress); 4] = [("gzip", gzip), ("zstd", zstd), ("xz", xz), ("bzip2", bzip2)];
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    encoder.write_all(bytes).unwrap();
-    encoder.finish().unwrap()
-}
-
-/// zstd with a content checksum, as the `zstd` command writes by default.
-fn zstd(bytes: &[u8]) -> Vec<u8> {
-    let mut encoder = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
-    encoder.include_checksum(true).unwrap();
-    encoder.write_all(bytes).unwrap();
-    encoder.finish().unwrap()
-}
-
-fn xz(bytes: &[u8]) -> Vec<u8> {
-    let mut writer = lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(6)).unwrap();
-    writer.write_all(bytes).unwrap();
-    writer.finish().unwrap()
-}
-
-fn bzip2(bytes: &[u8]) -> Vec<u8> {
-    let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
-    encoder.write_all(bytes).unwrap();
-    encoder.finish().unwrap()
-}
 
 /// A weighted edge list of a few thousand lines, with comments and CRLF line ends.
 fn weighted_edge_list() -> Vec<u8> {

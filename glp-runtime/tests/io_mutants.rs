@@ -23,12 +23,12 @@ use glp_runtime::io::{
     load_graph_from_bytes, load_ldbc_from_bytes, read_ground_truth_from_bytes, read_seeds_from_bytes, write_glpg,
     Format, LoadOptions,
 };
+use io_support::compress::{bzip2, gzip, xz, zstd};
 use io_support::exact;
 use mutants::mutate::Mutator;
 use mutants::reference::{self, runs, Content};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Debug;
-use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex, Once};
@@ -449,31 +449,6 @@ fn compressed_case(name: &'static str, count: usize, compress: fn(&[u8]) -> Vec<
             (plain, got.map_or(0, vertex_count))
         }),
     }
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    encoder.write_all(bytes).unwrap();
-    encoder.finish().unwrap()
-}
-
-fn zstd(bytes: &[u8]) -> Vec<u8> {
-    let mut encoder = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
-    encoder.include_checksum(true).unwrap();
-    encoder.write_all(bytes).unwrap();
-    encoder.finish().unwrap()
-}
-
-fn xz(bytes: &[u8]) -> Vec<u8> {
-    let mut writer = lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(1)).unwrap();
-    writer.write_all(bytes).unwrap();
-    writer.finish().unwrap()
-}
-
-fn bzip2(bytes: &[u8]) -> Vec<u8> {
-    let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
-    encoder.write_all(bytes).unwrap();
-    encoder.finish().unwrap()
 }
 
 #[test]

@@ -132,3 +132,57 @@ pub fn graphs_with_truth() -> Vec<(String, Csr, GroundTruth)> {
     graphs.push(("planted-100k".into(), planted.csr, GroundTruth::Partition(truth)));
     graphs
 }
+
+/// The labels of a naive synchronous label propagation written independently of the engines,
+/// the reference of the variants' tests: labels start as vertex ids; every iteration, each
+/// vertex sums `vote(u)` per label over its neighbours `u` (a vote of 0 still makes the label a
+/// candidate), scores each candidate with `score(counts, own, label, votes)` (`counts`: how
+/// many vertices show each label at the iteration start, `own`: the vertex's label), and takes
+/// the highest score, ties to the smallest label; a vertex without neighbours keeps its label.
+/// Stops when no label changes, or after `iterations`.
+pub fn naive_synchronous_lp(
+    csr: &Csr,
+    iterations: u32,
+    vote: impl Fn(u32) -> f64,
+    score: impl Fn(&BTreeMap<u32, u32>, u32, u32, f64) -> f64,
+) -> Vec<u32> {
+    let n = csr.num_vertices() as u32;
+    let mut labels: Vec<u32> = (0..n).collect();
+    for _ in 0..iterations {
+        let mut counts: BTreeMap<u32, u32> = BTreeMap::new();
+        for &l in &labels {
+            *counts.entry(l).or_default() += 1;
+        }
+        let next: Vec<u32> = (0..n)
+            .map(|v| {
+                let mut votes: BTreeMap<u32, f64> = BTreeMap::new();
+                for &u in csr.neighbors(v) {
+                    *votes.entry(labels[u as usize]).or_default() += vote(u);
+                }
+                let own = labels[v as usize];
+                let mut best: Option<(f64, u32)> = None;
+                for (&label, &total) in &votes {
+                    let s = score(&counts, own, label, total);
+                    if best.is_none_or(|(b, _)| s > b) {
+                        best = Some((s, label));
+                    }
+                }
+                best.map_or(own, |(_, label)| label)
+            })
+            .collect();
+        if next == labels {
+            break;
+        }
+        labels = next;
+    }
+    labels
+}
+
+/// The size of the largest community of `labels`.
+pub fn largest_community(labels: &[u32]) -> usize {
+    let mut sizes: BTreeMap<u32, usize> = BTreeMap::new();
+    for &l in labels {
+        *sizes.entry(l).or_default() += 1;
+    }
+    sizes.into_values().max().unwrap_or(0)
+}

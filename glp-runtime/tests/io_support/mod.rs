@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod compress;
+
 use glp_runtime::error::Error;
 use glp_runtime::graph::{BuildOptions, DuplicateEdges, Graph};
 use glp_runtime::io::LoadOptions;
