@@ -178,7 +178,8 @@ fn broken_gzip_is_an_error_not_a_shorter_graph() {
 
 #[test]
 fn missing_file_is_an_io_error_naming_it() {
-    let error = load_graph(&data("no-such-file.txt"), &quiet()).unwrap_err();
+    let missing = std::env::temp_dir().join("glp-io-errors-no-such-file.txt");
+    let error = load_graph(&missing, &quiet()).unwrap_err();
     assert!(matches!(error, Error::Io { .. }));
     assert!(error.to_string().contains("no-such-file.txt"));
 }
