@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{gpu_or_skip, graphs_with_truth, largest_community, load};
+use common::{gpu_or_skip, graphs_with_truth, largest_community, llp_sweep_graphs, load};
 use glp::lp::gpu::{run_gpu, MflStrategy};
 use glp::prelude::*;
 
@@ -160,16 +160,7 @@ fn asynchronous_llp_shrinks_communities_and_converges_over_the_papers_gamma_swee
     else {
         return;
     };
-    let (planted, _) = glp::gen::planted_partition(&glp::gen::CommunityParams {
-        num_vertices: 20_000,
-        ..glp::gen::CommunityParams::default()
-    })
-    .unwrap();
-    let graphs = [
-        ("football", load("football.edges").csr),
-        ("com-DBLP", load("com-dblp.edges.gz").csr),
-        ("planted", planted.csr),
-    ];
+    let graphs = llp_sweep_graphs();
     let none = LpInputs::default();
     for ties in [TieBreak::Hashed, TieBreak::SmallestLabel] {
         let config = nu_lpa_with(ties);

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{largest_community, load, naive_synchronous_lp, pool};
+use common::{largest_community, llp_sweep_graphs, load, naive_synchronous_lp, pool};
 use glp::prelude::*;
 use std::collections::BTreeSet;
 
@@ -206,16 +206,7 @@ fn asynchronous_llp_shrinks_communities_and_converges_over_the_papers_gamma_swee
     // The regression: with counts taken only at the start of a sweep, one label swept a whole
     // graph unpenalised (football: 109 of 115 vertices at gamma 4, against 59 for classic LP)
     // and the run never converged. LLP exists to give smaller communities than classic LP.
-    let (planted, _) = glp::gen::planted_partition(&glp::gen::CommunityParams {
-        num_vertices: 20_000,
-        ..glp::gen::CommunityParams::default()
-    })
-    .unwrap();
-    let graphs = [
-        ("football", load("football.edges").csr),
-        ("com-DBLP", load("com-dblp.edges.gz").csr),
-        ("planted", planted.csr),
-    ];
+    let graphs = llp_sweep_graphs();
     let config = LpConfig::asynchronous();
     let none = LpInputs::default();
     for (name, csr) in &graphs {

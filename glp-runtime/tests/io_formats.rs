@@ -141,7 +141,7 @@ fn check_vertex_edge(stem: &str) {
     for r in &edges {
         expected.get_mut(&r[0].parse().unwrap()).unwrap().push((r[1].parse().unwrap(), r[2].parse().unwrap()));
     }
-    for path in [data(stem), data(&format!("{stem}.v")), data(&format!("{stem}.e"))] {
+    for path in [ldbc_pair(stem), data(&format!("{stem}.v")), data(&format!("{stem}.e"))] {
         let graph = load_graph(&path, &exact()).unwrap();
         assert_eq!(graph.num_vertices(), vertices.len());
         for (id, row) in &mut expected {
@@ -166,13 +166,13 @@ fn ldbc_vertex_edge_pairs() {
     check_vertex_edge("ldbc-validation/sssp/dir-input");
     check_vertex_edge("ldbc-validation/sssp/undir-input");
     // example-undirected.v starts at 2: vertex 1 does not exist.
-    let graph = load_graph(&data("ldbc-validation/example/example-undirected"), &quiet()).unwrap();
+    let graph = load_graph(&ldbc_pair("ldbc-validation/example/example-undirected"), &quiet()).unwrap();
     assert_eq!(graph.ids, VertexIds::Range { first: 2, len: 9 });
 
     let v = read_data("ldbc-validation/example/example-directed.v");
     let e = read_data("ldbc-validation/example/example-directed.e");
     let from_bytes = load_ldbc_from_bytes("example-directed", &v, &e, &exact()).unwrap();
-    let from_file = load_graph(&data("ldbc-validation/example/example-directed"), &exact()).unwrap();
+    let from_file = load_graph(&ldbc_pair("ldbc-validation/example/example-directed"), &exact()).unwrap();
     assert_eq!(from_bytes.csr, from_file.csr);
     assert_eq!(from_bytes.ids, from_file.ids);
 }

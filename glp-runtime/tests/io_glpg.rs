@@ -77,15 +77,6 @@ fn load_fails(bytes: &[u8]) -> String {
     format_error(error)
 }
 
-/// Rewrites the checksum so that a deliberately inconsistent file passes the CRC check.
-fn reseal(bytes: &mut [u8]) {
-    let mut hasher = crc32fast::Hasher::new();
-    hasher.update(&bytes[..48]);
-    hasher.update(&bytes[64..]);
-    let crc = hasher.finalize();
-    bytes[48..52].copy_from_slice(&crc.to_le_bytes());
-}
-
 #[test]
 fn layout_matches_the_documented_format() {
     let bytes = sample();

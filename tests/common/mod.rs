@@ -186,3 +186,14 @@ pub fn largest_community(labels: &[u32]) -> usize {
     }
     sizes.into_values().max().unwrap_or(0)
 }
+
+/// The graphs of the asynchronous LLP gamma sweep (both backends): football, com-DBLP and a
+/// 20,000-vertex planted partition.
+pub fn llp_sweep_graphs() -> [(&'static str, Csr); 3] {
+    let (planted, _) = glp::gen::planted_partition(&glp::gen::CommunityParams {
+        num_vertices: 20_000,
+        ..glp::gen::CommunityParams::default()
+    })
+    .unwrap();
+    [("football", load("football.edges").csr), ("com-DBLP", load("com-dblp.edges.gz").csr), ("planted", planted.csr)]
+}

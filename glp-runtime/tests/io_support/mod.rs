@@ -17,6 +17,12 @@ pub fn data(name: &str) -> PathBuf {
     glp_testkit::data::path(name)
 }
 
+/// The path an LDBC vertex/edge pair is loaded by: its common stem (`NAME` for `NAME.v` and
+/// `NAME.e`), found through the test kit's lookup of the `.v` file (the stem itself is no file).
+pub fn ldbc_pair(stem: &str) -> PathBuf {
+    data(&format!("{stem}.v")).with_extension("")
+}
+
 /// A data file's bytes, decompressed (the test kit's).
 pub fn read_data(name: &str) -> Vec<u8> {
     glp_testkit::data::read(name)
@@ -109,4 +115,17 @@ pub fn format_error(error: Error) -> String {
 pub fn weighted_row(graph: &Graph, v: u32) -> Vec<(u64, f32)> {
     let weights = graph.csr.neighbor_weights(v).expect("a weighted graph");
     graph.csr.neighbors(v).iter().zip(weights).map(|(&t, &w)| (graph.ids.original(t), w)).collect()
+}
+
+/// Rewrites a `.glpg` file's CRC-32 (over bytes 0..48 and 64..) so that a deliberately
+/// inconsistent file, or a mutant, reaches the checks behind the checksum. Files shorter than
+/// the 64-byte header are left as they are.
+pub fn reseal(bytes: &mut [u8]) {
+    if bytes.len() >= 64 {
+        let mut hasher = crc32fast::Hasher::new();
+        hasher.update(&bytes[..48]);
+        hasher.update(&bytes[64..]);
+        let crc = hasher.finalize();
+        bytes[48..52].copy_from_slice(&crc.to_le_bytes());
+    }
 }
