@@ -41,7 +41,7 @@ pub mod prelude {
     pub use glp_runtime::graph::{BuildOptions, Csr, DuplicateEdges, Graph, VertexId};
     pub use glp_runtime::io::LoadOptions;
     pub use glp_runtime::lp::{
-        EdgeId, Label, LpConfig, LpFeatures, LpInputs, LpKernel, LpOutcome, LpVariant, Schedule, TieBreak, View,
+        CompiledVariant, EdgeId, Label, LpConfig, LpFeatures, LpInputs, LpOutcome, LpVariant, Schedule, TieBreak, View,
     };
     pub use glp_runtime::metrics::QualityReport;
 }
@@ -53,4 +53,5 @@ pub mod cli;
 #[doc(hidden)]
 pub mod __private {
     pub use glp_runtime::lp::{ParamDecl, Scalar, ScalarValue};
+    pub use glp_runtime::program::LoopSite;
 }

@@ -1,5 +1,5 @@
 //! Tier 1 of the test plan: insta snapshots of the CUDA generated for every built-in label
-//! propagation variant, both the hooks alone (`LpKernel::device_functions`) and the whole
+//! propagation variant, both the hooks alone (`CompiledVariant::device_functions`) and the whole
 //! translation unit NVRTC compiles (the reference kernels with prelude, view and hooks fused
 //! in). The emitter is deterministic, so any change of the generated code shows up here as a
 //! reviewable diff.
@@ -12,7 +12,7 @@
 use glp::prelude::*;
 
 /// The built-in variants, named as their snapshots are.
-fn variants() -> impl Iterator<Item = (&'static str, Box<dyn LpKernel>)> {
+fn variants() -> impl Iterator<Item = (&'static str, Box<dyn CompiledVariant>)> {
     glp::variants::BUILT_IN.iter().map(|b| (b.name, (b.variant)()))
 }
 
@@ -26,7 +26,7 @@ fn device_functions_of_every_built_in_variant() {
 #[test]
 fn reference_kernel_source_of_every_built_in_variant() {
     for (name, variant) in variants() {
-        let source = glp_codegen::lp::reference_kernel_source(variant.device_functions())
+        let source = glp_codegen::kinds::lp::reference_kernel_source(variant.device_functions())
             .unwrap_or_else(|e| panic!("{name}: the reference kernel template's slots: {e}"));
         insta::assert_snapshot!(format!("{name}_reference_kernel"), source);
     }

@@ -13,8 +13,8 @@
 mod common;
 
 use common::{assert_same_labels, data, degree_mix, gpu_or_skip, load, read_pairs, with_integer_weights};
-use glp::device::Gpu;
-use glp::lp::gpu::{run_gpu, MflStrategy};
+use glp::device::{DeviceGraph, Gpu};
+use glp::lp::gpu::{run_gpu, run_gpu_on, MflStrategy};
 use glp::prelude::*;
 use std::collections::BTreeMap;
 
@@ -23,9 +23,9 @@ fn sync(iterations: u32) -> LpConfig {
     LpConfig { seed: 7, ..LpConfig::synchronous(iterations) }
 }
 
-/// Runs `variant` with `config` on the CPU and on the GPU with every strategy and asserts
-/// equal results.
-fn assert_gpu_equals_cpu<V: LpKernel>(
+/// Runs `variant` with `config` on the CPU and on the GPU with every strategy, all on one
+/// graph uploaded once (as `glp bench lp --backend gpu` runs them), and asserts equal results.
+fn assert_gpu_equals_cpu<V: CompiledVariant>(
     gpu: &Gpu,
     what: &str,
     csr: &Csr,
@@ -34,8 +34,9 @@ fn assert_gpu_equals_cpu<V: LpKernel>(
     config: LpConfig,
 ) {
     let cpu = glp::lp::run_kernel(csr, variant, &config, inputs).unwrap();
+    let graph = DeviceGraph::upload(gpu, csr, variant.features().edge_weights).unwrap();
     for strategy in MflStrategy::ALL {
-        let (out, stats) = run_gpu(gpu, csr, variant, &config, inputs, strategy)
+        let (out, stats) = run_gpu_on(gpu, &graph, variant, &config, inputs, strategy)
             .unwrap_or_else(|e| panic!("{what} ({}): {e}", strategy.name()));
         let context = format!("{what}, {} strategy", strategy.name());
         assert_same_labels(&context, csr, &out.labels, &cpu.labels);
@@ -96,7 +97,7 @@ fn the_generated_graphs_cover_every_degree_class_and_the_overflow_path() {
     let rmat = &graphs[0].1;
     assert!(degree_classes(rmat).iter().all(|&c| c > 0), "{:?}", degree_classes(rmat));
     let max = (0..rmat.num_vertices() as u32).map(|v| rmat.degree(v)).max().unwrap();
-    assert!(max as u64 > glp_codegen::lp::mfl::HIGH_TABLE, "largest degree {max}");
+    assert!(max as u64 > glp_codegen::lp_kernels::mfl::HIGH_TABLE, "largest degree {max}");
 }
 
 /// A directed graph whose vertices have the degrees on both sides of every class and segment
@@ -458,4 +459,22 @@ fn an_endless_loop_on_the_gpu_ends_the_run_naming_hook_loop_and_vertex() {
     }
     let err = glp::lp::run_kernel(&csr, &count(999), &config, &none).unwrap_err().to_string();
     assert!(err.contains("--> count.rs:7:13\n"), "{err}");
+}
+
+#[test]
+fn a_graph_uploaded_without_its_weights_is_refused_to_a_variant_that_reads_them() {
+    let Some(gpu) = gpu_or_skip("a_graph_uploaded_without_its_weights_is_refused_to_a_variant_that_reads_them") else {
+        return;
+    };
+    let csr = with_integer_weights(&load("karate.mtx").csr);
+    let bare = DeviceGraph::upload(&gpu, &csr, false).unwrap();
+    let err = run_gpu_on(&gpu, &bare, &Weighted, &sync(5), &LpInputs::default(), MflStrategy::Glp).unwrap_err();
+    assert!(err.to_string().contains("uploaded to the GPU without them"), "{err}");
+    // With them, the same graph object serves repeated runs with equal results.
+    let graph = DeviceGraph::upload(&gpu, &csr, true).unwrap();
+    let first = run_gpu_on(&gpu, &graph, &Weighted, &sync(5), &LpInputs::default(), MflStrategy::Glp).unwrap().0;
+    let again = run_gpu_on(&gpu, &graph, &Weighted, &sync(5), &LpInputs::default(), MflStrategy::Sort).unwrap().0;
+    let cpu = glp::lp::run_kernel(&csr, &Weighted, &sync(5), &LpInputs::default()).unwrap();
+    assert_eq!(first.labels, cpu.labels);
+    assert_eq!(again.labels, cpu.labels);
 }

@@ -38,7 +38,7 @@ fn sort_refuses_the_asynchronous_schedule() {
     let Some(gpu) = gpu_or_skip("sort_refuses_the_asynchronous_schedule") else { return };
     let g = load("karate.mtx");
     let err = run_gpu(&gpu, &g.csr, &Classic, &nu_lpa(), &LpInputs::default(), MflStrategy::Sort).unwrap_err();
-    assert!(err.to_string().contains("--mfl sort runs the synchronous schedule only"), "{err}");
+    assert!(err.to_string().contains("the sort MFL strategy runs the synchronous schedule only"), "{err}");
 }
 
 #[test]

@@ -46,7 +46,7 @@ fn changes(o: &LpOutcome) -> Vec<u64> {
     o.iterations.iter().map(|i| i.changed).collect()
 }
 
-fn assert_gpu_equals_twin<V: LpKernel>(gpu: &glp::device::Gpu, what: &str, csr: &Csr, variant: &V) {
+fn assert_gpu_equals_twin<V: CompiledVariant>(gpu: &glp::device::Gpu, what: &str, csr: &Csr, variant: &V) {
     let config = LpConfig::synchronous(20);
     let none = LpInputs::default();
     for strategy in MflStrategy::SKETCHES {

@@ -8,8 +8,9 @@
 mod common;
 
 use common::{load, pool};
-use glp::lp::{InterpretedVariant, LpKernel, LpOutcome};
+use glp::lp::{CompiledVariant, InterpretedVariant, LpOutcome};
 use glp::prelude::*;
+use glp_testkit::conformance::{assert_twins, Kind, Runs};
 
 /// The built-in variants' source files, as a user would pass them to `--variant`.
 const CLASSIC: (&str, &str) = ("src/variants/classic.rs", include_str!("../src/variants/classic.rs"));
@@ -70,44 +71,64 @@ fn large_runs() -> Vec<Run> {
     vec![sync(2), async_1()]
 }
 
-fn assert_same(what: &str, native: &LpOutcome, interpreted: &LpOutcome) {
-    assert_eq!(native.labels, interpreted.labels, "{what}: labels");
-    assert_eq!(native.memberships, interpreted.memberships, "{what}: memberships");
-    let changes = |o: &LpOutcome| -> Vec<(u64, u64, bool)> {
-        o.iterations.iter().map(|i| (i.changed, i.processed, i.pick_less)).collect()
-    };
-    assert_eq!(changes(native), changes(interpreted), "{what}: iterations");
-    assert_eq!(native.converged, interpreted.converged, "{what}: convergence");
+/// What a run must reproduce exactly: labels, label memories, per-iteration counts and
+/// convergence (not times).
+#[derive(Debug, PartialEq)]
+struct Observed {
+    labels: Vec<Label>,
+    memberships: Option<Vec<Vec<Label>>>,
+    iterations: Vec<(u64, u64, bool)>,
+    converged: bool,
 }
 
-/// Runs `native` and `interpreted` on `c` with every configuration of `runs` and compares;
-/// prints the times of both (`cargo test -- --nocapture` shows them).
-fn compare<K: LpKernel>(c: &Case, runs: &[Run], label: &str, native: &K, interpreted: &InterpretedVariant) {
+impl Observed {
+    fn of(o: &LpOutcome) -> Self {
+        Observed {
+            labels: o.labels.clone(),
+            memberships: o.memberships.clone(),
+            iterations: o.iterations.iter().map(|i| (i.changed, i.processed, i.pick_less)).collect(),
+            converged: o.converged,
+        }
+    }
+}
+
+/// Label propagation in the conformance harness: a case's graph and seeds, a run's threads
+/// and configuration, the [`Observed`] output.
+struct Lp;
+
+impl Kind for Lp {
+    type Input = Case;
+    type Run = Run;
+    type Output = Observed;
+
+    fn input_name(&self, c: &Case) -> String {
+        c.name.to_string()
+    }
+
+    fn run_name(&self, &(run, _, _): &Run) -> String {
+        run.to_string()
+    }
+}
+
+impl<V: CompiledVariant> Runs<V> for Lp {
+    fn run(&self, variant: &V, c: &Case, &(_, threads, config): &Run) -> Observed {
+        let inputs = if variant.features().seeds {
+            LpInputs { seeds: Some(&c.seeds.labels), ..LpInputs::default() }
+        } else {
+            LpInputs::default()
+        };
+        let outcome = pool(threads).install(|| glp::lp::run_kernel(&c.graph.csr, variant, &config, &inputs).unwrap());
+        Observed::of(&outcome)
+    }
+}
+
+/// Runs `native` and `interpreted` on `c` with every configuration of `runs` and compares
+/// (the conformance harness), after their features and parameters.
+fn compare<K: CompiledVariant>(c: &Case, runs: &[Run], label: &str, native: &K, interpreted: &InterpretedVariant) {
     assert_eq!(native.features(), interpreted.features(), "{label}: features");
     assert_eq!(native.param_decls(), interpreted.param_decls(), "{label}: parameters");
     assert_eq!(native.param_values(), interpreted.param_values(), "{label}: parameter values");
-    let inputs = if native.features().seeds {
-        LpInputs { seeds: Some(&c.seeds.labels), ..LpInputs::default() }
-    } else {
-        LpInputs::default()
-    };
-    for &(run, threads, config) in runs {
-        let what = format!("{label} on {}, {run}", c.name);
-        let (want, got) = pool(threads).install(|| {
-            let want = glp::lp::run_kernel(&c.graph.csr, native, &config, &inputs).unwrap();
-            let got = glp::lp::run_kernel(&c.graph.csr, interpreted, &config, &inputs).unwrap();
-            (want, got)
-        });
-        assert_same(&what, &want, &got);
-        let ms = |o: &LpOutcome| o.elapsed.as_secs_f64() * 1e3;
-        eprintln!(
-            "{what}: {} iterations, native {:.1} ms, interpreted {:.1} ms ({:.1}x)",
-            want.iterations.len(),
-            ms(&want),
-            ms(&got),
-            ms(&got) / ms(&want)
-        );
-    }
+    assert_eq!(assert_twins(&Lp, &[c], runs, label, native, interpreted), runs.len());
 }
 
 /// Every built-in variant, interpreted from its source file, on graph `c`: LLP with each of
@@ -145,9 +166,8 @@ fn interpreted_variants_match_native_on_small_real_graphs() {
 
 #[test]
 fn interpreted_variants_match_native_on_lfr_50k() {
-    // 50,000 vertices, 212,862 stored edges; `-- --nocapture` shows what the interpreter
-    // costs (weighted LP interprets load_neighbor per edge, LLP label_score per candidate
-    // label, SLP four hooks with loops over the label memory).
+    // 50,000 vertices, 212,862 stored edges (weighted LP interprets load_neighbor per edge,
+    // LLP label_score per candidate label, SLP four hooks with loops over the label memory).
     let c = case("lfr/LFR_N50000_ad5_mc50_mu0.3.edges.gz");
     every_variant(&c, &large_runs(), &[4.0], &[0.1]);
 }
@@ -165,7 +185,7 @@ fn default_hooks_interpreted_match_the_trait_defaults() {
 
 #[test]
 fn the_source_the_macro_stores_compiles_to_the_same_variant() {
-    // `LpKernel::program_source` (the impl's tokens, without the struct) rebuilds the
+    // `CompiledVariant::program_source` (the impl's tokens, without the struct) rebuilds the
     // program; parameter types are then inferred, and must agree with the struct's.
     let c = case("polbooks.edges");
     let llp = Llp { gamma: 2.0 };
@@ -426,7 +446,7 @@ impl LpVariant for Settle {
 #[test]
 fn macro_variants_name_their_loops_by_rustcs_file_line_and_column() {
     use glp::lp::gpu::LoopSite;
-    use glp_codegen::lp::LoopFault;
+    use glp_codegen::kinds::lp::LoopFault;
     let this_file = include_str!("interpreted_variants.rs");
     // The first `while steps` of this file is `Settle`'s (this test's text comes after it).
     let (line, column) = line_col(this_file, "while steps < 3 {");
@@ -446,7 +466,7 @@ fn macro_variants_name_their_loops_by_rustcs_file_line_and_column() {
     );
     assert_eq!(Classic.loop_sites(), vec![]);
     // The GPU's error for a loop fault of a native variant: the loop's place, without source.
-    let fault = LoopFault { site: 1, hook: glp_codegen::lp::UPDATE_VERTEX, vertex: 7 };
+    let fault = LoopFault { site: 1, hook: glp_codegen::kinds::lp::UPDATE_VERTEX, vertex: 7 };
     let text = Slp::default().loop_fault_error(fault, 2, 99).to_string();
     assert!(text.starts_with("this loop ran past the step budget: the loops of one call may run 99 iterations"));
     assert!(text.contains(&format!("--> src/variants/slp.rs:{line}:{column}\n")), "{text}");

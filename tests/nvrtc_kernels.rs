@@ -18,18 +18,18 @@ fn nvrtc_or_skip(test: &str) -> bool {
 /// target.
 fn compiles_for_ampere_and_hopper(name: &str, device_functions: &str) {
     let reference =
-        glp_codegen::lp::reference_kernel_source(device_functions).expect("the template's slots are filled");
+        glp_codegen::kinds::lp::reference_kernel_source(device_functions).expect("the template's slots are filled");
     let mut mfl_kernels: Vec<String> =
         ["glp_lp_initial", "glp_lp_pick", "glp_lp_mid", "glp_lp_high", "glp_lp_global"].map(String::from).to_vec();
-    mfl_kernels.extend(glp_codegen::lp::mfl::LOW_TILES.iter().map(|t| format!("glp_lp_low_{t}")));
+    mfl_kernels.extend(glp_codegen::lp_kernels::mfl::LOW_TILES.iter().map(|t| format!("glp_lp_low_{t}")));
     // The G-Sort baseline's kernels are in the same module.
-    mfl_kernels.extend(glp_codegen::lp::sort::SORT_KERNEL_NAMES.map(String::from));
+    mfl_kernels.extend(glp_codegen::lp_kernels::sort::SORT_KERNEL_NAMES.map(String::from));
     // So are the sketch strategies' (every Misra-Gries slot count, Boyer-Moore) and nu-LPA's
     // hash-table kernel.
-    mfl_kernels.extend(glp_codegen::lp::sketch::kernel_names());
+    mfl_kernels.extend(glp_codegen::lp_kernels::sketch::kernel_names());
     let mut sources =
         vec![(reference, vec!["glp_lp_initial".to_string(), "glp_lp_pick".into(), "glp_lp_update".into()])];
-    use glp_codegen::lp::mfl::{mfl_kernel_source, MflOptions, TieOrder};
+    use glp_codegen::lp_kernels::mfl::{mfl_kernel_source, MflOptions, TieOrder};
     for (unit_weights, ties) in
         [(false, TieOrder::SmallestLabel), (true, TieOrder::SmallestLabel), (false, TieOrder::Hashed)]
     {
@@ -53,8 +53,8 @@ fn every_construct_of_the_subset_compiles() {
         return;
     }
     let source = include_str!("../glp-codegen/tests/programs/kitchen_sink.rs");
-    let program =
-        glp_codegen::lp::compile_source(source).unwrap_or_else(|e| panic!("{}", e.render("kitchen_sink.rs", source)));
+    let program = glp_codegen::kinds::lp::compile_source(source)
+        .unwrap_or_else(|e| panic!("{}", e.render("kitchen_sink.rs", source)));
     compiles_for_ampere_and_hopper("kitchen_sink.cu", &program.device_functions());
 }
 
@@ -77,6 +77,6 @@ fn every_built_in_variant_compiles() {
     }
     for built_in in glp::variants::BUILT_IN {
         let v = (built_in.variant)();
-        compiles_for_ampere_and_hopper(&format!("{}.cu", v.kernel_name()), v.device_functions());
+        compiles_for_ampere_and_hopper(&format!("{}.cu", v.name()), v.device_functions());
     }
 }

@@ -54,12 +54,15 @@ fn only_default_neighbour_weights_take_the_unit_weight_path() {
     assert!(Seeded.unit_neighbor_weight(), "seeded keeps the default load_neighbor");
     assert!(!Weighted.unit_neighbor_weight(), "weighted reads edge weights");
     assert!(!Slp::default().unit_neighbor_weight(), "SLP weighs by vertex + edge weight");
-    let program = glp_codegen::lp::compile_source(
+    let program = glp_codegen::kinds::lp::compile_source(
         "struct Half; impl LpVariant for Half { fn load_neighbor(&self, view: &View<'_>, _v: VertexId, u: VertexId, \
          _e: EdgeId) -> (Label, f64) { (view.label(u), 0.5) } }",
     )
     .unwrap();
-    assert!(!glp_codegen::lp::mfl::unit_neighbor_weight(&program.program), "a constant weight other than 1");
+    assert!(
+        !glp_codegen::kinds::lp::properties::unit_neighbor_weight(&program.program),
+        "a constant weight other than 1"
+    );
 }
 
 /// The sketch strategies serve exactly the variants whose score is the label's weighted count:

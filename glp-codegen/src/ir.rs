@@ -9,7 +9,7 @@
 //! the CUDA emitter prints almost one-to-one. Expressions carry their type; after
 //! [`crate::typeck`] no [`Type::Var`] remains. Everything kind-specific (which functions are
 //! hooks, what the context object's methods are) is referred to by index into the
-//! [`crate::kind::KindSpec`] the program was lowered for.
+//! [`crate::program::kind::KindSpec`] the program was lowered for.
 
 use std::fmt;
 
@@ -100,6 +100,7 @@ pub enum Type {
     /// A flat tuple of scalars (multi-value returns), at most [`MAX_TUPLE_LEN`] long.
     Tuple(Vec<Scalar>),
     /// The kind's context object (`&View` for label propagation); only passed along.
+    /// Displayed as `&Context` (messages that know the kind spell its type).
     Context,
     /// The type of an expression that never produces a value (a block ending in `return`).
     Never,
@@ -137,7 +138,7 @@ impl fmt::Display for Type {
                 }
                 f.write_str(")")
             }
-            Type::Context => f.write_str("&View"),
+            Type::Context => f.write_str("&Context"),
             Type::Never => f.write_str("!"),
             Type::Var(_) => f.write_str("_"),
             Type::Error => f.write_str("{error}"),

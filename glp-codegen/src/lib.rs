@@ -5,13 +5,20 @@
 //! templates fuse into kernels. It also hosts the IR interpreter the CPU backend uses for
 //! programs loaded at run time.
 //!
-//! Pipeline (see `DESIGN.md` section 2):
+//! Pipeline (`ARCHITECTURE.md` at the repository's root has the whole picture):
 //!
 //! ```text
 //! syn impl --frontend--> IR (+ inference variables) --typeck--> typed IR --validate-->
 //!     +--cuda--> device functions --template--> .cu kernel source (NVRTC at run time)
 //!     +--interp--> values on the CPU (programs loaded at run time)
 //! ```
+//!
+//! Layout: [`program`] is the generic program layer (a kind's description, the pipeline
+//! entry [`program::compile_impl`], source files, features, the macros' scaffolding);
+//! [`frontend`], [`typeck`], [`validate`], [`cuda`], [`interp`], [`analysis`] are the
+//! generic compiler, written against a [`program::kind::KindSpec`]; [`kinds`] holds one
+//! folder per program kind; [`lp_kernels`] is the GPU kernel library label propagation
+//! variants are fused into.
 //!
 //! This crate depends on no other glp crate; `glp-macros` and `glp-runtime` depend on it.
 //!
@@ -32,6 +39,7 @@
 //! | calls | the context's methods (the kind's intrinsics, each allowed in the hooks its spec names), the kind's hooks through `self.hook(..)`, math methods (`abs`, `min`, `max`, `sqrt`, `ln`, `exp`, `powi`, `powf`, `floor`, ...), `T::MIN` / `T::MAX`, the kind's constants (`UNLABELLED`) | intrinsics of the kind's view header, libdevice math |
 //! | rejected | closures, references other than the context, heap types (`Vec`, `Box`, `String`), strings, iterator loops, methods on unknown types, other types (`u8`, arrays, structs), recursion, generics, `unsafe`, macros, indexing, `?`, labels | a compile error with a hint |
 
+pub mod analysis;
 pub mod cuda;
 pub mod delimiters;
 pub mod diag;
@@ -39,50 +47,11 @@ pub mod frontend;
 pub mod init;
 pub mod interp;
 pub mod ir;
-pub mod kind;
+pub mod kinds;
 pub mod loops;
-pub mod lp;
+pub mod lp_kernels;
+pub mod program;
 pub mod template;
 pub mod typeck;
 pub mod validate;
 pub mod visit;
-
-use diag::Diagnostics;
-use frontend::FieldDecl;
-use ir::Program;
-use kind::KindSpec;
-
-/// A program that passed every check.
-pub struct Compiled {
-    pub program: Program,
-    /// Where each parameter is first read (the macro points rustc's check of the inferred
-    /// parameter types there).
-    pub param_spans: Vec<proc_macro2::Span>,
-    /// The tokens' spans, indexed by [`ir::SpanId`] (the macro points at loops with them).
-    pub spans: Vec<proc_macro2::Span>,
-}
-
-/// Lowers, type-checks and validates one annotated impl for program kind `kind`. All errors
-/// of the item come back together.
-pub fn compile_impl(
-    kind: &KindSpec,
-    item: &syn::ItemImpl,
-    fields: Option<&[FieldDecl]>,
-) -> Result<Compiled, Diagnostics> {
-    let mut lowered = frontend::lower_impl(kind, item, fields);
-    typeck::check(kind, &mut lowered);
-    if lowered.diagnostics.errors.is_empty() {
-        let errors = validate::validate(kind, &lowered.program);
-        lowered.diagnostics.errors.extend(errors);
-    }
-    if !lowered.diagnostics.errors.is_empty() {
-        return Err(lowered.diagnostics);
-    }
-    let spans = &lowered.diagnostics.spans;
-    let param_spans = lowered
-        .param_uses
-        .iter()
-        .map(|s| spans.get(s.0 as usize).copied().unwrap_or_else(proc_macro2::Span::call_site))
-        .collect();
-    Ok(Compiled { program: lowered.program, param_spans, spans: spans.clone() })
-}

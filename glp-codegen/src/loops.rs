@@ -9,7 +9,7 @@
 //!   functions it calls included (nested loops count their inner iterations). The budget is
 //!   a number the embedder passes in per call ([`crate::interp::Host::loop_budget`] on the
 //!   CPU, the kind's `loop_budget(context)` on the GPU), so a kind can derive it from its
-//!   input (label propagation: [`crate::lp::default_loop_budget`]) and tests can set a small
+//!   input (label propagation: [`crate::kinds::lp::default_loop_budget`]) and tests can set a small
 //!   one. A call may run exactly `budget` iterations; the next one is the error.
 //! - A step is counted when a loop's body is entered (before `for`'s variable is read, after
 //!   `while`'s condition held), the same on both back ends, so the CPU and the GPU stop at the
@@ -26,7 +26,7 @@
 //!   reason. A hook that loops is emitted as `<hook>_loops` (the body, taking the guard)
 //!   and a wrapper of the hook's own name and signature that creates the guard, and, when a
 //!   site was recorded, calls the kind's `loop_fault(context, site, hook, vertex)` and returns
-//!   the hook's neutral value ([`crate::kind::HookSpec::neutral`]). The host maps the site
+//!   the hook's neutral value ([`crate::program::kind::HookSpec::neutral`]). The host maps the site
 //!   back to the function and the source location with [`loop_sites`].
 //!
 //! Natively compiled hooks (the `#[glp::lp_variant]` macro keeps the user's item unchanged

@@ -11,7 +11,7 @@
 use crate::diag::Diagnostic;
 use crate::frontend::{Lowered, VarKind};
 use crate::ir::*;
-use crate::kind::KindSpec;
+use crate::program::kind::KindSpec;
 
 /// Infers and checks the types of `lowered`; errors are appended to its diagnostics.
 pub fn check(kind: &KindSpec, lowered: &mut Lowered) {

@@ -5,7 +5,7 @@
 
 use crate::diag::Diagnostic;
 use crate::ir::*;
-use crate::kind::KindSpec;
+use crate::program::kind::KindSpec;
 use std::collections::BTreeSet;
 
 /// Validates `program`; returns the errors found.

@@ -2,10 +2,12 @@
 //! loaded at run time, which no rustc checks, is rejected the same way) and constructs the
 //! subset does not support, each with a span and, where useful, a hint.
 
-use glp_codegen::kind::KindSpec;
+use glp_codegen::program::kind::KindSpec;
 
 static KIND: KindSpec = KindSpec {
     description: "test program",
+    noun: "program",
+    state_hint: "state lives in the context",
     trait_name: "TestKind",
     context_type: "Ctx",
     type_aliases: &[],
@@ -30,7 +32,7 @@ struct Error {
 fn errors(body: &str) -> Vec<Error> {
     let source = format!("impl TestKind for T {{ fn f(&self, a: i32) -> i32 {{\n{body}\n}} }}");
     let item: syn::ItemImpl = syn::parse_str(&source).unwrap_or_else(|e| panic!("{e}\n{source}"));
-    match glp_codegen::compile_impl(&KIND, &item, Some(&[])) {
+    match glp_codegen::program::compile_impl(&KIND, &item, Some(&[])) {
         Ok(_) => Vec::new(),
         Err(d) => d
             .errors
@@ -167,18 +169,18 @@ fn integer_extremes_and_negation() {
 fn unit_arguments_are_rejected() {
     let source = "impl TestKind for T { fn f(&self, u: ()) -> i32 { 0 } }";
     let item: syn::ItemImpl = syn::parse_str(source).unwrap();
-    let d = glp_codegen::compile_impl(&KIND, &item, Some(&[])).err().expect("rejected");
+    let d = glp_codegen::program::compile_impl(&KIND, &item, Some(&[])).err().expect("rejected");
     assert_eq!(d.errors.len(), 1);
     assert_eq!(d.errors[0].message, "arguments of type `()` are not supported");
 }
 
 // ---- delimiters of a variant file that does not parse ----------------------------------------
 
-/// `glp_codegen::lp::compile_source`'s error for `source` rendered as `v.rs`, with its line
+/// `glp_codegen::kinds::lp::compile_source`'s error for `source` rendered as `v.rs`, with its line
 /// and 1-based column.
 fn syntax_error(source: &str) -> (usize, usize, String) {
-    match glp_codegen::lp::compile_source(source) {
-        Err(e @ glp_codegen::lp::SourceError::Syntax { line, column, .. }) => {
+    match glp_codegen::kinds::lp::compile_source(source) {
+        Err(e @ glp_codegen::program::source::SourceError::Syntax { line, column, .. }) => {
             (line, column + 1, e.render("v.rs", source))
         }
         Err(other) => panic!("expected a syntax error, got {}", other.render("v.rs", source)),

@@ -4,10 +4,12 @@
 //! compute, by the interpreter's differential tests.)
 
 use glp_codegen::ir::Scalar;
-use glp_codegen::kind::{IntrinsicSpec, KindSpec};
+use glp_codegen::program::kind::{IntrinsicSpec, KindSpec};
 
 static KIND: KindSpec = KindSpec {
     description: "test program",
+    noun: "program",
+    state_hint: "state lives in the context",
     trait_name: "TestKind",
     context_type: "Ctx",
     type_aliases: &[],
@@ -42,7 +44,7 @@ static KIND: KindSpec = KindSpec {
 fn emit(ret: &str, body: &str) -> String {
     let source = format!("impl TestKind for T {{ fn f(&self, c: &Ctx, a: i32) -> {ret} {{ {body} }} }}");
     let item: syn::ItemImpl = syn::parse_str(&source).unwrap_or_else(|e| panic!("{e}\n{source}"));
-    let compiled = glp_codegen::compile_impl(&KIND, &item, Some(&[]))
+    let compiled = glp_codegen::program::compile_impl(&KIND, &item, Some(&[]))
         .unwrap_or_else(|d| panic!("{}", d.render("test.rs", &source)));
     let cuda = glp_codegen::cuda::emit_program(&KIND, &compiled.program);
     let start = cuda.find(") {\n").expect("a function body");

@@ -20,7 +20,7 @@
 use glp_codegen::frontend::FieldDecl;
 use glp_codegen::interp::{Host, Interpreter, RuntimeError, Value};
 use glp_codegen::ir::{Program, Scalar, ScalarValue, Type};
-use glp_codegen::kind::{IntrinsicSpec, KindSpec};
+use glp_codegen::program::kind::{IntrinsicSpec, KindSpec};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Once;
@@ -29,6 +29,8 @@ use std::sync::Once;
 
 static TEST_KIND: KindSpec = KindSpec {
     description: "test program",
+    noun: "program",
+    state_hint: "state lives in the context",
     trait_name: "TestKind",
     context_type: "Ctx",
     type_aliases: &[],
@@ -246,7 +248,7 @@ fn compile(kind: &KindSpec, source: &str, fields: &[(&str, &str)]) -> Program {
     let item: syn::ItemImpl = syn::parse_str(source).unwrap_or_else(|e| panic!("{e}\n{source}"));
     let fields: Vec<FieldDecl> =
         fields.iter().map(|(n, t)| FieldDecl { name: n.to_string(), ty: syn::parse_str(t).unwrap() }).collect();
-    glp_codegen::compile_impl(kind, &item, Some(&fields))
+    glp_codegen::program::compile_impl(kind, &item, Some(&fields))
         .unwrap_or_else(|d| panic!("{}", d.render("test.rs", source)))
         .program
 }
@@ -1256,7 +1258,7 @@ impl View<'_> {
 
 impl Host for View<'_> {
     fn intrinsic(&self, id: u32, args: &[Value]) -> Result<Value, RuntimeError> {
-        let spec = &glp_codegen::lp::LP_KIND.intrinsics[id as usize];
+        let spec = &glp_codegen::kinds::lp::LP_KIND.intrinsics[id as usize];
         let u = |i: usize| args[i].as_u32().unwrap();
         Ok(match spec.name {
             "label" => self.label(u(0)).into(),
@@ -1325,8 +1327,8 @@ lp_variant! {
 
 #[test]
 fn lp_hooks_match_rustc() {
-    use glp_codegen::lp::{INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, PICK_LABEL, UPDATE_VERTEX};
-    let lp = glp_codegen::lp::compile_impl(&syn::parse_str(LP_SOURCE).unwrap(), None).unwrap();
+    use glp_codegen::kinds::lp::{INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, PICK_LABEL, UPDATE_VERTEX};
+    let lp = glp_codegen::kinds::lp::compile_impl(&syn::parse_str(LP_SOURCE).unwrap(), None).unwrap();
     let interp = Interpreter::new(&lp.program);
     for (boost, gamma, cap) in [(1.0, 0.0, 5), (2.5, 0.5, 100), (0.0, -1.0, 0)] {
         let native = Weighted { boost, gamma, cap };

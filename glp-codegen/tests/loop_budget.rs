@@ -7,9 +7,9 @@
 
 use glp_codegen::interp::{Host, Interpreter, RuntimeError, Value};
 use glp_codegen::ir::{IntrinsicId, Location};
-use glp_codegen::kind::{IntrinsicSpec, KindSpec};
+use glp_codegen::kinds::lp::{compile_source, LpProgram, INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, UPDATE_VERTEX};
 use glp_codegen::loops::{loop_sites, looping_functions};
-use glp_codegen::lp::{compile_source, LpProgram, INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, UPDATE_VERTEX};
+use glp_codegen::program::kind::{IntrinsicSpec, KindSpec};
 
 /// A host for hooks that call no view method, with a given loop budget.
 struct Budget(u64);
@@ -209,6 +209,8 @@ fn looping_hooks_get_a_counter_a_step_per_iteration_and_a_reporting_wrapper() {
 /// A kind with helpers (inherent impls): a helper that loops takes its caller's counter.
 static HELPERS: KindSpec = KindSpec {
     description: "test program",
+    noun: "program",
+    state_hint: "state lives in the context",
     trait_name: "TestKind",
     context_type: "Ctx",
     type_aliases: &[],
@@ -235,7 +237,7 @@ fn helpers_that_loop_take_the_counter_and_others_do_not() {
                   fn twice(&self, n: u32) -> u32 { self.spin(n) + self.spin(n) }\n    fn plain(&self, n: u32) -> u32 \
                   { n + 1 }\n    fn unit(&self, n: u32) { let mut i = 0; loop { i += 1; if i > n { break; } } }\n}\n";
     let item: syn::ItemImpl = syn::parse_str(source).unwrap();
-    let compiled = glp_codegen::compile_impl(&HELPERS, &item, Some(&[])).unwrap_or_else(|d| panic!("{d:?}"));
+    let compiled = glp_codegen::program::compile_impl(&HELPERS, &item, Some(&[])).unwrap_or_else(|d| panic!("{d:?}"));
     let cuda = glp_codegen::cuda::emit_program(&HELPERS, &compiled.program);
     assert!(cuda.contains("glp_u32 t_fn_spin(const t_params& self, glp_u32 n, glp_loop_guard& glp_loops) {"), "{cuda}");
     assert!(

@@ -1,14 +1,15 @@
-//! The `label_score` monotonicity analysis ([`glp_codegen::lp::monotone`]): its verdicts on
+//! The `label_score` monotonicity analysis ([`glp_codegen::analysis::monotone`]): its verdicts on
 //! the built-in variants and on hand-picked scores, checked independently of the analysis by
 //! running the scores in the IR interpreter: every score proven non-decreasing is
 //! non-decreasing on random inputs satisfying the verdict's conditions, and the scores it
 //! rejects that are meant to be non-monotone really are (a counterexample is found). Random
 //! scores from a small grammar check the same of whatever the analysis proves.
 
+use glp_codegen::analysis::monotone::Monotonicity;
 use glp_codegen::interp::{Host, Interpreter, RuntimeError, Value};
 use glp_codegen::ir::{Program, Scalar, ScalarValue};
-use glp_codegen::lp::monotone::{score_monotonicity, Monotonicity};
-use glp_codegen::lp::{compile_source, LABEL_SCORE, LP_KIND};
+use glp_codegen::kinds::lp::properties::score_monotonicity;
+use glp_codegen::kinds::lp::{compile_source, LABEL_SCORE, LP_KIND};
 
 // ----- programs -------------------------------------------------------------------------
 

@@ -8,10 +8,10 @@ use proc_macro::TokenStream;
 
 /// Compiles a label propagation variant: put it on `impl LpVariant for YourStruct`.
 ///
-/// The impl is kept as written; the macro adds an impl of `glp::lp::LpKernel` with the
+/// The impl is kept as written; the macro adds an impl of `glp::lp::CompiledVariant` with the
 /// CUDA device functions of the hooks, the features they use and the parameter values.
 /// `#[glp::lp_variant(debug)]` prints the generated CUDA while compiling.
 #[proc_macro_attribute]
 pub fn lp_variant(attr: TokenStream, item: TokenStream) -> TokenStream {
-    glp_codegen::lp::expand_attribute(attr.into(), item.into()).into()
+    glp_codegen::kinds::lp::expand_attribute(attr.into(), item.into()).into()
 }

@@ -102,6 +102,11 @@ pub enum Error {
     /// A variant or program could not be compiled or run on the CPU interpreter.
     #[error("{0}")]
     Program(String),
+
+    /// `NAME=VALUE` parameter strings that do not fit a program's parameters (the command
+    /// line renders it with its flag: [`crate::program::ParamError::with_flag`]).
+    #[error(transparent)]
+    Parameter(#[from] crate::program::ParamError),
 }
 
 impl Error {

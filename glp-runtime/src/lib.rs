@@ -11,7 +11,10 @@
 //! - [`metrics`]: modularity, NMI, ARI, overlapping NMI, conductance, community sizes;
 //! - [`lp`]: label propagation on the CPU (synchronous and asynchronous schedules) behind
 //!   the hook trait user variants implement;
-//! - [`device`]: probing for a CUDA GPU without ever panicking;
+//! - [`program`]: programs of any kind loaded from a source file at run time (parameters,
+//!   failure latch);
+//! - [`device`]: probing for a CUDA GPU without ever panicking, NVRTC, launches, the graph on
+//!   the GPU;
 //! - [`random`]: the counter-based Philox4x32-10 generator shared by CPU and GPU code.
 //!
 //! Data flow of `glp lp`: a file is read by [`io::load_graph`] (format detected, parsed in
@@ -28,6 +31,7 @@ pub mod io;
 pub mod lp;
 pub mod memory;
 pub mod metrics;
+pub mod program;
 pub mod random;
 
 pub use error::{Error, Result};

@@ -278,12 +278,14 @@ fn bench_lp(args: LpBenchArgs) -> Result<()> {
     let on_gpu = args.backend == "gpu";
     let config = args.engine.config(args.seed, on_gpu);
     config.validate()?;
-    if !on_gpu {
+    if on_gpu {
+        super::engine::check_gpu(&config, &args.mfl)?;
+    } else {
         for &strategy in &args.mfl {
             super::engine::cpu_search(strategy)?;
         }
     }
-    let checked = args.engine.check()?;
+    let variant = args.engine.check()?;
     if let Some(scale) = args.rmat {
         limits::check_memory(&format!("--rmat {scale}"), limits::rmat_bytes(scale, 16))?;
     }
@@ -294,7 +296,7 @@ fn bench_lp(args: LpBenchArgs) -> Result<()> {
     let (name, graph, truth) = prepare_graph(&args)?;
     let prepare_ms = start.elapsed().as_secs_f64() * 1e3;
     let truth_coverage = truth.as_ref().map(|t| TruthCoverage::of(t, graph.num_vertices()));
-    let variant = args.engine.prepare(checked, &graph)?;
+    let variant = args.engine.read_seeds(variant, &graph)?;
     if on_gpu {
         let graph =
             super::bench_gpu::BenchGraph { name, graph: &graph, truth: truth.as_ref(), truth_coverage, prepare_ms };
@@ -407,7 +409,7 @@ fn bench_compile(args: CompileBenchArgs) -> Result<()> {
     use crate::variants::{Classic, Llp, Seeded, Slp, Weighted};
     use glp_runtime::device::cache::KernelCache;
     use glp_runtime::device::nvrtc;
-    use glp_runtime::lp::LpKernel;
+    use glp_runtime::lp::CompiledVariant;
 
     check_repeat(args.repeat)?;
     let (major, minor) = nvrtc::version()?;
@@ -415,7 +417,7 @@ fn bench_compile(args: CompileBenchArgs) -> Result<()> {
     nvrtc::compile_ptx("glp_bench_warmup.cu", "extern \"C\" __global__ void glp_bench_warmup() {}\n", &args.arch)?;
     let nvrtc_first_call_ms = start.elapsed().as_secs_f64() * 1e3;
 
-    let variants: [(&str, &dyn LpKernel); 5] = [
+    let variants: [(&str, &dyn CompiledVariant); 5] = [
         ("classic", &Classic),
         ("weighted", &Weighted),
         ("llp", &Llp::default()),
@@ -424,9 +426,9 @@ fn bench_compile(args: CompileBenchArgs) -> Result<()> {
     ];
     let mut results = Vec::new();
     for (name, variant) in variants {
-        let source = glp_codegen::lp::reference_kernel_source(variant.device_functions())
+        let source = glp_codegen::kinds::lp::reference_kernel_source(variant.device_functions())
             .map_err(|e| Error::KernelCompile(format!("{name}: {e}")))?;
-        let file_name = format!("{}.cu", variant.kernel_name());
+        let file_name = format!("{}.cu", variant.name());
         let (mut cold, mut disk, mut memory) = (Vec::new(), Vec::new(), Vec::new());
         let mut ptx_bytes = 0;
         for run in 0..args.repeat {

@@ -7,7 +7,8 @@ use glp_runtime::graph::{Csr, Graph};
 use glp_runtime::io::{self, SeedFile};
 use glp_runtime::lp::gpu::MflStrategy;
 use glp_runtime::lp::{
-    self, InterpretedVariant, IterationObserver, LpConfig, LpInputs, LpKernel, LpOutcome, Schedule, Sketch, TieBreak,
+    self, CompiledVariant, InterpretedVariant, IterationObserver, LpConfig, LpInputs, LpOutcome, Schedule, Sketch,
+    TieBreak,
 };
 use glp_runtime::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -24,6 +25,45 @@ pub fn cpu_search(strategy: MflStrategy) -> Result<Option<Sketch>> {
              (mg2, mg4, mg8, mg16, mg32, bm), or run with --backend gpu",
             other.name()
         ))),
+    }
+}
+
+/// Checks what the GPU engine refuses, with the flags that choose it: a strategy that runs
+/// the synchronous schedule only under `--schedule async`, and `--ties first` (before the
+/// graph is loaded; the engine checks again, in its own words).
+pub fn check_gpu(config: &LpConfig, strategies: &[MflStrategy]) -> Result<()> {
+    if matches!(config.schedule, Schedule::Asynchronous { .. }) {
+        if let Some(s) = strategies.iter().find(|s| !s.supports_asynchronous()) {
+            return Err(Error::invalid(format!(
+                "--mfl {} runs the synchronous schedule only (it gathers every neighbour label before the sweep): \
+                 use --schedule sync, or another --mfl",
+                s.name()
+            )));
+        }
+    }
+    if config.ties == TieBreak::FirstSeen {
+        return Err(Error::invalid(
+            "the GPU engine resolves equal scores to the smallest label or by a hash of vertex and label \
+             (--ties smallest or hashed): the label seen first is an order of one thread's scan",
+        ));
+    }
+    Ok(())
+}
+
+/// A GPU error with the command line's flags in its advice (the device layer names none).
+pub fn with_gpu_flags(error: Error) -> Error {
+    match error {
+        Error::GpuOutOfMemory { what, needed, free, total, held, .. } => Error::GpuOutOfMemory {
+            what,
+            needed,
+            free,
+            total,
+            held,
+            hint: "; try a strategy that needs less memory (--mfl glp, or the sketches mg8 and bm, hold no per-edge \
+                   table), or --backend cpu"
+                .into(),
+        },
+        other => other,
     }
 }
 
@@ -145,7 +185,9 @@ const LLP_PARAMS: &[ParamSpec] = &[ParamSpec { name: "gamma", range: "a number >
 const SLP_PARAMS: &[ParamSpec] =
     &[ParamSpec { name: "threshold", range: "a number in [0, 1]", valid: |t| (0.0..=1.0).contains(&t) }];
 
-/// A variant ready to run: parameters parsed, seeds read.
+/// The variant a run uses, with its parameters: what [`EngineArgs::check`] builds before the
+/// graph is loaded (a FILE.rs variant compiled, parameters checked) and
+/// [`EngineArgs::read_seeds`] completes with the seed labels once the graph's ids are known.
 #[derive(Debug, Clone)]
 pub enum Variant {
     /// [`Classic`].
@@ -158,21 +200,11 @@ pub enum Variant {
     Llp(Llp),
     /// [`Slp`] with its parameter.
     Slp(Slp),
-    /// [`Seeded`] with the seed file.
-    Seeded(Box<SeedFile>),
+    /// [`Seeded`] with the seed file (`None` until read).
+    Seeded(Option<Box<SeedFile>>),
     /// A variant compiled from a source file, run on the interpreter, with the seed file when
-    /// it reads seeds.
+    /// it reads seeds (`None` until read).
     File { variant: Box<InterpretedVariant>, seeds: Option<Box<SeedFile>> },
-}
-
-/// What [`EngineArgs::check`] found before the graph is loaded: the parameters of a built-in
-/// variant, or a file's compiled variant.
-#[derive(Debug)]
-pub struct CheckedVariant {
-    /// Built-in variants: the values in the order of their specs (`None` = default).
-    parameters: Vec<Option<f64>>,
-    /// `--variant FILE.rs`: the compiled variant with its parameters.
-    file: Option<Box<InterpretedVariant>>,
 }
 
 impl Variant {
@@ -228,8 +260,8 @@ impl Variant {
 
     /// The variant as a compiled kernel with its per-vertex inputs (what the GPU engine
     /// takes).
-    pub fn kernel(&self) -> (&dyn LpKernel, LpInputs<'_>) {
-        let kernel: &dyn LpKernel = match self {
+    pub fn kernel(&self) -> (&dyn CompiledVariant, LpInputs<'_>) {
+        let kernel: &dyn CompiledVariant = match self {
             Variant::Classic => &Classic,
             Variant::Weighted => &Weighted,
             Variant::Capped(capped) => capped,
@@ -244,8 +276,7 @@ impl Variant {
     /// The seed file of a run that reads seeds.
     pub fn seeds(&self) -> Option<&SeedFile> {
         match self {
-            Variant::Seeded(seeds) => Some(seeds),
-            Variant::File { seeds, .. } => seeds.as_deref(),
+            Variant::Seeded(seeds) | Variant::File { seeds, .. } => seeds.as_deref(),
             _ => None,
         }
     }
@@ -276,39 +307,38 @@ impl EngineArgs {
         LpConfig { schedule, max_iterations: self.iterations, ties, seed }
     }
 
-    /// Checks the variant options that need no graph (parameters, presence of --seeds; a
-    /// FILE.rs variant is read and compiled), so that a mistake is reported before a large
-    /// graph is loaded.
-    pub fn check(&self) -> Result<CheckedVariant> {
-        if let VariantArg::File(path) = &self.variant {
-            let variant = self.compile_file(path)?;
-            return Ok(CheckedVariant { parameters: Vec::new(), file: Some(Box::new(variant)) });
-        }
-        Ok(CheckedVariant { parameters: self.parameters()?, file: None })
+    /// The variant these options describe, checked without the graph (parameters, presence of
+    /// --seeds; a FILE.rs variant is read and compiled), so that a mistake is reported before
+    /// a large graph is loaded. Its seeds are read by [`EngineArgs::read_seeds`].
+    pub fn check(&self) -> Result<Variant> {
+        // The built-in variants take at most one parameter (`None`: its default).
+        let parameter = || -> Result<Option<f64>> { Ok(self.parameters()?.first().copied().flatten()) };
+        Ok(match &self.variant {
+            VariantArg::File(path) => Variant::File { variant: Box::new(self.compile_file(path)?), seeds: None },
+            VariantArg::Classic => parameter().map(|_| Variant::Classic)?,
+            VariantArg::Weighted => parameter().map(|_| Variant::Weighted)?,
+            VariantArg::Capped => Variant::Capped(Capped { cap: parameter()?.unwrap_or(Capped::default().cap) }),
+            VariantArg::Llp => Variant::Llp(Llp { gamma: parameter()?.unwrap_or(Llp::default().gamma) }),
+            VariantArg::Slp => Variant::Slp(Slp { threshold: parameter()?.unwrap_or(Slp::default().threshold) }),
+            VariantArg::Seeded => parameter().map(|_| Variant::Seeded(None))?,
+        })
     }
 
-    /// The variant these options describe, as `checked` found it, its seeds read for `graph`.
-    pub fn prepare(&self, checked: CheckedVariant, graph: &Graph) -> Result<Variant> {
-        let CheckedVariant { parameters, file } = checked;
-        Ok(match &self.variant {
-            VariantArg::Classic => Variant::Classic,
-            VariantArg::Weighted => Variant::Weighted,
-            VariantArg::Capped => Variant::Capped(Capped { cap: parameters[0].unwrap_or(Capped::default().cap) }),
-            VariantArg::Llp => Variant::Llp(Llp { gamma: parameters[0].unwrap_or(Llp::default().gamma) }),
-            VariantArg::Slp => Variant::Slp(Slp { threshold: parameters[0].unwrap_or(Slp::default().threshold) }),
-            VariantArg::Seeded => {
-                let path = self.seeds.as_deref().ok_or_else(missing_seeds)?;
-                Variant::Seeded(Box::new(io::read_seeds(path, &graph.ids)?))
-            }
-            VariantArg::File(_) => {
-                let variant = file.ok_or_else(|| Error::invalid("internal: the variant file was not checked"))?;
-                let seeds = match &self.seeds {
-                    Some(seeds) => Some(Box::new(io::read_seeds(seeds, &graph.ids)?)),
-                    None => None,
-                };
+    /// `variant` (from [`EngineArgs::check`]) with its seed labels read for `graph`, when the
+    /// run has --seeds (which `check` allowed only for variants that read seeds).
+    pub fn read_seeds(&self, variant: Variant, graph: &Graph) -> Result<Variant> {
+        let read = || -> Result<Box<SeedFile>> {
+            let path = self.seeds.as_deref().ok_or_else(missing_seeds)?;
+            Ok(Box::new(io::read_seeds(path, &graph.ids)?))
+        };
+        Ok(match variant {
+            Variant::Seeded(_) => Variant::Seeded(Some(read()?)),
+            Variant::File { variant, .. } => {
+                let seeds = if self.seeds.is_some() { Some(read()?) } else { None };
                 debug_assert!(seeds.is_some() == variant.features().seeds, "checked by compile_file");
                 Variant::File { variant, seeds }
             }
+            other => other,
         })
     }
 
@@ -318,8 +348,11 @@ impl EngineArgs {
         let source = std::fs::read_to_string(path)
             .map_err(|e| Error::invalid(format!("--variant {}: cannot read the variant file: {e}", path.display())))?;
         let file = path.display().to_string();
-        let variant = InterpretedVariant::from_source(&file, &source, &self.params)?;
-        let name = variant.kernel_name();
+        let variant = InterpretedVariant::from_source(&file, &source, &self.params).map_err(|e| match e {
+            Error::Parameter(e) => Error::invalid(e.with_flag(Some("--param"))),
+            other => other,
+        })?;
+        let name = variant.name();
         match (variant.features().seeds, &self.seeds) {
             (true, None) => Err(Error::invalid(format!(
                 "`{name}` in {file} reads seed labels (view.seed_label): give them with --seeds FILE"

@@ -2,7 +2,7 @@
 
 use super::common::{self, LoadArgs};
 use super::console;
-use super::engine::{cpu_search, EngineArgs, Variant};
+use super::engine::{check_gpu, cpu_search, with_gpu_flags, EngineArgs, Variant};
 use super::output::{self, Content, Destination, Outputs};
 use super::progress::IterationBar;
 use super::quality::{self, TruthCoverage};
@@ -181,13 +181,14 @@ pub fn run(args: LpArgs) -> Result<()> {
     let backend = choose_backend(args.backend)?;
     let config = args.engine.config(args.seed, matches!(backend, Backend::Gpu(_)));
     config.validate()?;
-    if matches!(backend, Backend::Cpu) {
-        cpu_search(args.mfl)?; // before the graph is loaded
+    match backend {
+        Backend::Cpu => drop(cpu_search(args.mfl)?), // before the graph is loaded
+        Backend::Gpu(_) => check_gpu(&config, &[args.mfl])?,
     }
-    let checked = args.engine.check()?;
+    let variant = args.engine.check()?;
     let graph = common::load_for_lp(args.graph.as_deref(), &args.load)?;
     let truth = common::ground_truth(args.ground_truth.as_deref(), args.graph.is_none(), &graph)?;
-    let variant = args.engine.prepare(checked, &graph)?;
+    let variant = args.engine.read_seeds(variant, &graph)?;
     let outcome = detect(&backend, &graph, &variant, &config, args.mfl)?;
     let threads = match backend {
         Backend::Cpu => rayon::current_num_threads(),
@@ -250,7 +251,7 @@ fn detect(
         Backend::Gpu(gpu) => {
             let (kernel, inputs) = variant.kernel();
             let inputs = LpInputs { observer: Some(&observer), ..inputs };
-            Ok(run_gpu(gpu, &graph.csr, kernel, config, &inputs, strategy)?.0)
+            Ok(run_gpu(gpu, &graph.csr, kernel, config, &inputs, strategy).map_err(with_gpu_flags)?.0)
         }
     }
 }

@@ -10,7 +10,7 @@
 //! heap allocation, iterators, macros, generics or `unsafe`.
 //!
 //! `#[glp::lp_variant]` derives the optional view facilities each variant's hooks use
-//! (`LpKernel::features`); [`crate::lp::run_kernel`] runs a variant with exactly those.
+//! (`CompiledVariant::features`); [`crate::lp::run_kernel`] runs a variant with exactly those.
 //!
 //! | variant | hooks | facilities |
 //! |---|---|---|
@@ -35,7 +35,7 @@ pub use seeded::Seeded;
 pub use slp::Slp;
 pub use weighted::Weighted;
 
-use crate::lp::LpKernel;
+use crate::lp::CompiledVariant;
 
 /// A built-in variant: its name (what `--variant` takes), the variant with its default
 /// parameters, and its source file as a user would pass it to `--variant FILE.rs`.
@@ -44,7 +44,7 @@ pub struct BuiltIn {
     /// The name `--variant` takes.
     pub name: &'static str,
     /// The variant with its default parameters.
-    pub variant: fn() -> Box<dyn LpKernel>,
+    pub variant: fn() -> Box<dyn CompiledVariant>,
     /// The source file's path in the repository and its text.
     pub source: (&'static str, &'static str),
 }

@@ -27,7 +27,7 @@
 use super::loop_guard;
 use super::namer::Namer;
 use crate::ir::*;
-use crate::kind::KindSpec;
+use crate::program::kind::KindSpec;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 

@@ -5,7 +5,7 @@
 use super::emit::{c_type, function_name, literal, params_struct};
 use super::namer::Namer;
 use crate::ir::{Function, Literal, Type};
-use crate::kind::{HookArg, KindSpec, Neutral};
+use crate::program::kind::{HookArg, KindSpec, Neutral};
 use std::fmt::Write as _;
 
 /// The C name of the step counter (`glp_loop_guard&`) in every function that loops; user

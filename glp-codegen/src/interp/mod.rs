@@ -71,7 +71,7 @@ use std::cell::Cell;
 /// The embedder's side of a program kind: its context object's methods, and the limits of a
 /// call.
 pub trait Host {
-    /// Runs intrinsic `id` (an index into the kind's [`crate::kind::KindSpec::intrinsics`])
+    /// Runs intrinsic `id` (an index into the kind's [`crate::program::kind::KindSpec::intrinsics`])
     /// with `args` (the receiver excluded). Methods that return nothing return
     /// [`Value::Unit`].
     fn intrinsic(&self, id: IntrinsicId, args: &[Value]) -> Result<Value, RuntimeError>;
@@ -96,7 +96,7 @@ impl<H: Host + ?Sized> Host for &H {
 
 /// The loop step budget of a call whose host sets none: 2^32 iterations (minutes of
 /// interpretation; kinds derive theirs from their input, as
-/// [`crate::lp::default_loop_budget`] does).
+/// [`crate::kinds::lp::default_loop_budget`] does).
 pub const DEFAULT_LOOP_BUDGET: u64 = 1 << 32;
 
 /// Frames of at most this many locals live in an array on the stack.

@@ -98,8 +98,8 @@ impl Gpu {
             free,
             total,
             held: self.held_bytes(),
-            hint: "; try a strategy that needs less memory (--mfl glp, or the sketches mg8 and bm, hold no per-edge \
-                   table), or --backend cpu"
+            hint: "; try a strategy that needs less memory (glp, or the sketches mg8 and bm, hold no per-edge \
+                   table), or the CPU"
                 .into(),
         }
     }

@@ -1,7 +1,7 @@
 //! The GPU device layer: probing for CUDA GPUs without ever panicking, an opened [`Gpu`] with
 //! accounted buffers and event timing, NVRTC ([`nvrtc`]) with a content-addressed PTX cache in
 //! memory and on disk ([`cache`]), module loading and the one kernel launch site
-//! ([`Gpu::launch`]).
+//! ([`Gpu::launch`]), and the graph on the GPU ([`DeviceGraph`], uploaded once per graph).
 //!
 //! cudarc loads the CUDA driver library lazily and panics when it is missing, so every use
 //! of the GPU starts with [`probe`], which checks that the driver library can be loaded
@@ -10,10 +10,12 @@
 
 pub mod cache;
 mod gpu;
+mod graph;
 mod launch;
 pub mod nvrtc;
 
 pub use gpu::{DeviceBuffer, Gpu};
+pub use graph::DeviceGraph;
 pub use launch::{Kernel, KernelArg, KernelArgs, Module, Shape};
 
 use crate::error::{Error, Result};

@@ -1,7 +1,8 @@
 //! Variants compiled from source at run time (`glp lp --variant my_variant.rs`) and run by
 //! the CPU engines on the IR interpreter.
 //!
-//! An [`InterpretedVariant`] is an [`LpVariant`] like any other: the engines call its hooks
+//! An [`InterpretedVariant`] is a [`LoadedProgram`] (file, parameters, failure latch; shared
+//! by every kind) of the label propagation kind, and an [`LpVariant`] like any other: the engines call its hooks
 //! with the same arguments, in the same order, as they would call a native variant's, and
 //! each hook runs the lowered program on [`glp_codegen::interp`] with the view's methods
 //! mapped to the real [`View`]. The interpreter has Rust's (release build) semantics, so a
@@ -30,7 +31,7 @@
 //!   caret, and says which hook failed on which vertex in which iteration. Reporting clears
 //!   it: the variant can run again.
 //! - Every loop iteration of a hook call counts against a step budget
-//!   ([`glp_codegen::loops`]): by default [`glp_codegen::lp::default_loop_budget`] of the
+//!   ([`glp_codegen::loops`]): by default [`glp_codegen::kinds::lp::default_loop_budget`] of the
 //!   graph the view shows, or the variant's own ([`InterpretedVariant::with_loop_budget`], on
 //!   the GPU too). A hook that runs past it (a loop that never ends) is such a failure, at the
 //!   loop's line and column.
@@ -39,133 +40,41 @@
 //!   agree on), unless [`InterpretedVariant::interpret_default_hooks`] asks for the
 //!   interpreter.
 
-use super::gpu::LoopSite;
-use super::kernel::{failure_note, loop_budget_help, LpKernel};
+use super::compiled::{failure_note, loop_budget_help, CompiledVariant};
 use super::variant::{EdgeId, Label, LpVariant, View};
 use crate::community::UNLABELLED;
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
-use glp_codegen::diag::render_location;
-use glp_codegen::interp::{Host, Interpreter, RuntimeError, Value};
-use glp_codegen::ir::{FunctionId, IntrinsicId, Location, ParamDecl, Role, Scalar, ScalarValue};
-use glp_codegen::lp::{
-    compile_source, default_loop_budget, LoopFault, LpFeatures, LpProgram, SourceError, INITIAL_LABEL, LABEL_SCORE,
-    LOAD_NEIGHBOR, LP_KIND, PICK_LABEL, UPDATE_VERTEX,
+use crate::program::{HookFailure, LoadedProgram, LoopSite};
+use glp_codegen::interp::{Host, RuntimeError, Value};
+use glp_codegen::ir::{FunctionId, IntrinsicId, ParamDecl, Role, ScalarValue};
+use glp_codegen::kinds::lp::{
+    default_loop_budget, LoopFault, LpFeatures, LpProgram, INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, LP_KIND,
+    PICK_LABEL, UPDATE_VERTEX,
 };
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 /// Compiles the label propagation variant in `source`, the text of the file named `file` in
 /// messages (a struct whose fields are the parameters and one `impl LpVariant for` it; see
-/// [`glp_codegen::lp::compile_source`]).
-///
-/// Errors: [`Error::Program`] holding every diagnostic rendered as rustc does (`--> file:line:col`,
-/// the source line, a caret under the offending code), without the leading `error: ` of the
-/// first one, which whoever prints the error adds.
+/// [`crate::program::compile`]).
 pub fn compile_variant(file: &str, source: &str) -> Result<LpProgram> {
-    compile_source(source).map_err(|e| compile_error(file, source, &e))
-}
-
-fn compile_error(file: &str, source: &str, error: &SourceError) -> Error {
-    let rendered = error.render(file, source);
-    Error::Program(rendered.strip_prefix("error: ").map_or_else(|| rendered.clone(), str::to_string))
-}
-
-/// The values of parameters `decls` from command-line `--param NAME=VALUE` strings, in
-/// `decls` order. Each value is parsed as its parameter's declared type (`bool`, integers in
-/// their type's range, finite floats). Every parameter must be given exactly once: a variant
-/// file has no defaults.
-///
-/// Errors ([`Error::InvalidArgument`]): a string without `=`, an unknown name (the message
-/// lists the parameters and their types), a value that does not parse as the type, a
-/// parameter given twice, or missing ones (all named, with their types).
-pub fn parse_params<S: AsRef<str>>(variant: &str, decls: &[ParamDecl], assignments: &[S]) -> Result<Vec<ScalarValue>> {
-    let mut values: Vec<Option<ScalarValue>> = vec![None; decls.len()];
-    for given in assignments {
-        let given = given.as_ref();
-        let Some((name, text)) = given.split_once('=') else {
-            return Err(Error::invalid(format!("--param `{given}`: expected NAME=VALUE")));
-        };
-        let (name, text) = (name.trim(), text.trim());
-        let Some(index) = decls.iter().position(|d| d.name == name) else {
-            let known = if decls.is_empty() {
-                format!("`{variant}` takes no parameters")
-            } else {
-                format!("parameters of `{variant}`: {}", list(decls.iter()))
-            };
-            return Err(Error::invalid(format!("--param {given}: unknown parameter `{name}` ({known})")));
-        };
-        let decl = &decls[index];
-        let Some(value) = ScalarValue::parse(decl.ty, text) else {
-            return Err(Error::invalid(format!(
-                "--param {given}: `{name}` is a `{}`, expected {} (got `{text}`)",
-                decl.ty,
-                expected(decl.ty)
-            )));
-        };
-        if values[index].replace(value).is_some() {
-            return Err(Error::invalid(format!("--param {name}: given twice")));
-        }
-    }
-    let missing: Vec<&ParamDecl> = decls.iter().zip(&values).filter(|(_, v)| v.is_none()).map(|(d, _)| d).collect();
-    if !missing.is_empty() {
-        let s = if missing.len() == 1 { "" } else { "s" };
-        return Err(Error::invalid(format!(
-            "`{variant}` needs the parameter{s} {} (give each with --param NAME=VALUE)",
-            list(missing.into_iter())
-        )));
-    }
-    Ok(values.into_iter().flatten().collect())
-}
-
-/// `name: type` items, comma-separated.
-fn list<'a>(decls: impl Iterator<Item = &'a ParamDecl>) -> String {
-    decls.map(|d| format!("`{}: {}`", d.name, d.ty)).collect::<Vec<_>>().join(", ")
-}
-
-/// What a valid value of type `ty` looks like, for messages.
-fn expected(ty: Scalar) -> String {
-    match ty {
-        Scalar::Bool => "`true` or `false`".to_string(),
-        Scalar::I32 => format!("an integer in {}..={}", i32::MIN, i32::MAX),
-        Scalar::I64 => format!("an integer in {}..={}", i64::MIN, i64::MAX),
-        Scalar::U32 => format!("an integer in 0..={}", u32::MAX),
-        Scalar::U64 => format!("an integer in 0..={}", u64::MAX),
-        Scalar::F32 | Scalar::F64 => "a finite number".to_string(),
-    }
+    crate::program::compile(&LP_KIND, file, source).map(LpProgram::new)
 }
 
 /// A label propagation variant compiled at run time and run on the IR interpreter (see the
 /// module docs for the contracts it relies on). `Sync`: one value serves every engine thread.
 pub struct InterpretedVariant {
-    program: LpProgram,
-    interpreter: Interpreter,
+    /// The program, its parameters, file and failure latch.
+    loaded: LoadedProgram,
+    /// The features its hooks use.
+    features: LpFeatures,
     /// Per hook index: the function to interpret, `None` to run the trait's default natively.
     hooks: [Option<FunctionId>; 5],
-    params: Vec<ScalarValue>,
     /// Per intrinsic id of [`LP_KIND`]: the view method it is.
     methods: Vec<Option<Method>>,
-    /// The file name and text, for messages and [`LpKernel::program_source`].
-    file: String,
-    source: String,
     /// CUDA of the hooks, emitted on first request.
     cuda: OnceLock<String>,
-    /// The loop step budget of a hook call, when set ([`LpKernel::loop_budget`]).
-    loop_budget: Option<u64>,
-    /// Whether a hook failed since the last report (read by every hook call).
-    failed: AtomicBool,
-    /// The first failure since the last report.
-    first_failure: Mutex<Option<HookFailure>>,
-}
-
-/// A hook call that failed.
-#[derive(Debug, Clone)]
-struct HookFailure {
-    hook: usize,
-    vertex: VertexId,
-    iteration: u32,
-    error: RuntimeError,
 }
 
 impl InterpretedVariant {
@@ -174,67 +83,44 @@ impl InterpretedVariant {
     ///
     /// Errors: not one value per parameter, or a value of another type than its parameter.
     pub fn new(program: LpProgram, params: Vec<ScalarValue>) -> Result<Self> {
-        let decls = &program.program.params;
-        if params.len() != decls.len() {
-            return Err(Error::invalid(format!(
-                "`{}` has {} parameter(s), {} value(s) given",
-                program.program.name,
-                decls.len(),
-                params.len()
-            )));
-        }
-        if let Some((d, v)) = decls.iter().zip(&params).find(|(d, v)| v.scalar() != d.ty) {
-            return Err(Error::invalid(format!("parameter `{}` is a `{}`, not a `{}`", d.name, d.ty, v.scalar())));
-        }
-        let interpreter = Interpreter::new(&program.program);
+        Ok(InterpretedVariant::of_loaded(LoadedProgram::new(program.program, params)?))
+    }
+
+    fn of_loaded(loaded: LoadedProgram) -> Self {
+        let features = LpFeatures::of(loaded.program());
         let methods = LP_KIND.intrinsics.iter().map(|i| Method::named(i.name)).collect();
-        let file = program.program.name.clone();
-        let mut variant = InterpretedVariant {
-            program,
-            interpreter,
-            hooks: [None; 5],
-            params,
-            methods,
-            file,
-            source: String::new(),
-            cuda: OnceLock::new(),
-            loop_budget: None,
-            failed: AtomicBool::new(false),
-            first_failure: Mutex::new(None),
-        };
+        let mut variant = InterpretedVariant { loaded, features, hooks: [None; 5], methods, cuda: OnceLock::new() };
         variant.select_hooks(false);
-        Ok(variant)
+        variant
     }
 
     /// Compiles the variant in `source` (the text of the file named `file` in messages) and
-    /// sets its parameters from `--param NAME=VALUE` strings ([`compile_variant`],
-    /// [`parse_params`]).
+    /// sets its parameters from `NAME=VALUE` strings ([`LoadedProgram::from_source`]; a
+    /// parameter error is [`Error::Parameter`]).
     pub fn from_source<S: AsRef<str>>(file: &str, source: &str, assignments: &[S]) -> Result<Self> {
-        let program = compile_variant(file, source)?;
-        let params = parse_params(&program.program.name, &program.program.params, assignments)?;
-        Ok(InterpretedVariant::new(program, params)?.with_source(file, source))
+        Ok(InterpretedVariant::of_loaded(LoadedProgram::from_source(&LP_KIND, file, source, assignments)?))
     }
 
     /// The interpreted twin of a compiled variant: its stored source
-    /// ([`LpKernel::program_source`]) compiled again, with its parameter values.
-    pub fn of_kernel<K: LpKernel + ?Sized>(kernel: &K) -> Result<Self> {
-        let file = format!("<{}>", kernel.kernel_name());
-        let program = compile_variant(&file, kernel.program_source())?;
-        Ok(InterpretedVariant::new(program, kernel.param_values())?.with_source(&file, kernel.program_source()))
+    /// ([`CompiledVariant::program_source`]) compiled again, with its parameter values.
+    pub fn of_kernel<K: CompiledVariant + ?Sized>(kernel: &K) -> Result<Self> {
+        let file = format!("<{}>", kernel.name());
+        let program = crate::program::compile(&LP_KIND, &file, kernel.program_source())?;
+        let loaded = LoadedProgram::new(program, kernel.param_values())?.with_source(&file, kernel.program_source());
+        Ok(InterpretedVariant::of_loaded(loaded))
     }
 
     /// Names `file` and shows lines of `source` (the text the program was compiled from) in
     /// runtime errors.
     pub fn with_source(mut self, file: &str, source: &str) -> Self {
-        self.file = file.to_string();
-        self.source = source.to_string();
+        self.loaded = self.loaded.with_source(file, source);
         self
     }
 
     /// Lets each hook call run `budget` loop iterations in all (on the CPU and the GPU)
-    /// instead of the default for the graph ([`LpKernel::loop_budget`]).
+    /// instead of the default for the graph ([`CompiledVariant::loop_budget`]).
     pub fn with_loop_budget(mut self, budget: u64) -> Self {
-        self.loop_budget = Some(budget);
+        self.loaded = self.loaded.with_loop_budget(budget);
         self
     }
 
@@ -248,40 +134,36 @@ impl InterpretedVariant {
 
     fn select_hooks(&mut self, interpret_defaults: bool) {
         for (hook, slot) in self.hooks.iter_mut().enumerate() {
-            *slot = self.interpreter.hook(hook).filter(|&f| {
-                let role = self.program.program.functions[f as usize].role;
+            *slot = self.loaded.interpreter().hook(hook).filter(|&f| {
+                let role = self.loaded.program().functions[f as usize].role;
                 role == Role::Hook(hook) || interpret_defaults
             });
         }
     }
 
-    /// The compiled program.
-    pub fn program(&self) -> &LpProgram {
-        &self.program
+    /// The loaded program (IR, parameters, file).
+    pub fn loaded(&self) -> &LoadedProgram {
+        &self.loaded
     }
 
     /// The parameters' values, in declaration order.
     pub fn params(&self) -> &[ScalarValue] {
-        &self.params
+        self.loaded.params()
     }
 
     /// Runs hook `hook` (function `f`) for vertex `v`; `None` after a failure (this one or an
     /// earlier one).
     #[inline]
     fn call(&self, hook: usize, f: FunctionId, view: &View<'_>, v: VertexId, args: &[Value]) -> Option<Value> {
-        if self.failed.load(Relaxed) {
+        if self.loaded.failed() {
             return None;
         }
-        let loop_budget =
-            self.loop_budget.unwrap_or_else(|| default_loop_budget(u64::from(view.num_vertices()), view.num_edges()));
+        let loop_budget = self
+            .loaded
+            .loop_budget()
+            .unwrap_or_else(|| default_loop_budget(u64::from(view.num_vertices()), view.num_edges()));
         let host = ViewHost { view, methods: &self.methods, loop_budget };
-        match self.interpreter.call(&host, f, &self.params, args) {
-            Ok(value) => Some(value),
-            Err(error) => {
-                self.fail(hook, view, v, error);
-                None
-            }
-        }
+        self.loaded.call(&host, f, args, (hook, v, view.iteration()))
     }
 
     /// Runs a hook that returns a label and checks the label. Never inlined, nor are the
@@ -311,55 +193,34 @@ impl InterpretedVariant {
             LP_KIND.hooks[hook].name,
             view.num_vertices()
         );
-        let location = Some(self.function_location(f));
+        let location = Some(self.loaded.function_location(f));
         self.fail(hook, view, v, RuntimeError::Host { message, location });
         None
-    }
-
-    fn function_location(&self, f: FunctionId) -> Location {
-        let program = &self.program.program;
-        program.functions.get(f as usize).map_or_else(Location::default, |func| program.location(func.span))
     }
 
     fn ill_typed(&self, f: FunctionId, what: &str, value: Value) -> RuntimeError {
         RuntimeError::IllTyped {
             message: format!("expected {what}, the hook returned {value:?}"),
-            location: self.function_location(f),
+            location: self.loaded.function_location(f),
         }
     }
 
     /// Records a failure unless one is already recorded.
     #[cold]
     fn fail(&self, hook: usize, view: &View<'_>, v: VertexId, error: RuntimeError) {
-        let mut first = self.first_failure.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if first.is_none() {
-            *first = Some(HookFailure { hook, vertex: v, iteration: view.iteration(), error });
-        }
-        self.failed.store(true, Relaxed);
+        self.loaded.fail(HookFailure { hook, vertex: v, iteration: view.iteration(), error });
     }
 
     /// The error the engines return for `failure`: message, location with the source line
     /// and a caret, and which hook failed where (`place`: empty, or where it ran).
     fn render(&self, failure: &HookFailure, place: &str) -> Error {
-        let mut text = format!("{}\n", failure.error.message());
-        if let Some(location) = failure.error.location() {
-            render_location(&mut text, &self.file, &self.source, location);
-        }
+        let mut notes = String::new();
         if matches!(failure.error, RuntimeError::LoopBudget { .. }) {
-            text.push_str(&loop_budget_help());
+            notes.push_str(&loop_budget_help());
         }
-        let name = &self.program.program.name;
-        text.push_str(&failure_note(name, failure.hook, failure.vertex, failure.iteration, place));
-        Error::Program(text)
-    }
-
-    /// The loops of the program with their locations in the source.
-    fn loop_locations(&self) -> Vec<(String, Location)> {
-        let program = &self.program.program;
-        glp_codegen::loops::loop_sites(program)
-            .into_iter()
-            .map(|site| (program.functions[site.function as usize].name.clone(), program.location(site.span)))
-            .collect()
+        let name = &self.loaded.program().name;
+        notes.push_str(&failure_note(name, failure.hook, failure.vertex, failure.iteration, place));
+        self.loaded.render(failure, &notes)
     }
 }
 
@@ -367,17 +228,11 @@ impl Clone for InterpretedVariant {
     /// A copy without the original's pending failure.
     fn clone(&self) -> Self {
         InterpretedVariant {
-            program: self.program.clone(),
-            interpreter: self.interpreter.clone(),
+            loaded: self.loaded.clone(),
+            features: self.features,
             hooks: self.hooks,
-            params: self.params.clone(),
             methods: self.methods.clone(),
-            file: self.file.clone(),
-            source: self.source.clone(),
             cuda: self.cuda.clone(),
-            loop_budget: self.loop_budget,
-            failed: AtomicBool::new(false),
-            first_failure: Mutex::new(None),
         }
     }
 }
@@ -385,10 +240,10 @@ impl Clone for InterpretedVariant {
 impl fmt::Debug for InterpretedVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("InterpretedVariant")
-            .field("name", &self.program.program.name)
-            .field("file", &self.file)
-            .field("params", &self.params)
-            .field("features", &self.program.features)
+            .field("name", &self.loaded.program().name)
+            .field("file", &self.loaded.file())
+            .field("params", &self.loaded.params())
+            .field("features", &self.features)
             .finish_non_exhaustive()
     }
 }
@@ -480,68 +335,56 @@ impl LpVariant for InterpretedVariant {
     }
 
     fn failure(&self) -> Option<Error> {
-        if !self.failed.load(Relaxed) {
-            return None;
-        }
-        let failure = self.first_failure.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
-        self.failed.store(false, Relaxed);
-        failure.map(|f| self.render(&f, ""))
+        self.loaded.take_failure().map(|f| self.render(&f, ""))
     }
 }
 
-impl LpKernel for InterpretedVariant {
-    fn kernel_name(&self) -> &str {
-        &self.program.program.name
+impl CompiledVariant for InterpretedVariant {
+    fn name(&self) -> &str {
+        &self.loaded.program().name
     }
 
     fn device_functions(&self) -> &str {
-        self.cuda.get_or_init(|| self.program.device_functions())
+        self.cuda.get_or_init(|| glp_codegen::kinds::lp::device_functions(self.loaded.program()))
     }
 
     /// The source the variant was compiled from (empty when built from a program alone).
     fn program_source(&self) -> &str {
-        &self.source
+        self.loaded.source()
     }
 
     fn features(&self) -> LpFeatures {
-        self.program.features
+        self.features
     }
 
     fn unit_neighbor_weight(&self) -> bool {
-        glp_codegen::lp::mfl::unit_neighbor_weight(&self.program.program)
+        glp_codegen::kinds::lp::properties::unit_neighbor_weight(self.loaded.program())
     }
 
     fn score_is_frequency(&self) -> bool {
-        glp_codegen::lp::sketch::score_is_frequency(&self.program.program)
+        glp_codegen::kinds::lp::properties::score_is_frequency(self.loaded.program())
     }
 
     fn param_decls(&self) -> Vec<ParamDecl> {
-        self.program.program.params.clone()
+        self.loaded.program().params.clone()
     }
 
     fn param_values(&self) -> Vec<ScalarValue> {
-        self.params.clone()
+        self.loaded.params().to_vec()
     }
 
     fn loop_sites(&self) -> Vec<LoopSite> {
-        self.loop_locations()
-            .into_iter()
-            .map(|(function, l)| LoopSite { function, file: self.file.clone(), line: l.line, column: l.column + 1 })
-            .collect()
+        self.loaded.loop_sites()
     }
 
     fn loop_budget(&self) -> Option<u64> {
-        self.loop_budget
+        self.loaded.loop_budget()
     }
 
     /// The message of the same failure on the CPU (with the source line and a caret).
     fn loop_fault_error(&self, fault: LoopFault, iteration: u32, budget: u64) -> Error {
-        let Some((_, location)) = self.loop_locations().into_iter().nth(fault.site.wrapping_sub(1)) else {
-            return Error::Program(format!(
-                "`{}`: a loop fault at unknown loop site {}",
-                self.kernel_name(),
-                fault.site
-            ));
+        let Some((_, location)) = self.loaded.loop_locations().into_iter().nth(fault.site.wrapping_sub(1)) else {
+            return Error::Program(format!("`{}`: a loop fault at unknown loop site {}", self.name(), fault.site));
         };
         let error = RuntimeError::LoopBudget { budget, location };
         let failure = HookFailure { hook: fault.hook, vertex: fault.vertex, iteration, error };

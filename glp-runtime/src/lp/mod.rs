@@ -45,17 +45,17 @@
 //! twins of the GPU's memory-efficient strategies.
 
 mod asynchronous;
+mod compiled;
 pub mod gpu;
 mod interpreted;
-mod kernel;
 pub mod sketch;
 mod synchronous;
 mod tally;
 pub mod variant;
 mod view;
 
-pub use interpreted::{compile_variant, parse_params, InterpretedVariant};
-pub use kernel::{LpKernel, ParamDecl, Scalar, ScalarValue};
+pub use compiled::{CompiledVariant, ParamDecl, Scalar, ScalarValue};
+pub use interpreted::{compile_variant, InterpretedVariant};
 pub use sketch::Sketch;
 pub use variant::{EdgeId, Label, LpFeatures, LpVariant, View};
 pub use view::LABEL_MEMORY_SLOTS;
@@ -258,19 +258,16 @@ impl LpInputs<'_> {
 
 /// The features of classic and weighted label propagation: no optional facility beyond the
 /// graph's edge weights (which the CPU engine reads from the CSR at no cost).
-const PLAIN_FEATURES: LpFeatures = LpFeatures {
-    custom_pick_label: false,
-    histogram: false,
-    label_memory: false,
-    seeds: false,
-    random: false,
-    vertex_weights: false,
-    edge_weights: true,
-};
+const PLAIN_FEATURES: LpFeatures = LpFeatures { edge_weights: true, ..LpFeatures::NONE };
 
 /// Runs a compiled variant (one carrying `#[glp::lp_variant]`) with exactly the optional
 /// facilities its hooks use.
-pub fn run_kernel<V: LpKernel>(csr: &Csr, variant: &V, config: &LpConfig, inputs: &LpInputs<'_>) -> Result<LpOutcome> {
+pub fn run_kernel<V: CompiledVariant>(
+    csr: &Csr,
+    variant: &V,
+    config: &LpConfig,
+    inputs: &LpInputs<'_>,
+) -> Result<LpOutcome> {
     run_with(csr, variant, config, inputs, variant.features())
 }
 
@@ -307,7 +304,7 @@ pub fn run_with<V: LpVariant>(
 ///
 /// Errors: those of [`run_with`], an unsupported slot count, or a variant whose `label_score`
 /// is not the weighted count of the label ([`sketch::check_eligible`]).
-pub fn run_sketched<V: LpKernel>(
+pub fn run_sketched<V: CompiledVariant>(
     csr: &Csr,
     variant: &V,
     config: &LpConfig,

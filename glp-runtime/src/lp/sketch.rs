@@ -5,7 +5,7 @@
 //! (label, weight) slots, so the most-frequent-label search needs O(1) memory per vertex; the
 //! label it picks is a heavy hitter, usually but not always the most frequent label. The
 //! rules, the order in which labels enter a sketch, and why the GPU equals this code bit for
-//! bit under the synchronous schedule are in glp-codegen's `lp/sketch_kernels.cuh`; in short:
+//! bit under the synchronous schedule are in glp-codegen's `lp_kernels/sketch_kernels.cuh`; in short:
 //!
 //! - **Misra-Gries** (Algorithm 2): a slot is occupied when its weight is > 0. Accumulating
 //!   (c, w): an occupied slot holding c adds w; else the lowest-index empty slot takes (c, w);
@@ -27,11 +27,11 @@
 //! Sketches serve only variants whose `label_score` is exactly `freq` (checked by
 //! [`check_eligible`]); `update_vertex`, `pick_label` and the facilities work as usual.
 
-use super::kernel::LpKernel;
+use super::compiled::CompiledVariant;
 use super::variant::{is_labelled, EdgeId, Label, LpVariant, View};
 use crate::error::{Error, Result};
 use crate::graph::{Csr, VertexId};
-pub use glp_codegen::lp::sketch::{DEFAULT_MG_SLOTS, MG_SLOTS, SKETCH_HIGH_DEGREE, SKETCH_HIGH_THREADS};
+pub use glp_codegen::lp_kernels::sketch::{DEFAULT_MG_SLOTS, MG_SLOTS, SKETCH_HIGH_DEGREE, SKETCH_HIGH_THREADS};
 
 /// A sketch MFL strategy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,7 +94,7 @@ impl Sketch {
 }
 
 /// The error of a sketch asked for a variant whose score is not the label's weighted count.
-pub fn check_eligible<V: LpKernel + ?Sized>(variant: &V, sketch: Sketch) -> Result<()> {
+pub fn check_eligible<V: CompiledVariant + ?Sized>(variant: &V, sketch: Sketch) -> Result<()> {
     sketch.validate()?;
     if variant.score_is_frequency() {
         return Ok(());
@@ -103,7 +103,7 @@ pub fn check_eligible<V: LpKernel + ?Sized>(variant: &V, sketch: Sketch) -> Resu
         "the `{}` MFL strategy cannot run `{}`: its label_score is not the weighted count of the label \
          (freq), which is all a sketch estimates; use an exact strategy (glp, smem, global, sort, hash)",
         sketch.name(),
-        variant.kernel_name()
+        variant.name()
     )))
 }
 

@@ -43,7 +43,7 @@
 //! propagation.
 
 pub use super::view::{EdgeId, View};
-pub use glp_codegen::lp::LpFeatures;
+pub use glp_codegen::kinds::lp::LpFeatures;
 
 use crate::community::UNLABELLED;
 use crate::error::Error;

@@ -57,7 +57,7 @@ use super::variant::Label;
 use crate::community::UNLABELLED;
 use crate::graph::{Csr, VertexId};
 use crate::random::{key_words, philox4x32_10, u64_from_words, unit_f64};
-use glp_codegen::lp::LpFeatures;
+use glp_codegen::kinds::lp::LpFeatures;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -65,8 +65,8 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 pub type EdgeId = u64;
 
 /// Slots of the per-vertex label memory (SLP keeps at most 5 candidate labels, as the GLP
-/// paper runs it).
-pub const LABEL_MEMORY_SLOTS: u32 = 5;
+/// paper runs it); the GPU view's `GLP_LABEL_MEMORY_SLOTS` is generated from the same constant.
+pub use glp_codegen::kinds::lp::layout::LABEL_MEMORY_SLOTS;
 
 const SLOTS: usize = LABEL_MEMORY_SLOTS as usize;
 

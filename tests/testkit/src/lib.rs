@@ -10,11 +10,14 @@
 //!   GPU, NVRTC, optional data): without it they skip with a message saying what is missing,
 //!   and `GLP_REQUIRE_GPU=1`, `GLP_REQUIRE_NVRTC=1` or `GLP_REQUIRE_DATA=1` turn the skip into
 //!   a failure (CI sets the last two; the GPU check script sets the first).
+//! - [`conformance`]: the harness every program kind instantiates to assert that two forms
+//!   of a program (native and interpreted, CPU and GPU) give the same outputs.
 //! - [`rng`]: a small seeded generator (SplitMix64), independent of glp's own Philox streams,
 //!   for test inputs.
 //!
 //! It depends on no crate of glp's, so every crate can use it as a dev-dependency.
 
+pub mod conformance;
 pub mod data;
 pub mod rng;
 pub mod switch;

@@ -1,7 +1,7 @@
 //! The GPU label propagation engine (GLP and nu-LPA schedules).
 //!
 //! A run compiles the variant's hooks fused into the MFL kernels
-//! ([`glp_codegen::lp::mfl`], whose docs give the degree classes, their bounds and why),
+//! ([`glp_codegen::lp_kernels::mfl`], whose docs give the degree classes, their bounds and why),
 //! uploads the graph and the facilities the variant's [`LpFeatures`] name, and iterates.
 //!
 //! Synchronous schedule (GLP, equal to the CPU engine's labels):
@@ -35,9 +35,9 @@
 //! Hooks that pass an out-of-range vertex or edge id to a view method get a neutral value,
 //! and the run stops after the sweep with [`Error::Program`] naming the method and the id
 //! (the kernels record the first such call). Likewise a hook whose loops run past the step
-//! budget ([`glp_codegen::loops`]; [`LpKernel::loop_budget`], by default
-//! [`glp_codegen::lp::default_loop_budget`] of the graph) returns a neutral value and the run
-//! stops with [`LpKernel::loop_fault_error`]: the hook, the loop's `file:line:col` (a
+//! budget ([`glp_codegen::loops`]; [`CompiledVariant::loop_budget`], by default
+//! [`glp_codegen::kinds::lp::default_loop_budget`] of the graph) returns a neutral value and the run
+//! stops with [`CompiledVariant::loop_fault_error`]: the hook, the loop's `file:line:col` (a
 //! [`LoopSite`]), the vertex and the iteration.
 //!
 //! Strategies ([`MflStrategy`], `--mfl`): `glp` (warp path for low degrees, shared-memory
@@ -65,23 +65,24 @@ mod sketch;
 mod sort;
 pub mod waves;
 
+pub use crate::program::LoopSite;
 pub use plan::ClassPlan;
 pub use sketch::SketchPlan;
 pub use sort::SortPlan;
 
-use super::kernel::LpKernel;
+use super::compiled::CompiledVariant;
 use super::sketch::{check_eligible, Sketch};
 use super::view::{membership_row, LABEL_MEMORY_SLOTS};
 use super::{IterationStats, LpConfig, LpInputs, LpOutcome, Schedule, TieBreak};
 use crate::community::UNLABELLED;
-use crate::device::{cache, DeviceBuffer, Gpu, Kernel, KernelArg, KernelArgs, Module, Shape};
+use crate::device::{cache, DeviceBuffer, DeviceGraph, Gpu, Kernel, KernelArg, KernelArgs, Module, Shape};
 use crate::error::{Error, Result};
 use crate::graph::{Csr, VertexId};
 use glp_codegen::ir::ScalarValue;
-use glp_codegen::lp::mfl::{
+use glp_codegen::kinds::lp::{decode_loop_fault, default_loop_budget, LpFeatures};
+use glp_codegen::lp_kernels::mfl::{
     self, MflOptions, TieOrder, GLOBAL_THREADS, HIGH_THREADS, LOW_TILES, MID_WARPS_PER_BLOCK, TABLE_SLOT_BYTES,
 };
-use glp_codegen::lp::{decode_loop_fault, default_loop_budget, LpFeatures};
 use std::mem::size_of;
 use std::ops::Range;
 use std::str::FromStr;
@@ -188,7 +189,7 @@ pub struct GpuStats {
 }
 
 /// Vertex visits of the high class whose labels overflowed the shared table (see
-/// [`glp_codegen::lp::mfl`]), summed over iterations.
+/// [`glp_codegen::lp_kernels::mfl`]), summed over iterations.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct HighClassStats {
     /// Decided in shared memory: the count-min sketch proved the table's best label.
@@ -197,8 +198,9 @@ pub struct HighClassStats {
     pub deferred: u64,
 }
 
-/// Runs `variant` on the GPU `gpu` with `config`'s schedule (see the module docs).
-pub fn run_gpu<V: LpKernel + ?Sized>(
+/// Runs `variant` on the GPU `gpu` with `config`'s schedule (see the module docs), uploading
+/// `csr` for this run alone; [`run_gpu_on`] runs on a graph uploaded once.
+pub fn run_gpu<V: CompiledVariant + ?Sized>(
     gpu: &Gpu,
     csr: &Csr,
     variant: &V,
@@ -206,12 +208,28 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
     inputs: &LpInputs<'_>,
     strategy: MflStrategy,
 ) -> Result<(LpOutcome, GpuStats)> {
+    let graph = DeviceGraph::upload(gpu, csr, variant.features().edge_weights)?;
+    run_gpu_on(gpu, &graph, variant, config, inputs, strategy)
+}
+
+/// Runs `variant` on `graph`, already on the GPU `gpu` (see the module docs). The graph must
+/// carry its edge weights when the variant reads them (they are uploaded with
+/// `DeviceGraph::upload(gpu, csr, true)`).
+pub fn run_gpu_on<V: CompiledVariant + ?Sized>(
+    gpu: &Gpu,
+    graph: &DeviceGraph<'_>,
+    variant: &V,
+    config: &LpConfig,
+    inputs: &LpInputs<'_>,
+    strategy: MflStrategy,
+) -> Result<(LpOutcome, GpuStats)> {
+    let csr = graph.csr();
     config.validate()?;
     let asynchronous = matches!(config.schedule, Schedule::Asynchronous { .. });
     if asynchronous && !strategy.supports_asynchronous() {
         return Err(Error::invalid(format!(
-            "--mfl {} runs the synchronous schedule only (it gathers every neighbour label before the sweep): \
-             use --schedule sync, or another --mfl",
+            "the {} MFL strategy runs the synchronous schedule only (it gathers every neighbour label before the \
+             sweep): use the synchronous schedule, or another strategy",
             strategy.name()
         )));
     }
@@ -220,13 +238,19 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
         TieBreak::Hashed => TieOrder::Hashed,
         TieBreak::FirstSeen => {
             return Err(Error::invalid(
-                "the GPU engine resolves equal scores to the smallest label or by a hash of vertex and label \
-                 (--ties smallest or hashed): the label seen first is an order of one thread's scan",
+                "the GPU engine resolves equal scores to the smallest label or by a hash of vertex and label: \
+                 the label seen first is an order of one thread's scan",
             ))
         }
     };
     let features = variant.features();
     inputs.validate(csr.num_vertices(), features)?;
+    if features.edge_weights && csr.weights().is_some() && !graph.has_weights() {
+        return Err(Error::invalid(format!(
+            "`{}` reads edge weights, and the graph was uploaded to the GPU without them",
+            variant.name()
+        )));
+    }
     if let Some(sketch) = strategy.sketch() {
         check_eligible(variant, sketch)?;
     }
@@ -241,7 +265,7 @@ pub fn run_gpu<V: LpKernel + ?Sized>(
 
     let setup_start = Instant::now();
     let plan = ClassPlan::new(csr, strategy);
-    let mut state = DeviceState::upload(gpu, &kernels, csr, features, inputs, &plan, asynchronous)?;
+    let mut state = DeviceState::upload(gpu, &kernels, graph, features, inputs, &plan, asynchronous)?;
     let params = param_block(&variant.param_values());
     let setup = setup_start.elapsed();
 
@@ -393,38 +417,12 @@ struct SweepArg {
 // `glp_lp_sweep`, no padding.
 unsafe impl KernelArg for SweepArg {}
 
-/// Words of the sweep counters (`glp_lp_sweep.counters`: labels changed, vertices processed,
-/// the view's `fault` record, then the high class's `GLP_COUNTER_DEFERRED` and
-/// `GLP_COUNTER_SETTLED`).
-const CHANGED: usize = 0;
-const PROCESSED: usize = 1;
-const FAULT_METHOD: usize = 2;
-const FAULT_ID: usize = 3;
-const DEFERRED: usize = 4;
-const SETTLED: usize = 5;
-const COUNTERS: usize = 6;
-
-/// A loop of a variant's hooks: where a GPU run whose hook ran past the loop step budget
-/// points ([`LpKernel::loop_sites`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoopSite {
-    /// The hook the loop is in.
-    pub function: String,
-    /// The source file, line and column (both from 1) of its `while`, `loop` or `for`.
-    pub file: String,
-    pub line: u32,
-    pub column: u32,
-}
-
-/// The view methods the kernels check ids for (`GLP_VIEW_*` in glp-codegen's `view.cuh`).
-const VIEW_METHODS: [(u64, &str, &str); 6] = [
-    (1, "view.label", "vertex"),
-    (2, "view.next_label", "vertex"),
-    (3, "view.degree", "vertex"),
-    (4, "view.edge_weight", "edge"),
-    (5, "view.vertex_weight", "vertex"),
-    (6, "view.seed_label", "vertex"),
-];
+// The words of the sweep counters (`glp_lp_sweep.counters`), from the table the kernels'
+// `#define`s are generated from.
+use glp_codegen::kinds::lp::layout::counters::{
+    CHANGED, COUNT as COUNTERS, DEFERRED, FAULT_ID, FAULT_METHOD, PROCESSED, SETTLED,
+};
+use glp_codegen::kinds::lp::layout::VIEW_FAULTS;
 
 /// Which labels the view shows as `label(u)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -454,16 +452,16 @@ struct LpKernels {
     nu_hash: nu_hash::NuHashKernel,
     /// Whether the module was compiled with `GLP_UNIT_WEIGHTS` (no weights to store).
     unit_weights: bool,
-    /// The variant's loop step budget, if it sets one ([`LpKernel::loop_budget`]).
+    /// The variant's loop step budget, if it sets one ([`CompiledVariant::loop_budget`]).
     loop_budget: Option<u64>,
 }
 
 impl LpKernels {
-    fn load<V: LpKernel + ?Sized>(gpu: &Gpu, variant: &V, ties: TieOrder) -> Result<LpKernels> {
+    fn load<V: CompiledVariant + ?Sized>(gpu: &Gpu, variant: &V, ties: TieOrder) -> Result<LpKernels> {
         let unit_weights = variant.unit_neighbor_weight();
         let source = mfl::mfl_kernel_source(variant.device_functions(), MflOptions { unit_weights, ties })
             .map_err(|e| Error::KernelCompile(e.to_string()))?;
-        let name = format!("{}_mfl.cu", variant.kernel_name());
+        let name = format!("{}_mfl.cu", variant.name());
         let arch = gpu.arch();
         let ptx = cache::ptx_for(&name, &source, &arch)?;
         let module = gpu.load_module(&name, &ptx)?;
@@ -637,11 +635,15 @@ impl SweepLaunch<'_> {
     }
 }
 
-/// Everything a run keeps on the device.
+/// Everything a run keeps on the device besides the graph.
 struct DeviceState {
-    offsets: DeviceBuffer<u64>,
-    targets: DeviceBuffer<u32>,
-    edge_weights: Option<DeviceBuffer<f32>>,
+    /// Device addresses of the graph's arrays (the [`DeviceGraph`] the run borrows outlives
+    /// the state); `edge_weights` is 0 when the variant does not read them.
+    offsets: u64,
+    targets: u64,
+    edge_weights: u64,
+    /// Bytes of the graph's arrays the run reads.
+    graph_bytes: u64,
     vertex_weights: Option<DeviceBuffer<f32>>,
     seeds: Option<DeviceBuffer<u32>>,
     histogram: Option<DeviceBuffer<u32>>,
@@ -684,7 +686,7 @@ struct DeviceState {
     nu_hash: Option<nu_hash::NuHashState>,
     num_vertices: u32,
     num_edges: u64,
-    /// Loop iterations one hook call may run ([`LpKernel::loop_budget`]).
+    /// Loop iterations one hook call may run ([`CompiledVariant::loop_budget`]).
     loop_budget: u64,
     peak_bytes: u64,
     table_bytes: u64,
@@ -694,12 +696,13 @@ impl DeviceState {
     fn upload(
         gpu: &Gpu,
         kernels: &LpKernels,
-        csr: &Csr,
+        graph: &DeviceGraph<'_>,
         features: LpFeatures,
         inputs: &LpInputs<'_>,
         plan: &ClassPlan,
         asynchronous: bool,
     ) -> Result<DeviceState> {
+        let csr = graph.csr();
         let n = csr.num_vertices();
         let slots = n * LABEL_MEMORY_SLOTS as usize;
         let optional = |on: bool, what: &str, data: Option<&[f32]>| -> Result<Option<DeviceBuffer<f32>>> {
@@ -734,9 +737,13 @@ impl DeviceState {
             + sort.as_ref().map_or(0, sort::SortState::table_bytes)
             + nu_hash.as_ref().map_or(0, nu_hash::NuHashState::table_bytes);
         let state = DeviceState {
-            offsets: gpu.upload("CSR offsets", csr.offsets())?,
-            targets: gpu.upload("CSR targets", csr.targets())?,
-            edge_weights: optional(features.edge_weights, "edge weights", csr.weights())?,
+            offsets: graph.offsets_ptr(),
+            targets: graph.targets_ptr(),
+            edge_weights: if features.edge_weights { graph.weights_ptr() } else { 0 },
+            graph_bytes: {
+                let weights = if features.edge_weights { csr.weights().map_or(0, |w| w.len() as u64 * 4) } else { 0 };
+                (csr.offsets().len() * 8 + csr.targets().len() * 4) as u64 + weights
+            },
             vertex_weights: optional(features.vertex_weights, "vertex weights", inputs.vertex_weights)?,
             seeds: match inputs.seeds {
                 Some(s) if features.seeds => Some(gpu.upload("seed labels", s)?),
@@ -783,9 +790,7 @@ impl DeviceState {
     fn base_bytes(&self) -> u64 {
         let f32s = |b: &Option<DeviceBuffer<f32>>| b.as_ref().map_or(0, DeviceBuffer::bytes);
         let u32s = |b: &Option<DeviceBuffer<u32>>| b.as_ref().map_or(0, DeviceBuffer::bytes);
-        self.offsets.bytes()
-            + self.targets.bytes()
-            + f32s(&self.edge_weights)
+        self.graph_bytes
             + f32s(&self.vertex_weights)
             + u32s(&self.seeds)
             + u32s(&self.histogram)
@@ -820,7 +825,7 @@ impl DeviceState {
 
     /// The sweep's counters read back, or the run's error if a hook passed an out-of-range
     /// id to the view or ran past its loop step budget.
-    fn read_counters<V: LpKernel + ?Sized>(&self, gpu: &Gpu, variant: &V, iteration: u32) -> Result<Vec<u64>> {
+    fn read_counters<V: CompiledVariant + ?Sized>(&self, gpu: &Gpu, variant: &V, iteration: u32) -> Result<Vec<u64>> {
         let counters = gpu.download(&self.counters)?;
         let (code, id) = (counters[FAULT_METHOD], counters[FAULT_ID]);
         if code == 0 {
@@ -829,11 +834,9 @@ impl DeviceState {
         if let Some(fault) = decode_loop_fault(code, id) {
             return Err(variant.loop_fault_error(fault, iteration, self.loop_budget));
         }
-        let variant = variant.kernel_name();
-        let (method, kind) = VIEW_METHODS
-            .iter()
-            .find(|(c, _, _)| *c == code)
-            .map_or(("a view method", "vertex"), |(_, method, kind)| (*method, *kind));
+        let variant = variant.name();
+        let (method, kind) =
+            VIEW_FAULTS.iter().find(|f| f.code == code).map_or(("a view method", "vertex"), |f| (f.method, f.id));
         let (count, noun) =
             if kind == "edge" { (self.num_edges, "stored edges") } else { (u64::from(self.num_vertices), "vertices") };
         Err(Error::Program(format!(
@@ -850,9 +853,9 @@ impl DeviceState {
             ViewLabels::Previous => (self.previous.device_ptr(), self.previous.device_ptr()),
         };
         ViewArg {
-            offsets: self.offsets.device_ptr(),
-            targets: self.targets.device_ptr(),
-            edge_weights: ptr(self.edge_weights.as_ref()),
+            offsets: self.offsets,
+            targets: self.targets,
+            edge_weights: self.edge_weights,
             vertex_weights: ptr(self.vertex_weights.as_ref()),
             labels,
             next_labels,

@@ -1,14 +1,14 @@
 //! nu-LPA's per-vertex global hash tables (`--mfl hash`), the memory baseline of the sketch
 //! strategies: vertex `v`'s table is at `2 * offsets[v]` of one key array and one value array
 //! (2 slots per edge: 24 bytes per edge with u32 keys and f64 sums), of capacity
-//! `nextPow2(degree) - 1` ([`glp_codegen::lp::sketch::nu_hash_capacity`]), keys stored as
+//! `nextPow2(degree) - 1` ([`glp_codegen::lp_kernels::sketch::nu_hash_capacity`]), keys stored as
 //! label + 1 with 0 for empty, hybrid quadratic-double probing. A warp per vertex; exact, like
-//! the other table strategies (the kernel's notes are in glp-codegen's `lp/sketch_kernels.cuh`).
+//! the other table strategies (the kernel's notes are in glp-codegen's `lp_kernels/sketch_kernels.cuh`).
 
 use super::SweepLaunch;
 use crate::device::{DeviceBuffer, Gpu, Kernel, Module, Shape};
 use crate::error::Result;
-use glp_codegen::lp::sketch::{NU_HASH_KERNEL, NU_HASH_THREADS};
+use glp_codegen::lp_kernels::sketch::{NU_HASH_KERNEL, NU_HASH_THREADS};
 
 /// The tables (zeroed: every slot empty; the kernel empties the slots it reads).
 pub(super) struct NuHashState {

@@ -2,7 +2,7 @@
 
 use super::{MflStrategy, SketchPlan, SortPlan};
 use crate::graph::{Csr, VertexId};
-use glp_codegen::lp::mfl::{
+use glp_codegen::lp_kernels::mfl::{
     exact_pool, low_tile, table_capacity, HIGH_OVERFLOW_DEGREE, LOW_DEGREE_LIMIT, LOW_TILES, MID_MAX_DEGREE,
 };
 

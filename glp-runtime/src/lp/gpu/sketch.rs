@@ -3,7 +3,7 @@
 //! Boyer-Moore vote held in registers, so the strategy needs no table: its extra memory is the
 //! two degree-class vertex lists (4 bytes per vertex). The kernels, the rules and why they
 //! equal the CPU twins ([`crate::lp::sketch`]) bit for bit under the synchronous schedule:
-//! glp-codegen's `lp/sketch_kernels.cuh`.
+//! glp-codegen's `lp_kernels/sketch_kernels.cuh`.
 //!
 //! Degree classes: below [`SKETCH_HIGH_DEGREE`] neighbours a tile of k lanes per vertex
 //! (a thread for Boyer-Moore) in blocks of 32 threads; from there a block of 256 threads per
@@ -18,7 +18,9 @@ use crate::device::{Gpu, Kernel, Module, Shape};
 use crate::error::Result;
 use crate::graph::{Csr, VertexId};
 use crate::lp::sketch::Sketch;
-use glp_codegen::lp::sketch::{sketch_kernel_names, SKETCH_HIGH_DEGREE, SKETCH_HIGH_THREADS, SKETCH_LOW_THREADS};
+use glp_codegen::lp_kernels::sketch::{
+    sketch_kernel_names, SKETCH_HIGH_DEGREE, SKETCH_HIGH_THREADS, SKETCH_LOW_THREADS,
+};
 
 /// Which sketch kernel serves which vertex.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,8 +1,8 @@
 //! The G-Sort baseline (`--mfl sort`): each iteration gathers every edge's neighbour label
 //! and weight into a per-edge array NL in global memory, sorts each vertex's segment of NL by
 //! label, and scans the sorted runs for the most frequent label. The kernels and why they are
-//! exact: glp-codegen's `lp/sort_kernels.cuh`; the segment-size classes:
-//! [`glp_codegen::lp::sort`].
+//! exact: glp-codegen's `lp_kernels/sort_kernels.cuh`; the segment-size classes:
+//! [`glp_codegen::lp_kernels::sort`].
 //!
 //! Here: the plan that buckets vertices by segment size ([`SortPlan`]), the device buffers
 //! (NL and the large segments' merge scratch, both counted as the strategy's table memory),
@@ -12,8 +12,10 @@ use super::SweepLaunch;
 use crate::device::{DeviceBuffer, Gpu, Kernel, KernelArgs, Module, Shape};
 use crate::error::Result;
 use crate::graph::{Csr, VertexId};
-use glp_codegen::lp::mfl::{low_tile, LOW_TILES};
-use glp_codegen::lp::sort::{SORT_BLOCK_MAX, SORT_BLOCK_THREADS, SORT_LARGE_THREADS, SORT_THREADS, SORT_TILE_MAX};
+use glp_codegen::lp_kernels::mfl::{low_tile, LOW_TILES};
+use glp_codegen::lp_kernels::sort::{
+    SORT_BLOCK_MAX, SORT_BLOCK_THREADS, SORT_LARGE_THREADS, SORT_THREADS, SORT_TILE_MAX,
+};
 
 /// Which sort kernel serves which vertex, by segment size (degree).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

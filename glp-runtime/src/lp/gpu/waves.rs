@@ -20,7 +20,7 @@
 //! high class, which grows wave by wave.
 
 use crate::graph::VertexId;
-use glp_codegen::lp::LpFeatures;
+use glp_codegen::kinds::lp::LpFeatures;
 use std::ops::Range;
 
 /// Waves of an asynchronous sweep whose scores may read the label histogram: at most 1/16 of

@@ -45,8 +45,7 @@ struct glp_lp_sweep {
     glp_u32 wave;                 // v / wave_size == wave (the sweep runs in waves, one after the other)
     glp_u32 padding;
 };
-#define GLP_COUNTER_DEFERRED 4 // also the length of the sweep's `deferred` list
-#define GLP_COUNTER_SETTLED 5
+// GLP_COUNTER_DEFERRED and GLP_COUNTER_SETTLED (indices into `counters`) come in the CONFIG block.
 
 // A candidate of the MFL search. `found` is false for "no candidate", which every real
 // candidate beats. `tie` orders equal scores, the smaller first: the label itself, or with

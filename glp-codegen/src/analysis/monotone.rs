@@ -1,13 +1,13 @@
-//! Is a variant's `label_score(v, label, freq)` non-decreasing in `freq`?
+//! Is a hook's value non-decreasing in one of its arguments? ([`Query`], for any kind.)
 //!
-//! The GPU engine's high-degree kernel bounds a label's score from a count-min sketch
-//! estimate `est >= freq` by `label_score(v, label, est)`, which is an upper bound only when
-//! the score never decreases as `freq` grows (with `v`, `label`, the view's state and the
-//! parameters fixed). [`score_monotonicity`] decides that statically and conservatively:
-//! [`Monotonicity::Always`], [`Monotonicity::When`] run-time conditions on the parameters
-//! hold, or [`Monotonicity::Unproven`] with the reason. [`emit_predicate`] writes the
-//! verdict as the device function `glp_lp_score_monotone(params)` every program carries
-//! (see [`super::LpProgram::device_functions`]).
+//! Label propagation asks it of `label_score(v, label, freq)` in `freq`: the GPU engine's
+//! high-degree kernel bounds a label's score from a count-min sketch estimate `est >= freq`
+//! by `label_score(v, label, est)`, which is an upper bound only when the score never
+//! decreases as `freq` grows (with `v`, `label`, the view's state and the parameters fixed;
+//! see `kinds::lp::properties`). The rules below speak of that query (`freq`, the view);
+//! they hold for any hook and argument. [`monotonicity`] decides it statically and
+//! conservatively: [`Monotonicity::Always`], [`Monotonicity::When`] run-time conditions on
+//! the parameters hold, or [`Monotonicity::Unproven`] with the reason.
 //!
 //! # The abstract values
 //!
@@ -80,17 +80,17 @@
 //! (`sqrt` and `/` above). Run-time conditions are tested on the parameter values the kernel
 //! runs with, computed as the program computes them, so they need no such argument.
 
-use super::{LABEL_SCORE, LP_KIND};
 use crate::interp::{Host, Interpreter, RuntimeError, Value};
 use crate::ir::{
     BinaryOp, Block, Expr, ExprKind, Function, Literal, MathFn, ParamDecl, Program, Role, Scalar, ScalarValue, Stmt,
     StmtKind, Type, UnaryOp,
 };
+use crate::program::kind::{HookArg, KindSpec};
 use crate::visit::let_locals;
 use std::fmt;
 use std::rc::Rc;
 
-/// Whether a program's `label_score` is non-decreasing in `freq`.
+/// Whether a hook's value is non-decreasing in the argument a [`Query`] names.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Monotonicity {
     /// For every parameter value.
@@ -181,50 +181,78 @@ fn evaluate(condition: &Expr, decls: &[ParamDecl], params: &[ScalarValue]) -> bo
     matches!(result, Ok(Value::Scalar(ScalarValue::Bool(true))))
 }
 
-/// Name of the emitted predicate.
-pub const PREDICATE: &str = "glp_lp_score_monotone";
+/// What to decide: whether the value of hook `hook` of `kind` is non-decreasing in its
+/// argument `arg` (every other argument, the context's state and the parameters fixed).
+#[derive(Debug, Clone, Copy)]
+pub struct Query<'k> {
+    pub kind: &'k KindSpec,
+    /// The hook, an index into [`KindSpec::hooks`].
+    pub hook: usize,
+    /// The argument that grows, an index into the hook's arguments.
+    pub arg: usize,
+    /// What the hook's value is called in reasons ("the score").
+    pub value: &'static str,
+    /// Context methods whose result is never negative beyond what its type says
+    /// (`random_f64`).
+    pub non_negative: &'static [&'static str],
+}
 
-/// Decides whether `program`'s `label_score` is non-decreasing in `freq`.
-pub fn score_monotonicity(program: &Program) -> Monotonicity {
+/// Decides `query` for `program`. A program without the hook (the kind's default is used and
+/// the caller knows its verdict) is [`Monotonicity::Always`]: callers pass programs whose
+/// default hooks are lowered in, as [`crate::program::compile_impl`] does.
+pub fn monotonicity(program: &Program, query: Query<'_>) -> Monotonicity {
+    let hook = query.hook;
     // A hook the user wrote wins over a default (as in the interpreter).
-    let score = program
+    let function = program
         .functions
         .iter()
-        .find(|f| f.role == Role::Hook(LABEL_SCORE))
-        .or_else(|| program.functions.iter().find(|f| f.role.hook_index() == Some(LABEL_SCORE)));
-    let Some(score) = score else {
-        return Monotonicity::Always; // the default score is `freq`
+        .find(|f| f.role == Role::Hook(hook))
+        .or_else(|| program.functions.iter().find(|f| f.role.hook_index() == Some(hook)));
+    let Some(function) = function else {
+        return Monotonicity::Always;
     };
-    let freq_arg = LP_KIND.hooks[LABEL_SCORE].args.iter().position(|(name, _)| *name == "freq");
-    let args = score
+    let spec = &query.kind.hooks[hook];
+    let arg_name = spec.args.get(query.arg).map_or("?", |(name, _)| *name);
+    let context = spec.args.iter().find(|(_, a)| *a == HookArg::Context).map_or("context", |(name, _)| *name);
+    let words = Words { arg: arg_name, value: query.value };
+    let args = function
         .params
         .iter()
         .enumerate()
         .map(|(i, &local)| {
-            let ty = &score.locals[local as usize].ty;
-            if Some(i) == freq_arg {
+            let ty = &function.locals[local as usize].ty;
+            if i == query.arg {
                 Fact { dir: Dir::Inc, sign: type_sign(ty), param: None, why: None }
             } else {
                 Fact::constant(type_sign(ty), None)
             }
         })
         .collect();
-    let mut analyzer = Analyzer { program, conditions: Vec::new(), fatal: None, tainted_exits: 0, loops: Vec::new() };
-    let result = analyzer.function(score, args);
+    let mut analyzer = Analyzer {
+        program,
+        kind: query.kind,
+        context,
+        non_negative: query.non_negative,
+        conditions: Vec::new(),
+        fatal: None,
+        tainted_exits: 0,
+        loops: Vec::new(),
+    };
+    let result = analyzer.function(function, args);
     if let Some(reason) = analyzer.fatal {
-        return Monotonicity::Unproven { reason };
+        return Monotonicity::Unproven { reason: words.fill(&reason) };
     }
     match result.dir {
         Dir::Const | Dir::Inc => {}
-        Dir::Dec => return Monotonicity::Unproven { reason: "the score decreases as freq grows".to_string() },
+        Dir::Dec => return Monotonicity::Unproven { reason: words.fill("‹value› decreases as ‹arg› grows") },
         Dir::Unknown => {
-            let reason = result.why.map_or_else(|| "the score's direction is unknown".to_string(), |w| w.to_string());
-            return Monotonicity::Unproven { reason };
+            let reason = result.why.map_or_else(|| "‹value›'s direction is unknown".to_string(), |w| w.to_string());
+            return Monotonicity::Unproven { reason: words.fill(&reason) };
         }
     }
     let mut conditions: Vec<ParamCondition> = Vec::new();
     for expr in analyzer.conditions {
-        let cuda = crate::cuda::emit_param_expr(&LP_KIND, program, &expr);
+        let cuda = crate::cuda::emit_param_expr(query.kind, program, &expr);
         if !conditions.iter().any(|c| c.cuda == cuda) {
             conditions.push(ParamCondition { expr, cuda });
         }
@@ -236,17 +264,17 @@ pub fn score_monotonicity(program: &Program) -> Monotonicity {
     }
 }
 
-/// The device function `glp_lp_score_monotone(params)`: whether `program`'s score is proven
-/// non-decreasing in `freq` for the parameter values of the running kernel.
-pub fn emit_predicate(program: &Program) -> String {
-    let verdict = score_monotonicity(program);
-    format!(
-        "\n// label_score non-decreasing in freq: {}\n\
-         __device__ __forceinline__ bool {PREDICATE}(const {}& self) {{ return {}; }}\n",
-        verdict.to_string().replace('\n', " "),
-        crate::cuda::params_struct(&LP_KIND),
-        verdict.cuda_predicate()
-    )
+/// The words of a query that reasons name: reasons are built with the placeholders `‹arg›`
+/// and `‹value›` (which no Rust identifier contains) and filled in at the end.
+struct Words<'a> {
+    arg: &'a str,
+    value: &'a str,
+}
+
+impl Words<'_> {
+    fn fill(&self, reason: &str) -> String {
+        reason.replace("‹arg›", self.arg).replace("‹value›", self.value)
+    }
 }
 
 // ----- the lattice ------------------------------------------------------------------------
@@ -378,7 +406,7 @@ impl Fact {
     fn join(&self, other: &Fact) -> Fact {
         let dir = self.dir.join(other.dir);
         let why = self.why.clone().or_else(|| other.why.clone()).or_else(|| {
-            (dir == Dir::Unknown).then(|| "a value grows with freq on one path and shrinks on another".into())
+            (dir == Dir::Unknown).then(|| "a value grows with ‹arg› on one path and shrinks on another".into())
         });
         Fact {
             dir,
@@ -460,6 +488,11 @@ type Arm<'a, 'p> = dyn Fn(&mut Analyzer<'p>, &mut State, bool, &mut Option<Fact>
 
 struct Analyzer<'p> {
     program: &'p Program,
+    kind: &'p KindSpec,
+    /// The hook's context argument's name (`view`), for reasons.
+    context: &'p str,
+    /// [`Query::non_negative`].
+    non_negative: &'p [&'p str],
     /// Run-time conditions assumed so far (`bool` parameter expressions).
     conditions: Vec<Expr>,
     /// A reason that makes the whole verdict `Unproven`.
@@ -498,7 +531,7 @@ impl<'p> Analyzer<'p> {
             // Falling off the end after an early exit under a condition on freq is itself
             // such an exit.
             let tail = if state.sticky {
-                Fact::unknown(format!("`{}` returns early under a condition that depends on freq", f.name))
+                Fact::unknown(format!("`{}` returns early under a condition that depends on ‹arg›", f.name))
             } else {
                 tail
             };
@@ -528,7 +561,7 @@ impl<'p> Analyzer<'p> {
     fn write(&self, s: &mut State, local: u32, fact: Fact, taint: bool, at: &Stmt) {
         let fact = if taint || s.sticky {
             let loc = self.program.location(at.span);
-            Fact::unknown(format!("line {}: assigned under a condition that depends on freq", loc.line))
+            Fact::unknown(format!("line {}: assigned under a condition that depends on ‹arg›", loc.line))
         } else {
             fact
         };
@@ -581,7 +614,7 @@ impl<'p> Analyzer<'p> {
                     let sign = if a.sign.non_neg() { a.sign } else { Sign::Unknown };
                     Fact::constant(sign.refine(&start.ty), None)
                 } else {
-                    self.unknown(start, "loop bounds depend on freq")
+                    self.unknown(start, "loop bounds depend on ‹arg›")
                 };
                 self.for_loop(*var, var_fact, body, s, taint || !fixed, returns);
             }
@@ -607,7 +640,7 @@ impl<'p> Analyzer<'p> {
                 let fact = if tainted {
                     self.tainted_exits += 1;
                     let loc = self.program.location(stmt.span);
-                    Fact::unknown(format!("line {}: returns under a condition that depends on freq", loc.line))
+                    Fact::unknown(format!("line {}: returns under a condition that depends on ‹arg›", loc.line))
                 } else {
                     fact
                 };
@@ -718,7 +751,7 @@ impl<'p> Analyzer<'p> {
         *s = joined;
         if depends {
             let why = cond.why.clone().map(|w| w.to_string());
-            return Fact::unknown(why.unwrap_or_else(|| self.at(e, "a condition depends on freq")));
+            return Fact::unknown(why.unwrap_or_else(|| self.at(e, "a condition depends on ‹arg›")));
         }
         value.unwrap_or_else(|| Fact::constant(Sign::Unknown, None))
     }
@@ -756,7 +789,7 @@ impl<'p> Analyzer<'p> {
                     Fact::constant(Sign::NonNeg, combine_param(*op, e, &x, &y))
                 } else {
                     let cause = if x.is_const() { &y } else { &x };
-                    propagate(cause, || self.at(e, "`&&`/`||` on a value that depends on freq"))
+                    propagate(cause, || self.at(e, "`&&`/`||` on a value that depends on ‹arg›"))
                 }
             }
             ExprKind::Binary(op, a, b) => {
@@ -790,18 +823,20 @@ impl<'p> Analyzer<'p> {
             }
             ExprKind::Intrinsic(id, args) => {
                 let facts: Vec<Fact> = args.iter().map(|a| self.expr(a, s, taint, r)).collect();
-                let spec = &LP_KIND.intrinsics[*id as usize];
+                let spec = &self.kind.intrinsics[*id as usize];
                 if spec.ret.is_none() {
-                    self.fail(self.at(e, &format!("`view.{}` changes the view's state", spec.name)));
+                    self.fail(
+                        self.at(e, &format!("`{}.{}` changes the {}'s state", self.context, spec.name, self.context)),
+                    );
                 }
                 match facts.iter().find(|f| !f.is_const()) {
                     None => {
-                        let sign = if spec.name == "random_f64" { Sign::NonNeg } else { type_sign(&e.ty) };
+                        let sign = if self.non_negative.contains(&spec.name) { Sign::NonNeg } else { type_sign(&e.ty) };
                         Fact::constant(sign, None)
                     }
-                    Some(arg) => {
-                        propagate(arg, || self.at(e, &format!("`view.{}` of a value that depends on freq", spec.name)))
-                    }
+                    Some(arg) => propagate(arg, || {
+                        self.at(e, &format!("`{}.{}` of a value that depends on ‹arg›", self.context, spec.name))
+                    }),
                 }
             }
             ExprKind::Math(f, args) => {
@@ -849,8 +884,8 @@ impl<'p> Analyzer<'p> {
                 Fact::constant(sign, param)
             }
             UnaryOp::Neg if float => Fact { dir: x.dir.flip(), sign: x.sign.neg(), param: None, why: x.why.clone() },
-            UnaryOp::Neg => propagate(x, || self.at(e, "integer negation (it wraps) of a value that depends on freq")),
-            UnaryOp::Not => propagate(x, || self.at(e, "`!` of a value that depends on freq")),
+            UnaryOp::Neg => propagate(x, || self.at(e, "integer negation (it wraps) of a value that depends on ‹arg›")),
+            UnaryOp::Not => propagate(x, || self.at(e, "`!` of a value that depends on ‹arg›")),
         }
     }
 
@@ -870,7 +905,7 @@ impl<'p> Analyzer<'p> {
         if let Some(unknown) = [a, b].into_iter().find(|f| f.dir == Dir::Unknown) {
             return unknown.clone();
         }
-        let wraps = || self.at(e, &format!("integer `{}` (it wraps) on a value that depends on freq", op.symbol()));
+        let wraps = || self.at(e, &format!("integer `{}` (it wraps) on a value that depends on ‹arg›", op.symbol()));
         match op {
             BinaryOp::Add | BinaryOp::Sub if !float => Fact::unknown(wraps()),
             BinaryOp::Mul if !float => Fact::unknown(wraps()),
@@ -886,7 +921,7 @@ impl<'p> Analyzer<'p> {
             }
             BinaryOp::Mul => self.unknown(
                 e,
-                "product of two factors that depend on freq, not both non-negative and moving the same way",
+                "product of two factors that depend on ‹arg›, not both non-negative and moving the same way",
             ),
             BinaryOp::Div if b.is_const() => {
                 if b.sign == Sign::Pos || (b.sign != Sign::NonPos && self.assume(b, BinaryOp::Gt, e)) {
@@ -897,15 +932,15 @@ impl<'p> Analyzer<'p> {
                     self.unknown(e, "division by a value not known to be non-zero")
                 }
             }
-            BinaryOp::Div => self.unknown(e, "division by a value that depends on freq"),
-            _ => self.unknown(e, &format!("`{}` on a value that depends on freq", op.symbol())),
+            BinaryOp::Div => self.unknown(e, "division by a value that depends on ‹arg›"),
+            _ => self.unknown(e, &format!("`{}` on a value that depends on ‹arg›", op.symbol())),
         }
     }
 
     /// `a + b`, floats.
     fn sum(&self, a: &Fact, b: &Fact, e: &Expr) -> Fact {
         match a.dir.join(b.dir) {
-            Dir::Unknown => self.unknown(e, "sum of a term that grows and one that shrinks with freq"),
+            Dir::Unknown => self.unknown(e, "sum of a term that grows and one that shrinks with ‹arg›"),
             dir => Fact::moving(dir, a.sign.add(b.sign)),
         }
     }
@@ -969,7 +1004,9 @@ impl<'p> Analyzer<'p> {
         if keeps_order {
             Fact { dir: x.dir, sign, param: None, why: x.why.clone() }
         } else {
-            propagate(x, || self.at(e, &format!("cast from {from} to {to} (it wraps) of a value that depends on freq")))
+            propagate(x, || {
+                self.at(e, &format!("cast from {from} to {to} (it wraps) of a value that depends on ‹arg›"))
+            })
         }
     }
 
@@ -997,7 +1034,9 @@ impl<'p> Analyzer<'p> {
             MathFn::Min | MathFn::Max => {
                 let (a, b) = (x, &args[1]);
                 match a.dir.join(b.dir) {
-                    Dir::Unknown => self.unknown(e, "`min`/`max` of a value that grows and one that shrinks with freq"),
+                    Dir::Unknown => {
+                        self.unknown(e, "`min`/`max` of a value that grows and one that shrinks with ‹arg›")
+                    }
                     dir => {
                         let sign = if f == MathFn::Min { min_sign(a.sign, b.sign) } else { max_sign(a.sign, b.sign) };
                         Fact::moving(dir, sign)
@@ -1010,7 +1049,7 @@ impl<'p> Analyzer<'p> {
             MathFn::Exp | MathFn::Ln | MathFn::Log2 | MathFn::Powi | MathFn::Powf => {
                 self.unknown(e, &format!("`{}` is not correctly rounded, so not guaranteed monotone", f.name()))
             }
-            _ => self.unknown(e, &format!("`{}` of a value that depends on freq", f.name())),
+            _ => self.unknown(e, &format!("`{}` of a value that depends on ‹arg›", f.name())),
         }
     }
 }
@@ -1077,10 +1116,5 @@ mod tests {
         assert_eq!(Sign::Unknown.refine(&Type::Scalar(Scalar::U32)), Sign::NonNeg);
         assert_eq!(max_sign(Sign::Unknown, Sign::Pos), Sign::Pos);
         assert_eq!(min_sign(Sign::Unknown, Sign::NonPos), Sign::NonPos);
-    }
-
-    #[test]
-    fn the_predicate_has_the_kinds_prefix() {
-        assert!(PREDICATE.starts_with(LP_KIND.c_prefix));
     }
 }

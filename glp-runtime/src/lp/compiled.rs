@@ -2,20 +2,20 @@
 //! the metadata engines need (features, parameters, where its loops are), next to the native
 //! Rust impl.
 
-use super::gpu::LoopSite;
 use super::LpVariant;
 use crate::error::Error;
 use crate::graph::VertexId;
+use crate::program::LoopSite;
 pub use glp_codegen::ir::{ParamDecl, Scalar, ScalarValue};
-use glp_codegen::lp::{LoopFault, LpFeatures, LP_KIND};
+use glp_codegen::kinds::lp::{LoopFault, LpFeatures, LP_KIND};
 use std::fmt::Write as _;
 
 /// A label propagation variant compiled by glp: the native hooks ([`LpVariant`]) plus their
 /// CUDA translation and metadata. Implemented by `#[glp::lp_variant]`, and by variants
 /// compiled from a source file at run time.
-pub trait LpKernel: LpVariant {
+pub trait CompiledVariant: LpVariant {
     /// The implementing type's name.
-    fn kernel_name(&self) -> &str;
+    fn name(&self) -> &str;
     /// The hooks as CUDA device functions (the parameter struct, then one function per hook
     /// and helper).
     fn device_functions(&self) -> &str;
@@ -25,13 +25,13 @@ pub trait LpKernel: LpVariant {
     /// The optional facilities the hooks use; engines allocate only these.
     fn features(&self) -> LpFeatures;
     /// Whether every neighbour contributes weight exactly 1 (see
-    /// [`glp_codegen::lp::mfl::unit_neighbor_weight`]): GPU kernels then count instead of
+    /// [`glp_codegen::kinds::lp::properties::unit_neighbor_weight`]): GPU kernels then count instead of
     /// summing weights. `false` is always correct.
     fn unit_neighbor_weight(&self) -> bool {
         false
     }
     /// Whether `label_score` is exactly the weighted count of the label (`freq`; see
-    /// [`glp_codegen::lp::sketch::score_is_frequency`]): only such variants may use the
+    /// [`glp_codegen::kinds::lp::properties::score_is_frequency`]): only such variants may use the
     /// sketch MFL strategies, which estimate that count. `false` is always safe.
     fn score_is_frequency(&self) -> bool {
         false
@@ -44,7 +44,7 @@ pub trait LpKernel: LpVariant {
     /// ([`glp_codegen::loops::loop_sites`]): where the GPU's loop faults point.
     fn loop_sites(&self) -> Vec<LoopSite>;
     /// The step budget of one hook call's loops ([`glp_codegen::loops`]) the variant runs
-    /// with; `None` (the default): [`glp_codegen::lp::default_loop_budget`] of the graph.
+    /// with; `None` (the default): [`glp_codegen::kinds::lp::default_loop_budget`] of the graph.
     /// Hooks compiled natively into glp run their loops as plain Rust on the CPU, without a
     /// budget; their CUDA has one.
     fn loop_budget(&self) -> Option<u64> {
@@ -64,7 +64,7 @@ pub trait LpKernel: LpVariant {
             }
         }
         text.push_str(&loop_budget_help());
-        text.push_str(&failure_note(self.kernel_name(), fault.hook, fault.vertex, iteration, " on the GPU"));
+        text.push_str(&failure_note(self.name(), fault.hook, fault.vertex, iteration, " on the GPU"));
         Error::Program(text)
     }
 }
@@ -80,7 +80,7 @@ pub(super) fn loop_budget_help() -> String {
 /// vertex when, and `place` (empty, or where it ran).
 pub(super) fn failure_note(variant: &str, hook: usize, vertex: VertexId, iteration: u32, place: &str) -> String {
     let name = LP_KIND.hooks.get(hook).map_or("a hook", |h| h.name);
-    let when = if hook == glp_codegen::lp::INITIAL_LABEL {
+    let when = if hook == glp_codegen::kinds::lp::INITIAL_LABEL {
         "before iteration 0".to_string()
     } else {
         format!("in iteration {iteration}")

@@ -54,7 +54,7 @@ mod tests {
 
     #[test]
     fn the_fault_code_base_is_the_view_headers() {
-        assert!(super::super::VIEW_CUDA.contains(&format!("#define GLP_VIEW_LOOP_SITE {LOOP_SITE_FAULT}ull")));
+        assert!(super::super::layout::view_cuda().contains(&format!("#define GLP_VIEW_LOOP_SITE {LOOP_SITE_FAULT}ull")));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The label propagation program kind: GLP's hooks and the view's methods.
 
 use crate::ir::Scalar::{F64, U32, U64};
-use crate::kind::{HookArg, HookRet, HookSpec, IntrinsicSpec, KindSpec, NamedConstant, Neutral};
+use crate::program::kind::{HookArg, HookRet, HookSpec, IntrinsicSpec, KindSpec, NamedConstant, Neutral};
 
 /// Hook indices, in [`LP_KIND`]'s order.
 pub const INITIAL_LABEL: usize = 0;
@@ -24,6 +24,7 @@ const NO_LABEL: &[Neutral] = &[Neutral::Constant("UNLABELLED")];
 /// The label propagation kind.
 pub static LP_KIND: KindSpec = KindSpec {
     description: "label propagation variant",
+    noun: "variant",
     trait_name: "LpVariant",
     context_type: "View",
     type_aliases: &[("VertexId", U32), ("Label", U32), ("EdgeId", U64)],
@@ -241,6 +242,7 @@ pub static LP_KIND: KindSpec = KindSpec {
     ],
     default_hooks: DEFAULT_HOOKS,
     c_prefix: "glp_lp_",
+    state_hint: "per-vertex state lives in the view (e.g. the label memory)",
     helpers: false,
 };
 

@@ -32,8 +32,7 @@
 //! to [`EXACT_MAX_BLOCKS`], as many as the pool holds regions for the largest vertex) take
 //! the deferred vertices in turn.
 
-use super::LOAD_NEIGHBOR;
-use crate::ir::{ExprKind, Literal, Program};
+use crate::kinds::lp::{layout::view_cuda, PHASE_KERNELS_CUDA};
 use crate::template::{Template, TemplateError};
 
 /// Vertices of degree below this are in the low class.
@@ -80,7 +79,7 @@ const _: () = assert!(SKETCH_WIDTH.is_power_of_two() && SKETCH_ROWS >= 1 && SKET
 const _: () = assert!(HIGH_TABLE * TABLE_SLOT_BYTES + SKETCH_ROWS * SKETCH_WIDTH * 8 <= 47 * 1024);
 
 /// The kernel template.
-pub const MFL_KERNELS: Template = Template::new("lp/mfl_kernels.cu", include_str!("mfl_kernels.cu"));
+pub const MFL_KERNELS: Template = Template::new("lp_kernels/mfl_kernels.cu", include_str!("mfl_kernels.cu"));
 
 /// The tile width of a low-class vertex of degree `degree` (< [`LOW_DEGREE_LIMIT`]).
 pub fn low_tile(degree: u64) -> u32 {
@@ -108,24 +107,6 @@ pub fn table_capacity(degree: u64) -> u64 {
     }
 }
 
-/// Whether every neighbour contributes weight exactly 1 (`load_neighbor`'s body is a single
-/// tuple whose weight is the literal `1.0`, as in the default hook): the kernels then count
-/// with popcounts instead of summing weights. Conservative: any other body says no.
-pub fn unit_neighbor_weight(program: &Program) -> bool {
-    let Some(f) = program.functions.iter().find(|f| f.role.hook_index() == Some(LOAD_NEIGHBOR)) else {
-        return false;
-    };
-    if !f.body.stmts.is_empty() {
-        return false;
-    }
-    match f.body.tail.as_deref().map(|t| &t.kind) {
-        Some(ExprKind::Tuple(items)) => {
-            matches!(items.get(1).map(|e| &e.kind), Some(ExprKind::Literal(Literal::Float(w))) if *w == 1.0)
-        }
-        _ => false,
-    }
-}
-
 /// How equal scores are ordered in the exact strategies' MFL search (the sketches keep their
 /// own rule, the lowest slot).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -141,7 +122,8 @@ pub enum TieOrder {
 /// The compile-time choices of a kernel module beyond the variant's hooks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct MflOptions {
-    /// Every neighbour contributes weight 1 ([`unit_neighbor_weight`]): count, don't sum.
+    /// Every neighbour contributes weight 1 (`kinds::lp::properties::unit_neighbor_weight`):
+    /// count, don't sum.
     pub unit_weights: bool,
     /// The tie rule.
     pub ties: TieOrder,
@@ -156,6 +138,7 @@ pub fn mfl_kernel_source(device_functions: &str, options: MflOptions) -> Result<
          #define GLP_SKETCH_WIDTH {SKETCH_WIDTH}\n#define GLP_SKETCH_WIDTH_LOG2 {}\n",
         SKETCH_WIDTH.trailing_zeros()
     );
+    config.push_str(&crate::kinds::lp::layout::sweep_counters_cuda());
     if options.unit_weights {
         config.push_str("#define GLP_UNIT_WEIGHTS 1\n");
     }
@@ -165,9 +148,9 @@ pub fn mfl_kernel_source(device_functions: &str, options: MflOptions) -> Result<
     MFL_KERNELS.fill(&[
         ("PRELUDE", crate::cuda::PRELUDE),
         ("CONFIG", &config),
-        ("VIEW", super::VIEW_CUDA),
+        ("VIEW", &view_cuda()),
         ("PROGRAM", device_functions),
-        ("PHASES", super::PHASE_KERNELS_CUDA),
+        ("PHASES", PHASE_KERNELS_CUDA),
         ("SORT", &super::sort::sort_kernels_cuda()),
         ("SKETCH", &super::sketch::sketch_kernels_cuda()),
     ])
@@ -226,7 +209,7 @@ mod tests {
         for t in LOW_TILES {
             assert!(source.contains(&format!("GLP_LOW_KERNEL({t})")));
         }
-        for name in crate::lp::sort::SORT_KERNEL_NAMES {
+        for name in crate::lp_kernels::sort::SORT_KERNEL_NAMES {
             assert!(source.contains(&format!("{name}(")), "the SORT slot lacks {name}");
         }
         assert!(source.contains("GLP_SKETCH_KERNELS(mg8, 8, false)"), "the SKETCH slot is filled");

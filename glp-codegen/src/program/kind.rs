@@ -6,12 +6,16 @@
 //! [`KindSpec`]; nothing in them names a particular kind.
 
 use crate::ir::{Scalar, Type};
+use std::collections::BTreeSet;
 
 /// A program kind.
 #[derive(Debug)]
 pub struct KindSpec {
     /// What programs of this kind are called in messages ("label propagation variant").
     pub description: &'static str,
+    /// The short name of one program of this kind ("variant"), in messages such as "one
+    /// variant per file".
+    pub noun: &'static str,
     /// The trait the annotated impl implements (`LpVariant`).
     pub trait_name: &'static str,
     /// The context type hooks receive by reference (`View`).
@@ -33,6 +37,9 @@ pub struct KindSpec {
     /// and `<prefix>loop_fault(context, site, hook, vertex)` (records a hook whose loops ran
     /// out of steps).
     pub c_prefix: &'static str,
+    /// Where a program of this kind keeps state beyond scalar locals, for the hint on heap
+    /// types ("per-vertex state lives in the view (e.g. the label memory)").
+    pub state_hint: &'static str,
     /// Whether the annotated impl may hold helper methods besides the hooks. False for kinds
     /// written as trait impls (Rust allows only the trait's methods there); true for kinds
     /// written as inherent impls.
@@ -145,5 +152,17 @@ impl KindSpec {
 
     pub fn constant(&self, name: &str) -> Option<&NamedConstant> {
         self.constants.iter().find(|c| c.name == name)
+    }
+
+    /// The names of the optional runtime facilities ([`IntrinsicSpec::feature`]) the
+    /// kind's context offers, in intrinsic order, each once.
+    pub fn feature_names(&self) -> Vec<&'static str> {
+        let mut seen = BTreeSet::new();
+        self.intrinsics.iter().filter_map(|i| i.feature).filter(|f| seen.insert(*f)).collect()
+    }
+
+    /// How the context's type is written in a hook's signature (`&View<'_>`).
+    pub fn context_signature(&self) -> String {
+        format!("&{}<'_>", self.context_type)
     }
 }

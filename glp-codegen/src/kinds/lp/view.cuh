@@ -1,8 +1,7 @@
 // The label propagation view on the GPU: what hooks read, and the intrinsics generated code
 // calls (`view.label(u)` becomes `glp_lp_label(view, u)`). Semantics match glp-runtime's
 // `lp::View` method for method; see its docs for the contracts.
-#define GLP_UNLABELLED 0xFFFFFFFFu
-#define GLP_LABEL_MEMORY_SLOTS 5
+/*{{CONSTANTS}}*/
 
 struct glp_lp_view {
     const glp_u64* offsets;        // CSR offsets, num_vertices + 1
@@ -26,12 +25,7 @@ struct glp_lp_view {
 // Ids a hook passes to the view are checked: the first id out of range is recorded in
 // view.fault as (method, id) for the host to report (glp-runtime's `VIEW_METHODS`), and the
 // method returns a neutral value; the run then stops with an error, as on the CPU.
-#define GLP_VIEW_LABEL 1ull
-#define GLP_VIEW_NEXT_LABEL 2ull
-#define GLP_VIEW_DEGREE 3ull
-#define GLP_VIEW_EDGE_WEIGHT 4ull
-#define GLP_VIEW_VERTEX_WEIGHT 5ull
-#define GLP_VIEW_SEED_LABEL 6ull
+/*{{FAULTS}}*/
 // (Inline and given the record's address only: a call taking the view by reference would
 // make every thread copy the view to local memory.)
 __device__ __forceinline__ void glp_lp_fault(glp_u64* fault, glp_u64 method, glp_u64 id) {

@@ -1,11 +1,13 @@
-//! Compiling a variant from a source file at run time (`glp lp --variant my_variant.rs`).
+//! Compiling a program of any kind from a source file at run time (`glp lp --variant
+//! my_variant.rs`).
 //!
-//! The file is ordinary Rust, as a user would write it for the macro: a struct whose fields
-//! are the parameters and one `impl LpVariant for ThatStruct` (the `#[glp::lp_variant]`
-//! attribute may be present or not). Here the struct is visible, so parameter types come
-//! from it instead of being inferred.
+//! The file is ordinary Rust, as a user would write it for the kind's attribute macro: a
+//! struct whose fields are the parameters and one `impl <KindSpec::trait_name> for
+//! ThatStruct` (the attribute may be present or not). Here the struct is visible, so
+//! parameter types come from it instead of being inferred.
 
-use super::{LpProgram, LP_KIND};
+use super::kind::KindSpec;
+use super::Compiled;
 use crate::diag::Diagnostics;
 use crate::frontend::FieldDecl;
 use crate::ir::Location;
@@ -16,7 +18,7 @@ use std::fmt;
 pub enum SourceError {
     /// Not valid Rust (at a 1-based line and a 0-based column).
     Syntax { line: usize, column: usize, message: String, help: Option<String> },
-    /// No, or more than one, `impl LpVariant for ...`.
+    /// No, or more than one, `impl <trait> for ...`.
     Structure(String),
     /// Outside the accepted subset, or ill-typed.
     Program(Diagnostics),
@@ -48,21 +50,21 @@ impl fmt::Display for SourceError {
         match self {
             SourceError::Syntax { line, column, message, .. } => write!(f, "{line}:{}: {message}", column + 1),
             SourceError::Structure(message) => f.write_str(message),
-            SourceError::Program(d) => write!(f, "{} error(s) in the variant", d.errors.len()),
+            SourceError::Program(d) => write!(f, "{} error(s) in the program", d.errors.len()),
         }
     }
 }
 
 impl std::error::Error for SourceError {}
 
-/// Compiles the label propagation variant defined in `source`.
-pub fn compile_source(source: &str) -> Result<LpProgram, SourceError> {
+/// Compiles the program of kind `kind` defined in `source`.
+pub fn compile_source(kind: &KindSpec, source: &str) -> Result<Compiled, SourceError> {
     let file = syn::parse_file(source).map_err(|e| syntax_error(source, &e))?;
     let impls: Vec<&syn::ItemImpl> = file
         .items
         .iter()
         .filter_map(|item| match item {
-            syn::Item::Impl(i) if implements_lp_variant(i) => Some(i),
+            syn::Item::Impl(i) if implements(i, kind.trait_name) => Some(i),
             _ => None,
         })
         .collect();
@@ -70,19 +72,19 @@ pub fn compile_source(source: &str) -> Result<LpProgram, SourceError> {
         [one] => *one,
         [] => {
             return Err(SourceError::Structure(format!(
-                "no `impl {} for YourStruct` found: a variant file holds a struct and that impl",
-                LP_KIND.trait_name
+                "no `impl {} for YourStruct` found: a {} file holds a struct and that impl",
+                kind.trait_name, kind.noun
             )))
         }
         _ => {
             return Err(SourceError::Structure(format!(
-                "more than one `impl {}`: put one variant per file",
-                LP_KIND.trait_name
+                "more than one `impl {}`: put one {} per file",
+                kind.trait_name, kind.noun
             )))
         }
     };
     let fields = struct_fields(&file, item);
-    super::compile_impl(item, fields.as_deref()).map_err(SourceError::Program)
+    super::compile_impl(kind, item, fields.as_deref()).map_err(SourceError::Program)
 }
 
 /// The error of a file syn cannot parse: a delimiter problem at its own place when there is
@@ -97,8 +99,9 @@ fn syntax_error(source: &str, e: &syn::Error) -> SourceError {
     }
 }
 
-fn implements_lp_variant(item: &syn::ItemImpl) -> bool {
-    item.trait_.as_ref().is_some_and(|(path, _)| path.segments.last().is_some_and(|s| s.ident == LP_KIND.trait_name))
+/// Whether `item` is an impl of the trait named `trait_name`.
+fn implements(item: &syn::ItemImpl, trait_name: &str) -> bool {
+    item.trait_.as_ref().is_some_and(|(path, _)| path.segments.last().is_some_and(|s| s.ident == trait_name))
 }
 
 /// The named fields of the struct the impl is for, when the file defines it.

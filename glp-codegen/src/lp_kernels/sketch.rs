@@ -2,8 +2,8 @@
 //! spliced into the MFL module by its `SKETCH` slot): weighted Misra-Gries sketches of `k`
 //! slots (`mg2` .. `mg32`), the weighted Boyer-Moore vote (`bm`), and nu-LPA's per-vertex
 //! global hash tables (`hash`), the memory baseline. Also the bounds the kernels, the
-//! engine's planner and the CPU twins (glp-runtime's `lp::sketch`) share, and the test that
-//! decides which variants a sketch may serve ([`score_is_frequency`]).
+//! engine's planner and the CPU twins (glp-runtime's `lp::sketch`) share. Which variants a
+//! sketch may serve is a property of the variant (`kinds::lp::properties::score_is_frequency`).
 //!
 //! | strategy | degree | kernel | work unit |
 //! |---|---|---|---|
@@ -15,9 +15,6 @@
 //!
 //! The kernel file's header gives the algorithms and the rules that make the GPU equal to the
 //! CPU twins bit for bit under the synchronous schedule.
-
-use super::LABEL_SCORE;
-use crate::ir::{ExprKind, Program, Role};
 
 /// Vertices of at least this degree are processed by a block (the paper's `D_H`).
 pub const SKETCH_HIGH_DEGREE: u64 = 128;
@@ -89,21 +86,6 @@ pub fn sketch_kernels_cuda() -> String {
     )
 }
 
-/// Whether `program`'s `label_score` is exactly the weighted count of the label: the default
-/// hook, or a body that is just `freq`. Sketches estimate that count and nothing else, so
-/// only such variants may use them. Conservative: any other body says no (`freq * 1.0` too).
-pub fn score_is_frequency(program: &Program) -> bool {
-    let Some(score) = program.functions.iter().find(|f| f.role == Role::Hook(LABEL_SCORE)) else {
-        return true; // the default: `freq`
-    };
-    let freq_arg = super::LP_KIND.hooks[LABEL_SCORE].args.iter().position(|(name, _)| *name == "freq");
-    let Some(&freq) = freq_arg.and_then(|i| score.params.get(i)) else {
-        return false;
-    };
-    score.body.stmts.is_empty()
-        && matches!(score.body.tail.as_deref().map(|t| &t.kind), Some(ExprKind::Local(l)) if *l == freq)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,27 +115,5 @@ mod tests {
             assert!(text.contains(&format!("GLP_SKETCH_KERNELS({suffix},")), "{name}");
         }
         assert!(text.contains(&format!("{NU_HASH_KERNEL}(")));
-    }
-
-    fn compiled(source: &str) -> Program {
-        crate::lp::compile_source(source).unwrap_or_else(|e| panic!("{}", e.render("test.rs", source))).program
-    }
-
-    #[test]
-    fn only_a_score_that_is_freq_counts_as_the_frequency() {
-        let default = compiled("struct A; impl LpVariant for A {}");
-        assert!(score_is_frequency(&default));
-        let explicit = compiled(
-            "struct B; impl LpVariant for B { fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, \
-             freq: f64) -> f64 { freq } }",
-        );
-        assert!(score_is_frequency(&explicit));
-        for body in ["freq * 1.0", "freq + 0.0", "-freq", "{ let x = freq; x }", "view.degree(v) as f64", "2.0"] {
-            let program = compiled(&format!(
-                "struct C; impl LpVariant for C {{ fn label_score(&self, view: &View<'_>, v: VertexId, label: \
-                 Label, freq: f64) -> f64 {{ {body} }} }}"
-            ));
-            assert!(!score_is_frequency(&program), "{body}");
-        }
     }
 }

@@ -1,0 +1,8 @@
+//! The program kinds, one folder each: the kind's [`KindSpec`](crate::program::kind::KindSpec)
+//! (hooks, context methods, aliases, constants), its context's CUDA header, its feature flags,
+//! its attribute expansion and the analyses only it needs. Everything else is generic.
+//!
+//! - [`lp`]: label propagation variants (GLP's hooks).
+//! - `sample` (next): NextDoor samplers, in `kinds/sample/` (see ARCHITECTURE.md).
+
+pub mod lp;
