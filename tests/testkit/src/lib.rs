@@ -12,9 +12,12 @@
 //!   a failure (CI sets the last two; the GPU check script sets the first).
 //! - [`rng`]: a small seeded generator (SplitMix64), independent of glp's own Philox streams,
 //!   for test inputs.
+//! - [`stats`]: goodness-of-fit tests (chi-square with its p-value) for the statistical
+//!   tests of random processes (samplers, random draws).
 //!
 //! It depends on no crate of glp's, so every crate can use it as a dev-dependency.
 
 pub mod data;
 pub mod rng;
+pub mod stats;
 pub mod switch;
