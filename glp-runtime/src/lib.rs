@@ -12,6 +12,8 @@
 //! - [`lp`]: label propagation on the CPU (synchronous and asynchronous schedules) behind
 //!   the hook trait user variants implement;
 //! - [`device`]: probing for a CUDA GPU without ever panicking;
+//! - [`sample`]: graph sampling (NextDoor's model: samplers' hook trait, its view, the CPU
+//!   engine, walks and subgraphs as NumPy files);
 //! - [`random`]: the counter-based Philox4x32-10 generator shared by CPU and GPU code.
 //!
 //! Data flow of `glp lp`: a file is read by [`io::load_graph`] (format detected, parsed in
@@ -29,5 +31,6 @@ pub mod lp;
 pub mod memory;
 pub mod metrics;
 pub mod random;
+pub mod sample;
 
 pub use error::{Error, Result};
