@@ -22,6 +22,7 @@ mod lp;
 mod output;
 mod progress;
 mod quality;
+mod sample;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -72,6 +73,9 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Generate a synthetic graph (R-MAT or planted partition) into a .glpg file.
     Gen(gen::GenArgs),
+    /// Sample random walks or subgraphs (DeepWalk, node2vec, GraphSAGE k-hop, ...).
+    #[command(long_about = sample::LONG_ABOUT)]
+    Sample(Box<sample::SampleArgs>),
     /// Measure loading and label propagation speed.
     Bench(bench::BenchArgs),
 }
@@ -119,6 +123,7 @@ fn run(cli: Cli) -> glp_runtime::Result<()> {
         Command::Info(args) => info::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Gen(args) => gen::run(args),
+        Command::Sample(args) => sample::run(*args),
         Command::Bench(args) => bench::run(args),
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::graph::VertexId;
 use crate::sample::{SampleView, Sampler, NONE};
+use crate::{Error, Result};
 
 /// node2vec (Grover and Leskovec, KDD 2016): second-order random walks with return parameter
 /// `p` and in-out parameter `q`, sampled exactly by rejection (as KnightKing and NextDoor do).
@@ -31,6 +32,16 @@ pub struct Node2vec {
 }
 
 impl Sampler for Node2vec {
+    /// `p` and `q` must be finite and positive.
+    fn validate(&self) -> Result<()> {
+        for (name, value) in [("p", self.p), ("q", self.q)] {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(Error::invalid(format!("node2vec: {name} must be a positive number (got {value})")));
+            }
+        }
+        Ok(())
+    }
+
     fn steps(&self) -> u32 {
         self.length
     }

@@ -2,6 +2,7 @@
 
 use crate::graph::VertexId;
 use crate::sample::{SampleView, Sampler, NONE};
+use crate::{Error, Result};
 
 /// Personalized PageRank random walks (random walks with restart, as NextDoor samples them):
 /// before every step the walk ends with probability `termination`, otherwise it moves to a
@@ -20,6 +21,17 @@ pub struct Ppr {
 }
 
 impl Sampler for Ppr {
+    /// `termination` must lie strictly between 0 and 1.
+    fn validate(&self) -> Result<()> {
+        if !(self.termination > 0.0 && self.termination < 1.0) {
+            return Err(Error::invalid(format!(
+                "ppr: the termination probability must lie strictly between 0 and 1 (got {})",
+                self.termination
+            )));
+        }
+        Ok(())
+    }
+
     fn steps(&self) -> u32 {
         self.max_length
     }

@@ -104,6 +104,7 @@ struct Plan<'n> {
 impl<'n> Plan<'n> {
     fn of<S: Sampler + ?Sized>(graph: &SampleGraph<'_>, sampler: &'n S) -> Result<Self> {
         let name = sampler.name();
+        sampler.validate()?;
         let steps = sampler.steps();
         if steps == 0 {
             return Err(Error::invalid(format!(

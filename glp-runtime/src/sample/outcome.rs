@@ -148,19 +148,15 @@ impl SampleOutcome {
         let total: u64 = num_sampled_nodes.iter().sum();
         let mut node = vec![0 as VertexId; total as usize];
         let mut batch = vec![0u64; total as usize];
-        let mut global_of: Vec<Vec<u64>> = Vec::with_capacity(samples);
-        for hop in 0..=hops {
+        let mut global_of: Vec<Vec<u64>> = per_sample.iter().map(|nodes| vec![0; nodes.len()]).collect();
+        for (hop, next) in next_of_hop.iter_mut().enumerate() {
             for (i, nodes) in per_sample.iter().enumerate() {
-                if global_of.len() <= i {
-                    global_of.push(vec![0; nodes.len()]);
-                }
                 for (k, &(v, h)) in nodes.iter().enumerate() {
                     if h == hop {
-                        let g = next_of_hop[hop];
-                        next_of_hop[hop] += 1;
-                        node[g as usize] = v;
-                        batch[g as usize] = i as u64;
-                        global_of[i][k] = g;
+                        node[*next as usize] = v;
+                        batch[*next as usize] = i as u64;
+                        global_of[i][k] = *next;
+                        *next += 1;
                     }
                 }
             }
@@ -169,16 +165,16 @@ impl SampleOutcome {
         let mut num_sampled_edges = vec![0u64; hops];
         let mut row = Vec::with_capacity(self.vertices.len());
         let mut col = Vec::with_capacity(self.vertices.len());
-        for step in 0..hops {
+        for (step, count) in num_sampled_edges.iter_mut().enumerate() {
             for i in 0..samples {
                 let s = self.sample(i);
-                for j in 0..s.vertices.len() {
-                    if s.steps[j] as usize == step {
-                        let local = |v: VertexId| global_of[i][local_of[i][&v]];
-                        row.push(local(s.vertices[j]));
-                        col.push(local(s.sources[j]));
-                        num_sampled_edges[step] += 1;
-                    }
+                let local = |v: VertexId| global_of[i][local_of[i][&v]];
+                for ((&v, &source), _) in
+                    s.vertices.iter().zip(s.sources).zip(s.steps).filter(|&(_, &st)| st as usize == step)
+                {
+                    row.push(local(v));
+                    col.push(local(source));
+                    *count += 1;
                 }
             }
         }

@@ -97,6 +97,12 @@ pub trait Sampler: Sync {
         1.0
     }
 
+    /// Checks the sampler's parameters before a run (not a hook): an
+    /// [`Error::InvalidArgument`] naming the parameter and its valid range. Default: `Ok`.
+    fn validate(&self) -> Result<(), Error> {
+        Ok(())
+    }
+
     /// An error that ends the run, or `None`. Not a hook: a sampler whose hooks can fail (one
     /// run on the interpreter) records the first failure, returns [`NONE`] from then on and
     /// reports it here; the engine asks after every chunk of samples. Default: `None`.

@@ -8,8 +8,9 @@
 //!   the test); a test of optional data skips without it ([`data::path_or_skip`]).
 //! - [`switch`]: the skip-or-fail rule of tests that need something the machine may lack (a
 //!   GPU, NVRTC, optional data): without it they skip with a message saying what is missing,
-//!   and `GLP_REQUIRE_GPU=1`, `GLP_REQUIRE_NVRTC=1` or `GLP_REQUIRE_DATA=1` turn the skip into
-//!   a failure (CI sets the last two; the GPU check script sets the first).
+//!   and `GLP_REQUIRE_GPU=1`, `GLP_REQUIRE_NVRTC=1`, `GLP_REQUIRE_DATA=1` or
+//!   `GLP_REQUIRE_NUMPY=1` (Python with NumPy, to read `.npy` outputs back) turn the skip
+//!   into a failure (CI sets NVRTC and DATA; the GPU check script sets GPU).
 //! - [`rng`]: a small seeded generator (SplitMix64), independent of glp's own Philox streams,
 //!   for test inputs.
 //! - [`stats`]: goodness-of-fit tests (chi-square with its p-value) for the statistical

@@ -34,6 +34,18 @@ pub const MIN_EXPECTED: f64 = 5.0;
 /// outcome: the caller should assert that separately with a clear message, but it is a
 /// failure either way), or fewer than two cells remain after pooling.
 pub fn chi_square(observed: &[u64], expected: &[f64]) -> ChiSquare {
+    let cells = pooled(observed, expected);
+    assert!(cells.len() >= 2, "a chi-square test needs at least two cells with expected count >= {MIN_EXPECTED}");
+    let statistic: f64 = cells.iter().map(|&(o, e)| (o - e) * (o - e) / e).sum();
+    let degrees_of_freedom = cells.len() - 1;
+    let distribution = ChiSquared::new(degrees_of_freedom as f64).expect("positive degrees of freedom");
+    ChiSquare { statistic, degrees_of_freedom, p_value: distribution.sf(statistic) }
+}
+
+/// The cells of one group, pooled as [`chi_square`] pools them: `(observed, expected)` pairs
+/// each with an expected count of at least [`MIN_EXPECTED`] (a last small pool joins the
+/// previous cell); fewer than two when the group is too small to test.
+fn pooled(observed: &[u64], expected: &[f64]) -> Vec<(f64, f64)> {
     assert_eq!(observed.len(), expected.len(), "observed and expected cells differ in number");
     for (i, (&o, &e)) in observed.iter().zip(expected).enumerate() {
         assert!(!(e == 0.0 && o > 0), "cell {i} was observed {o} times but has probability 0");
@@ -58,11 +70,54 @@ pub fn chi_square(observed: &[u64], expected: &[f64]) -> ChiSquare {
             None => cells.push((pool_o, pool_e)),
         }
     }
-    assert!(cells.len() >= 2, "a chi-square test needs at least two cells with expected count >= {MIN_EXPECTED}");
-    let statistic: f64 = cells.iter().map(|&(o, e)| (o - e) * (o - e) / e).sum();
-    let degrees_of_freedom = cells.len() - 1;
-    let distribution = ChiSquared::new(degrees_of_freedom as f64).expect("positive degrees of freedom");
-    ChiSquare { statistic, degrees_of_freedom, p_value: distribution.sf(statistic) }
+    cells
+}
+
+/// A chi-square test over several independent groups, each with its own distribution (the
+/// transitions out of each vertex, given how often the walk left it): the statistics of the
+/// groups add up, and so do their degrees of freedom (cells after pooling, minus one, per
+/// group). Groups with fewer than two pooled cells carry no information and are skipped.
+#[derive(Debug, Clone, Default)]
+pub struct GroupedChiSquare {
+    statistic: f64,
+    degrees_of_freedom: usize,
+    /// Groups that were tested.
+    pub groups: usize,
+}
+
+impl GroupedChiSquare {
+    /// An empty test.
+    pub fn new() -> Self {
+        GroupedChiSquare::default()
+    }
+
+    /// Adds a group: its observed counts and its probabilities (expected counts are the
+    /// probabilities times the group's observed total).
+    pub fn add(&mut self, observed: &[u64], probabilities: &[f64]) {
+        let total: u64 = observed.iter().sum();
+        let expected: Vec<f64> = probabilities.iter().map(|&p| p * total as f64).collect();
+        let cells = pooled(observed, &expected);
+        if cells.len() < 2 {
+            return;
+        }
+        self.statistic += cells.iter().map(|&(o, e)| (o - e) * (o - e) / e).sum::<f64>();
+        self.degrees_of_freedom += cells.len() - 1;
+        self.groups += 1;
+    }
+
+    /// The combined result.
+    ///
+    /// # Panics
+    /// When no group could be tested.
+    pub fn result(&self) -> ChiSquare {
+        assert!(self.degrees_of_freedom > 0, "no group had two cells with expected count >= {MIN_EXPECTED}");
+        let distribution = ChiSquared::new(self.degrees_of_freedom as f64).expect("positive degrees of freedom");
+        ChiSquare {
+            statistic: self.statistic,
+            degrees_of_freedom: self.degrees_of_freedom,
+            p_value: distribution.sf(self.statistic),
+        }
+    }
 }
 
 /// [`chi_square`] against probabilities: expected counts are `total * p` with `total` the
@@ -93,5 +148,18 @@ mod tests {
         let result = chi_square(&[1, 4, 95], &[2.0, 3.0, 95.0]);
         assert_eq!(result.degrees_of_freedom, 1);
         assert!(result.statistic.abs() < 1e-12);
+    }
+
+    #[test]
+    fn grouped_statistics_and_freedoms_add_up() {
+        let mut grouped = GroupedChiSquare::new();
+        grouped.add(&[60, 40], &[0.5, 0.5]); // statistic 4, 1 degree of freedom
+        grouped.add(&[30, 30, 30], &[1.0 / 3.0; 3]); // statistic 0, 2 degrees of freedom
+        grouped.add(&[3], &[1.0]); // one cell: skipped
+        let result = grouped.result();
+        assert_eq!((result.degrees_of_freedom, grouped.groups), (3, 2));
+        assert!((result.statistic - 4.0).abs() < 1e-12);
+        // P(chi2_3 >= 4) = 0.2614641
+        assert!((result.p_value - 0.261_464_1).abs() < 1e-6, "{result:?}");
     }
 }
