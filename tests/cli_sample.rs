@@ -244,3 +244,30 @@ fn cluster_gcn_samples_cover_every_cluster_once_per_epoch() {
         assert!(edges.contains(&(f[2], f[3])));
     }
 }
+
+#[test]
+fn bench_sample_reports_throughput_per_sampler() {
+    let run = glp(&["bench", "sample", "--apps", "deepwalk,khop", "--repeat", "1", "--json"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+    let rows = report["samplers"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!((rows[0]["sampler"].as_str(), rows[1]["sampler"].as_str()), (Some("deepwalk"), Some("khop")));
+    // One walk of 80 steps from every vertex; a vertex with a neighbour never reaches a dead
+    // end in the symmetrised graph, an isolated one (only self loops in the file) adds nothing.
+    let with_neighbours: HashSet<i64> = bundled_edges().into_iter().map(|(u, _)| u).collect();
+    assert_eq!(rows[0]["samples"], 1005);
+    assert_eq!(rows[0]["sampled_vertices"], with_neighbours.len() as u64 * 80);
+    for row in rows {
+        let (per_s, samples_per_s, ms) = (
+            row["sampled_vertices_per_s"].as_f64().unwrap(),
+            row["samples_per_s"].as_f64().unwrap(),
+            row["median_ms"].as_f64().unwrap(),
+        );
+        let sampled = row["sampled_vertices"].as_f64().unwrap();
+        assert!((per_s * ms / 1e3 - sampled).abs() <= 1e-6 * sampled + 1.0, "{row}");
+        assert!((samples_per_s * ms / 1e3 - 1005.0).abs() < 1e-3, "{row}");
+    }
+    let line = error_of(&["bench", "sample", "--apps", "deepwalk,nope"]);
+    assert!(line.contains("unknown sampler `nope`"), "{line}");
+}

@@ -11,6 +11,7 @@
 
 mod bench;
 mod bench_gpu;
+mod bench_sample;
 mod common;
 mod console;
 mod convert;
@@ -76,7 +77,7 @@ enum Command {
     /// Sample random walks or subgraphs (DeepWalk, node2vec, GraphSAGE k-hop, ...).
     #[command(long_about = sample::LONG_ABOUT)]
     Sample(Box<sample::SampleArgs>),
-    /// Measure loading and label propagation speed.
+    /// Measure loading, label propagation and sampling speed.
     Bench(bench::BenchArgs),
 }
 

@@ -365,11 +365,12 @@ fn sample_one<S: Sampler + ?Sized>(
             }
         } else {
             transits.clear();
-            seen.clear();
-            for &v in &record.vertices[added_start..] {
-                if seen.insert(v) {
-                    transits.push(v);
-                }
+            let added = &record.vertices[added_start..];
+            if added.len() <= 1 {
+                transits.extend_from_slice(added);
+            } else {
+                seen.clear();
+                transits.extend(added.iter().filter(|&&v| seen.insert(v)));
             }
         }
     }
