@@ -6,7 +6,8 @@
 //! This crate is the facade: it re-exports the runtime ([`graph`], [`io`], [`gen`],
 //! [`metrics`], [`lp`], [`sample`], [`device`], [`random`]), holds the built-in label
 //! propagation [`variants`] (classic, weighted, LLP, SLP, seeded) and [`samplers`]
-//! (DeepWalk, PPR, node2vec, k-hop, layer, FastGCN, LADIES, ClusterGCN, multi-root walks),
+//! (DeepWalk, PPR, node2vec, k-hop, layer, FastGCN, LADIES, MVS, ClusterGCN, multi-root
+//! walks),
 //! and hosts the `glp` command-line program.
 //! The crates behind it:
 //!

@@ -8,7 +8,7 @@ use glp::sample::{
     self, InitialSamples, SampleConfig, SampleGraph, SampleOutcome, SampleView, Sampler, ALL_NEIGHBOURS,
 };
 use glp::samplers::{
-    ClusterGcn, DeepWalk, FastGcn, KHop, Ladies, Layer, MultiRootWalk, Node2vec, Ppr, WeightedDeepWalk,
+    ClusterGcn, DeepWalk, FastGcn, KHop, Ladies, Layer, MultiRootWalk, Mvs, Node2vec, Ppr, WeightedDeepWalk,
 };
 
 fn run_on(csr: &Csr, sampler: &dyn Sampler, initial: &InitialSamples, seed: u64) -> glp::Result<SampleOutcome> {
@@ -41,6 +41,7 @@ fn results_do_not_depend_on_the_thread_count() {
         (&Ppr { termination: 0.2, max_length: 20 }, &single),
         (&Node2vec { length: 20, p: 0.5, q: 2.0 }, &single),
         (&KHop { hops: 2, fanout_1: 10, fanout_2: 5, fanout_3: 0, fanout_4: 0, replace: false }, &single),
+        (&Mvs { hops: 2, fanout: 5 }, &single),
         (&Layer { layers: 2, size: 20 }, &groups),
         (&FastGcn { layers: 2, size: 20 }, &groups),
         (&Ladies { layers: 2, size: 20 }, &groups),

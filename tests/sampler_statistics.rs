@@ -406,3 +406,31 @@ fn multi_root_walkers_move_in_proportion_to_degree() {
         }
     }
 }
+
+#[test]
+fn mvs_draws_neighbours_in_proportion_to_inverse_square_root_degree() {
+    let graph = common::load("email-Eu-core.txt");
+    let csr = &graph.csr;
+    let hub = max_degree_vertex(csr);
+    let roots: Vec<VertexId> = [hub, 5, 40].into_iter().flat_map(|r| std::iter::repeat_n(r, 3000)).collect();
+    let initial = InitialSamples::given(roots, csr.num_vertices()).unwrap();
+    let outcome = run(csr, &glp::samplers::Mvs { hops: 1, fanout: 10 }, &initial, 17);
+    let mut counts: HashMap<VertexId, Vec<u64>> = HashMap::new();
+    for i in 0..outcome.num_samples() {
+        let s = outcome.sample(i);
+        let row = csr.neighbors(s.roots[0]);
+        assert_eq!(s.vertices.len(), 10);
+        let c = counts.entry(s.roots[0]).or_insert_with(|| vec![0; row.len()]);
+        for &v in s.vertices {
+            c[row.binary_search(&v).expect("a neighbour")] += 1;
+        }
+    }
+    let mut test = GroupedChiSquare::new();
+    for (&root, c) in &counts {
+        let raw: Vec<f64> = csr.neighbors(root).iter().map(|&u| 1.0 / (csr.degree(u) as f64).sqrt()).collect();
+        let total: f64 = raw.iter().sum();
+        test.add(c, &raw.iter().map(|r| r / total).collect::<Vec<f64>>());
+    }
+    assert_eq!(test.groups, 3);
+    assert!(test.result().p_value >= P_MIN, "{:?}", test.result());
+}

@@ -88,7 +88,13 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
     } else {
         args.apps.clone()
     };
-    let apps = names.iter().map(|name| App::new(name, &params)).collect::<Result<Vec<App>>>()?;
+    let apps = names
+        .iter()
+        .map(|name| match name.as_str() {
+            "mvs" => App::new(name, &AppParams { fanouts: vec![10, 10], ..params.clone() }),
+            _ => App::new(name, &params),
+        })
+        .collect::<Result<Vec<App>>>()?;
     let graph = common::load(args.graph.as_deref(), &args.load.with_weights(WeightRule::NonNegative))?;
     let sample_graph = SampleGraph::new(&graph.csr)?;
     let roots = args.roots_random.map_or(RootsArg::Every, RootsArg::Random);

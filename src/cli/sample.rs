@@ -8,7 +8,7 @@ use super::lp::BackendArg;
 use super::output::{self, Content, Destination, Outputs};
 use super::progress::SampleBar;
 use crate::samplers::{
-    ClusterGcn, DeepWalk, FastGcn, KHop, Ladies, Layer, MultiRootWalk, Node2vec, Ppr, WeightedDeepWalk, MAX_HOPS,
+    ClusterGcn, DeepWalk, FastGcn, KHop, Ladies, Layer, MultiRootWalk, Mvs, Node2vec, Ppr, WeightedDeepWalk, MAX_HOPS,
 };
 use clap::Args;
 use glp_runtime::graph::{Graph, VertexId};
@@ -36,6 +36,8 @@ pub const LONG_ABOUT: &str = "Sample random walks or subgraphs from a graph (Nex
     fastgcn            layers of --layer-size vertices drawn in proportion to their degree \
     among the neighbours of the layer above\n  \
     ladies             LADIES's layer-dependent importance sampling\n  \
+    mvs                minimal-variance neighbour sampling: one hop per --fanouts entry (all \
+    equal), neighbours drawn in proportion to 1/sqrt(degree) (equal embedding norms)\n  \
     cluster-gcn        the subgraph induced by --batch-size clusters of a partition of the \
     vertex ids into --clusters ranges\n  \
     multi-root-walk    --batch-size walkers, the one that moves chosen by degree (frontier \
@@ -77,7 +79,8 @@ pub struct SampleArgs {
     #[arg(long, value_name = "L", default_value_t = 80)]
     pub walk_length: u32,
 
-    /// khop: neighbours drawn per vertex of each hop, comma-separated (1 to 4 hops)
+    /// khop: neighbours drawn per vertex of each hop, comma-separated (1 to 4 hops); mvs: the
+    /// same, every hop with the same fan-out
     #[arg(long, value_name = "F1,F2,...", value_delimiter = ',', default_values_t = [25u32, 10])]
     pub fanouts: Vec<u32>,
 
@@ -159,6 +162,7 @@ pub enum App {
     Layer(Layer),
     FastGcn(FastGcn),
     Ladies(Ladies),
+    Mvs(Mvs),
     ClusterGcn(ClusterGcn),
     MultiRootWalk(MultiRootWalk),
 }
@@ -175,6 +179,7 @@ macro_rules! with_sampler {
             App::Layer($s) => $body,
             App::FastGcn($s) => $body,
             App::Ladies($s) => $body,
+            App::Mvs($s) => $body,
             App::ClusterGcn($s) => $body,
             App::MultiRootWalk($s) => $body,
         }
@@ -226,6 +231,17 @@ impl App {
             "layer" => App::Layer(Layer { layers, size }),
             "fastgcn" => App::FastGcn(FastGcn { layers, size }),
             "ladies" => App::Ladies(Ladies { layers, size }),
+            "mvs" => {
+                if params.fanouts.contains(&0) || params.fanouts.is_empty() {
+                    return Err(Error::invalid("--fanouts: every fan-out must be at least 1"));
+                }
+                if params.fanouts.iter().any(|&f| f != params.fanouts[0]) {
+                    return Err(Error::invalid(
+                        "--fanouts: mvs draws the same fan-out at every hop (e.g. --fanouts 10,10 for 2 hops)",
+                    ));
+                }
+                App::Mvs(Mvs { hops: params.fanouts.len() as u32, fanout: params.fanouts[0] })
+            }
             "cluster-gcn" => App::ClusterGcn(ClusterGcn),
             "multi-root-walk" => App::MultiRootWalk(MultiRootWalk { length }),
             other => {
@@ -251,6 +267,7 @@ impl App {
             App::Layer(_) => "layer",
             App::FastGcn(_) => "fastgcn",
             App::Ladies(_) => "ladies",
+            App::Mvs(_) => "mvs",
             App::ClusterGcn(_) => "cluster-gcn",
             App::MultiRootWalk(_) => "multi-root-walk",
         }

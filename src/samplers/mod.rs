@@ -12,6 +12,7 @@
 //! | [`Layer`] | layers of `size` vertices drawn from the previous layer's edges | collective | `layers`, `size` |
 //! | [`FastGcn`] | layers drawn by degree among the previous layer's neighbours | collective | `layers`, `size` |
 //! | [`Ladies`] | layers drawn by LADIES's layer-dependent importance | collective | `layers`, `size` |
+//! | [`Mvs`] | a root's k-hop tree, neighbours drawn by `1 / sqrt(degree)` (minimal variance) | individual | `hops`, `fanout` |
 //! | [`ClusterGcn`] | the subgraph induced by a group of roots (clusters) | individual | none |
 //! | [`MultiRootWalk`] | `m` walkers, the one that moves chosen by degree | collective | `length` |
 
@@ -22,6 +23,7 @@ mod khop;
 mod ladies;
 mod layer;
 mod multi_root_walk;
+mod mvs;
 mod node2vec;
 mod ppr;
 mod weighted_deepwalk;
@@ -33,6 +35,7 @@ pub use khop::{KHop, MAX_HOPS};
 pub use ladies::Ladies;
 pub use layer::Layer;
 pub use multi_root_walk::MultiRootWalk;
+pub use mvs::Mvs;
 pub use node2vec::Node2vec;
 pub use ppr::Ppr;
 pub use weighted_deepwalk::WeightedDeepWalk;
@@ -54,7 +57,7 @@ macro_rules! built_in {
 }
 
 /// Every built-in sampler, in the order of the command line's help.
-pub const BUILT_IN: [BuiltInSampler; 10] = built_in![
+pub const BUILT_IN: [BuiltInSampler; 11] = built_in![
     "deepwalk" => "deepwalk.rs",
     "weighted-deepwalk" => "weighted_deepwalk.rs",
     "ppr" => "ppr.rs",
@@ -63,6 +66,7 @@ pub const BUILT_IN: [BuiltInSampler; 10] = built_in![
     "layer" => "layer.rs",
     "fastgcn" => "fastgcn.rs",
     "ladies" => "ladies.rs",
+    "mvs" => "mvs.rs",
     "cluster-gcn" => "cluster_gcn.rs",
     "multi-root-walk" => "multi_root_walk.rs",
 ];
