@@ -7,8 +7,7 @@
 //! [`metrics`], [`lp`], [`sample`], [`device`], [`random`]), holds the built-in label
 //! propagation [`variants`] (classic, weighted, LLP, SLP, seeded) and [`samplers`]
 //! (DeepWalk, PPR, node2vec, k-hop, layer, FastGCN, LADIES, MVS, ClusterGCN, multi-root
-//! walks),
-//! and hosts the `glp` command-line program.
+//! walks), and hosts the `glp` command-line program.
 //! The crates behind it:
 //!
 //! - `glp-codegen`: the compiler from the accepted Rust subset to CUDA C (and its IR
