@@ -4,9 +4,10 @@
 //! with a multi-threaded CPU backend that computes the same results without a GPU.
 //!
 //! This crate is the facade: it re-exports the runtime ([`graph`], [`io`], [`gen`],
-//! [`metrics`], [`lp`], [`device`], [`random`]), holds the built-in label propagation
-//! [`variants`] (classic, weighted, LLP, SLP, seeded) and hosts the `glp` command-line
-//! program.
+//! [`metrics`], [`lp`], [`sample`], [`device`], [`random`]), holds the built-in label
+//! propagation [`variants`] (classic, weighted, LLP, SLP, seeded) and [`samplers`]
+//! (DeepWalk, PPR, node2vec, k-hop, layer, FastGCN, LADIES, MVS, ClusterGCN, multi-root
+//! walks), and hosts the `glp` command-line program.
 //! The crates behind it:
 //!
 //! - `glp-codegen`: the compiler from the accepted Rust subset to CUDA C (and its IR
@@ -30,8 +31,9 @@
 extern crate self as glp;
 
 pub use glp_macros::lp_variant;
-pub use glp_runtime::{community, device, error, gen, graph, io, lp, metrics, random, Error, Result};
+pub use glp_runtime::{community, device, error, gen, graph, io, lp, metrics, random, sample, Error, Result};
 
+pub mod samplers;
 pub mod variants;
 
 /// The items most programs need.

@@ -15,6 +15,8 @@
 //!   failure latch);
 //! - [`device`]: probing for a CUDA GPU without ever panicking, NVRTC, launches, the graph on
 //!   the GPU;
+//! - [`sample`]: graph sampling (NextDoor's model: samplers' hook trait, its view, the CPU
+//!   engine, walks and subgraphs as NumPy files);
 //! - [`random`]: the counter-based Philox4x32-10 generator shared by CPU and GPU code.
 //!
 //! Data flow of `glp lp`: a file is read by [`io::load_graph`] (format detected, parsed in
@@ -33,5 +35,6 @@ pub mod memory;
 pub mod metrics;
 pub mod program;
 pub mod random;
+pub mod sample;
 
 pub use error::{Error, Result};

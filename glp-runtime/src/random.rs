@@ -41,6 +41,19 @@
 //!   products. Rejection happens with probability `< bound / 2^32` (resp. `2^64`), so the
 //!   expected cost is one draw; each value of `0..bound` is exactly equally likely.
 //!
+//! The single step of the `u32` method, [`lemire_step`], is a pure function of one word, so its
+//! exactness can be checked over every input word (a full cycle of a narrower word, see its
+//! docs); [`Stream::next_below_u32`] and [`Stream::next_below`] loop over it.
+//!
+//! # Keyed streams of the samplers
+//!
+//! A sampler's random numbers are keyed by what they decide, never by who computes them:
+//! [`sample_stream`]`(seed, sample, step, lane)` is the [`Stream`] of `(seed, stream = sample |
+//! step << 32)` starting at block `lane << 32`. Every (sample, step, lane) therefore owns 2^32
+//! blocks (2^34 words; a lane that used more would run into the next lane's blocks, which no
+//! sampler comes near), and any engine (a CPU thread, a CUDA thread, the interpreter) that
+//! replays the same draws in the same order gets the same numbers.
+//!
 //! A draw can span two blocks: a `u64` drawn after an odd number of `u32` words takes the
 //! last word of one block and the first word of the next. Nothing is ever skipped or
 //! realigned, so any sequence of draws is reproduced by replaying the same calls.
@@ -191,14 +204,25 @@ impl Stream {
     #[inline]
     pub fn next_below_u32(&mut self, bound: u32) -> u32 {
         assert!(bound > 0, "next_below_u32: the range 0..0 is empty");
-        let mut m = self.next_u32() as u64 * bound as u64;
-        if (m as u32) < bound {
-            let threshold = bound.wrapping_neg() % bound;
-            while (m as u32) < threshold {
-                m = self.next_u32() as u64 * bound as u64;
+        loop {
+            if let Some(value) = lemire_step(self.next_u32() as u64, bound as u64, 32) {
+                return value as u32;
             }
         }
-        (m >> 32) as u32
+    }
+
+    /// A uniform integer in `0..bound` for any `bound > 0`: [`Stream::next_below_u32`] when
+    /// `bound` fits in a `u32` (one word per attempt), [`Stream::next_below_u64`] otherwise
+    /// (two words per attempt). The samplers' draws of a neighbour among `degree` use it.
+    ///
+    /// # Panics
+    /// If `bound` is 0.
+    #[inline]
+    pub fn next_below(&mut self, bound: u64) -> u64 {
+        match u32::try_from(bound) {
+            Ok(small) => self.next_below_u32(small) as u64,
+            Err(_) => self.next_below_u64(bound),
+        }
     }
 
     /// A uniform integer in `0..bound` (Lemire's method on 64-bit draws, no modulo bias).
@@ -223,4 +247,36 @@ impl Stream {
     pub fn next_bool(&mut self) -> bool {
         self.next_u32() >> 31 == 1
     }
+}
+
+/// One attempt of Lemire's method with `bits`-bit words (`1 <= bits <= 32`, `1 <= bound <=
+/// 2^bits`): for a uniform word `word < 2^bits`, the value `(word * bound) >> bits` when the
+/// low `bits` bits `l` of the product are at least `(2^bits - bound) mod bound`, `None` (draw
+/// again) otherwise.
+///
+/// Exactly `2^bits mod bound` words are rejected and every value of `0..bound` is the result
+/// of exactly `floor(2^bits / bound)` words, which is what makes the draw exact; the tests
+/// check it over every word of narrower widths. [`Stream::next_below_u32`] is this with
+/// `bits = 32`. The cheap test `l < bound` comes first because `l >= bound` implies
+/// acceptance: the modulo is computed only for the rare candidates.
+#[inline]
+pub fn lemire_step(word: u64, bound: u64, bits: u32) -> Option<u64> {
+    debug_assert!((1..=32).contains(&bits) && bound >= 1 && bound <= 1u64 << bits && word < 1u64 << bits);
+    let mask = (1u64 << bits) - 1;
+    let product = word * bound;
+    let low = product & mask;
+    if low < bound {
+        let threshold = ((1u64 << bits) - bound) % bound;
+        if low < threshold {
+            return None;
+        }
+    }
+    Some(product >> bits)
+}
+
+/// The stream of draws of one (sample, step, lane) of a sampler run under `seed` (see the
+/// module docs): stream `sample | step << 32`, from block `lane << 32`.
+#[inline]
+pub fn sample_stream(seed: u64, sample: u32, step: u32, lane: u32) -> Stream {
+    Stream::at(seed, sample as u64 | ((step as u64) << 32), (lane as u64) << 32)
 }

@@ -46,6 +46,9 @@ pub enum BenchKind {
     /// compile (empty cache) and the load from the on-disk kernel cache (a fresh in-memory
     /// cache on the same folder, as a new process sees it). Needs NVRTC, not a GPU.
     Compile(CompileBenchArgs),
+    /// Sampling throughput of every built-in sampler (sampled vertices/s and samples/s) on
+    /// one graph, on the CPU engine.
+    Sample(Box<super::bench_sample::SampleBenchArgs>),
 }
 
 #[derive(Debug, Args)]
@@ -135,6 +138,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         BenchKind::Load(args) => bench_load(args),
         BenchKind::Lp(args) => bench_lp(*args),
         BenchKind::Compile(args) => bench_compile(args),
+        BenchKind::Sample(args) => super::bench_sample::run(*args),
     }
 }
 

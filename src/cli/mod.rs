@@ -11,6 +11,7 @@
 
 mod bench;
 mod bench_gpu;
+mod bench_sample;
 mod common;
 mod console;
 mod convert;
@@ -22,6 +23,7 @@ mod lp;
 mod output;
 mod progress;
 mod quality;
+mod sample;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -72,7 +74,10 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Generate a synthetic graph (R-MAT or planted partition) into a .glpg file.
     Gen(gen::GenArgs),
-    /// Measure loading and label propagation speed.
+    /// Sample random walks or subgraphs (DeepWalk, node2vec, GraphSAGE k-hop, ...).
+    #[command(long_about = sample::LONG_ABOUT)]
+    Sample(Box<sample::SampleArgs>),
+    /// Measure loading, label propagation and sampling speed.
     Bench(bench::BenchArgs),
 }
 
@@ -119,6 +124,7 @@ fn run(cli: Cli) -> glp_runtime::Result<()> {
         Command::Info(args) => info::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Gen(args) => gen::run(args),
+        Command::Sample(args) => sample::run(*args),
         Command::Bench(args) => bench::run(args),
     }
 }

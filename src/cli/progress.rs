@@ -1,7 +1,7 @@
 //! The command line's progress bars: one line per label propagation iteration, one per
-//! generator phase. Drawn with indicatif on standard error when
-//! [`console::draws_progress`] says so, and cleared when done, so that the summary that
-//! follows starts on a clean line; otherwise every call is a no-op.
+//! generator phase, one over the samples of a sampling run. Drawn with indicatif on standard
+//! error when [`console::draws_progress`] says so, and cleared when done, so that the summary
+//! that follows starts on a clean line; otherwise every call is a no-op.
 
 use super::console;
 use glp_runtime::gen::Phase;
@@ -87,6 +87,42 @@ impl PhaseSpinner {
 }
 
 impl Drop for PhaseSpinner {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// A bar over the samples of one sampling run.
+pub struct SampleBar {
+    bar: Option<ProgressBar>,
+}
+
+impl SampleBar {
+    /// A bar for a run of `samples` samples of `what` (the sampler's name).
+    pub fn new(what: &str, samples: u64) -> Self {
+        let bar = console::draws_progress().then(|| {
+            let bar = ProgressBar::with_draw_target(Some(samples), ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template("{prefix:>14} [{bar:20}] {pos}/{len} samples ({per_sec})") {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar.set_prefix(what.to_string());
+            bar.tick();
+            bar
+        });
+        SampleBar { bar }
+    }
+
+    /// `done` samples are complete: the engine's observer.
+    pub fn done(&self, done: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(done);
+        }
+    }
+}
+
+impl Drop for SampleBar {
     fn drop(&mut self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();

@@ -118,13 +118,13 @@ mod data_dict;
 mod detect;
 mod edge_list;
 mod glpg;
-mod input;
+pub(crate) mod input;
 mod ldbc;
 mod matrix_market;
-mod progress;
+pub(crate) mod progress;
 mod records;
 mod seeds;
-mod text;
+pub(crate) mod text;
 mod truth;
 
 pub use columns::{Column, Columns, SOURCE_NAMES, TARGET_NAMES, WEIGHT_NAMES};

@@ -8,16 +8,20 @@
 //!   the test); a test of optional data skips without it ([`data::path_or_skip`]).
 //! - [`switch`]: the skip-or-fail rule of tests that need something the machine may lack (a
 //!   GPU, NVRTC, optional data): without it they skip with a message saying what is missing,
-//!   and `GLP_REQUIRE_GPU=1`, `GLP_REQUIRE_NVRTC=1` or `GLP_REQUIRE_DATA=1` turn the skip into
-//!   a failure (CI sets the last two; the GPU check script sets the first).
+//!   and `GLP_REQUIRE_GPU=1`, `GLP_REQUIRE_NVRTC=1`, `GLP_REQUIRE_DATA=1` or
+//!   `GLP_REQUIRE_NUMPY=1` (Python with NumPy, to read `.npy` outputs back) turn the skip
+//!   into a failure (CI sets NVRTC, DATA and NUMPY; the GPU check script sets GPU).
 //! - [`conformance`]: the harness every program kind instantiates to assert that two forms
 //!   of a program (native and interpreted, CPU and GPU) give the same outputs.
 //! - [`rng`]: a small seeded generator (SplitMix64), independent of glp's own Philox streams,
 //!   for test inputs.
+//! - [`stats`]: goodness-of-fit tests (chi-square with its p-value) for the statistical
+//!   tests of random processes (samplers, random draws).
 //!
 //! It depends on no crate of glp's, so every crate can use it as a dev-dependency.
 
 pub mod conformance;
 pub mod data;
 pub mod rng;
+pub mod stats;
 pub mod switch;

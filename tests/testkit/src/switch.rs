@@ -9,6 +9,8 @@ pub enum Need {
     Nvrtc,
     /// A data file outside the repository, in `GLP_DATA_DIR` (`GLP_REQUIRE_DATA=1`).
     Data,
+    /// Python 3 with NumPy, to read glp's `.npy` / `.npz` outputs back (`GLP_REQUIRE_NUMPY=1`).
+    Numpy,
 }
 
 impl Need {
@@ -18,6 +20,7 @@ impl Need {
             Need::Gpu => "GLP_REQUIRE_GPU",
             Need::Nvrtc => "GLP_REQUIRE_NVRTC",
             Need::Data => "GLP_REQUIRE_DATA",
+            Need::Numpy => "GLP_REQUIRE_NUMPY",
         }
     }
 

@@ -1,0 +1,385 @@
+//! The CPU engine: samples in parallel (rayon), each sample computed start to end by one
+//! worker, outputs assembled in sample order.
+//!
+//! Samples are processed in chunks of [`CHUNK`]: the workers compute a chunk's samples into
+//! per-sample records, which are appended to the outcome in sample order; so the working
+//! memory beyond the output is one chunk's records and each worker's scratch (its sample's
+//! transits, history and combined neighbourhood). Every random number comes from the stream
+//! of (seed, sample, step, lane) ([`crate::random::sample_stream`]), never from a worker's
+//! state, so the outcome does not depend on the number of threads or their schedule.
+
+use super::edges::SampleGraph;
+use super::outcome::SampleOutcome;
+use super::roots::InitialSamples;
+use super::sampler::{Sampler, ADDED, ALL_NEIGHBOURS, COLLECTIVE, INDIVIDUAL, NONE, NONE_ENTRY, REPLACE};
+use super::view::{SampleState, SampleView};
+use crate::error::{Error, Result};
+use crate::graph::VertexId;
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::time::Instant;
+
+/// Samples per chunk: large enough to keep every worker busy, small enough that a chunk's
+/// records are a small part of the output.
+pub const CHUNK: usize = 4096;
+
+/// A draw without replacement ([`Sampler::unique`]) that repeats a vertex is made again, at
+/// most this many times per distinct vertex of the neighbourhood (plus this many) per draw:
+/// for a uniform draw the chance that a draw which can still find a new vertex gives up is
+/// below `e^-32`; a hook that keeps returning the same vertex ends with nothing added.
+pub const UNIQUE_ATTEMPTS: u64 = 32;
+
+/// Parameters of a sampling run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SampleConfig {
+    /// Key of every random number ([`crate::random::sample_stream`]).
+    pub seed: u64,
+}
+
+/// The type of a run's progress observer: `(samples done, samples in all)`, called on the
+/// calling thread after every chunk.
+pub type SampleObserver<'a> = dyn Fn(u64, u64) + Sync + 'a;
+
+/// Runs `sampler` from every initial sample of `initial` on the current rayon pool.
+///
+/// Errors: a sampler with no step, a draw count of 0, an unknown sampling type or transit
+/// policy, a graph without edges, a hook returning a vertex that is not a neighbour of its
+/// transit (individual) or an entry outside the combined neighbourhood (collective), a
+/// negative or non-finite combined weight, or a hook failure ([`Sampler::failure`]); the
+/// message names the sampler, the hook, the sample and the step.
+pub fn run<S: Sampler + ?Sized>(
+    graph: &SampleGraph<'_>,
+    sampler: &S,
+    initial: &InitialSamples,
+    config: &SampleConfig,
+) -> Result<SampleOutcome> {
+    run_observed(graph, sampler, initial, config, None)
+}
+
+/// [`run`] with a progress observer.
+pub fn run_observed<S: Sampler + ?Sized>(
+    graph: &SampleGraph<'_>,
+    sampler: &S,
+    initial: &InitialSamples,
+    config: &SampleConfig,
+    observer: Option<&SampleObserver<'_>>,
+) -> Result<SampleOutcome> {
+    let plan = Plan::of(graph, sampler)?;
+    let start = Instant::now();
+    let samples = initial.len();
+    let mut outcome = SampleOutcome::with_roots(initial);
+    let mut chunk_start = 0;
+    while chunk_start < samples {
+        let chunk_end = (chunk_start + CHUNK).min(samples);
+        let records: Vec<Result<Record>> = (chunk_start..chunk_end)
+            .into_par_iter()
+            .map_init(Scratch::default, |scratch, i| {
+                sample_one(graph, sampler, &plan, config.seed, i as u32, initial.roots(i), scratch)
+            })
+            .collect();
+        for record in records {
+            let record = record?;
+            outcome.push(&record.vertices, &record.sources, &record.steps);
+        }
+        if let Some(error) = sampler.failure() {
+            return Err(error);
+        }
+        if let Some(observer) = observer {
+            observer(chunk_end as u64, samples as u64);
+        }
+        chunk_start = chunk_end;
+    }
+    outcome.elapsed = start.elapsed();
+    Ok(outcome)
+}
+
+/// What the engine reads from the sampler once per run.
+struct Plan<'n> {
+    name: &'n str,
+    steps: u32,
+    collective: bool,
+    replace: bool,
+}
+
+impl<'n> Plan<'n> {
+    fn of<S: Sampler + ?Sized>(graph: &SampleGraph<'_>, sampler: &'n S) -> Result<Self> {
+        let name = sampler.name();
+        sampler.validate()?;
+        let steps = sampler.steps();
+        if steps == 0 {
+            return Err(Error::invalid(format!(
+                "sampler `{name}` takes 0 steps (a walk length or hop count of 0): nothing to sample"
+            )));
+        }
+        if let Some(step) = (0..steps).find(|&s| sampler.sample_size(s) == 0) {
+            return Err(Error::invalid(format!(
+                "sampler `{name}` draws 0 vertices at step {step} (a fan-out or sample size of 0): nothing to sample"
+            )));
+        }
+        let collective = match sampler.sampling() {
+            INDIVIDUAL => false,
+            COLLECTIVE => true,
+            other => return Err(Error::invalid(format!("sampler `{name}`: unknown sampling type {other}"))),
+        };
+        let replace = match sampler.next_transits() {
+            ADDED => false,
+            REPLACE => true,
+            other => return Err(Error::invalid(format!("sampler `{name}`: unknown transit policy {other}"))),
+        };
+        if graph.csr().num_edges() == 0 {
+            return Err(Error::invalid("the graph has no edges: every sample would be its roots alone"));
+        }
+        Ok(Plan { name, steps, collective, replace })
+    }
+}
+
+/// One sample's result: the vertices it added, the transit each was drawn from, and the
+/// step that added it.
+#[derive(Default)]
+struct Record {
+    vertices: Vec<VertexId>,
+    sources: Vec<VertexId>,
+    steps: Vec<u32>,
+}
+
+impl Record {
+    fn push(&mut self, v: VertexId, source: VertexId, step: u32) {
+        self.vertices.push(v);
+        self.sources.push(source);
+        self.steps.push(step);
+    }
+}
+
+/// A worker's buffers, reused from sample to sample.
+#[derive(Default)]
+struct Scratch {
+    sorted_roots: Vec<VertexId>,
+    transits: Vec<VertexId>,
+    history: Vec<VertexId>,
+    history_starts: Vec<usize>,
+    combined: Vec<VertexId>,
+    combined_sources: Vec<u32>,
+    combined_prefix: Vec<f64>,
+    /// Vertices drawn from the current neighbourhood (draws without replacement).
+    drawn: HashSet<VertexId>,
+    /// REPLACE: (transit position, vertex) of this step's additions.
+    replaced: Vec<(u32, VertexId)>,
+    seen: HashSet<VertexId>,
+}
+
+/// The sampler `name`'s hook error prefix.
+fn hook_error(plan: &Plan<'_>, hook: &str, what: String, sample: u32, step: u32, lane: u64) -> Error {
+    Error::Program(format!("sampler `{}`: `{hook}` {what} (sample {sample}, step {step}, lane {lane})", plan.name))
+}
+
+/// Number of distinct values of a sorted slice.
+fn distinct_sorted(values: &[VertexId]) -> u64 {
+    if values.is_empty() {
+        return 0;
+    }
+    1 + values.windows(2).filter(|w| w[0] != w[1]).count() as u64
+}
+
+fn sample_one<S: Sampler + ?Sized>(
+    graph: &SampleGraph<'_>,
+    sampler: &S,
+    plan: &Plan<'_>,
+    seed: u64,
+    sample: u32,
+    roots: &[VertexId],
+    scratch: &mut Scratch,
+) -> Result<Record> {
+    let csr = graph.csr();
+    let mut record = Record::default();
+    let Scratch {
+        sorted_roots,
+        transits,
+        history,
+        history_starts,
+        combined,
+        combined_sources,
+        combined_prefix,
+        drawn,
+        replaced,
+        seen,
+    } = scratch;
+    sorted_roots.clear();
+    sorted_roots.extend_from_slice(roots);
+    sorted_roots.sort_unstable();
+    transits.clear();
+    transits.extend_from_slice(roots);
+    history.clear();
+    history_starts.clear();
+    for step in 0..plan.steps {
+        if transits.is_empty() {
+            break;
+        }
+        history_starts.push(history.len());
+        history.extend_from_slice(transits);
+        let size = sampler.sample_size(step);
+        let unique = sampler.unique(step);
+        let added_start = record.vertices.len();
+        replaced.clear();
+        combined.clear();
+        combined_sources.clear();
+        combined_prefix.clear();
+        let base = SampleState {
+            roots,
+            sorted_roots,
+            history,
+            history_starts,
+            combined: &[],
+            combined_sources: &[],
+            combined_prefix: &[],
+        };
+        if plan.collective {
+            for (pos, &t) in transits.iter().enumerate() {
+                combined.extend_from_slice(csr.neighbors(t));
+                combined_sources.extend(std::iter::repeat_n(pos as u32, csr.degree(t)));
+            }
+            {
+                let view =
+                    SampleView::new(graph, SampleState { combined, combined_sources, ..base }, seed, sample, step);
+                let mut sum = 0.0;
+                for (i, &v) in combined.iter().enumerate() {
+                    let t = transits[combined_sources[i] as usize];
+                    let w = sampler.combined_weight(&view, sample, t, v, step);
+                    if !(w.is_finite() && w >= 0.0) {
+                        return Err(hook_error(
+                            plan,
+                            "combined_weight",
+                            format!("returned {w} for the edge {t} -> {v}; weights must be finite and non-negative"),
+                            sample,
+                            step,
+                            i as u64,
+                        ));
+                    }
+                    sum += w;
+                    combined_prefix.push(sum);
+                }
+            }
+            let view = SampleView::new(
+                graph,
+                SampleState { combined, combined_sources, combined_prefix, ..base },
+                seed,
+                sample,
+                step,
+            );
+            let len = combined.len() as u64;
+            let lanes = if size == ALL_NEIGHBOURS { len } else { size as u64 };
+            let distinct = if unique {
+                let mut sorted = combined.clone();
+                sorted.sort_unstable();
+                distinct_sorted(&sorted)
+            } else {
+                u64::MAX
+            };
+            drawn.clear();
+            for lane in 0..lanes {
+                if drawn.len() as u64 >= distinct {
+                    break;
+                }
+                let lane32 = lane_index(plan, sample, step, lane)?;
+                view.start_lane(lane32);
+                let mut attempts = 0;
+                loop {
+                    let e = sampler.next_entry(&view, sample, lane32, step);
+                    if e == NONE_ENTRY {
+                        break;
+                    }
+                    if e >= len {
+                        return Err(hook_error(
+                            plan,
+                            "next_entry",
+                            format!("returned entry {e}, outside the combined neighbourhood of {len} entries"),
+                            sample,
+                            step,
+                            lane,
+                        ));
+                    }
+                    let v = combined[e as usize];
+                    if unique && !drawn.insert(v) {
+                        attempts += 1;
+                        if attempts > UNIQUE_ATTEMPTS * (distinct + 1) {
+                            break;
+                        }
+                        continue;
+                    }
+                    let pos = combined_sources[e as usize];
+                    record.push(v, transits[pos as usize], step);
+                    replaced.push((pos, v));
+                    break;
+                }
+            }
+        } else {
+            let view = SampleView::new(graph, base, seed, sample, step);
+            let mut lane_base = 0u64;
+            for (pos, &t) in transits.iter().enumerate() {
+                let row = csr.neighbors(t);
+                let lanes = if size == ALL_NEIGHBOURS { row.len() as u64 } else { size as u64 };
+                let distinct = if unique { distinct_sorted(row) } else { u64::MAX };
+                drawn.clear();
+                for j in 0..lanes {
+                    if drawn.len() as u64 >= distinct {
+                        break;
+                    }
+                    let lane = lane_index(plan, sample, step, lane_base + j)?;
+                    view.start_lane(lane);
+                    let mut attempts = 0;
+                    loop {
+                        let v = sampler.next(&view, sample, t, j as u32, step);
+                        if v == NONE {
+                            break;
+                        }
+                        if row.binary_search(&v).is_err() {
+                            return Err(hook_error(
+                                plan,
+                                "next",
+                                format!("returned vertex {v}, which is not a neighbour of its transit {t}"),
+                                sample,
+                                step,
+                                lane_base + j,
+                            ));
+                        }
+                        if unique && !drawn.insert(v) {
+                            attempts += 1;
+                            if attempts > UNIQUE_ATTEMPTS * (distinct + 1) {
+                                break;
+                            }
+                            continue;
+                        }
+                        record.push(v, t, step);
+                        replaced.push((pos as u32, v));
+                        break;
+                    }
+                }
+                lane_base += lanes;
+            }
+        }
+        if plan.replace {
+            if replaced.is_empty() {
+                transits.clear();
+            }
+            for &(pos, v) in replaced.iter() {
+                transits[pos as usize] = v;
+            }
+        } else {
+            transits.clear();
+            let added = &record.vertices[added_start..];
+            if added.len() <= 1 {
+                transits.extend_from_slice(added);
+            } else {
+                seen.clear();
+                transits.extend(added.iter().filter(|&&v| seen.insert(v)));
+            }
+        }
+    }
+    Ok(record)
+}
+
+/// The stream lane of draw `lane` of a step; draws are numbered in `u32`.
+fn lane_index(plan: &Plan<'_>, sample: u32, step: u32, lane: u64) -> Result<u32> {
+    u32::try_from(lane).map_err(|_| {
+        Error::invalid(format!("sampler `{}`: sample {sample} makes more than 2^32 draws at step {step}", plan.name))
+    })
+}

@@ -1,0 +1,607 @@
+//! `glp sample`: graph sampling with the built-in samplers (random walks, k-hop
+//! neighbourhoods, layer-wise and cluster samplers) on the CPU engine, written as walks or
+//! subgraphs that NumPy, PyG and DGL read directly.
+
+use super::common::{self, LoadArgs};
+use super::console;
+use super::lp::BackendArg;
+use super::output::{self, Content, Destination, Outputs};
+use super::progress::SampleBar;
+use crate::samplers::{
+    ClusterGcn, DeepWalk, FastGcn, KHop, Ladies, Layer, MultiRootWalk, Mvs, Node2vec, Ppr, WeightedDeepWalk, MAX_HOPS,
+};
+use clap::Args;
+use glp_runtime::graph::{Graph, VertexId};
+use glp_runtime::io::WeightRule;
+use glp_runtime::random::sample_stream;
+use glp_runtime::sample::{self, npy, InitialSamples, SampleConfig, SampleGraph, SampleOutcome, Sampler, ROOT_STEP};
+use glp_runtime::{Error, Result};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The long help of `glp sample`.
+pub const LONG_ABOUT: &str = "Sample random walks or subgraphs from a graph (NextDoor's samplers).\n\n\
+    Samplers (APP):\n  \
+    deepwalk           uniform random walks of --walk-length steps, one per root\n  \
+    weighted-deepwalk  random walks along edges in proportion to their weight\n  \
+    ppr                walks ended with probability --termination before each step (at most \
+    --walk-length steps): personalized PageRank\n  \
+    node2vec           second-order walks: back with bias 1/--p, to a common neighbour 1, \
+    outward 1/--q\n  \
+    khop               GraphSAGE's k-hop neighbourhoods: --fanouts 25,10 neighbours per vertex \
+    and hop, with replacement unless --without-replacement\n  \
+    layer              --layers layers of --layer-size distinct vertices drawn from the edges \
+    of the layer above\n  \
+    fastgcn            layers of --layer-size vertices drawn in proportion to their degree \
+    among the neighbours of the layer above\n  \
+    ladies             LADIES's layer-dependent importance sampling\n  \
+    mvs                minimal-variance neighbour sampling: one hop per --fanouts entry (all \
+    equal), neighbours drawn in proportion to 1/sqrt(degree) (equal embedding norms)\n  \
+    cluster-gcn        the subgraph induced by --batch-size clusters of a partition of the \
+    vertex ids into --clusters ranges\n  \
+    multi-root-walk    --batch-size walkers, the one that moves chosen by degree (frontier \
+    sampling)\n  \
+    FILE.rs            a sampler written in Rust (not yet: the compiler's sampler kind comes next)\n\n\
+    Samples start from every vertex (one sample each; layer samplers: consecutive groups of \
+    --batch-size vertices; cluster-gcn: every group of --batch-size clusters, in an order \
+    drawn from --seed), from the vertex ids of --roots FILE (one per line), or from \
+    --roots-random N samples of random roots. The same --seed gives the same samples whatever \
+    the thread count.\n\n\
+    Outputs (--out FILE, by its extension; vertex ids are those of the input file):\n  \
+    .npy  walk samplers: a 2-D int64 array, one row per sample (its roots, then one vertex per \
+    step), padded with -1\n  \
+    .npz  a NumPy archive (numpy.load gives a dictionary): walk samplers: `walks` as above; \
+    the others: the samples as disjoint subgraphs, the arrays of PyG's SamplerOutput: `node` \
+    (graph id of each local vertex, hop by hop: all roots, then the vertices first reached at \
+    step 0, ...), `batch` (the sample of each local vertex), `row` and `col` (local ids of \
+    each sampled edge: the vertex drawn and the vertex it was drawn from, so \
+    np.stack([row, col]) is PyG's edge_index), `num_sampled_nodes` (per hop) and \
+    `num_sampled_edges` (per step)\n  \
+    other, or -  text: walk samplers one line per walk (ids separated by spaces), the others \
+    one `sample<TAB>step<TAB>from<TAB>vertex` line per sampled edge\n\n\
+    The summary (or JSON with --json, times in milliseconds) gives the sampled vertices per \
+    second (vertices added to samples, roots excluded) and the samples per second. \
+    --backend gpu is refused for now: the GPU sampling engines come next; auto samples on the \
+    CPU.";
+
+#[derive(Debug, Args)]
+pub struct SampleArgs {
+    /// The sampler: deepwalk, weighted-deepwalk, ppr, node2vec, khop, layer, fastgcn, ladies,
+    /// cluster-gcn, multi-root-walk (see above)
+    #[arg(value_name = "APP")]
+    pub app: String,
+
+    /// Graph file (any supported format) [default: the bundled email-Eu-core]
+    pub graph: Option<PathBuf>,
+
+    /// Steps of a walk (ppr: the most steps)
+    #[arg(long, value_name = "L", default_value_t = 80)]
+    pub walk_length: u32,
+
+    /// khop: neighbours drawn per vertex of each hop, comma-separated (1 to 4 hops); mvs: the
+    /// same, every hop with the same fan-out
+    #[arg(long, value_name = "F1,F2,...", value_delimiter = ',', default_values_t = [25u32, 10])]
+    pub fanouts: Vec<u32>,
+
+    /// khop: draw the neighbours of a vertex without replacement
+    #[arg(long)]
+    pub without_replacement: bool,
+
+    /// node2vec: return parameter (> 0)
+    #[arg(long, value_name = "P", default_value_t = 1.0, allow_negative_numbers = true)]
+    pub p: f64,
+
+    /// node2vec: in-out parameter (> 0)
+    #[arg(long, value_name = "Q", default_value_t = 1.0, allow_negative_numbers = true)]
+    pub q: f64,
+
+    /// ppr: probability of ending a walk before each step, in (0, 1)
+    #[arg(long, value_name = "A", default_value_t = 0.15, allow_negative_numbers = true)]
+    pub termination: f64,
+
+    /// layer, fastgcn, ladies: layers below the roots
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub layers: u32,
+
+    /// layer, fastgcn, ladies: vertices per layer
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub layer_size: u32,
+
+    /// Roots per sample (layer, fastgcn, ladies, khop: a mini-batch; multi-root-walk: the
+    /// walkers; cluster-gcn: clusters) [default: 64 for layer samplers, 10 walkers, 1
+    /// otherwise]
+    #[arg(long, value_name = "B")]
+    pub batch_size: Option<u32>,
+
+    /// cluster-gcn: number of clusters (consecutive ranges of vertex ids)
+    #[arg(long, value_name = "C", default_value_t = 100)]
+    pub clusters: u32,
+
+    /// Roots: one vertex id per line
+    #[arg(long, value_name = "FILE", conflicts_with = "roots_random")]
+    pub roots: Option<PathBuf>,
+
+    /// N samples of random roots
+    #[arg(long, value_name = "N")]
+    pub roots_random: Option<u64>,
+
+    /// Seed of every random draw
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+
+    /// Where to run: cpu; gpu is refused for now (the GPU sampling engines come next); auto
+    /// samples on the CPU
+    #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
+    pub backend: BackendArg,
+
+    /// A sampler written in Rust (reserved: the compiler's sampler kind comes next)
+    #[arg(long, value_name = "FILE.rs")]
+    pub sampler: Option<PathBuf>,
+
+    /// Write the samples here: .npy, .npz or text (see above); `-` is standard output (text)
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+
+    /// Print the report as JSON
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+/// The built-in samplers with the parameters of a command line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum App {
+    DeepWalk(DeepWalk),
+    WeightedDeepWalk(WeightedDeepWalk),
+    Ppr(Ppr),
+    Node2vec(Node2vec),
+    KHop(KHop),
+    Layer(Layer),
+    FastGcn(FastGcn),
+    Ladies(Ladies),
+    Mvs(Mvs),
+    ClusterGcn(ClusterGcn),
+    MultiRootWalk(MultiRootWalk),
+}
+
+/// Runs `$body` with `$s` bound to the sampler inside `$app`, monomorphised per sampler.
+macro_rules! with_sampler {
+    ($app:expr, $s:ident => $body:expr) => {
+        match $app {
+            App::DeepWalk($s) => $body,
+            App::WeightedDeepWalk($s) => $body,
+            App::Ppr($s) => $body,
+            App::Node2vec($s) => $body,
+            App::KHop($s) => $body,
+            App::Layer($s) => $body,
+            App::FastGcn($s) => $body,
+            App::Ladies($s) => $body,
+            App::Mvs($s) => $body,
+            App::ClusterGcn($s) => $body,
+            App::MultiRootWalk($s) => $body,
+        }
+    };
+}
+
+/// The parameters of the samplers, as the command lines give them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppParams {
+    pub walk_length: u32,
+    pub fanouts: Vec<u32>,
+    pub without_replacement: bool,
+    pub p: f64,
+    pub q: f64,
+    pub termination: f64,
+    pub layers: u32,
+    pub layer_size: u32,
+}
+
+impl App {
+    /// The sampler named `name` with `params`; errors name the option at fault.
+    pub fn new(name: &str, params: &AppParams) -> Result<App> {
+        if name.ends_with(".rs") {
+            return Err(not_yet(name));
+        }
+        let length = params.walk_length;
+        let needs_length = matches!(name, "deepwalk" | "weighted-deepwalk" | "ppr" | "node2vec" | "multi-root-walk");
+        if needs_length && length == 0 {
+            return Err(Error::invalid("--walk-length must be at least 1"));
+        }
+        if matches!(name, "layer" | "fastgcn" | "ladies") && (params.layers == 0 || params.layer_size == 0) {
+            return Err(Error::invalid("--layers and --layer-size must be at least 1"));
+        }
+        let (layers, size) = (params.layers, params.layer_size);
+        let app = match name {
+            "deepwalk" => App::DeepWalk(DeepWalk { length }),
+            "weighted-deepwalk" => App::WeightedDeepWalk(WeightedDeepWalk { length }),
+            "ppr" => App::Ppr(Ppr { termination: params.termination, max_length: length }),
+            "node2vec" => App::Node2vec(Node2vec { length, p: params.p, q: params.q }),
+            "khop" => {
+                if let Some(h) = params.fanouts.iter().position(|&f| f == 0) {
+                    return Err(Error::invalid(format!("--fanouts: the fan-out of hop {} is 0 (at least 1)", h + 1)));
+                }
+                let khop = KHop::new(&params.fanouts, !params.without_replacement).ok_or_else(|| {
+                    Error::invalid(format!("--fanouts takes 1 to {MAX_HOPS} fan-outs (got {})", params.fanouts.len()))
+                })?;
+                App::KHop(khop)
+            }
+            "layer" => App::Layer(Layer { layers, size }),
+            "fastgcn" => App::FastGcn(FastGcn { layers, size }),
+            "ladies" => App::Ladies(Ladies { layers, size }),
+            "mvs" => {
+                if params.fanouts.contains(&0) || params.fanouts.is_empty() {
+                    return Err(Error::invalid("--fanouts: every fan-out must be at least 1"));
+                }
+                if params.fanouts.iter().any(|&f| f != params.fanouts[0]) {
+                    return Err(Error::invalid(
+                        "--fanouts: mvs draws the same fan-out at every hop (e.g. --fanouts 10,10 for 2 hops)",
+                    ));
+                }
+                App::Mvs(Mvs { hops: params.fanouts.len() as u32, fanout: params.fanouts[0] })
+            }
+            "cluster-gcn" => App::ClusterGcn(ClusterGcn),
+            "multi-root-walk" => App::MultiRootWalk(MultiRootWalk { length }),
+            other => {
+                let names: Vec<&str> = crate::samplers::BUILT_IN.iter().map(|b| b.name).collect();
+                return Err(Error::invalid(format!(
+                    "unknown sampler `{other}`: expected one of {} or a FILE.rs",
+                    names.join(", ")
+                )));
+            }
+        };
+        with_sampler!(&app, s => s.validate())?;
+        Ok(app)
+    }
+
+    /// The name `glp sample` takes.
+    pub fn name(&self) -> &'static str {
+        match self {
+            App::DeepWalk(_) => "deepwalk",
+            App::WeightedDeepWalk(_) => "weighted-deepwalk",
+            App::Ppr(_) => "ppr",
+            App::Node2vec(_) => "node2vec",
+            App::KHop(_) => "khop",
+            App::Layer(_) => "layer",
+            App::FastGcn(_) => "fastgcn",
+            App::Ladies(_) => "ladies",
+            App::Mvs(_) => "mvs",
+            App::ClusterGcn(_) => "cluster-gcn",
+            App::MultiRootWalk(_) => "multi-root-walk",
+        }
+    }
+
+    /// Whether a sample is a walk (one vertex per step), written as rows of vertices.
+    pub fn is_walk(&self) -> bool {
+        matches!(
+            self,
+            App::DeepWalk(_) | App::WeightedDeepWalk(_) | App::Ppr(_) | App::Node2vec(_) | App::MultiRootWalk(_)
+        )
+    }
+
+    /// Roots per sample when `--batch-size` is not given.
+    pub fn default_batch(&self) -> u32 {
+        match self {
+            App::Layer(_) | App::FastGcn(_) | App::Ladies(_) => 64,
+            App::MultiRootWalk(_) => 10,
+            _ => 1,
+        }
+    }
+
+    /// Whether samples may have several roots.
+    fn takes_batches(&self) -> bool {
+        !matches!(self, App::DeepWalk(_) | App::WeightedDeepWalk(_) | App::Ppr(_) | App::Node2vec(_))
+    }
+
+    /// Runs the sampler on the CPU engine, drawing the progress bar.
+    pub fn run(&self, graph: &SampleGraph<'_>, initial: &InitialSamples, seed: u64) -> Result<SampleOutcome> {
+        let bar = SampleBar::new(self.name(), initial.len() as u64);
+        let observer = |done: u64, _total: u64| bar.done(done);
+        let config = SampleConfig { seed };
+        with_sampler!(self, s => sample::run_observed(graph, s, initial, &config, Some(&observer)))
+    }
+}
+
+/// The error of a sampler written in a file (and of `--sampler`), until the compiler's
+/// sampler kind is wired in.
+fn not_yet(file: &str) -> Error {
+    Error::invalid(format!(
+        "{file}: samplers written in a file are not yet supported (the compiler's sampler kind comes next); \
+         use a built-in sampler"
+    ))
+}
+
+/// Where samples start, from the command line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RootsArg {
+    /// One sample per vertex, or per group of `batch` consecutive vertices.
+    Every,
+    /// The vertex ids of a file.
+    File(PathBuf),
+    /// `N` samples of random roots.
+    Random(u64),
+}
+
+/// The initial samples of `app` on `graph`: `batch` roots per sample (clusters for
+/// ClusterGCN, which cuts the ids into `clusters` ranges).
+pub fn initial_samples(
+    app: &App,
+    graph: &Graph,
+    roots: &RootsArg,
+    batch: u32,
+    clusters: u32,
+    seed: u64,
+) -> Result<InitialSamples> {
+    let n = graph.num_vertices();
+    if batch == 0 {
+        return Err(Error::invalid("--batch-size must be at least 1"));
+    }
+    if batch > 1 && !app.takes_batches() {
+        return Err(Error::invalid(format!("{} samples one walk per root: --batch-size must be 1", app.name())));
+    }
+    if n == 0 {
+        return Err(Error::invalid("the graph has no vertices: there is nothing to sample"));
+    }
+    if let App::ClusterGcn(_) = app {
+        return cluster_samples(n, roots, batch, clusters, seed);
+    }
+    match roots {
+        RootsArg::Every if batch == 1 => InitialSamples::every_vertex(n),
+        RootsArg::Every => grouped((0..n as VertexId).collect(), batch, n),
+        RootsArg::File(path) => grouped(sample::read_roots(path, &graph.ids)?, batch, n),
+        RootsArg::Random(0) => Err(Error::invalid("--roots-random must be at least 1")),
+        RootsArg::Random(count) => InitialSamples::random(*count, batch, n, seed),
+    }
+}
+
+/// `roots` in consecutive groups of `batch` (the last one smaller).
+fn grouped(roots: Vec<VertexId>, batch: u32, n: usize) -> Result<InitialSamples> {
+    let len = roots.len() as u64;
+    let mut offsets: Vec<u64> = (0..len).step_by(batch as usize).collect();
+    offsets.push(len);
+    InitialSamples::groups(offsets, roots, n)
+}
+
+/// ClusterGCN's samples: the vertex ids cut into `clusters` consecutive ranges; every sample
+/// is `batch` clusters: an epoch (all clusters, in an order drawn from `seed`, in groups of
+/// `batch`), or `N` samples of `batch` distinct random clusters.
+fn cluster_samples(n: usize, roots: &RootsArg, batch: u32, clusters: u32, seed: u64) -> Result<InitialSamples> {
+    if clusters == 0 || clusters as usize > n {
+        return Err(Error::invalid(format!("--clusters must lie in 1..={n} (the vertices) (got {clusters})")));
+    }
+    if batch > clusters {
+        return Err(Error::invalid(format!("--batch-size {batch} exceeds the {clusters} clusters")));
+    }
+    let range =
+        |c: u64| (c * n as u64 / clusters as u64) as VertexId..((c + 1) * n as u64 / clusters as u64) as VertexId;
+    // A Fisher-Yates shuffle of the clusters, drawn from the stream of sample `i`'s roots.
+    let shuffled = |i: u32| {
+        let mut order: Vec<u64> = (0..clusters as u64).collect();
+        let mut stream = sample_stream(seed, i, ROOT_STEP, 1);
+        for k in (1..order.len()).rev() {
+            order.swap(k, stream.next_below(k as u64 + 1) as usize);
+        }
+        order
+    };
+    let groups: Vec<Vec<u64>> = match roots {
+        RootsArg::Every => shuffled(0).chunks(batch as usize).map(<[u64]>::to_vec).collect(),
+        RootsArg::Random(0) => return Err(Error::invalid("--roots-random must be at least 1")),
+        RootsArg::Random(count) => {
+            if *count > u32::MAX as u64 {
+                return Err(Error::invalid(format!("--roots-random {count}: at most {} samples", u32::MAX)));
+            }
+            (0..*count as u32).map(|i| shuffled(i)[..batch as usize].to_vec()).collect()
+        }
+        RootsArg::File(_) => {
+            return Err(Error::invalid("cluster-gcn takes its roots from --clusters, not from --roots"));
+        }
+    };
+    let mut offsets = vec![0u64];
+    let mut vertices = Vec::new();
+    for group in groups {
+        for c in group {
+            vertices.extend(range(c));
+        }
+        offsets.push(vertices.len() as u64);
+    }
+    InitialSamples::groups(offsets, vertices, n)
+}
+
+/// How the samples are written, from `--out`'s extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputFormat {
+    Npy,
+    Npz,
+    Text,
+}
+
+impl OutputFormat {
+    /// The format of `path`.
+    pub fn of(path: &Path) -> OutputFormat {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("npy") => OutputFormat::Npy,
+            Some("npz") => OutputFormat::Npz,
+            _ => OutputFormat::Text,
+        }
+    }
+}
+
+/// The input id of dense vertex `v` as NumPy's int64.
+fn id_i64(graph: &Graph, v: VertexId) -> Result<i64> {
+    let id = graph.ids.original(v);
+    i64::try_from(id).map_err(|_| Error::invalid(format!("vertex id {id} does not fit NumPy's int64")))
+}
+
+/// The samples of `app` in `format`.
+pub fn encode(app: &App, graph: &Graph, outcome: &SampleOutcome, format: OutputFormat) -> Result<Vec<u8>> {
+    let walks = || -> Result<Vec<u8>> {
+        let (width, rows) = outcome.walks();
+        let values = rows.iter().map(|v| v.map_or(Ok(-1), |v| id_i64(graph, v))).collect::<Result<Vec<i64>>>()?;
+        npy::npy_i64(&[outcome.num_samples(), width], &values)
+    };
+    match (format, app.is_walk()) {
+        (OutputFormat::Npy, true) => walks(),
+        (OutputFormat::Npy, false) => Err(Error::invalid(format!(
+            "{} samples subgraphs, which take several arrays: write them to a .npz file",
+            app.name()
+        ))),
+        (OutputFormat::Npz, true) => npy::npz(&[("walks", walks()?)]),
+        (OutputFormat::Npz, false) => {
+            let batch = outcome.subgraphs();
+            let ids = batch.node.iter().map(|&v| id_i64(graph, v)).collect::<Result<Vec<i64>>>()?;
+            let array = |values: &[u64]| {
+                let values: Vec<i64> = values.iter().map(|&x| x as i64).collect();
+                npy::npy_i64(&[values.len()], &values)
+            };
+            npy::npz(&[
+                ("node", npy::npy_i64(&[ids.len()], &ids)?),
+                ("batch", array(&batch.batch)?),
+                ("row", array(&batch.row)?),
+                ("col", array(&batch.col)?),
+                ("num_sampled_nodes", array(&batch.num_sampled_nodes)?),
+                ("num_sampled_edges", array(&batch.num_sampled_edges)?),
+            ])
+        }
+        (OutputFormat::Text, true) => {
+            let mut text = String::new();
+            for i in 0..outcome.num_samples() {
+                let s = outcome.sample(i);
+                let ids: Vec<String> =
+                    s.roots.iter().chain(s.vertices).map(|&v| graph.ids.original(v).to_string()).collect();
+                text.push_str(&ids.join(" "));
+                text.push('\n');
+            }
+            Ok(text.into_bytes())
+        }
+        (OutputFormat::Text, false) => {
+            let mut text = String::new();
+            for i in 0..outcome.num_samples() {
+                let s = outcome.sample(i);
+                for j in 0..s.vertices.len() {
+                    let (from, to) = (graph.ids.original(s.sources[j]), graph.ids.original(s.vertices[j]));
+                    let _ = writeln!(text, "{i}\t{}\t{from}\t{to}", s.steps[j]);
+                }
+            }
+            Ok(text.into_bytes())
+        }
+    }
+}
+
+/// The JSON document `glp sample --json` prints.
+#[derive(Debug, Serialize)]
+struct SampleReport {
+    graph: String,
+    vertices: usize,
+    stored_edges: u64,
+    sampler: &'static str,
+    backend: &'static str,
+    seed: u64,
+    threads: usize,
+    samples: usize,
+    /// Vertices added to samples (roots excluded).
+    sampled_vertices: u64,
+    time_ms: f64,
+    sampled_vertices_per_s: f64,
+    samples_per_s: f64,
+}
+
+/// Checks `--backend`: the CPU for cpu and auto (with a notice), an error for gpu.
+pub fn check_backend(backend: BackendArg) -> Result<()> {
+    match backend {
+        BackendArg::Cpu => Ok(()),
+        BackendArg::Auto => {
+            console::notice("sampling on the CPU (the GPU sampling engines come next)");
+            Ok(())
+        }
+        BackendArg::Gpu => Err(Error::invalid(
+            "--backend gpu: the GPU sampling engines come next; sample with --backend cpu (or auto)",
+        )),
+    }
+}
+
+pub fn run(args: SampleArgs) -> Result<()> {
+    if let Some(file) = &args.sampler {
+        return Err(not_yet(&format!("--sampler {}", file.display())));
+    }
+    let params = AppParams {
+        walk_length: args.walk_length,
+        fanouts: args.fanouts.clone(),
+        without_replacement: args.without_replacement,
+        p: args.p,
+        q: args.q,
+        termination: args.termination,
+        layers: args.layers,
+        layer_size: args.layer_size,
+    };
+    let app = App::new(&args.app, &params)?;
+    let out = match &args.out {
+        Some(path) => {
+            let format = OutputFormat::of(path);
+            let content = if format == OutputFormat::Text { Content::Text } else { Content::Binary };
+            if format == OutputFormat::Npy && !app.is_walk() {
+                return Err(Error::invalid(format!(
+                    "--out {}: {} samples subgraphs, which take several arrays: write them to a .npz file",
+                    path.display(),
+                    app.name()
+                )));
+            }
+            Some((Destination::check("--out", path, content)?, format))
+        }
+        None => None,
+    };
+    check_backend(args.backend)?;
+    let roots = match (&args.roots, args.roots_random) {
+        (Some(path), _) => RootsArg::File(path.clone()),
+        (None, Some(count)) => RootsArg::Random(count),
+        (None, None) => RootsArg::Every,
+    };
+    let batch = args.batch_size.unwrap_or(app.default_batch());
+    let graph = common::load(args.graph.as_deref(), &args.load.with_weights(WeightRule::NonNegative))?;
+    let initial = initial_samples(&app, &graph, &roots, batch, args.clusters, args.seed)?;
+    let sample_graph = SampleGraph::new(&graph.csr)?;
+    let outcome = app.run(&sample_graph, &initial, args.seed)?;
+    let mut outputs = Outputs::new();
+    if let Some((destination, format)) = &out {
+        outputs.stage_bytes(destination, encode(&app, &graph, &outcome, *format)?)?;
+    }
+    let seconds = outcome.elapsed.as_secs_f64().max(1e-9);
+    let report = SampleReport {
+        graph: common::graph_name(args.graph.as_deref()),
+        vertices: graph.num_vertices(),
+        stored_edges: graph.num_edges(),
+        sampler: app.name(),
+        backend: "cpu",
+        seed: args.seed,
+        threads: rayon::current_num_threads(),
+        samples: outcome.num_samples(),
+        sampled_vertices: outcome.sampled_vertices(),
+        time_ms: outcome.elapsed.as_secs_f64() * 1e3,
+        sampled_vertices_per_s: outcome.sampled_vertices() as f64 / seconds,
+        samples_per_s: outcome.num_samples() as f64 / seconds,
+    };
+    let text = if args.json { output::json(&report)? } else { summary(&report) };
+    outputs.stage_report(text);
+    outputs.commit()
+}
+
+fn summary(r: &SampleReport) -> String {
+    format!(
+        "graph        {} ({} vertices, {} stored edges)\n\
+         sampler      {} on the CPU ({} threads, seed {})\n\
+         samples      {} ({} sampled vertices)\n\
+         time         {:.1} ms: {:.3e} sampled vertices/s, {:.3e} samples/s\n",
+        r.graph,
+        r.vertices,
+        r.stored_edges,
+        r.sampler,
+        r.threads,
+        r.seed,
+        r.samples,
+        r.sampled_vertices,
+        r.time_ms,
+        r.sampled_vertices_per_s,
+        r.samples_per_s
+    )
+}

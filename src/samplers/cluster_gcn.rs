@@ -1,0 +1,36 @@
+//! ClusterGCN's cluster subgraphs.
+
+use crate::graph::VertexId;
+use crate::sample::{SampleView, Sampler, ALL_NEIGHBOURS, NONE};
+
+/// ClusterGCN (Chiang, Liu, Si, Li, Bengio and Hsieh, KDD 2019): a mini-batch is the
+/// subgraph induced by a few clusters of a vertex partition.
+///
+/// One sample is the subgraph induced by its roots (the vertices of its clusters, given as
+/// the sample's roots): one step with one draw per neighbour of every root, which keeps the
+/// edges whose other end is a root too. Every edge between two roots is recorded once per
+/// direction stored in the graph. The partition is the caller's (`glp sample cluster-gcn`
+/// cuts the vertex ids into consecutive ranges; renumber the graph by a partition, METIS's
+/// or label propagation's, to get ClusterGCN's clusters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ClusterGcn;
+
+impl Sampler for ClusterGcn {
+    fn steps(&self) -> u32 {
+        1
+    }
+
+    fn sample_size(&self, _step: u32) -> u32 {
+        ALL_NEIGHBOURS
+    }
+
+    /// Neighbour `lane` of the transit when it is in the sample's clusters.
+    fn next(&self, view: &SampleView<'_>, _sample: u32, transit: VertexId, lane: u32, _step: u32) -> VertexId {
+        let v = view.edge(transit, lane as u64);
+        if view.is_root(v) {
+            v
+        } else {
+            NONE
+        }
+    }
+}
