@@ -3,25 +3,10 @@
 
 mod common;
 
-use common::{data, read_pairs};
+use common::{data, glp, read_pairs, stderr, stdout, BUNDLED_FILE};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::process::{Command, Output};
-
-/// The bundled graph's file in the repository.
-const BUNDLED_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/email-Eu-core.txt");
-
-fn glp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_glp")).args(args).output().expect("the glp binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// NMI with the arithmetic-mean normalisation, written independently of glp's metrics.
 fn nmi(a: &[u64], b: &[u64]) -> f64 {

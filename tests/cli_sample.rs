@@ -1,24 +1,12 @@
 //! End-to-end tests of `glp sample`: its outputs read back (NumPy's `.npy` parsed here, and
 //! by NumPy itself when Python has it) and checked against the graph file, and its errors.
 
+mod common;
+
+use common::{glp, stderr, stdout, BUNDLED_FILE};
 use std::collections::HashSet;
 use std::path::Path;
-use std::process::{Command, Output};
-
-/// The bundled graph's file in the repository.
-const BUNDLED_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/email-Eu-core.txt");
-
-fn glp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_glp")).args(args).output().expect("the glp binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::Command;
 
 /// The undirected edges of the bundled graph, read here from its file.
 fn bundled_edges() -> HashSet<(i64, i64)> {

@@ -7,6 +7,7 @@ use glp::device::Gpu;
 use glp::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 /// A data file's path (the test kit's lookup: the repository's data folder, then
 /// `GLP_DATA_DIR`).
@@ -196,4 +197,22 @@ pub fn llp_sweep_graphs() -> [(&'static str, Csr); 3] {
     })
     .unwrap();
     [("football", load("football.edges").csr), ("com-DBLP", load("com-dblp.edges.gz").csr), ("planted", planted.csr)]
+}
+
+/// The bundled graph's file in the repository.
+pub const BUNDLED_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/email-Eu-core.txt");
+
+/// Runs the `glp` binary built for the tests.
+pub fn glp(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_glp")).args(args).output().expect("the glp binary runs")
+}
+
+/// A command's standard output, as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A command's standard error, as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
 }
