@@ -350,7 +350,7 @@ pub fn initial_samples(
     match roots {
         RootsArg::Every if batch == 1 => InitialSamples::every_vertex(n),
         RootsArg::Every => grouped((0..n as VertexId).collect(), batch, n),
-        RootsArg::File(path) => grouped(sample::read_roots(path, &graph.ids)?, batch, n),
+        RootsArg::File(path) => grouped(glp_runtime::io::read_roots(path, &graph.ids)?, batch, n),
         RootsArg::Random(0) => Err(Error::invalid("--roots-random must be at least 1")),
         RootsArg::Random(count) => InitialSamples::random(*count, batch, n, seed),
     }

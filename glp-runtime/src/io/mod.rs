@@ -118,19 +118,21 @@ mod data_dict;
 mod detect;
 mod edge_list;
 mod glpg;
-pub(crate) mod input;
+mod input;
 mod ldbc;
 mod matrix_market;
-pub(crate) mod progress;
+mod progress;
 mod records;
+mod roots;
 mod seeds;
-pub(crate) mod text;
+mod text;
 mod truth;
 
 pub use columns::{Column, Columns, SOURCE_NAMES, TARGET_NAMES, WEIGHT_NAMES};
 pub use glpg::write_glpg;
 pub use input::STDIN_PATH;
 pub use progress::draws_progress;
+pub use roots::{read_roots, read_roots_from_bytes};
 pub use seeds::{read_seeds, read_seeds_from_bytes, SeedFile};
 pub use truth::{
     read_ground_truth, read_ground_truth_as, read_ground_truth_from_bytes, read_ground_truth_from_bytes_as, TruthFile,

@@ -61,7 +61,6 @@ pub mod engine;
 pub mod npy;
 mod outcome;
 mod roots;
-mod roots_file;
 mod sampler;
 mod view;
 
@@ -69,6 +68,5 @@ pub use edges::SampleGraph;
 pub use engine::{run, run_observed, SampleConfig, SampleObserver};
 pub use outcome::{SampleOutcome, SampleRef, SubgraphBatch};
 pub use roots::{InitialSamples, ROOT_STEP};
-pub use roots_file::{read_roots, read_roots_from_bytes};
 pub use sampler::{Sampler, ADDED, ALL_NEIGHBOURS, COLLECTIVE, INDIVIDUAL, NONE, NONE_ENTRY, REPLACE};
 pub use view::SampleView;

@@ -6,11 +6,11 @@
 //! that is not a vertex of the graph, a second field, and a file without any id are errors
 //! naming file, line and column. A vertex may be listed several times (one sample each).
 
+use super::input::{decode_bytes, display_name, read_file};
+use super::progress::Progress;
+use super::text::{Dialect, Text};
 use crate::error::Result;
 use crate::graph::{VertexId, VertexIds};
-use crate::io::input::{decode_bytes, display_name, read_file};
-use crate::io::progress::Progress;
-use crate::io::text::{Dialect, Text};
 use std::path::Path;
 
 /// Reads the roots at `path` (plain or compressed) as dense vertex ids, in file order.
