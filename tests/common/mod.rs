@@ -216,3 +216,13 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// The only `error: ` line of a failed run.
+pub fn error_line(run: &Output) -> String {
+    assert!(!run.status.success(), "the run succeeded: {}", stderr(run));
+    let err = stderr(run);
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error: ")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    errors[0].to_string()
+}
