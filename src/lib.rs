@@ -30,7 +30,7 @@
 
 extern crate self as glp;
 
-pub use glp_macros::lp_variant;
+pub use glp_macros::{lp_variant, sampler};
 pub use glp_runtime::{community, device, error, gen, graph, io, lp, metrics, random, sample, Error, Result};
 
 pub mod samplers;

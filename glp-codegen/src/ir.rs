@@ -181,6 +181,9 @@ pub struct Program {
     pub params: Vec<ParamDecl>,
     /// Source locations, indexed by [`SpanId`].
     pub spans: Vec<Location>,
+    /// Host methods the impl writes ([`crate::program::kind::KindSpec::host_methods`]),
+    /// left out of the program, in source order.
+    pub host_methods: Vec<String>,
 }
 
 impl Program {

@@ -24,6 +24,7 @@ pub fn check(kind: &KindSpec, lowered: &mut Lowered) {
         locals: Vec::new(),
         params: Vec::new(),
         ret: Type::Unit,
+        deferred: Vec::new(),
     };
     // Parameter types: known scalars, or the variables the front end made.
     let program = &mut lowered.program;
@@ -42,6 +43,13 @@ pub fn check(kind: &KindSpec, lowered: &mut Lowered) {
         checker.unify(&body_ty, &ret, f.body.tail.as_ref().map_or(f.span, |t| t.span), "the function's return type");
         for (decl, ty) in f.locals.iter_mut().zip(&checker.locals) {
             decl.ty = ty.clone();
+        }
+    }
+    // Requirements on types unknown when they were met (`!x` with `x` still open: an
+    // integer or a bool), checked now that inference is done.
+    for (ty, class, span, what) in std::mem::take(&mut checker.deferred) {
+        if !matches!(checker.resolve(&ty), Type::Var(_)) {
+            checker.require(&ty, class, span, &what);
         }
     }
     // Resolve every variable and write the final types back.
@@ -95,6 +103,9 @@ struct Checker<'k> {
     locals: Vec<Type>,
     params: Vec<Type>,
     ret: Type,
+    /// Requirements met by a variable no class narrows to (see [`Checker::require`]),
+    /// checked again at the end.
+    deferred: Vec<(Type, Class, SpanId, String)>,
 }
 
 /// What an operand must be.
@@ -255,8 +266,14 @@ impl Checker<'_> {
                 let ok = match (k, class) {
                     (VarKind::Int, Class::Float | Class::Bool)
                     | (VarKind::Float, Class::Integer | Class::IntegerOrBool | Class::Bool) => false,
-                    (VarKind::Any | VarKind::Param(_), Class::Integer | Class::IntegerOrBool) => {
+                    (VarKind::Any | VarKind::Param(_), Class::Integer) => {
                         self.vars[v as usize] = Slot::Unbound(VarKind::Int);
+                        true
+                    }
+                    // No variable kind is "integer or bool": decide once inference is done
+                    // (`!self.flag` returned as a `bool`).
+                    (VarKind::Any | VarKind::Param(_), Class::IntegerOrBool) => {
+                        self.deferred.push((Type::Var(v), class, span, what.to_string()));
                         true
                     }
                     (VarKind::Any | VarKind::Param(_), Class::Float) => {

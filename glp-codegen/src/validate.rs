@@ -1,7 +1,8 @@
 //! Checks that need the whole typed program: locals assigned before use (and immutable ones
 //! once; see [`crate::init`]), no recursion (GPU code has no call stack to
 //! speak of), every context method called only from hooks allowed to call it (directly or
-//! through helpers), and per-vertex state touched only by its own vertex.
+//! through helpers), per-vertex state touched only by its own vertex, and loops only where a
+//! step budget exists (hooks taking the context).
 
 use crate::diag::Diagnostic;
 use crate::ir::*;
@@ -16,8 +17,55 @@ pub fn validate(kind: &KindSpec, program: &Program) -> Vec<Diagnostic> {
     check_recursion(program, &calls, &mut errors);
     if errors.len() == before {
         check_intrinsic_use(kind, program, &calls, &mut errors);
+        check_loops_have_a_budget(kind, program, &calls, &mut errors);
     }
     errors
+}
+
+/// Every function hook `hook` (the function of that index) reaches, itself included.
+fn reached_from(hook: usize, calls: &[Vec<(FunctionId, SpanId)>]) -> BTreeSet<usize> {
+    let mut reached = BTreeSet::from([hook]);
+    let mut stack = vec![hook];
+    while let Some(g) = stack.pop() {
+        for &(callee, _) in &calls[g] {
+            if reached.insert(callee as usize) {
+                stack.push(callee as usize);
+            }
+        }
+    }
+    reached
+}
+
+/// A loop's step budget comes from the context ([`crate::loops`]): hooks that take no context
+/// (a sampler's `steps`) may not loop, themselves or through helpers.
+fn check_loops_have_a_budget(
+    kind: &KindSpec,
+    program: &Program,
+    calls: &[Vec<(FunctionId, SpanId)>],
+    errors: &mut Vec<Diagnostic>,
+) {
+    let sites = crate::loops::loop_sites(program);
+    let mut reported = BTreeSet::new();
+    for (index, f) in program.functions.iter().enumerate() {
+        let Some(hook) = f.role.hook_index() else { continue };
+        let spec = &kind.hooks[hook];
+        if spec.args.iter().any(|(_, a)| *a == crate::program::kind::HookArg::Context) {
+            continue;
+        }
+        let reached = reached_from(index, calls);
+        for site in sites.iter().filter(|s| reached.contains(&(s.function as usize))) {
+            if reported.insert(site.span) {
+                errors.push(
+                    Diagnostic::new(site.span, format!("loops are not allowed in `{}`", spec.name))
+                        .with_help(format!(
+                            "`{}` takes no `{}`, which every loop's step budget comes from; compute the value without a loop",
+                            spec.name,
+                            kind.context_signature()
+                        )),
+                );
+            }
+        }
+    }
 }
 
 /// The helper calls in `f`, in source order.
@@ -88,16 +136,7 @@ fn check_intrinsic_use(
     let mut reported = BTreeSet::new();
     for (index, f) in program.functions.iter().enumerate() {
         let Some(hook) = f.role.hook_index() else { continue };
-        // Every function this hook reaches.
-        let mut reached = BTreeSet::from([index]);
-        let mut stack = vec![index];
-        while let Some(g) = stack.pop() {
-            for &(callee, _) in &calls[g] {
-                if reached.insert(callee as usize) {
-                    stack.push(callee as usize);
-                }
-            }
-        }
+        let reached = reached_from(index, calls);
         for &g in &reached {
             let function = &program.functions[g];
             crate::visit::walk_block(&function.body, &mut |e: &Expr| {
@@ -131,7 +170,7 @@ fn check_own_vertex(
     errors: &mut Vec<Diagnostic>,
     reported: &mut BTreeSet<(SpanId, usize)>,
 ) {
-    let own = f.role.hook_index().map(|h| f.params[kind.hooks[h].vertex_arg]);
+    let own = f.role.hook_index().and_then(|h| kind.hooks[h].vertex_arg).map(|arg| f.params[arg]);
     let ok = match (own, arg.map(|a| &a.kind)) {
         (Some(own), Some(ExprKind::Local(id))) => *id == own && !f.locals[own as usize].mutable,
         _ => false,

@@ -17,6 +17,7 @@ static KIND: KindSpec = KindSpec {
     default_hooks: "impl TestKind for Defaults {}",
     c_prefix: "t_",
     helpers: true,
+    host_methods: &[],
 };
 
 /// One error: its line (1 is the `fn` line of the body below), column, message and help.

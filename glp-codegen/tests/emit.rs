@@ -38,6 +38,7 @@ static KIND: KindSpec = KindSpec {
     default_hooks: "impl TestKind for Defaults {}",
     c_prefix: "t_",
     helpers: true,
+    host_methods: &[],
 };
 
 /// The body of the C function emitted for `fn f(&self, c: &Ctx, a: i32) -> ret { body }`.

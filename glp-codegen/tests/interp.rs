@@ -77,6 +77,7 @@ static TEST_KIND: KindSpec = KindSpec {
     default_hooks: "impl TestKind for Defaults {}",
     c_prefix: "t_",
     helpers: true,
+    host_methods: &[],
 };
 
 /// The context: the same object serves the native code and, as a [`Host`], the interpreter.

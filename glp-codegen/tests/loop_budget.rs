@@ -228,6 +228,7 @@ static HELPERS: KindSpec = KindSpec {
     default_hooks: "impl TestKind for Defaults {}",
     c_prefix: "t_",
     helpers: true,
+    host_methods: &[],
 };
 
 #[test]

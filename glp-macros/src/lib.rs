@@ -15,3 +15,14 @@ use proc_macro::TokenStream;
 pub fn lp_variant(attr: TokenStream, item: TokenStream) -> TokenStream {
     glp_codegen::kinds::lp::expand_attribute(attr.into(), item.into()).into()
 }
+
+/// Compiles a graph sampler: put it on `impl Sampler for YourStruct`.
+///
+/// The impl is kept as written; the macro adds an impl of `glp::sample::CompiledSampler` with
+/// the CUDA device functions of the hooks, the view facilities they use and the parameter
+/// values. The trait's host methods (`validate`, `name`, `failure`) stay ordinary Rust.
+/// `#[glp::sampler(debug)]` prints the generated CUDA while compiling.
+#[proc_macro_attribute]
+pub fn sampler(attr: TokenStream, item: TokenStream) -> TokenStream {
+    glp_codegen::kinds::sample::expand_attribute(attr.into(), item.into()).into()
+}

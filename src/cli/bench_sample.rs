@@ -49,7 +49,7 @@ pub struct SampleBenchArgs {
 /// One row of the report.
 #[derive(Debug, Serialize)]
 struct SampleBenchRow {
-    sampler: &'static str,
+    sampler: String,
     samples: usize,
     sampled_vertices: u64,
     median_ms: f64,
@@ -82,6 +82,7 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
         termination: 0.15,
         layers: 2,
         layer_size: 64,
+        file_params: Vec::new(),
     };
     let names: Vec<String> = if args.apps.is_empty() {
         crate::samplers::BUILT_IN.iter().map(|b| b.name.to_string()).collect()
@@ -112,7 +113,7 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
         let (median, min) = median_min(&mut times);
         let seconds = median.as_secs_f64().max(1e-9);
         rows.push(SampleBenchRow {
-            sampler: app.name(),
+            sampler: app.name().to_string(),
             samples: outcome.num_samples(),
             sampled_vertices: outcome.sampled_vertices(),
             median_ms: median.as_secs_f64() * 1e3,

@@ -144,3 +144,24 @@ pub fn graph_name(path: Option<&Path>) -> String {
         Some(p) => p.display().to_string(),
     }
 }
+
+/// Reads the program file `path` given with `flag` (a variant or a sampler: `noun`) and
+/// compiles it with `compile` (the kind's `from_source`, taking the file name, its text and
+/// the `--param NAME=VALUE` strings); a parameter error names `--param`.
+pub fn compile_program_file<T>(
+    flag: &str,
+    noun: &str,
+    path: &Path,
+    params: &[String],
+    compile: impl FnOnce(&str, &str, &[String]) -> Result<T>,
+) -> Result<T> {
+    let source = std::fs::read_to_string(path).map_err(|e| {
+        glp_runtime::Error::invalid(format!("{flag}{}: cannot read the {noun} file: {e}", path.display()))
+    })?;
+    let file = path.display().to_string();
+    compile(&file, &source, params).map_err(|e| match e {
+        glp_runtime::Error::Parameter(e) => glp_runtime::Error::invalid(e.with_flag(Some("--param"))),
+        other => other,
+    })
+}
+

@@ -345,13 +345,14 @@ impl EngineArgs {
     /// Reads and compiles a variant file, sets its parameters from --param and checks that
     /// --seeds is given exactly when it reads seeds.
     fn compile_file(&self, path: &Path) -> Result<InterpretedVariant> {
-        let source = std::fs::read_to_string(path)
-            .map_err(|e| Error::invalid(format!("--variant {}: cannot read the variant file: {e}", path.display())))?;
+        let variant = super::common::compile_program_file(
+            "--variant ",
+            "variant",
+            path,
+            &self.params,
+            InterpretedVariant::from_source::<String>,
+        )?;
         let file = path.display().to_string();
-        let variant = InterpretedVariant::from_source(&file, &source, &self.params).map_err(|e| match e {
-            Error::Parameter(e) => Error::invalid(e.with_flag(Some("--param"))),
-            other => other,
-        })?;
         let name = variant.name();
         match (variant.features().seeds, &self.seeds) {
             (true, None) => Err(Error::invalid(format!(

@@ -14,7 +14,9 @@ use clap::Args;
 use glp_runtime::graph::{Graph, VertexId};
 use glp_runtime::io::WeightRule;
 use glp_runtime::random::sample_stream;
-use glp_runtime::sample::{self, npy, InitialSamples, SampleConfig, SampleGraph, SampleOutcome, Sampler, ROOT_STEP};
+use glp_runtime::sample::{
+    self, npy, InitialSamples, InterpretedSampler, SampleConfig, SampleGraph, SampleOutcome, Sampler, ROOT_STEP,
+};
 use glp_runtime::{Error, Result};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -42,7 +44,11 @@ pub const LONG_ABOUT: &str = "Sample random walks or subgraphs from a graph (Nex
     vertex ids into --clusters ranges\n  \
     multi-root-walk    --batch-size walkers, the one that moves chosen by degree (frontier \
     sampling)\n  \
-    FILE.rs            a sampler written in Rust (not yet: the compiler's sampler kind comes next)\n\n\
+    FILE.rs            a sampler written in Rust: a struct whose fields are its parameters and \
+    `impl Sampler for` it, as in src/samplers/ (errors point at file:line:col); every parameter \
+    its hooks read is given with --param NAME=VALUE, parsed as the field's type. It runs on the \
+    interpreter and gives the samples the same Rust compiled into glp would. Its `validate` is \
+    not run (it is host code): check the parameters you give. Also --sampler FILE.rs\n\n\
     Samples start from every vertex (one sample each; layer samplers: consecutive groups of \
     --batch-size vertices; cluster-gcn: every group of --batch-size clusters, in an order \
     drawn from --seed), from the vertex ids of --roots FILE (one per line), or from \
@@ -68,9 +74,9 @@ pub const LONG_ABOUT: &str = "Sample random walks or subgraphs from a graph (Nex
 #[derive(Debug, Args)]
 pub struct SampleArgs {
     /// The sampler: deepwalk, weighted-deepwalk, ppr, node2vec, khop, layer, fastgcn, ladies,
-    /// cluster-gcn, multi-root-walk (see above)
-    #[arg(value_name = "APP")]
-    pub app: String,
+    /// mvs, cluster-gcn, multi-root-walk, or a FILE.rs (see above)
+    #[arg(value_name = "APP", required_unless_present = "sampler")]
+    pub app: Option<String>,
 
     /// Graph file (any supported format) [default: the bundled email-Eu-core]
     pub graph: Option<PathBuf>,
@@ -135,9 +141,14 @@ pub struct SampleArgs {
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     pub backend: BackendArg,
 
-    /// A sampler written in Rust (reserved: the compiler's sampler kind comes next)
+    /// A sampler written in Rust, instead of APP (the first path is then the graph)
     #[arg(long, value_name = "FILE.rs")]
     pub sampler: Option<PathBuf>,
+
+    /// A parameter of a FILE.rs sampler, NAME=VALUE (repeatable): every field its hooks read,
+    /// parsed as the field's type (no defaults). Built-in samplers take the options above
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
 
     /// Write the samples here: .npy, .npz or text (see above); `-` is standard output (text)
     #[arg(long, value_name = "FILE")]
@@ -151,8 +162,8 @@ pub struct SampleArgs {
     pub load: LoadArgs,
 }
 
-/// The built-in samplers with the parameters of a command line.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// The samplers of a command line: the built-ins with their parameters, or a file.
+#[derive(Debug, Clone)]
 pub enum App {
     DeepWalk(DeepWalk),
     WeightedDeepWalk(WeightedDeepWalk),
@@ -165,6 +176,16 @@ pub enum App {
     Mvs(Mvs),
     ClusterGcn(ClusterGcn),
     MultiRootWalk(MultiRootWalk),
+    /// A sampler written in a file, run on the interpreter.
+    File(Box<FileSampler>),
+}
+
+/// A sampler read from a file.
+#[derive(Debug, Clone)]
+pub struct FileSampler {
+    /// The file, as given.
+    pub path: String,
+    pub sampler: InterpretedSampler,
 }
 
 /// Runs `$body` with `$s` bound to the sampler inside `$app`, monomorphised per sampler.
@@ -182,6 +203,10 @@ macro_rules! with_sampler {
             App::Mvs($s) => $body,
             App::ClusterGcn($s) => $body,
             App::MultiRootWalk($s) => $body,
+            App::File(file) => {
+                let $s = &file.sampler;
+                $body
+            }
         }
     };
 }
@@ -197,13 +222,22 @@ pub struct AppParams {
     pub termination: f64,
     pub layers: u32,
     pub layer_size: u32,
+    /// `--param NAME=VALUE` assignments (sampler files only).
+    pub file_params: Vec<String>,
 }
 
 impl App {
-    /// The sampler named `name` with `params`; errors name the option at fault.
+    /// The sampler named `name` with `params`; errors name the option at fault. A name
+    /// ending in `.rs` is a sampler file ([`App::file`]).
     pub fn new(name: &str, params: &AppParams) -> Result<App> {
         if name.ends_with(".rs") {
-            return Err(not_yet(name));
+            return App::file(Path::new(name), &params.file_params);
+        }
+        if let Some(given) = params.file_params.first() {
+            return Err(Error::invalid(format!(
+                "--param {given}: --param sets the parameters of a FILE.rs sampler; {name} takes the options of \
+                 `glp sample --help`"
+            )));
         }
         let length = params.walk_length;
         let needs_length = matches!(name, "deepwalk" | "weighted-deepwalk" | "ppr" | "node2vec" | "multi-root-walk");
@@ -256,9 +290,28 @@ impl App {
         Ok(app)
     }
 
-    /// The name `glp sample` takes.
-    pub fn name(&self) -> &'static str {
+    /// The sampler in the file `path`, compiled, with its parameters from `--param`
+    /// assignments. Its host methods (`validate`) are not run: a warning says so.
+    pub fn file(path: &Path, assignments: &[String]) -> Result<App> {
+        let sampler = common::compile_program_file("", "sampler", path, assignments, InterpretedSampler::from_source::<String>)?;
+        let skipped = sampler.skipped_host_methods();
+        if !skipped.is_empty() {
+            let names: Vec<String> = skipped.iter().map(|m| format!("`{m}`")).collect();
+            console::warning(format!(
+                "{}: {} of `{}` not run: host code (ordinary Rust) runs only in samplers compiled into glp; \
+                 the hooks run on the interpreter, so check the parameters you give",
+                path.display(),
+                names.join(", "),
+                sampler.name()
+            ));
+        }
+        Ok(App::File(Box::new(FileSampler { path: path.display().to_string(), sampler })))
+    }
+
+    /// The name `glp sample` takes (the file for a sampler file).
+    pub fn name(&self) -> &str {
         match self {
+            App::File(file) => &file.path,
             App::DeepWalk(_) => "deepwalk",
             App::WeightedDeepWalk(_) => "weighted-deepwalk",
             App::Ppr(_) => "ppr",
@@ -273,12 +326,22 @@ impl App {
         }
     }
 
-    /// Whether a sample is a walk (one vertex per step), written as rows of vertices.
+    /// Whether a sample is a walk (one vertex per step), written as rows of vertices. A
+    /// sampler file is a walk when each of its steps draws once from one transit: an
+    /// individual sampler drawing 1 vertex per step, whose transits are what it added.
     pub fn is_walk(&self) -> bool {
-        matches!(
-            self,
-            App::DeepWalk(_) | App::WeightedDeepWalk(_) | App::Ppr(_) | App::Node2vec(_) | App::MultiRootWalk(_)
-        )
+        match self {
+            App::File(file) => {
+                let s = &file.sampler;
+                s.sampling() == sample::INDIVIDUAL
+                    && s.next_transits() == sample::ADDED
+                    && (0..s.steps()).all(|step| s.sample_size(step) == 1)
+            }
+            _ => matches!(
+                self,
+                App::DeepWalk(_) | App::WeightedDeepWalk(_) | App::Ppr(_) | App::Node2vec(_) | App::MultiRootWalk(_)
+            ),
+        }
     }
 
     /// Roots per sample when `--batch-size` is not given.
@@ -290,9 +353,12 @@ impl App {
         }
     }
 
-    /// Whether samples may have several roots.
+    /// Whether samples may have several roots (a walk of a file has one).
     fn takes_batches(&self) -> bool {
-        !matches!(self, App::DeepWalk(_) | App::WeightedDeepWalk(_) | App::Ppr(_) | App::Node2vec(_))
+        match self {
+            App::File(_) => !self.is_walk(),
+            _ => !matches!(self, App::DeepWalk(_) | App::WeightedDeepWalk(_) | App::Ppr(_) | App::Node2vec(_)),
+        }
     }
 
     /// Runs the sampler on the CPU engine, drawing the progress bar.
@@ -302,15 +368,6 @@ impl App {
         let config = SampleConfig { seed };
         with_sampler!(self, s => sample::run_observed(graph, s, initial, &config, Some(&observer)))
     }
-}
-
-/// The error of a sampler written in a file (and of `--sampler`), until the compiler's
-/// sampler kind is wired in.
-fn not_yet(file: &str) -> Error {
-    Error::invalid(format!(
-        "{file}: samplers written in a file are not yet supported (the compiler's sampler kind comes next); \
-         use a built-in sampler"
-    ))
 }
 
 /// Where samples start, from the command line.
@@ -495,7 +552,7 @@ struct SampleReport {
     graph: String,
     vertices: usize,
     stored_edges: u64,
-    sampler: &'static str,
+    sampler: String,
     backend: &'static str,
     seed: u64,
     threads: usize,
@@ -522,8 +579,21 @@ pub fn check_backend(backend: BackendArg) -> Result<()> {
 }
 
 pub fn run(args: SampleArgs) -> Result<()> {
-    if let Some(file) = &args.sampler {
-        return Err(not_yet(&format!("--sampler {}", file.display())));
+    let (app_name, graph_path) = match (&args.sampler, &args.app, &args.graph) {
+        (None, Some(app), graph) => (app.clone(), graph.clone()),
+        (Some(file), None, graph) => (file.display().to_string(), graph.clone()),
+        (Some(file), Some(first), None) => (file.display().to_string(), Some(PathBuf::from(first))),
+        (Some(_), Some(first), Some(graph)) => {
+            return Err(Error::invalid(format!(
+                "--sampler gives the sampler: expected at most one GRAPH, got `{first}` and `{}`",
+                graph.display()
+            )));
+        }
+        (None, None, _) => return Err(Error::invalid("expected a sampler: APP, FILE.rs or --sampler FILE.rs")),
+    };
+    if args.sampler.as_ref().is_some_and(|file| file.extension().is_none_or(|e| e != "rs")) {
+        let file = args.sampler.as_ref().map(|f| f.display().to_string()).unwrap_or_default();
+        return Err(Error::invalid(format!("--sampler {file}: expected a Rust source file (FILE.rs)")));
     }
     let params = AppParams {
         walk_length: args.walk_length,
@@ -534,8 +604,9 @@ pub fn run(args: SampleArgs) -> Result<()> {
         termination: args.termination,
         layers: args.layers,
         layer_size: args.layer_size,
+        file_params: args.params.clone(),
     };
-    let app = App::new(&args.app, &params)?;
+    let app = App::new(&app_name, &params)?;
     let out = match &args.out {
         Some(path) => {
             let format = OutputFormat::of(path);
@@ -558,7 +629,7 @@ pub fn run(args: SampleArgs) -> Result<()> {
         (None, None) => RootsArg::Every,
     };
     let batch = args.batch_size.unwrap_or(app.default_batch());
-    let graph = common::load(args.graph.as_deref(), &args.load.with_weights(WeightRule::NonNegative))?;
+    let graph = common::load(graph_path.as_deref(), &args.load.with_weights(WeightRule::NonNegative))?;
     let initial = initial_samples(&app, &graph, &roots, batch, args.clusters, args.seed)?;
     let sample_graph = SampleGraph::new(&graph.csr)?;
     let outcome = app.run(&sample_graph, &initial, args.seed)?;
@@ -568,10 +639,10 @@ pub fn run(args: SampleArgs) -> Result<()> {
     }
     let seconds = outcome.elapsed.as_secs_f64().max(1e-9);
     let report = SampleReport {
-        graph: common::graph_name(args.graph.as_deref()),
+        graph: common::graph_name(graph_path.as_deref()),
         vertices: graph.num_vertices(),
         stored_edges: graph.num_edges(),
-        sampler: app.name(),
+        sampler: app.name().to_string(),
         backend: "cpu",
         seed: args.seed,
         threads: rayon::current_num_threads(),

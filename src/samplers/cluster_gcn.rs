@@ -15,6 +15,7 @@ use crate::sample::{SampleView, Sampler, ALL_NEIGHBOURS, NONE};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ClusterGcn;
 
+#[glp::sampler]
 impl Sampler for ClusterGcn {
     fn steps(&self) -> u32 {
         1

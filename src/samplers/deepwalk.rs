@@ -14,6 +14,7 @@ pub struct DeepWalk {
     pub length: u32,
 }
 
+#[glp::sampler]
 impl Sampler for DeepWalk {
     fn steps(&self) -> u32 {
         self.length

@@ -21,6 +21,7 @@ pub struct FastGcn {
     pub size: u32,
 }
 
+#[glp::sampler]
 impl Sampler for FastGcn {
     fn steps(&self) -> u32 {
         self.layers

@@ -53,6 +53,7 @@ impl KHop {
     }
 }
 
+#[glp::sampler]
 impl Sampler for KHop {
     fn steps(&self) -> u32 {
         self.hops

@@ -22,6 +22,7 @@ pub struct Ladies {
     pub size: u32,
 }
 
+#[glp::sampler]
 impl Sampler for Ladies {
     fn steps(&self) -> u32 {
         self.layers

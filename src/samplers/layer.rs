@@ -18,6 +18,7 @@ pub struct Layer {
     pub size: u32,
 }
 
+#[glp::sampler]
 impl Sampler for Layer {
     fn steps(&self) -> u32 {
         self.layers

@@ -17,6 +17,7 @@ pub struct MultiRootWalk {
     pub length: u32,
 }
 
+#[glp::sampler]
 impl Sampler for MultiRootWalk {
     fn steps(&self) -> u32 {
         self.length

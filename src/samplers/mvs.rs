@@ -25,6 +25,7 @@ pub struct Mvs {
     pub fanout: u32,
 }
 
+#[glp::sampler]
 impl Sampler for Mvs {
     fn steps(&self) -> u32 {
         self.hops

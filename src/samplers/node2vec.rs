@@ -31,6 +31,7 @@ pub struct Node2vec {
     pub q: f64,
 }
 
+#[glp::sampler]
 impl Sampler for Node2vec {
     /// `p` and `q` must be finite and positive.
     fn validate(&self) -> Result<()> {

@@ -20,6 +20,7 @@ pub struct Ppr {
     pub max_length: u32,
 }
 
+#[glp::sampler]
 impl Sampler for Ppr {
     /// `termination` must lie strictly between 0 and 1.
     fn validate(&self) -> Result<()> {

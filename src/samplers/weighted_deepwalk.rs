@@ -18,6 +18,7 @@ pub struct WeightedDeepWalk {
     pub length: u32,
 }
 
+#[glp::sampler]
 impl Sampler for WeightedDeepWalk {
     fn steps(&self) -> u32 {
         self.length

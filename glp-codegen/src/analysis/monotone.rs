@@ -176,7 +176,13 @@ fn evaluate(condition: &Expr, decls: &[ParamDecl], params: &[ScalarValue]) -> bo
         span: condition.span,
     };
     let program =
-        Program { name: "condition".to_string(), functions: vec![function], params: decls.to_vec(), spans: Vec::new() };
+        Program {
+            name: "condition".to_string(),
+            functions: vec![function],
+            params: decls.to_vec(),
+            spans: Vec::new(),
+            host_methods: Vec::new(),
+        };
     let result = Interpreter::new(&program).call(&NoView, 0, params, &[]);
     matches!(result, Ok(Value::Scalar(ScalarValue::Bool(true))))
 }

@@ -65,7 +65,8 @@ pub fn emit_hook_wrapper(kind: &KindSpec, f: &Function, hook: usize, out: &mut S
         .iter()
         .position(|(_, a)| *a == HookArg::Context)
         .unwrap_or_else(|| panic!("hook `{}` of kind `{}` takes no context", spec.name, kind.trait_name));
-    let (ctx, vertex) = (&names[context], &names[spec.vertex_arg]);
+    let ctx = &names[context];
+    let vertex = spec.vertex_arg.map_or("0u", |arg| names[arg].as_str());
     let prefix = kind.c_prefix;
     let mut args = vec!["self".to_string()];
     args.extend(names.iter().cloned());

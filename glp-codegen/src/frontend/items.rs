@@ -48,6 +48,9 @@ impl Lowerer<'_> {
         let mut bodies: Vec<(&syn::ImplItemFn, Role)> = Vec::new();
         for impl_item in &item.items {
             match impl_item {
+                syn::ImplItem::Fn(f) if self.kind.host_methods.iter().any(|m| f.sig.ident == m) => {
+                    self.host_methods.push(f.sig.ident.to_string());
+                }
                 syn::ImplItem::Fn(f) => {
                     if let Some(role) = self.declare(f) {
                         bodies.push((f, role));
@@ -59,6 +62,7 @@ impl Lowerer<'_> {
             }
         }
         let defaults = self.default_hooks(&bodies);
+        self.check_required_hooks(item, &bodies, &defaults);
         let mut defaults_to_lower = Vec::new();
         for (f, hook) in defaults.iter() {
             if let Some(role) = self.declare_default(f, *hook) {
@@ -103,6 +107,36 @@ impl Lowerer<'_> {
             }
         }
         out
+    }
+
+    /// Hooks without a default body must be written: an error at the impl for each missing one.
+    fn check_required_hooks(
+        &mut self,
+        item: &syn::ItemImpl,
+        written: &[(&syn::ImplItemFn, Role)],
+        defaults: &[(syn::ImplItemFn, usize)],
+    ) {
+        for (hook, spec) in self.kind.hooks.iter().enumerate() {
+            let present = written.iter().any(|(_, role)| *role == Role::Hook(hook))
+                || defaults.iter().any(|(_, h)| *h == hook);
+            // A hook written with a wrong signature has its own error already.
+            let misdeclared = item.items.iter().any(|i| matches!(i, syn::ImplItem::Fn(f) if f.sig.ident == spec.name));
+            if !present && !misdeclared {
+                let message = format!("missing hook `{}`: a {} must define it", spec.name, self.kind.noun);
+                let help = format!("{}: `fn {}`", spec.doc, self.hook_signature(spec));
+                self.error(item.self_ty.span(), message, Some(&help));
+            }
+        }
+    }
+
+    /// How hook `spec` is declared: `name(&self, view: &View<'_>, v: u32) -> u32`.
+    fn hook_signature(&self, spec: &crate::program::kind::HookSpec) -> String {
+        let mut args = vec!["&self".to_string()];
+        args.extend(spec.args.iter().map(|(n, a)| {
+            let ty = if a.ty() == Type::Context { self.kind.context_signature() } else { a.ty().to_string() };
+            format!("{n}: {ty}")
+        }));
+        format!("{}({}) -> {}", spec.name, args.join(", "), spec.ret.ty())
     }
 
     pub(super) fn declare_default(&mut self, f: &syn::ImplItemFn, hook: usize) -> Option<Role> {
@@ -158,22 +192,8 @@ impl Lowerer<'_> {
                 let want_args: Vec<Type> = spec.args.iter().map(|(_, a)| a.ty()).collect();
                 let want_ret = spec.ret.ty();
                 if args != want_args || ret != want_ret {
-                    let expected: Vec<String> = spec
-                        .args
-                        .iter()
-                        .map(|(n, a)| {
-                            format!(
-                                "{n}: {}",
-                                if a.ty() == Type::Context {
-                                    self.kind.context_signature()
-                                } else {
-                                    a.ty().to_string()
-                                }
-                            )
-                        })
-                        .collect();
                     let message = format!("hook `{name}` has the wrong signature");
-                    let help = format!("expected `fn {name}(&self, {}) -> {}`", expected.join(", "), want_ret);
+                    let help = format!("expected `fn {}`", self.hook_signature(spec));
                     self.error(sig.span(), message, Some(&help));
                     return None;
                 }

@@ -79,6 +79,8 @@ struct Lowerer<'k> {
     signatures: Vec<Signature>,
     functions: Vec<Function>,
     name: String,
+    /// Host methods the impl writes (left out of the program).
+    host_methods: Vec<String>,
     // Per function:
     locals: Vec<LocalDecl>,
     scopes: Vec<HashMap<String, LocalId>>,
@@ -147,6 +149,7 @@ impl<'k> Lowerer<'k> {
             signatures: Vec::new(),
             functions: Vec::new(),
             name: String::new(),
+            host_methods: Vec::new(),
             locals: Vec::new(),
             scopes: Vec::new(),
             loops: Vec::new(),
@@ -176,6 +179,7 @@ impl<'k> Lowerer<'k> {
             errors,
             vars,
             fields,
+            host_methods,
             ..
         } = self;
         // Parameters in declaration order when the struct is known.
@@ -206,7 +210,7 @@ impl<'k> Lowerer<'k> {
                 params[remap[i] as usize].ty = *s;
             }
         }
-        let program = Program { name, functions, params, spans: locations.clone() };
+        let program = Program { name, functions, params, spans: locations.clone(), host_methods };
         Lowered { program, vars, param_uses, diagnostics: Diagnostics { errors, locations, spans } }
     }
 

@@ -96,7 +96,7 @@ impl<H: Host + ?Sized> Host for &H {
 
 /// The loop step budget of a call whose host sets none: 2^32 iterations (minutes of
 /// interpretation; kinds derive theirs from their input, as
-/// [`crate::kinds::lp::default_loop_budget`] does).
+/// [`crate::loops::default_loop_budget`] does).
 pub const DEFAULT_LOOP_BUDGET: u64 = 1 << 32;
 
 /// Frames of at most this many locals live in an array on the stack.

@@ -3,6 +3,7 @@
 //! its attribute expansion and the analyses only it needs. Everything else is generic.
 //!
 //! - [`lp`]: label propagation variants (GLP's hooks).
-//! - `sample` (next): NextDoor samplers, in `kinds/sample/` (see ARCHITECTURE.md).
+//! - [`sample`]: graph samplers (NextDoor's hooks).
 
 pub mod lp;
+pub mod sample;

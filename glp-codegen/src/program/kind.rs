@@ -44,6 +44,12 @@ pub struct KindSpec {
     /// written as trait impls (Rust allows only the trait's methods there); true for kinds
     /// written as inherent impls.
     pub helpers: bool,
+    /// Methods of the kind's trait that are not hooks but host code, written in full Rust
+    /// and run natively only (a sampler's `validate`, which formats an error message): the
+    /// compiler leaves them out of the program and lists the ones an impl writes in
+    /// [`crate::ir::Program::host_methods`], so that whoever runs a program loaded at run
+    /// time can say they were not run.
+    pub host_methods: &'static [&'static str],
 }
 
 /// A named constant.
@@ -63,8 +69,9 @@ pub struct HookSpec {
     pub args: &'static [(&'static str, HookArg)],
     pub ret: HookRet,
     /// Index into `args` of the vertex the hook works for (the "own vertex" of
-    /// [`IntrinsicSpec::own_vertex_arg`]).
-    pub vertex_arg: usize,
+    /// [`IntrinsicSpec::own_vertex_arg`], and the vertex a GPU loop fault names); `None` for
+    /// hooks that work for no vertex (a sampler's `steps`).
+    pub vertex_arg: Option<usize>,
     /// What the hook returns on the GPU when its loops ran out of steps (the run then stops
     /// with an error; [`crate::loops`]): one item per returned scalar.
     pub neutral: &'static [Neutral],

@@ -56,15 +56,19 @@
 //! samples in sample order; [`SampleOutcome::walks`] and [`SampleOutcome::subgraphs`] give
 //! the shapes other tools read, and [`npy`] writes them as NumPy files.
 
+mod compiled;
 pub mod edges;
 pub mod engine;
+mod interpreted;
 pub mod npy;
 mod outcome;
 mod roots;
 mod sampler;
 mod view;
 
+pub use compiled::CompiledSampler;
 pub use edges::SampleGraph;
+pub use interpreted::InterpretedSampler;
 pub use engine::{run, run_observed, SampleConfig, SampleObserver};
 pub use outcome::{SampleOutcome, SampleRef, SubgraphBatch};
 pub use roots::{InitialSamples, ROOT_STEP};

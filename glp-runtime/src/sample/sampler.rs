@@ -5,30 +5,9 @@ use super::view::SampleView;
 use crate::error::Error;
 use crate::graph::VertexId;
 
-/// The "don't add" vertex: `next` returns it to add nothing for this draw. It never becomes
-/// a transit and never appears in an output.
-pub const NONE: VertexId = u32::MAX;
-
-/// The "don't add" entry of [`Sampler::next_entry`].
-pub const NONE_ENTRY: u64 = u64::MAX;
-
-/// [`Sampler::sample_size`] value meaning "one draw per neighbour": `degree(transit)` draws
-/// for an individual sampler, the combined neighbourhood's length for a collective one; the
-/// `lane` argument is then the index of the neighbour (ClusterGCN's induced subgraphs).
-pub const ALL_NEIGHBOURS: u32 = u32::MAX;
-
-/// [`Sampler::sampling`]: each transit draws from its own neighbours ([`Sampler::next`]).
-pub const INDIVIDUAL: u32 = 0;
-/// [`Sampler::sampling`]: a sample draws from the combined neighbourhood of all its transits
-/// ([`Sampler::next_entry`]).
-pub const COLLECTIVE: u32 = 1;
-
-/// [`Sampler::next_transits`]: the next step's transits are the distinct vertices this step
-/// added, in the order they were first added (walks, k-hop, layer sampling).
-pub const ADDED: u32 = 0;
-/// [`Sampler::next_transits`]: each added vertex replaces the transit it was drawn from;
-/// the other transits stay (multi-root random walks).
-pub const REPLACE: u32 = 1;
+/// The kind's constants, defined once in glp-codegen (the compiler's table and the CUDA
+/// header are generated from the same definitions).
+pub use glp_codegen::kinds::sample::{ADDED, ALL_NEIGHBOURS, COLLECTIVE, INDIVIDUAL, NONE, NONE_ENTRY, REPLACE};
 
 /// A graph sampler: NextDoor's hooks. Every method has a default except [`Sampler::steps`]
 /// and [`Sampler::sample_size`].

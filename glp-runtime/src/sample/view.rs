@@ -58,6 +58,12 @@ impl<'a> SampleView<'a> {
         self.graph.csr().num_vertices() as u32
     }
 
+    /// Number of stored edges (for the interpreter's loop budget; not a hook's method).
+    #[inline]
+    pub(crate) fn num_edges(&self) -> u64 {
+        self.graph.csr().num_edges()
+    }
+
     /// Out-degree of `v` (0 for an id that is not a vertex).
     #[inline]
     pub fn degree(&self, v: VertexId) -> u64 {

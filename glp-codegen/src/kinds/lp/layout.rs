@@ -103,4 +103,10 @@ mod tests {
         }
         assert_eq!(u64::from(crate::kinds::lp::LP_KIND.constant("UNLABELLED").unwrap().value as u32), 0xFFFF_FFFF);
     }
+
+    #[test]
+    fn the_fault_code_base_is_the_loops() {
+        let base = crate::loops::LOOP_SITE_FAULT;
+        assert!(view_cuda().contains(&format!("#define GLP_VIEW_LOOP_SITE {base}ull")));
+    }
 }

@@ -6,13 +6,13 @@
 mod expand;
 mod features;
 pub mod layout;
-mod loop_budget;
 pub mod properties;
 mod spec;
 
 pub use expand::expand_attribute;
 pub use features::LpFeatures;
-pub use loop_budget::{decode_loop_fault, default_loop_budget, LoopFault, LOOP_SITE_FAULT};
+/// The generic loop budget, which label propagation uses as it is.
+pub use crate::loops::{decode_loop_fault, default_loop_budget, LoopFault, LOOP_SITE_FAULT};
 pub use spec::{DEFAULT_HOOKS, INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, LP_KIND, PICK_LABEL, UPDATE_VERTEX};
 
 use crate::diag::Diagnostics;

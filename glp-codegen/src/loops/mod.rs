@@ -9,7 +9,7 @@
 //!   functions it calls included (nested loops count their inner iterations). The budget is
 //!   a number the embedder passes in per call ([`crate::interp::Host::loop_budget`] on the
 //!   CPU, the kind's `loop_budget(context)` on the GPU), so a kind can derive it from its
-//!   input (label propagation: [`crate::kinds::lp::default_loop_budget`]) and tests can set a small
+//!   input ([`default_loop_budget`]) and tests can set a small
 //!   one. A call may run exactly `budget` iterations; the next one is the error.
 //! - A step is counted when a loop's body is entered (before `for`'s variable is read, after
 //!   `while`'s condition held), the same on both back ends, so the CPU and the GPU stop at the
@@ -32,6 +32,10 @@
 //! Natively compiled hooks (the `#[glp::lp_variant]` macro keeps the user's item unchanged
 //! for the CPU) run as plain Rust: their loops are rustc's, with no budget. The CUDA emitted
 //! from them has the budget like any other.
+
+mod budget;
+
+pub use budget::{decode_loop_fault, default_loop_budget, LoopFault, LOOP_SITE_FAULT};
 
 use crate::ir::{ExprKind, FunctionId, Program, SpanId, StmtKind};
 

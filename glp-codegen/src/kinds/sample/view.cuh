@@ -1,0 +1,221 @@
+// The sample view on the GPU: what sampler hooks read, and the intrinsics generated code
+// calls (`view.degree(v)` becomes `glp_sample_degree(view, v)`). Semantics match
+// glp-runtime's `sample::SampleView` method for method, random numbers included (the same
+// Philox streams, the same exact draws), so a sample is the same on the CPU and the GPU.
+// Positions past the end give GLP_SAMPLE_NONE, 0 or false, never a fault.
+/*{{CONSTANTS}}*/
+
+// The random stream of one (seed, sample, step, lane): glp-runtime's `random::Stream` at
+// `sample_stream(seed, sample, step, lane)`: Philox4x32-10 keyed by the seed, counter words
+// [block low, block high, stream low, stream high] with stream = sample | step << 32 and
+// blocks from lane << 32, words handed out in order.
+struct glp_sample_stream {
+    glp_u32 key0, key1;      // the seed, low word first
+    glp_u64 stream;          // sample | step << 32
+    glp_u64 next_block;      // the block the buffer is refilled from
+    glp_u32 buffer[4];
+    glp_u32 used;            // words of buffer handed out (4: empty)
+};
+
+__device__ __forceinline__ glp_sample_stream glp_sample_stream_new(glp_u64 seed, glp_u32 sample, glp_u32 step, glp_u32 lane) {
+    glp_sample_stream s;
+    s.key0 = (glp_u32)seed;
+    s.key1 = (glp_u32)(seed >> 32);
+    s.stream = (glp_u64)sample | ((glp_u64)step << 32);
+    s.next_block = (glp_u64)lane << 32;
+    s.used = 4u;
+    return s;
+}
+
+__device__ __forceinline__ glp_u32 glp_sample_stream_u32(glp_sample_stream& s) {
+    if (s.used == 4u) {
+        const glp_philox_out b = glp_philox4x32_10((glp_u32)s.next_block, (glp_u32)(s.next_block >> 32), (glp_u32)s.stream,
+                                                   (glp_u32)(s.stream >> 32), s.key0, s.key1);
+        s.buffer[0] = b.x[0];
+        s.buffer[1] = b.x[1];
+        s.buffer[2] = b.x[2];
+        s.buffer[3] = b.x[3];
+        s.next_block += 1ull;
+        s.used = 0u;
+    }
+    return s.buffer[s.used++];
+}
+
+__device__ __forceinline__ glp_u64 glp_sample_stream_u64(glp_sample_stream& s) {
+    const glp_u64 lo = glp_sample_stream_u32(s);
+    const glp_u64 hi = glp_sample_stream_u32(s);
+    return lo | (hi << 32);
+}
+
+// The view of one sample at one step. Read-only but for the stream, which the kernel owns
+// (one per thread, restarted for every draw lane with glp_sample_stream_new).
+struct glp_sample_view {
+    const glp_u64* offsets;          // CSR offsets, num_vertices + 1
+    const glp_u32* targets;          // CSR targets, each row sorted
+    const float* edge_weights;       // null: unweighted
+    const double* weight_prefix;     // inclusive prefix sums of each row's weights (null: unweighted)
+    const float* max_weights;        // per vertex, the largest weight of its edges (null: unweighted)
+    const glp_u32* roots;            // the sample's roots, as given
+    const glp_u32* sorted_roots;     // the same, sorted
+    const glp_u32* history;          // the transits of steps 0..=step, one list after the other
+    const glp_u64* history_starts;   // history_levels + 1 entries: where each step's transits start, then the end
+    const glp_u32* combined;         // collective samplers: the combined neighbourhood's vertices
+    const glp_u32* combined_sources; // the position (in this step's transits) of each entry's transit
+    const double* combined_prefix;   // inclusive prefix sums of the entries' weights
+    glp_sample_stream* stream;       // the draw lane's random stream
+    glp_u64* fault;                  // [code, id] of the first loop that ran past its budget (null: unchecked)
+    glp_u64 combined_len;
+    glp_u64 loop_budget;             // loop iterations one hook call may run in all (glp-codegen's `loops`)
+    glp_u32 num_vertices;
+    glp_u32 root_count;
+    glp_u32 history_levels;          // step + 1
+    glp_u32 step;
+};
+
+// A hook whose loops ran past the budget records code GLP_SAMPLE_LOOP_SITE + site (the loop's
+// index in glp-codegen's `loop_sites`, from 1) and id = hook << 32 | vertex.
+__device__ __forceinline__ glp_u64 glp_sample_loop_budget(const glp_sample_view& view) { return view.loop_budget; }
+__device__ __forceinline__ void glp_sample_loop_fault(const glp_sample_view& view, glp_u32 site, glp_u32 hook, glp_u32 v) {
+    if (view.fault && atomicCAS(&view.fault[0], 0ull, GLP_SAMPLE_LOOP_SITE + site) == 0ull) {
+        view.fault[1] = ((glp_u64)hook << 32) | v;
+    }
+}
+
+// ----- the graph -----
+__device__ __forceinline__ glp_u32 glp_sample_num_vertices(const glp_sample_view& view) { return view.num_vertices; }
+__device__ __forceinline__ glp_u64 glp_sample_degree(const glp_sample_view& view, glp_u32 v) {
+    return v < view.num_vertices ? view.offsets[v + 1] - view.offsets[v] : 0ull;
+}
+__device__ __forceinline__ glp_u32 glp_sample_edge(const glp_sample_view& view, glp_u32 v, glp_u64 i) {
+    return i < glp_sample_degree(view, v) ? view.targets[view.offsets[v] + i] : GLP_SAMPLE_NONE;
+}
+__device__ __forceinline__ double glp_sample_edge_weight(const glp_sample_view& view, glp_u32 v, glp_u64 i) {
+    if (i >= glp_sample_degree(view, v)) return 0.0;
+    return view.edge_weights ? (double)view.edge_weights[view.offsets[v] + i] : 1.0;
+}
+__device__ __forceinline__ double glp_sample_weight_prefix(const glp_sample_view& view, glp_u32 v, glp_u64 i) {
+    const glp_u64 d = glp_sample_degree(view, v);
+    if (d == 0ull) return 0.0;
+    if (i > d - 1ull) i = d - 1ull;
+    return view.weight_prefix ? view.weight_prefix[view.offsets[v] + i] : (double)(i + 1ull);
+}
+__device__ __forceinline__ double glp_sample_total_weight(const glp_sample_view& view, glp_u32 v) {
+    const glp_u64 d = glp_sample_degree(view, v);
+    return d == 0ull ? 0.0 : glp_sample_weight_prefix(view, v, d - 1ull);
+}
+__device__ __forceinline__ double glp_sample_max_weight(const glp_sample_view& view, glp_u32 v) {
+    if (glp_sample_degree(view, v) == 0ull) return 0.0;
+    return view.max_weights ? (double)view.max_weights[v] : 1.0;
+}
+// The first index in [begin, end) whose prefix sum exceeds x (end when none does).
+__device__ __forceinline__ glp_u64 glp_sample_partition(const double* prefix, glp_u64 begin, glp_u64 end, double x) {
+    glp_u64 lo = begin, hi = end;
+    while (lo < hi) {
+        const glp_u64 mid = lo + (hi - lo) / 2ull;
+        if (prefix[mid] <= x) lo = mid + 1ull; else hi = mid;
+    }
+    return lo;
+}
+__device__ __forceinline__ glp_u64 glp_sample_weighted_edge(const glp_sample_view& view, glp_u32 v, double x) {
+    const glp_u64 d = glp_sample_degree(view, v);
+    if (d == 0ull) return 0ull;
+    if (view.weight_prefix) {
+        const glp_u64 begin = view.offsets[v];
+        return glp_sample_partition(view.weight_prefix, begin, begin + d, x) - begin;
+    }
+    // Unweighted: edge floor(x), at most d (NaN and negative x give 0, as Rust's saturating cast).
+    if (!(x >= 0.0)) return 0ull;
+    return x >= (double)d ? d : (glp_u64)x;
+}
+__device__ __forceinline__ bool glp_sample_contains(const glp_sample_view& view, glp_u32 v, glp_u32 u) {
+    const glp_u64 d = glp_sample_degree(view, v);
+    glp_u64 lo = d == 0ull ? 0ull : view.offsets[v], hi = lo + d;
+    while (lo < hi) {
+        const glp_u64 mid = lo + (hi - lo) / 2ull;
+        const glp_u32 t = view.targets[mid];
+        if (t == u) return true;
+        if (t < u) lo = mid + 1ull; else hi = mid;
+    }
+    return false;
+}
+
+// ----- the sample -----
+__device__ __forceinline__ glp_u32 glp_sample_root_count(const glp_sample_view& view) { return view.root_count; }
+__device__ __forceinline__ glp_u32 glp_sample_root(const glp_sample_view& view, glp_u32 i) {
+    return i < view.root_count ? view.roots[i] : GLP_SAMPLE_NONE;
+}
+__device__ __forceinline__ bool glp_sample_is_root(const glp_sample_view& view, glp_u32 v) {
+    glp_u32 lo = 0u, hi = view.root_count;
+    while (lo < hi) {
+        const glp_u32 mid = lo + (hi - lo) / 2u;
+        const glp_u32 r = view.sorted_roots[mid];
+        if (r == v) return true;
+        if (r < v) lo = mid + 1u; else hi = mid;
+    }
+    return false;
+}
+__device__ __forceinline__ glp_u32 glp_sample_previous_count(const glp_sample_view& view, glp_u32 back) {
+    if (back == 0u || back > view.history_levels) return 0u;
+    const glp_u32 level = view.history_levels - back;
+    return (glp_u32)(view.history_starts[level + 1u] - view.history_starts[level]);
+}
+__device__ __forceinline__ glp_u32 glp_sample_previous_vertex(const glp_sample_view& view, glp_u32 back, glp_u32 pos) {
+    if (pos >= glp_sample_previous_count(view, back)) return GLP_SAMPLE_NONE;
+    return view.history[view.history_starts[view.history_levels - back] + pos];
+}
+__device__ __forceinline__ glp_u32 glp_sample_transit_count(const glp_sample_view& view) {
+    return glp_sample_previous_count(view, 1u);
+}
+__device__ __forceinline__ glp_u32 glp_sample_transit(const glp_sample_view& view, glp_u32 pos) {
+    return glp_sample_previous_vertex(view, 1u, pos);
+}
+
+// ----- random numbers -----
+__device__ __forceinline__ glp_u32 glp_sample_random_u32(const glp_sample_view& view) {
+    return glp_sample_stream_u32(*view.stream);
+}
+__device__ __forceinline__ double glp_sample_random_f64(const glp_sample_view& view) {
+    return (double)(glp_sample_stream_u64(*view.stream) >> 11) * (1.0 / 9007199254740992.0);
+}
+// Exact uniform integers in 0..n (Lemire's method: glp-runtime's `Stream::next_below`): one
+// 32-bit word per attempt when n fits in 32 bits, a 64-bit draw per attempt otherwise.
+__device__ __forceinline__ glp_u64 glp_sample_random_below(const glp_sample_view& view, glp_u64 n) {
+    if (n == 0ull) return 0ull;
+    if (n <= 0xFFFFFFFFull) {
+        const glp_u64 threshold = ((1ull << 32) - n) % n;
+        for (;;) {
+            const glp_u64 product = (glp_u64)glp_sample_stream_u32(*view.stream) * n;
+            if ((product & 0xFFFFFFFFull) >= threshold) return product >> 32;
+        }
+    }
+    glp_u64 x = glp_sample_stream_u64(*view.stream);
+    glp_u64 low = x * n;
+    if (low < n) {
+        const glp_u64 threshold = (0ull - n) % n;
+        while (low < threshold) {
+            x = glp_sample_stream_u64(*view.stream);
+            low = x * n;
+        }
+    }
+    return __umul64hi(x, n);
+}
+__device__ __forceinline__ glp_u32 glp_sample_step(const glp_sample_view& view) { return view.step; }
+
+// ----- the combined neighbourhood (collective samplers) -----
+__device__ __forceinline__ glp_u64 glp_sample_combined_len(const glp_sample_view& view) { return view.combined_len; }
+__device__ __forceinline__ glp_u32 glp_sample_combined_vertex(const glp_sample_view& view, glp_u64 i) {
+    return i < view.combined_len ? view.combined[i] : GLP_SAMPLE_NONE;
+}
+__device__ __forceinline__ glp_u32 glp_sample_combined_transit(const glp_sample_view& view, glp_u64 i) {
+    return i < view.combined_len ? glp_sample_transit(view, view.combined_sources[i]) : GLP_SAMPLE_NONE;
+}
+__device__ __forceinline__ double glp_sample_combined_total(const glp_sample_view& view) {
+    return view.combined_len == 0ull ? 0.0 : view.combined_prefix[view.combined_len - 1ull];
+}
+__device__ __forceinline__ glp_u64 glp_sample_combined_pick(const glp_sample_view& view) {
+    const double total = glp_sample_combined_total(view);
+    if (total <= 0.0) return GLP_SAMPLE_NONE_ENTRY;
+    const double x = glp_sample_random_f64(view) * total;
+    const glp_u64 i = glp_sample_partition(view.combined_prefix, 0ull, view.combined_len, x);
+    return i >= view.combined_len ? GLP_SAMPLE_NONE_ENTRY : i;
+}
