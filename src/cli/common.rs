@@ -164,4 +164,3 @@ pub fn compile_program_file<T>(
         other => other,
     })
 }
-

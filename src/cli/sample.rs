@@ -293,7 +293,8 @@ impl App {
     /// The sampler in the file `path`, compiled, with its parameters from `--param`
     /// assignments. Its host methods (`validate`) are not run: a warning says so.
     pub fn file(path: &Path, assignments: &[String]) -> Result<App> {
-        let sampler = common::compile_program_file("", "sampler", path, assignments, InterpretedSampler::from_source::<String>)?;
+        let sampler =
+            common::compile_program_file("", "sampler", path, assignments, InterpretedSampler::from_source::<String>)?;
         let skipped = sampler.skipped_host_methods();
         if !skipped.is_empty() {
             let names: Vec<String> = skipped.iter().map(|m| format!("`{m}`")).collect();

@@ -1,6 +1,6 @@
 //! Layer sampling.
 
-use crate::sample::{SampleView, Sampler, COLLECTIVE};
+use crate::sample::{SampleView, Sampler, COLLECTIVE, NONE_ENTRY};
 
 /// Layer sampling (as in NextDoor's later version): every layer draws `size` vertices from
 /// the combined neighbourhood of the previous layer, without replacement.
@@ -37,7 +37,12 @@ impl Sampler for Layer {
     }
 
     /// A uniform entry (edge) of the combined neighbourhood.
+    /// Nothing when the transits have no edges (isolated roots).
     fn next_entry(&self, view: &SampleView<'_>, _sample: u32, _lane: u32, _step: u32) -> u64 {
-        view.random_below(view.combined_len())
+        let len = view.combined_len();
+        if len == 0 {
+            return NONE_ENTRY;
+        }
+        view.random_below(len)
     }
 }

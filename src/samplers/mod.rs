@@ -16,6 +16,8 @@
 //! | [`ClusterGcn`] | the subgraph induced by a group of roots (clusters) | individual | none |
 //! | [`MultiRootWalk`] | `m` walkers, the one that moves chosen by degree | collective | `length` |
 
+use crate::sample::CompiledSampler;
+
 mod cluster_gcn;
 mod deepwalk;
 mod fastgcn;
@@ -40,33 +42,40 @@ pub use node2vec::Node2vec;
 pub use ppr::Ppr;
 pub use weighted_deepwalk::WeightedDeepWalk;
 
-/// A built-in sampler's name (what `glp sample` takes) and source file, as a user would pass
-/// it to `--sampler FILE.rs`.
+/// A built-in sampler: its name, an instance with typical parameters, and its source file
+/// as a user would pass it to `glp sample FILE.rs`.
 #[derive(Debug, Clone, Copy)]
 pub struct BuiltInSampler {
     /// The name `glp sample` takes.
     pub name: &'static str,
+    /// The sampler with typical parameters (short walks and small fan-outs, so that tests
+    /// comparing engines stay quick; `glp sample` takes the command line's).
+    pub sampler: fn() -> Box<dyn CompiledSampler>,
     /// The source file's path in the repository and its text.
     pub source: (&'static str, &'static str),
 }
 
 macro_rules! built_in {
-    ($($name:literal => $file:literal),* $(,)?) => {
-        [$(BuiltInSampler { name: $name, source: (concat!("src/samplers/", $file), include_str!($file)) }),*]
+    ($($name:literal => $file:literal: $sampler:expr),* $(,)?) => {
+        [$(BuiltInSampler {
+            name: $name,
+            sampler: || Box::new($sampler),
+            source: (concat!("src/samplers/", $file), include_str!($file)),
+        }),*]
     };
 }
 
 /// Every built-in sampler, in the order of the command line's help.
 pub const BUILT_IN: [BuiltInSampler; 11] = built_in![
-    "deepwalk" => "deepwalk.rs",
-    "weighted-deepwalk" => "weighted_deepwalk.rs",
-    "ppr" => "ppr.rs",
-    "node2vec" => "node2vec.rs",
-    "khop" => "khop.rs",
-    "layer" => "layer.rs",
-    "fastgcn" => "fastgcn.rs",
-    "ladies" => "ladies.rs",
-    "mvs" => "mvs.rs",
-    "cluster-gcn" => "cluster_gcn.rs",
-    "multi-root-walk" => "multi_root_walk.rs",
+    "deepwalk" => "deepwalk.rs": DeepWalk { length: 20 },
+    "weighted-deepwalk" => "weighted_deepwalk.rs": WeightedDeepWalk { length: 20 },
+    "ppr" => "ppr.rs": Ppr { termination: 0.15, max_length: 20 },
+    "node2vec" => "node2vec.rs": Node2vec { length: 20, p: 2.0, q: 0.5 },
+    "khop" => "khop.rs": KHop { hops: 2, fanout_1: 10, fanout_2: 5, fanout_3: 0, fanout_4: 0, replace: true },
+    "layer" => "layer.rs": Layer { layers: 2, size: 16 },
+    "fastgcn" => "fastgcn.rs": FastGcn { layers: 2, size: 16 },
+    "ladies" => "ladies.rs": Ladies { layers: 2, size: 16 },
+    "mvs" => "mvs.rs": Mvs { hops: 2, fanout: 5 },
+    "cluster-gcn" => "cluster_gcn.rs": ClusterGcn,
+    "multi-root-walk" => "multi_root_walk.rs": MultiRootWalk { length: 20 },
 ];

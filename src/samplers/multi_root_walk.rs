@@ -1,6 +1,6 @@
 //! Multi-root random walks (frontier sampling).
 
-use crate::sample::{SampleView, Sampler, COLLECTIVE, REPLACE};
+use crate::sample::{SampleView, Sampler, COLLECTIVE, NONE_ENTRY, REPLACE};
 
 /// Multi-root random walks (frontier sampling, Ribeiro and Towsley, IMC 2010; NextDoor's
 /// MultiRW): `m` walkers move one at a time; at every step the walker that moves is chosen
@@ -36,7 +36,12 @@ impl Sampler for MultiRootWalk {
     }
 
     /// A uniform edge leaving the walkers' positions.
+    /// Nothing when the transits have no edges (isolated roots).
     fn next_entry(&self, view: &SampleView<'_>, _sample: u32, _lane: u32, _step: u32) -> u64 {
-        view.random_below(view.combined_len())
+        let len = view.combined_len();
+        if len == 0 {
+            return NONE_ENTRY;
+        }
+        view.random_below(len)
     }
 }

@@ -175,14 +175,13 @@ fn evaluate(condition: &Expr, decls: &[ParamDecl], params: &[ScalarValue]) -> bo
         body: Block { stmts: Vec::new(), tail: Some(Box::new(condition.clone())) },
         span: condition.span,
     };
-    let program =
-        Program {
-            name: "condition".to_string(),
-            functions: vec![function],
-            params: decls.to_vec(),
-            spans: Vec::new(),
-            host_methods: Vec::new(),
-        };
+    let program = Program {
+        name: "condition".to_string(),
+        functions: vec![function],
+        params: decls.to_vec(),
+        spans: Vec::new(),
+        host_methods: Vec::new(),
+    };
     let result = Interpreter::new(&program).call(&NoView, 0, params, &[]);
     matches!(result, Ok(Value::Scalar(ScalarValue::Bool(true))))
 }

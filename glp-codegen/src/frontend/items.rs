@@ -117,8 +117,8 @@ impl Lowerer<'_> {
         defaults: &[(syn::ImplItemFn, usize)],
     ) {
         for (hook, spec) in self.kind.hooks.iter().enumerate() {
-            let present = written.iter().any(|(_, role)| *role == Role::Hook(hook))
-                || defaults.iter().any(|(_, h)| *h == hook);
+            let present =
+                written.iter().any(|(_, role)| *role == Role::Hook(hook)) || defaults.iter().any(|(_, h)| *h == hook);
             // A hook written with a wrong signature has its own error already.
             let misdeclared = item.items.iter().any(|i| matches!(i, syn::ImplItem::Fn(f) if f.sig.ident == spec.name));
             if !present && !misdeclared {

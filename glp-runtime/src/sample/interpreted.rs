@@ -79,8 +79,7 @@ impl InterpretedSampler {
     pub fn of_compiled<S: CompiledSampler + ?Sized>(sampler: &S) -> Result<Self> {
         let file = format!("<{}>", sampler.name());
         let program = crate::program::compile(&SAMPLE_KIND, &file, sampler.program_source())?;
-        let loaded =
-            LoadedProgram::new(program, sampler.param_values())?.with_source(&file, sampler.program_source());
+        let loaded = LoadedProgram::new(program, sampler.param_values())?.with_source(&file, sampler.program_source());
         Ok(InterpretedSampler::of_loaded(loaded))
     }
 
@@ -139,7 +138,10 @@ impl InterpretedSampler {
             Some(value)
         } else {
             let location = self.loaded.function_location(f);
-            let error = RuntimeError::IllTyped { message: format!("expected a `{want}`, the hook returned {value:?}"), location };
+            let error = RuntimeError::IllTyped {
+                message: format!("expected a `{want}`, the hook returned {value:?}"),
+                location,
+            };
             self.loaded.fail(HookFailure { hook, vertex: sample, iteration: step, error });
             None
         }

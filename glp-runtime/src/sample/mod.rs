@@ -68,8 +68,8 @@ mod view;
 
 pub use compiled::CompiledSampler;
 pub use edges::SampleGraph;
-pub use interpreted::InterpretedSampler;
 pub use engine::{run, run_observed, SampleConfig, SampleObserver};
+pub use interpreted::InterpretedSampler;
 pub use outcome::{SampleOutcome, SampleRef, SubgraphBatch};
 pub use roots::{InitialSamples, ROOT_STEP};
 pub use sampler::{Sampler, ADDED, ALL_NEIGHBOURS, COLLECTIVE, INDIVIDUAL, NONE, NONE_ENTRY, REPLACE};

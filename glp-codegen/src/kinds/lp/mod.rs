@@ -9,10 +9,10 @@ pub mod layout;
 pub mod properties;
 mod spec;
 
-pub use expand::expand_attribute;
-pub use features::LpFeatures;
 /// The generic loop budget, which label propagation uses as it is.
 pub use crate::loops::{decode_loop_fault, default_loop_budget, LoopFault, LOOP_SITE_FAULT};
+pub use expand::expand_attribute;
+pub use features::LpFeatures;
 pub use spec::{DEFAULT_HOOKS, INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, LP_KIND, PICK_LABEL, UPDATE_VERTEX};
 
 use crate::diag::Diagnostics;

@@ -18,7 +18,10 @@ pub fn view_constants_cuda() -> String {
             format!("#define GLP_SAMPLE_{} 0x{:X}{suffix} // {}", c.name, c.value, c.doc)
         })
         .collect();
-    lines.push(format!("#define GLP_SAMPLE_LOOP_SITE {}ull // fault codes from here on name loop sites", crate::loops::LOOP_SITE_FAULT));
+    lines.push(format!(
+        "#define GLP_SAMPLE_LOOP_SITE {}ull // fault codes from here on name loop sites",
+        crate::loops::LOOP_SITE_FAULT
+    ));
     lines.join("\n")
 }
 

@@ -1,0 +1,129 @@
+//! The interpreter against native Rust for samplers: every built-in sampler's source file (the
+//! text of `src/samplers/*.rs`, compiled at run time as `glp sample FILE.rs` does) run on the
+//! IR interpreter must give exactly the samples of the same sampler compiled by rustc (every
+//! vertex, the transit it was drawn from and its step), on a real graph with weights and on
+//! a small graph with a dead end, for several seeds, batch sizes and thread counts.
+
+mod common;
+
+use common::{load, pool, with_integer_weights};
+use glp::graph::Csr;
+use glp::sample::{self, CompiledSampler, InitialSamples, InterpretedSampler, SampleConfig, SampleGraph, Sampler};
+use glp::samplers::BUILT_IN;
+use glp_testkit::conformance::{assert_twins, Kind, Runs};
+
+/// A run compared: seed, roots per sample, threads.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    seed: u64,
+    batch: u32,
+    threads: usize,
+}
+
+/// What a run must reproduce exactly: every sample's vertices, their transits and steps.
+#[derive(Debug, PartialEq)]
+struct Samples {
+    offsets: Vec<u64>,
+    vertices: Vec<u32>,
+    sources: Vec<u32>,
+    steps: Vec<u32>,
+}
+
+struct Sampling;
+
+impl Kind for Sampling {
+    type Input = (&'static str, Csr);
+    type Run = Run;
+    type Output = Samples;
+
+    fn input_name(&self, (name, _): &Self::Input) -> String {
+        name.to_string()
+    }
+
+    fn run_name(&self, run: &Run) -> String {
+        format!("seed {}, {} root(s) per sample, {} thread(s)", run.seed, run.batch, run.threads)
+    }
+}
+
+impl<S: Sampler + ?Sized> Runs<S> for Sampling {
+    fn run(&self, sampler: &S, (_, csr): &Self::Input, run: &Run) -> Samples {
+        let graph = SampleGraph::new(csr).unwrap();
+        let n = csr.num_vertices();
+        let initial = InitialSamples::random(200, run.batch, n, run.seed).unwrap();
+        let config = SampleConfig { seed: run.seed };
+        let outcome = pool(run.threads)
+            .install(|| sample::run(&graph, sampler, &initial, &config))
+            .unwrap_or_else(|e| panic!("{}: {e}", sampler.name()));
+        Samples { offsets: outcome.offsets, vertices: outcome.vertices, sources: outcome.sources, steps: outcome.steps }
+    }
+}
+
+/// A path 0 - 1 - 2 - 3 with a triangle 3 - 4 - 5, and 6 -> 2 directed (a vertex whose only
+/// edge leads on, and none leads to it), weighted.
+fn small() -> Csr {
+    let rows: [&[u32]; 7] = [&[1], &[0, 2], &[1, 3], &[2, 4, 5], &[3, 5], &[3, 4], &[2]];
+    let mut offsets = vec![0u64];
+    let mut targets = Vec::new();
+    for row in rows {
+        targets.extend_from_slice(row);
+        offsets.push(targets.len() as u64);
+    }
+    let weights = (0..targets.len()).map(|e| (e % 3 + 1) as f32).collect();
+    Csr::new(offsets, targets, Some(weights)).unwrap()
+}
+
+#[test]
+fn every_built_in_sampler_file_samples_as_its_native_twin() {
+    let inputs =
+        [("email-Eu-core, integer weights", with_integer_weights(&load("email-Eu-core.txt").csr)), ("small", small())];
+    let inputs: Vec<&(&'static str, Csr)> = inputs.iter().collect();
+    let runs = [
+        Run { seed: 1, batch: 1, threads: 1 },
+        Run { seed: 7, batch: 1, threads: 2 },
+        Run { seed: 7, batch: 3, threads: 2 },
+    ];
+    let mut compared = 0;
+    for built_in in &BUILT_IN {
+        let native = (built_in.sampler)();
+        let (file, source) = built_in.source;
+        let interpreted = InterpretedSampler::from_source(file, source, &assignments(native.as_ref())).unwrap();
+        assert_eq!(named_params(&interpreted), named_params(native.as_ref()), "{}: parameters", built_in.name);
+        compared += assert_twins(&Sampling, &inputs, &runs, built_in.name, native.as_ref(), &interpreted);
+        // The twin rebuilt from the tokens the attribute stored gives the same samples too.
+        let twin = InterpretedSampler::of_compiled(native.as_ref()).unwrap();
+        compared += assert_twins(&Sampling, &inputs[1..], &runs[..1], built_in.name, native.as_ref(), &twin);
+    }
+    assert_eq!(compared, BUILT_IN.len() * (inputs.len() * runs.len() + 1));
+}
+
+/// The parameters by name (the attribute sees only the impl and orders them by first use;
+/// a file's struct orders them by declaration).
+fn named_params(sampler: &dyn CompiledSampler) -> std::collections::BTreeMap<String, String> {
+    sampler.param_decls().into_iter().zip(sampler.param_values()).map(|(d, v)| (d.name, format!("{v:?}"))).collect()
+}
+
+/// The `--param NAME=VALUE` assignments giving `sampler`'s parameter values.
+fn assignments(sampler: &dyn CompiledSampler) -> Vec<String> {
+    sampler.param_decls().iter().zip(sampler.param_values()).map(|(d, v)| format!("{}={v}", d.name)).collect()
+}
+
+#[test]
+fn the_attribute_records_what_the_hooks_use() {
+    for built_in in &BUILT_IN {
+        let sampler = (built_in.sampler)();
+        let (file, source) = built_in.source;
+        let interpreted = InterpretedSampler::from_source(file, source, &assignments(sampler.as_ref())).unwrap();
+        assert_eq!(sampler.features(), interpreted.features(), "{}", built_in.name);
+        // From the same tokens, the same CUDA (the parameter struct in the same order).
+        let twin = InterpretedSampler::of_compiled(sampler.as_ref()).unwrap();
+        assert_eq!(sampler.device_functions(), twin.device_functions(), "{}", built_in.name);
+        assert_eq!(sampler.param_decls(), twin.param_decls(), "{}", built_in.name);
+    }
+    // Spot checks against the sources: node2vec reads the walk's history and draws; weighted
+    // DeepWalk reads the prefix sums; FastGCN the combined neighbourhood.
+    let features = |name: &str| (BUILT_IN.iter().find(|b| b.name == name).unwrap().sampler)().features().to_vec();
+    assert_eq!(features("node2vec"), ["edge_weights", "history", "max_weight", "random"]);
+    assert_eq!(features("weighted-deepwalk"), ["random", "weight_prefix"]);
+    assert_eq!(features("fastgcn"), ["combined"]);
+    assert_eq!(features("cluster-gcn"), Vec::<&str>::new());
+}
