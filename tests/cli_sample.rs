@@ -216,6 +216,36 @@ fn bad_inputs_are_clear_errors() {
 }
 
 #[test]
+fn layer_mvs_cluster_and_root_options_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let roots = dir.path().join("roots.txt");
+    std::fs::write(&roots, "1\nabc\n").unwrap();
+    let roots = roots.to_str().unwrap();
+    let cases: [(&[&str], &str); 10] = [
+        (&["sample", "fastgcn", "--layers", "0"], "--layers and --layer-size must be at least 1"),
+        (&["sample", "ladies", "--layer-size", "0"], "--layers and --layer-size must be at least 1"),
+        (&["sample", "mvs", "--fanouts", "0"], "--fanouts: every fan-out must be at least 1"),
+        (&["sample", "mvs", "--fanouts", "10,5"], "mvs draws the same fan-out at every hop"),
+        (&["sample", "khop", "--batch-size", "0"], "--batch-size must be at least 1"),
+        (&["sample", "deepwalk", "--roots-random", "0"], "--roots-random must be at least 1"),
+        (&["sample", "cluster-gcn", "--clusters", "0"], "--clusters must lie in 1..=1005 (the vertices) (got 0)"),
+        (
+            &["sample", "cluster-gcn", "--clusters", "10", "--batch-size", "11"],
+            "--batch-size 11 exceeds the 10 clusters",
+        ),
+        (&["sample", "cluster-gcn", "--roots", roots], "cluster-gcn takes its roots from --clusters, not from --roots"),
+        (
+            &["sample", "deepwalk", "--roots", roots],
+            "roots.txt:2:1: expected a vertex id (a non-negative integer), found `abc`",
+        ),
+    ];
+    for (args, expected) in cases {
+        let line = error_of(args);
+        assert!(line.contains(expected), "{args:?}: {line}");
+    }
+}
+
+#[test]
 fn cluster_gcn_samples_cover_every_cluster_once_per_epoch() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("c.txt");

@@ -4,12 +4,17 @@
 mod common;
 
 use glp::graph::{Csr, VertexId};
+use glp::sample::engine::UNIQUE_ATTEMPTS;
 use glp::sample::{
-    self, InitialSamples, SampleConfig, SampleGraph, SampleOutcome, SampleView, Sampler, ALL_NEIGHBOURS,
+    self, InitialSamples, SampleConfig, SampleGraph, SampleOutcome, SampleView, Sampler, ALL_NEIGHBOURS, COLLECTIVE,
+    NONE_ENTRY,
 };
 use glp::samplers::{
     ClusterGcn, DeepWalk, FastGcn, KHop, Ladies, Layer, MultiRootWalk, Mvs, Node2vec, Ppr, WeightedDeepWalk,
 };
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 fn run_on(csr: &Csr, sampler: &dyn Sampler, initial: &InitialSamples, seed: u64) -> glp::Result<SampleOutcome> {
     let graph = SampleGraph::new(csr)?;
@@ -18,10 +23,14 @@ fn run_on(csr: &Csr, sampler: &dyn Sampler, initial: &InitialSamples, seed: u64)
 
 /// A small graph: a path 0 - 1 - 2 - 3 and a triangle 3 - 4 - 5.
 fn small() -> Csr {
-    let rows: [&[u32]; 6] = [&[1], &[0, 2], &[1, 3], &[2, 4, 5], &[3, 5], &[3, 4]];
+    from_rows(&[&[1], &[0, 2], &[1, 3], &[2, 4, 5], &[3, 5], &[3, 4]])
+}
+
+/// The graph whose vertex `v` has the sorted neighbours `rows[v]`.
+fn from_rows(rows: &[&[u32]]) -> Csr {
     let mut offsets = vec![0u64];
     let mut targets = Vec::new();
-    for row in rows {
+    for &row in rows {
         targets.extend_from_slice(row);
         offsets.push(targets.len() as u64);
     }
@@ -214,4 +223,198 @@ fn unique_draws_stop_when_the_neighbourhood_is_exhausted() {
     let mut drawn = outcome.vertices.clone();
     drawn.sort_unstable();
     assert_eq!(drawn, vec![2, 4, 5]);
+}
+
+/// A one-step collective sampler recording, for every entry `(transit, v)` it weighs,
+/// `combined_count(v)` and the counts of the sample's roots (which no root's row holds
+/// here), and drawing nothing.
+struct CountProbe {
+    seen: Mutex<BTreeMap<(u32, VertexId), u64>>,
+}
+impl Sampler for CountProbe {
+    fn steps(&self) -> u32 {
+        1
+    }
+    fn sample_size(&self, _step: u32) -> u32 {
+        1
+    }
+    fn sampling(&self) -> u32 {
+        COLLECTIVE
+    }
+    fn combined_weight(&self, view: &SampleView<'_>, sample: u32, _t: VertexId, v: VertexId, _step: u32) -> f64 {
+        let mut seen = self.seen.lock().unwrap();
+        seen.insert((sample, v), view.combined_count(v));
+        for i in 0..view.root_count() {
+            seen.insert((sample, view.root(i)), view.combined_count(view.root(i)));
+        }
+        1.0
+    }
+    fn next_entry(&self, _view: &SampleView<'_>, _s: u32, _lane: u32, _step: u32) -> u64 {
+        NONE_ENTRY
+    }
+}
+
+#[test]
+fn combined_count_is_the_number_of_entries_holding_a_vertex() {
+    let csr = small();
+    // Sample 0: transits 1 and 3, entries 0, 2 | 2, 4, 5. Sample 1: transit 3 twice, entries
+    // 2, 4, 5 | 2, 4, 5. Sample 2: transit 4, entries 3, 5.
+    let initial = InitialSamples::groups(vec![0, 2, 4, 5], vec![1, 3, 3, 3, 4], 6).unwrap();
+    let probe = CountProbe { seen: Mutex::new(BTreeMap::new()) };
+    run_on(&csr, &probe, &initial, 0).unwrap();
+    let expected: BTreeMap<(u32, VertexId), u64> = [
+        ((0, 0), 1),
+        ((0, 1), 0),
+        ((0, 2), 2),
+        ((0, 3), 0),
+        ((0, 4), 1),
+        ((0, 5), 1),
+        ((1, 2), 2),
+        ((1, 3), 0),
+        ((1, 4), 2),
+        ((1, 5), 2),
+        ((2, 3), 1),
+        ((2, 4), 0),
+        ((2, 5), 1),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(probe.seen.into_inner().unwrap(), expected);
+}
+
+#[test]
+fn collective_unique_draws_take_every_vertex_of_a_small_neighbourhood() {
+    // Layer and LADIES draw 100 distinct vertices per layer from neighbourhoods of 1 and 2
+    // distinct vertices: all of them, then the step ends (it must not loop).
+    let csr = small();
+    let initial = InitialSamples::groups(vec![0, 1, 3], vec![0, 3, 4], 6).unwrap();
+    for sampler in [&Layer { layers: 2, size: 100 } as &dyn Sampler, &Ladies { layers: 2, size: 100 }] {
+        let outcome = run_on(&csr, sampler, &initial, 5).unwrap();
+        let layer = |i: usize, step: u32| {
+            let s = outcome.sample(i);
+            let mut v: Vec<VertexId> =
+                s.vertices.iter().zip(s.steps).filter(|&(_, &t)| t == step).map(|(&v, _)| v).collect();
+            v.sort_unstable();
+            v
+        };
+        // Sample 0 from {0}: N(0) = {1}; then N(1) = {0, 2}.
+        assert_eq!((layer(0, 0), layer(0, 1)), (vec![1], vec![0, 2]), "{}", sampler.name());
+        // Sample 1 from {3, 4}: 2, 4, 5 | 3, 5 -> {2, 3, 4, 5}; then the rows of those four:
+        // 1, 3 | 2, 4, 5 | 3, 5 | 3, 4 -> {1, 2, 3, 4, 5}.
+        assert_eq!((layer(1, 0), layer(1, 1)), (vec![2, 3, 4, 5], vec![1, 2, 3, 4, 5]), "{}", sampler.name());
+    }
+}
+
+#[test]
+fn a_unique_draw_that_gives_up_ends_its_neighbourhood() {
+    // A collective hook that always returns entry 0, 50 draws without replacement: the first
+    // draw adds it, the second gives up after UNIQUE_ATTEMPTS * (distinct + 1) repeats, and
+    // the other 48 are not made.
+    struct FirstEntry {
+        calls: AtomicU64,
+    }
+    impl Sampler for FirstEntry {
+        fn steps(&self) -> u32 {
+            1
+        }
+        fn sample_size(&self, _step: u32) -> u32 {
+            50
+        }
+        fn sampling(&self) -> u32 {
+            COLLECTIVE
+        }
+        fn unique(&self, _step: u32) -> bool {
+            true
+        }
+        fn next_entry(&self, _view: &SampleView<'_>, _s: u32, _lane: u32, _step: u32) -> u64 {
+            self.calls.fetch_add(1, Ordering::Relaxed);
+            0
+        }
+    }
+    let csr = small();
+    let sampler = FirstEntry { calls: AtomicU64::new(0) };
+    // Transit 3: entries 2, 4, 5 (3 distinct vertices).
+    let outcome = run_on(&csr, &sampler, &InitialSamples::given(vec![3], 6).unwrap(), 0).unwrap();
+    assert_eq!(outcome.vertices, vec![2]);
+    assert_eq!(sampler.calls.load(Ordering::Relaxed), 1 + (UNIQUE_ATTEMPTS * (3 + 1) + 1));
+}
+
+#[test]
+fn collective_hook_errors_name_the_hook_the_sample_and_the_step() {
+    /// Entry `entry` at step 1, after a first step that draws entry 0; weight `weight` for
+    /// every entry.
+    struct Collective {
+        entry: u64,
+        weight: f64,
+    }
+    impl Sampler for Collective {
+        fn steps(&self) -> u32 {
+            2
+        }
+        fn sample_size(&self, _step: u32) -> u32 {
+            1
+        }
+        fn sampling(&self) -> u32 {
+            COLLECTIVE
+        }
+        fn combined_weight(&self, _view: &SampleView<'_>, _s: u32, _t: VertexId, _v: VertexId, _step: u32) -> f64 {
+            self.weight
+        }
+        fn next_entry(&self, _view: &SampleView<'_>, _s: u32, _lane: u32, step: u32) -> u64 {
+            if step == 0 {
+                0
+            } else {
+                self.entry
+            }
+        }
+    }
+    let csr = small();
+    let initial = InitialSamples::given(vec![2, 3], 6).unwrap();
+    let message = |sampler: &dyn Sampler| run_on(&csr, sampler, &initial, 0).unwrap_err().to_string();
+    // Sample 0 from 2: step 0 adds 1 (entry 0 of N(2) = 1, 3); N(1) = 0, 2 has 2 entries.
+    let text = message(&Collective { entry: 2, weight: 1.0 });
+    assert!(text.contains("sampler `Collective`: `next_entry` returned entry 2"), "{text}");
+    assert!(text.contains("outside the combined neighbourhood of 2 entries (sample 0, step 1"), "{text}");
+    for weight in [-1.0, f64::NAN, f64::INFINITY] {
+        let text = message(&Collective { entry: 0, weight });
+        assert!(text.contains("sampler `Collective`: `combined_weight` returned"), "{weight}: {text}");
+        assert!(text.contains("the edge 2 -> 1; weights must be finite and non-negative"), "{weight}: {text}");
+        assert!(text.contains("(sample 0, step 0, lane 0)"), "{weight}: {text}");
+    }
+}
+
+#[test]
+fn built_in_samplers_refuse_zero_steps_and_zero_draws() {
+    let csr = small();
+    let initial = InitialSamples::every_vertex(6).unwrap();
+    let message = |sampler: &dyn Sampler| run_on(&csr, sampler, &initial, 0).unwrap_err().to_string();
+    let zero_steps: [&dyn Sampler; 8] = [
+        &WeightedDeepWalk { length: 0 },
+        &Ppr { termination: 0.5, max_length: 0 },
+        &Node2vec { length: 0, p: 1.0, q: 1.0 },
+        &Layer { layers: 0, size: 4 },
+        &FastGcn { layers: 0, size: 4 },
+        &Ladies { layers: 0, size: 4 },
+        &Mvs { hops: 0, fanout: 4 },
+        &MultiRootWalk { length: 0 },
+    ];
+    for sampler in zero_steps {
+        let text = message(sampler);
+        assert!(text.contains(&format!("sampler `{}` takes 0 steps", sampler.name())), "{text}");
+    }
+    let zero_draws: [&dyn Sampler; 4] = [
+        &KHop { hops: 1, fanout_1: 0, fanout_2: 0, fanout_3: 0, fanout_4: 0, replace: false },
+        &Layer { layers: 2, size: 0 },
+        &FastGcn { layers: 2, size: 0 },
+        &Mvs { hops: 2, fanout: 0 },
+    ];
+    for sampler in zero_draws {
+        let text = message(sampler);
+        assert!(text.contains(&format!("sampler `{}` draws 0 vertices at step 0", sampler.name())), "{text}");
+    }
+    // p and q must be positive numbers: NaN and infinity too are refused.
+    for (p, q, name) in [(f64::NAN, 1.0, "p"), (1.0, f64::INFINITY, "q"), (-0.5, 1.0, "p")] {
+        let text = message(&Node2vec { length: 3, p, q });
+        assert!(text.contains(&format!("node2vec: {name} must be a positive number")), "{text}");
+    }
 }

@@ -11,7 +11,7 @@ mod common;
 
 use glp::graph::{Csr, VertexId};
 use glp::sample::{self, InitialSamples, SampleConfig, SampleGraph, SampleOutcome, Sampler};
-use glp::samplers::{DeepWalk, FastGcn, KHop, Ladies, Layer, MultiRootWalk, Node2vec, Ppr, WeightedDeepWalk};
+use glp::samplers::{DeepWalk, FastGcn, KHop, Ladies, Layer, MultiRootWalk, Mvs, Node2vec, Ppr, WeightedDeepWalk};
 use glp_testkit::stats::{chi_square_probabilities, GroupedChiSquare};
 use std::collections::HashMap;
 
@@ -433,4 +433,39 @@ fn mvs_draws_neighbours_in_proportion_to_inverse_square_root_degree() {
     }
     assert_eq!(test.groups, 3);
     assert!(test.result().p_value >= P_MIN, "{:?}", test.result());
+}
+
+/// A directed graph with a sink: 0 -> 1, 2, 3; 1 has no out-edge; 2 -> 0; 3 -> 0, 2.
+fn directed_with_sink() -> Csr {
+    Csr::new(vec![0, 3, 3, 4, 6], vec![1, 2, 3, 0, 0, 2], None).unwrap()
+}
+
+#[test]
+fn layer_importance_samplers_never_draw_a_sink() {
+    // From layer {0} (out-degree 3): the sink 1 has no out-edge, so no column in FastGCN's
+    // and LADIES's importance: weight 0. FastGCN: 2 and 3 in proportion to their out-degrees
+    // 1 and 2; LADIES: to 1 / (3 * 1) and 1 / (3 * 2), i.e. 2 : 1.
+    let csr = directed_with_sink();
+    let counts = single_draws(&csr, &FastGcn { layers: 1, size: 1 }, &[0], 30_000);
+    check_against(&counts, &[2, 3], |v| if v == 2 { 1.0 } else { 2.0 }, "fastgcn with a sink");
+    let counts = single_draws(&csr, &Ladies { layers: 1, size: 1 }, &[0], 30_000);
+    check_against(&counts, &[2, 3], |v| if v == 2 { 2.0 } else { 1.0 }, "ladies with a sink");
+}
+
+#[test]
+fn mvs_counts_a_sink_as_degree_one() {
+    // From 0: neighbours 1 (the sink: degree taken as 1), 2 (degree 1) and 3 (degree 2):
+    // 1 : 1 : 1 / sqrt(2).
+    let csr = directed_with_sink();
+    let initial = InitialSamples::given(vec![0; 5_000], csr.num_vertices()).unwrap();
+    let outcome = run(&csr, &Mvs { hops: 1, fanout: 6 }, &initial, 23);
+    let mut counts = [0u64; 3];
+    for &v in &outcome.vertices {
+        counts[v as usize - 1] += 1;
+    }
+    assert_eq!(counts.iter().sum::<u64>(), 30_000, "every draw adds a neighbour of 0");
+    let raw = [1.0, 1.0, 1.0 / 2f64.sqrt()];
+    let total: f64 = raw.iter().sum();
+    let result = chi_square_probabilities(&counts, &raw.map(|r| r / total));
+    assert!(result.p_value >= P_MIN, "{result:?}: {counts:?}");
 }

@@ -9,9 +9,18 @@ use crate::sample::{SampleView, Sampler, ALL_NEIGHBOURS, NONE};
 /// One sample is the subgraph induced by its roots (the vertices of its clusters, given as
 /// the sample's roots): one step with one draw per neighbour of every root, which keeps the
 /// edges whose other end is a root too. Every edge between two roots is recorded once per
-/// direction stored in the graph. The partition is the caller's (`glp sample cluster-gcn`
-/// cuts the vertex ids into consecutive ranges; renumber the graph by a partition, METIS's
-/// or label propagation's, to get ClusterGCN's clusters).
+/// direction stored in the graph (both directions on a symmetrised graph); a vertex given
+/// twice among a sample's roots has its edges recorded twice.
+///
+/// The clusters are the caller's: the sampler only induces the subgraph of each sample's
+/// roots. ClusterGCN's clusters come from a graph partition (METIS in the paper), so that a
+/// batch keeps most of its vertices' edges. In the library, give each batch's clusters as
+/// one group of roots ([`crate::sample::InitialSamples::groups`]). `glp sample cluster-gcn`
+/// has no partition input yet: it cuts the vertex ids into `--clusters` consecutive ranges
+/// (NextDoor's application does the same, with clusters of 16 consecutive ids), which are
+/// clusters only when the ids follow the graph's structure (renumber the graph by a
+/// partition, METIS's or label propagation's, first); `--roots` is refused for it, since a
+/// list of vertices does not say which cluster each belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ClusterGcn;
 

@@ -11,8 +11,14 @@ use crate::sample::{SampleView, Sampler, COLLECTIVE};
 /// among the vertices adjacent to layer `l` (FastGCN draws from all vertices; restricting to
 /// the layer's neighbourhood, as NextDoor does, keeps every drawn vertex connected to the
 /// layer above). Each entry `(t, v)` of the combined neighbourhood weighs `degree(v) / c(v)`,
-/// `c(v)` the number of the layer's vertices adjacent to `v`, so that `v`'s entries together
-/// weigh `degree(v)`; the drawn vertex is recorded with the edge of the entry drawn.
+/// `c(v)` the number of the layer's entries holding `v` (its edges from the layer,
+/// [`SampleView::combined_count`]), so that `v`'s entries together weigh `degree(v)`; the
+/// drawn vertex is recorded with the edge of the entry drawn. Weighing the `E` entries costs
+/// O(E log E) per layer (one sort of the neighbourhood, one binary search per entry).
+///
+/// `degree` is the out-degree: on a symmetrised graph (the default) it is the column norm
+/// above; on a directed graph (`--directed`) FastGCN's column norm would be the in-degree,
+/// and a vertex without out-edges weighs 0 (it is never drawn).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FastGcn {
     /// Number of layers below the roots (>= 1).
@@ -35,15 +41,9 @@ impl Sampler for FastGcn {
         COLLECTIVE
     }
 
-    /// `degree(v) / c(v)`, `c(v)` the transits adjacent to `v`.
+    /// `degree(v) / c(v)`, `c(v)` the entries holding `v` (at least 1: this one).
     fn combined_weight(&self, view: &SampleView<'_>, _sample: u32, _transit: VertexId, v: VertexId, _step: u32) -> f64 {
-        let mut adjacent = 0.0;
-        for j in 0..view.transit_count() {
-            if view.contains(view.transit(j), v) {
-                adjacent += 1.0;
-            }
-        }
-        view.degree(v) as f64 / adjacent
+        view.degree(v) as f64 / view.combined_count(v) as f64
     }
 
     /// An entry drawn in proportion to its weight.

@@ -13,7 +13,9 @@ use crate::sample::{SampleView, Sampler, COLLECTIVE};
 /// `numpy.random.choice(replace=False)`). Each entry `(t, v)` of the combined neighbourhood
 /// weighs `1 / (d(t) d(v))`, so `v`'s entries together weigh `p(v)` up to the common factor;
 /// the drawn vertex is recorded with the edge of the entry drawn. (LADIES adds self loops to
-/// `A`; glp's graphs drop them unless loaded with `--keep-self-loops`.)
+/// `A`; glp's graphs drop them unless loaded with `--keep-self-loops`.) On a directed graph
+/// (`--directed`) `d` is the out-degree, and a vertex without out-edges, whose column of `P`
+/// is undefined (`1 / 0`), weighs 0: it is never drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ladies {
     /// Number of layers below the roots (>= 1).
@@ -40,9 +42,13 @@ impl Sampler for Ladies {
         true
     }
 
-    /// `1 / (d(t) d(v))`.
+    /// `1 / (d(t) d(v))`; 0 when `v` has no out-edge (`d(t) >= 1`: `v` is its neighbour).
     fn combined_weight(&self, view: &SampleView<'_>, _sample: u32, transit: VertexId, v: VertexId, _step: u32) -> f64 {
-        1.0 / (view.degree(transit) as f64 * view.degree(v) as f64)
+        let degree = view.degree(v);
+        if degree == 0 {
+            return 0.0;
+        }
+        1.0 / (view.degree(transit) as f64 * degree as f64)
     }
 
     /// An entry drawn in proportion to its weight.

@@ -12,7 +12,7 @@ use super::edges::SampleGraph;
 use super::outcome::SampleOutcome;
 use super::roots::InitialSamples;
 use super::sampler::{Sampler, ADDED, ALL_NEIGHBOURS, COLLECTIVE, INDIVIDUAL, NONE, NONE_ENTRY, REPLACE};
-use super::view::{SampleState, SampleView};
+use super::view::{distinct_in_sorted, SampleState, SampleView, SortedCombined};
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
 use rayon::prelude::*;
@@ -26,7 +26,11 @@ pub const CHUNK: usize = 4096;
 /// A draw without replacement ([`Sampler::unique`]) that repeats a vertex is made again, at
 /// most this many times per distinct vertex of the neighbourhood (plus this many) per draw:
 /// for a uniform draw the chance that a draw which can still find a new vertex gives up is
-/// below `e^-32`; a hook that keeps returning the same vertex ends with nothing added.
+/// below `e^-32`. A draw that gives up ends the step's draws from that neighbourhood: the
+/// hook cannot reach a vertex it has not drawn yet (one that keeps returning the same vertex,
+/// or weights of 0 on the vertices left), and the draws after it would only give up in
+/// turn. So a step ends after at most `sample_size + UNIQUE_ATTEMPTS * (distinct + 1)` hook
+/// calls per neighbourhood, whatever the hook does (short of looping inside itself).
 pub const UNIQUE_ATTEMPTS: u64 = 32;
 
 /// Parameters of a sampling run.
@@ -160,6 +164,7 @@ struct Scratch {
     combined: Vec<VertexId>,
     combined_sources: Vec<u32>,
     combined_prefix: Vec<f64>,
+    combined_sorted: SortedCombined,
     /// Vertices drawn from the current neighbourhood (draws without replacement).
     drawn: HashSet<VertexId>,
     /// REPLACE: (transit position, vertex) of this step's additions.
@@ -170,14 +175,6 @@ struct Scratch {
 /// The sampler `name`'s hook error prefix.
 fn hook_error(plan: &Plan<'_>, hook: &str, what: String, sample: u32, step: u32, lane: u64) -> Error {
     Error::Program(format!("sampler `{}`: `{hook}` {what} (sample {sample}, step {step}, lane {lane})", plan.name))
-}
-
-/// Number of distinct values of a sorted slice.
-fn distinct_sorted(values: &[VertexId]) -> u64 {
-    if values.is_empty() {
-        return 0;
-    }
-    1 + values.windows(2).filter(|w| w[0] != w[1]).count() as u64
 }
 
 fn sample_one<S: Sampler + ?Sized>(
@@ -199,6 +196,7 @@ fn sample_one<S: Sampler + ?Sized>(
         combined,
         combined_sources,
         combined_prefix,
+        combined_sorted,
         drawn,
         replaced,
         seen,
@@ -223,6 +221,7 @@ fn sample_one<S: Sampler + ?Sized>(
         combined.clear();
         combined_sources.clear();
         combined_prefix.clear();
+        combined_sorted.reset();
         let base = SampleState {
             roots,
             sorted_roots,
@@ -231,6 +230,7 @@ fn sample_one<S: Sampler + ?Sized>(
             combined: &[],
             combined_sources: &[],
             combined_prefix: &[],
+            combined_sorted,
         };
         if plan.collective {
             for (pos, &t) in transits.iter().enumerate() {
@@ -267,16 +267,11 @@ fn sample_one<S: Sampler + ?Sized>(
             );
             let len = combined.len() as u64;
             let lanes = if size == ALL_NEIGHBOURS { len } else { size as u64 };
-            let distinct = if unique {
-                let mut sorted = combined.clone();
-                sorted.sort_unstable();
-                distinct_sorted(&sorted)
-            } else {
-                u64::MAX
-            };
+            let distinct = if unique { combined_sorted.distinct(combined) } else { u64::MAX };
             drawn.clear();
+            let mut exhausted = false;
             for lane in 0..lanes {
-                if drawn.len() as u64 >= distinct {
+                if exhausted || drawn.len() as u64 >= distinct {
                     break;
                 }
                 let lane32 = lane_index(plan, sample, step, lane)?;
@@ -301,6 +296,7 @@ fn sample_one<S: Sampler + ?Sized>(
                     if unique && !drawn.insert(v) {
                         attempts += 1;
                         if attempts > UNIQUE_ATTEMPTS * (distinct + 1) {
+                            exhausted = true;
                             break;
                         }
                         continue;
@@ -317,10 +313,11 @@ fn sample_one<S: Sampler + ?Sized>(
             for (pos, &t) in transits.iter().enumerate() {
                 let row = csr.neighbors(t);
                 let lanes = if size == ALL_NEIGHBOURS { row.len() as u64 } else { size as u64 };
-                let distinct = if unique { distinct_sorted(row) } else { u64::MAX };
+                let distinct = if unique { distinct_in_sorted(row) } else { u64::MAX };
                 drawn.clear();
+                let mut exhausted = false;
                 for j in 0..lanes {
-                    if drawn.len() as u64 >= distinct {
+                    if exhausted || drawn.len() as u64 >= distinct {
                         break;
                     }
                     let lane = lane_index(plan, sample, step, lane_base + j)?;
@@ -344,6 +341,7 @@ fn sample_one<S: Sampler + ?Sized>(
                         if unique && !drawn.insert(v) {
                             attempts += 1;
                             if attempts > UNIQUE_ATTEMPTS * (distinct + 1) {
+                                exhausted = true;
                                 break;
                             }
                             continue;

@@ -4,7 +4,7 @@ use super::edges::SampleGraph;
 use super::sampler::{NONE, NONE_ENTRY};
 use crate::graph::VertexId;
 use crate::random::{sample_stream, Stream};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 /// The sample's state the engine hands to a view.
 #[derive(Debug, Clone, Copy)]
@@ -23,6 +23,60 @@ pub(super) struct SampleState<'s> {
     pub combined_sources: &'s [u32],
     /// The inclusive prefix sums of the entries' weights.
     pub combined_prefix: &'s [f64],
+    /// The combined neighbourhood's vertices sorted, built on first use in the step
+    /// ([`SampleView::combined_count`], the engine's distinct count of draws without
+    /// replacement).
+    pub combined_sorted: &'s SortedCombined,
+}
+
+/// The combined neighbourhood's vertices in ascending order, sorted once per step and only
+/// when something asks (a sampler that never counts entries pays nothing): O(entries log
+/// entries) once, then O(log entries) per [`SortedCombined::count`].
+#[derive(Debug, Default)]
+pub(super) struct SortedCombined {
+    vertices: RefCell<Vec<VertexId>>,
+    ready: Cell<bool>,
+}
+
+impl SortedCombined {
+    /// Forgets the previous step's neighbourhood.
+    pub fn reset(&self) {
+        self.ready.set(false);
+    }
+
+    /// `f` of `combined` sorted (sorted on the first call since [`SortedCombined::reset`]).
+    fn with<R>(&self, combined: &[VertexId], f: impl FnOnce(&[VertexId]) -> R) -> R {
+        if !self.ready.get() {
+            let mut vertices = self.vertices.borrow_mut();
+            vertices.clear();
+            vertices.extend_from_slice(combined);
+            vertices.sort_unstable();
+            self.ready.set(true);
+        }
+        f(&self.vertices.borrow())
+    }
+
+    /// How many entries of `combined` hold `v`.
+    pub fn count(&self, combined: &[VertexId], v: VertexId) -> u64 {
+        self.with(combined, |sorted| {
+            let start = sorted.partition_point(|&x| x < v);
+            let end = start + sorted[start..].partition_point(|&x| x == v);
+            (end - start) as u64
+        })
+    }
+
+    /// The number of distinct vertices of `combined`.
+    pub fn distinct(&self, combined: &[VertexId]) -> u64 {
+        self.with(combined, distinct_in_sorted)
+    }
+}
+
+/// Number of distinct values of a sorted slice.
+pub(super) fn distinct_in_sorted(values: &[VertexId]) -> u64 {
+    if values.is_empty() {
+        return 0;
+    }
+    1 + values.windows(2).filter(|w| w[0] != w[1]).count() as u64
 }
 
 /// The context of a hook call: one sample at one step, drawing with one lane's random
@@ -225,6 +279,18 @@ impl<'a> SampleView<'a> {
             Some(&pos) => self.transit(pos),
             None => NONE,
         }
+    }
+
+    /// How many entries of the combined neighbourhood hold `v`: the number of the step's
+    /// transits adjacent to `v` (counted with repetition when a transit appears twice); 0
+    /// when none is, and for individual samplers. The engine sorts the neighbourhood once per
+    /// step on the first call (O(entries log entries)); each call is then a binary search
+    /// (O(log entries)), so weighing every entry by its count costs O(entries log entries)
+    /// in all, where testing `contains` against every transit costs O(entries x transits x
+    /// log degree). FastGCN divides a vertex's weight among its entries with it.
+    #[inline]
+    pub fn combined_count(&self, v: VertexId) -> u64 {
+        self.state.combined_sorted.count(self.state.combined, v)
     }
 
     /// Sum of the entries' weights ([`super::Sampler::combined_weight`]).
