@@ -1,7 +1,7 @@
 //! Tier 1 of the test plan: insta snapshots of the CUDA generated for every built-in label
-//! propagation variant, both the hooks alone (`CompiledVariant::device_functions`) and the whole
-//! translation unit NVRTC compiles (the reference kernels with prelude, view and hooks fused
-//! in). The emitter is deterministic, so any change of the generated code shows up here as a
+//! propagation variant and sampler, both the hooks alone (`device_functions`) and the whole
+//! translation unit NVRTC compiles (the kind's reference kernels with prelude, view and hooks
+//! fused in). The emitter is deterministic, so any change of the generated code shows up here as a
 //! reviewable diff.
 //!
 //! After a deliberate change of the emitter or a template, review and accept with
@@ -38,4 +38,24 @@ fn reference_kernel_source_of_every_built_in_variant() {
 fn parameter_values_do_not_change_the_generated_code() {
     assert_eq!(Llp { gamma: 0.0 }.device_functions(), Llp { gamma: 512.0 }.device_functions());
     assert_eq!(Slp { threshold: 0.0 }.device_functions(), Slp { threshold: 0.5 }.device_functions());
+}
+
+#[test]
+fn device_functions_of_every_built_in_sampler() {
+    use glp::sample::CompiledSampler;
+    for built_in in glp::samplers::BUILT_IN {
+        let sampler = (built_in.sampler)();
+        insta::assert_snapshot!(format!("sampler_{}_device_functions", built_in.name), sampler.device_functions());
+    }
+}
+
+#[test]
+fn reference_kernel_source_of_every_built_in_sampler() {
+    use glp::sample::CompiledSampler;
+    for built_in in glp::samplers::BUILT_IN {
+        let sampler = (built_in.sampler)();
+        let source = glp_codegen::kinds::sample::reference_kernel_source(sampler.device_functions())
+            .unwrap_or_else(|e| panic!("{}: the sampler reference kernel template's slots: {e}", built_in.name));
+        insta::assert_snapshot!(format!("sampler_{}_reference_kernel", built_in.name), source);
+    }
 }

@@ -313,6 +313,7 @@ enum Method {
     CombinedLen,
     CombinedVertex,
     CombinedTransit,
+    CombinedCount,
     CombinedTotal,
     CombinedPick,
     RandomBelow,
@@ -322,7 +323,7 @@ enum Method {
 }
 
 impl Method {
-    const ALL: [(&'static str, Method); 25] = [
+    const ALL: [(&'static str, Method); 26] = [
         ("num_vertices", Method::NumVertices),
         ("degree", Method::Degree),
         ("edge", Method::Edge),
@@ -342,6 +343,7 @@ impl Method {
         ("combined_len", Method::CombinedLen),
         ("combined_vertex", Method::CombinedVertex),
         ("combined_transit", Method::CombinedTransit),
+        ("combined_count", Method::CombinedCount),
         ("combined_total", Method::CombinedTotal),
         ("combined_pick", Method::CombinedPick),
         ("random_below", Method::RandomBelow),
@@ -407,6 +409,7 @@ impl Host for ViewHost<'_, '_> {
             Method::CombinedLen => view.combined_len().into(),
             Method::CombinedVertex => view.combined_vertex(u64_arg(args, 0)?).into(),
             Method::CombinedTransit => view.combined_transit(u64_arg(args, 0)?).into(),
+            Method::CombinedCount => view.combined_count(u32_arg(args, 0)?).into(),
             Method::CombinedTotal => view.combined_total().into(),
             Method::CombinedPick => view.combined_pick().into(),
             Method::RandomBelow => view.random_below(u64_arg(args, 0)?).into(),

@@ -252,6 +252,14 @@ pub static SAMPLE_KIND: KindSpec = KindSpec {
             "the transit entry i comes from (NONE past the end)",
         ),
         method(
+            "combined_count",
+            &[U32],
+            U64,
+            COLLECTIVE_HOOKS,
+            Some("combined"),
+            "the entries of the combined neighbourhood holding v (binary search in the entries sorted once per step)",
+        ),
+        method(
             "combined_total",
             &[],
             F64,

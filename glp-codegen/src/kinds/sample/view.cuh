@@ -62,6 +62,7 @@ struct glp_sample_view {
     const glp_u32* combined;         // collective samplers: the combined neighbourhood's vertices
     const glp_u32* combined_sources; // the position (in this step's transits) of each entry's transit
     const double* combined_prefix;   // inclusive prefix sums of the entries' weights
+    const glp_u32* combined_sorted;  // the entries' vertices in ascending order (null: not built)
     glp_sample_stream* stream;       // the draw lane's random stream
     glp_u64* fault;                  // [code, id] of the first loop that ran past its budget (null: unchecked)
     glp_u64 combined_len;
@@ -208,6 +209,21 @@ __device__ __forceinline__ glp_u32 glp_sample_combined_vertex(const glp_sample_v
 }
 __device__ __forceinline__ glp_u32 glp_sample_combined_transit(const glp_sample_view& view, glp_u64 i) {
     return i < view.combined_len ? glp_sample_transit(view, view.combined_sources[i]) : GLP_SAMPLE_NONE;
+}
+// The entries holding v: the width of v's run in the sorted entries (0 when not built).
+__device__ __forceinline__ glp_u64 glp_sample_combined_count(const glp_sample_view& view, glp_u32 v) {
+    if (!view.combined_sorted) return 0ull;
+    glp_u64 lo = 0ull, hi = view.combined_len;
+    while (lo < hi) {  // the first entry >= v
+        const glp_u64 mid = lo + (hi - lo) / 2ull;
+        if (view.combined_sorted[mid] < v) lo = mid + 1ull; else hi = mid;
+    }
+    glp_u64 end = lo, top = view.combined_len;
+    while (end < top) {  // the first entry > v
+        const glp_u64 mid = end + (top - end) / 2ull;
+        if (view.combined_sorted[mid] <= v) end = mid + 1ull; else top = mid;
+    }
+    return end - lo;
 }
 __device__ __forceinline__ double glp_sample_combined_total(const glp_sample_view& view) {
     return view.combined_len == 0ull ? 0.0 : view.combined_prefix[view.combined_len - 1ull];
