@@ -5,7 +5,8 @@
 //! ones and are used for graph embeddings). One sample is one walk of `length` steps from its
 //! root. The hooks are NextDoor's: `steps`, `sample_size` (one vertex per step) and `next`
 //! (the vertex a transit adds, drawn from the sample's own random stream, so results do not
-//! depend on the thread count).
+//! depend on the thread count). `#[glp::sampler]` also compiles the hooks to CUDA for the GPU
+//! (`CompiledSampler::device_functions`).
 //!
 //! Run it with `cargo run --release --example non_backtracking_walk [GRAPH]` (default: the
 //! bundled email-Eu-core graph); `cargo test --example non_backtracking_walk` checks it.
@@ -22,6 +23,7 @@ pub struct NonBacktrackingWalk {
     pub length: u32,
 }
 
+#[glp::sampler]
 impl Sampler for NonBacktrackingWalk {
     fn steps(&self) -> u32 {
         self.length
