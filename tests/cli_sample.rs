@@ -264,6 +264,40 @@ fn cluster_gcn_samples_cover_every_cluster_once_per_epoch() {
     }
 }
 
+/// `--clusters FILE`: the clusters of a partition file (here `id % 7`, as `vertex cluster`
+/// lines); an epoch of one cluster per sample gives every edge inside a cluster exactly once,
+/// and no other edge.
+#[test]
+fn cluster_gcn_takes_its_clusters_from_a_partition_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let partition = dir.path().join("partition.txt");
+    let ids: HashSet<i64> = bundled_edges().into_iter().flat_map(|(u, v)| [u, v]).collect();
+    let lines: Vec<String> = ids.iter().map(|id| format!("{id} {}", id % 7)).collect();
+    std::fs::write(&partition, lines.join("\n")).unwrap();
+    let run = glp(&["sample", "cluster-gcn", "--clusters", partition.to_str().unwrap(), "--out", "-"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let mut sampled = Vec::new();
+    let mut cluster_of_sample = std::collections::HashMap::new();
+    for line in stdout(&run).lines() {
+        let f: Vec<i64> = line.split('\t').map(|x| x.parse().unwrap()).collect();
+        let (sample, from, to) = (f[0], f[2], f[3]);
+        assert_eq!(from % 7, to % 7, "{line}: an edge leaving its cluster");
+        assert_eq!(*cluster_of_sample.entry(sample).or_insert(from % 7), from % 7, "{line}: two clusters in a sample");
+        sampled.push((from, to));
+    }
+    let clusters: HashSet<i64> = cluster_of_sample.values().copied().collect();
+    assert_eq!(clusters.len(), cluster_of_sample.len(), "a cluster sampled twice in one epoch");
+    let mut expected: Vec<(i64, i64)> =
+        bundled_edges().into_iter().filter(|&(u, v)| u != v && u % 7 == v % 7).collect();
+    expected.sort();
+    sampled.sort();
+    assert_eq!(sampled, expected);
+    // A partition naming no vertex of the graph is an error.
+    std::fs::write(&partition, "999999 1\n").unwrap();
+    let line = error_of(&["sample", "cluster-gcn", "--clusters", partition.to_str().unwrap()]);
+    assert!(line.contains("partition.txt"), "{line}");
+}
+
 #[test]
 fn bench_sample_reports_throughput_per_sampler() {
     let run = glp(&["bench", "sample", "--apps", "deepwalk,khop", "--repeat", "1", "--json"]);

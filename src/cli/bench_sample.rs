@@ -9,7 +9,7 @@ use super::bench::{median_min, print_json};
 use super::common::{self, LoadArgs};
 use super::lp::BackendArg;
 use super::output;
-use super::sample::{check_backend, initial_samples, App, AppParams, RootsArg};
+use super::sample::{check_backend, initial_samples, App, AppParams, ClustersArg, RootsArg};
 use clap::Args;
 use glp_runtime::io::WeightRule;
 use glp_runtime::sample::SampleGraph;
@@ -101,7 +101,7 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
     let roots = args.roots_random.map_or(RootsArg::Every, RootsArg::Random);
     let mut rows = Vec::new();
     for app in &apps {
-        let initial = initial_samples(app, &graph, &roots, app.default_batch(), 100, args.seed)?;
+        let initial = initial_samples(app, &graph, &roots, app.default_batch(), &ClustersArg::Ranges(100), args.seed)?;
         let mut times = Vec::with_capacity(args.repeat);
         let mut last = None;
         for _ in 0..args.repeat {

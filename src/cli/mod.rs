@@ -24,6 +24,7 @@ mod output;
 mod progress;
 mod quality;
 mod sample;
+mod sample_roots;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -7,15 +7,15 @@ use super::console;
 use super::lp::BackendArg;
 use super::output::{self, Content, Destination, Outputs};
 use super::progress::SampleBar;
+pub use super::sample_roots::{initial_samples, ClustersArg, RootsArg};
 use crate::samplers::{
     ClusterGcn, DeepWalk, FastGcn, KHop, Ladies, Layer, MultiRootWalk, Mvs, Node2vec, Ppr, WeightedDeepWalk, MAX_HOPS,
 };
 use clap::Args;
 use glp_runtime::graph::{Graph, VertexId};
 use glp_runtime::io::WeightRule;
-use glp_runtime::random::sample_stream;
 use glp_runtime::sample::{
-    self, npy, InitialSamples, InterpretedSampler, SampleConfig, SampleGraph, SampleOutcome, Sampler, ROOT_STEP,
+    self, npy, InitialSamples, InterpretedSampler, SampleConfig, SampleGraph, SampleOutcome, Sampler,
 };
 use glp_runtime::{Error, Result};
 use serde::Serialize;
@@ -40,8 +40,9 @@ pub const LONG_ABOUT: &str = "Sample random walks or subgraphs from a graph (Nex
     ladies             LADIES's layer-dependent importance sampling\n  \
     mvs                minimal-variance neighbour sampling: one hop per --fanouts entry (all \
     equal), neighbours drawn in proportion to 1/sqrt(degree) (equal embedding norms)\n  \
-    cluster-gcn        the subgraph induced by --batch-size clusters of a partition of the \
-    vertex ids into --clusters ranges\n  \
+    cluster-gcn        the subgraph induced by --batch-size clusters: those of a partition \
+    file (--clusters FILE: `vertex cluster` lines, e.g. communities from `glp lp --out`), or \
+    --clusters C consecutive ranges of vertex ids\n  \
     multi-root-walk    --batch-size walkers, the one that moves chosen by degree (frontier \
     sampling)\n  \
     FILE.rs            a sampler written in Rust: a struct whose fields are its parameters and \
@@ -120,9 +121,10 @@ pub struct SampleArgs {
     #[arg(long, value_name = "B")]
     pub batch_size: Option<u32>,
 
-    /// cluster-gcn: number of clusters (consecutive ranges of vertex ids)
-    #[arg(long, value_name = "C", default_value_t = 100)]
-    pub clusters: u32,
+    /// cluster-gcn: the clusters: a number C (the vertex ids cut into C consecutive ranges) or
+    /// a partition FILE of `vertex cluster` lines (e.g. communities written by `glp lp --out`)
+    #[arg(long, value_name = "C|FILE", default_value = "100")]
+    pub clusters: String,
 
     /// Roots: one vertex id per line
     #[arg(long, value_name = "FILE", conflicts_with = "roots_random")]
@@ -355,7 +357,7 @@ impl App {
     }
 
     /// Whether samples may have several roots (a walk of a file has one).
-    fn takes_batches(&self) -> bool {
+    pub(super) fn takes_batches(&self) -> bool {
         match self {
             App::File(_) => !self.is_walk(),
             _ => !matches!(self, App::DeepWalk(_) | App::WeightedDeepWalk(_) | App::Ppr(_) | App::Node2vec(_)),
@@ -369,102 +371,6 @@ impl App {
         let config = SampleConfig { seed };
         with_sampler!(self, s => sample::run_observed(graph, s, initial, &config, Some(&observer)))
     }
-}
-
-/// Where samples start, from the command line.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RootsArg {
-    /// One sample per vertex, or per group of `batch` consecutive vertices.
-    Every,
-    /// The vertex ids of a file.
-    File(PathBuf),
-    /// `N` samples of random roots.
-    Random(u64),
-}
-
-/// The initial samples of `app` on `graph`: `batch` roots per sample (clusters for
-/// ClusterGCN, which cuts the ids into `clusters` ranges).
-pub fn initial_samples(
-    app: &App,
-    graph: &Graph,
-    roots: &RootsArg,
-    batch: u32,
-    clusters: u32,
-    seed: u64,
-) -> Result<InitialSamples> {
-    let n = graph.num_vertices();
-    if batch == 0 {
-        return Err(Error::invalid("--batch-size must be at least 1"));
-    }
-    if batch > 1 && !app.takes_batches() {
-        return Err(Error::invalid(format!("{} samples one walk per root: --batch-size must be 1", app.name())));
-    }
-    if n == 0 {
-        return Err(Error::invalid("the graph has no vertices: there is nothing to sample"));
-    }
-    if let App::ClusterGcn(_) = app {
-        return cluster_samples(n, roots, batch, clusters, seed);
-    }
-    match roots {
-        RootsArg::Every if batch == 1 => InitialSamples::every_vertex(n),
-        RootsArg::Every => grouped((0..n as VertexId).collect(), batch, n),
-        RootsArg::File(path) => grouped(glp_runtime::io::read_roots(path, &graph.ids)?, batch, n),
-        RootsArg::Random(0) => Err(Error::invalid("--roots-random must be at least 1")),
-        RootsArg::Random(count) => InitialSamples::random(*count, batch, n, seed),
-    }
-}
-
-/// `roots` in consecutive groups of `batch` (the last one smaller).
-fn grouped(roots: Vec<VertexId>, batch: u32, n: usize) -> Result<InitialSamples> {
-    let len = roots.len() as u64;
-    let mut offsets: Vec<u64> = (0..len).step_by(batch as usize).collect();
-    offsets.push(len);
-    InitialSamples::groups(offsets, roots, n)
-}
-
-/// ClusterGCN's samples: the vertex ids cut into `clusters` consecutive ranges; every sample
-/// is `batch` clusters: an epoch (all clusters, in an order drawn from `seed`, in groups of
-/// `batch`), or `N` samples of `batch` distinct random clusters.
-fn cluster_samples(n: usize, roots: &RootsArg, batch: u32, clusters: u32, seed: u64) -> Result<InitialSamples> {
-    if clusters == 0 || clusters as usize > n {
-        return Err(Error::invalid(format!("--clusters must lie in 1..={n} (the vertices) (got {clusters})")));
-    }
-    if batch > clusters {
-        return Err(Error::invalid(format!("--batch-size {batch} exceeds the {clusters} clusters")));
-    }
-    let range =
-        |c: u64| (c * n as u64 / clusters as u64) as VertexId..((c + 1) * n as u64 / clusters as u64) as VertexId;
-    // A Fisher-Yates shuffle of the clusters, drawn from the stream of sample `i`'s roots.
-    let shuffled = |i: u32| {
-        let mut order: Vec<u64> = (0..clusters as u64).collect();
-        let mut stream = sample_stream(seed, i, ROOT_STEP, 1);
-        for k in (1..order.len()).rev() {
-            order.swap(k, stream.next_below(k as u64 + 1) as usize);
-        }
-        order
-    };
-    let groups: Vec<Vec<u64>> = match roots {
-        RootsArg::Every => shuffled(0).chunks(batch as usize).map(<[u64]>::to_vec).collect(),
-        RootsArg::Random(0) => return Err(Error::invalid("--roots-random must be at least 1")),
-        RootsArg::Random(count) => {
-            if *count > u32::MAX as u64 {
-                return Err(Error::invalid(format!("--roots-random {count}: at most {} samples", u32::MAX)));
-            }
-            (0..*count as u32).map(|i| shuffled(i)[..batch as usize].to_vec()).collect()
-        }
-        RootsArg::File(_) => {
-            return Err(Error::invalid("cluster-gcn takes its roots from --clusters, not from --roots"));
-        }
-    };
-    let mut offsets = vec![0u64];
-    let mut vertices = Vec::new();
-    for group in groups {
-        for c in group {
-            vertices.extend(range(c));
-        }
-        offsets.push(vertices.len() as u64);
-    }
-    InitialSamples::groups(offsets, vertices, n)
 }
 
 /// How the samples are written, from `--out`'s extension.
@@ -631,7 +537,8 @@ pub fn run(args: SampleArgs) -> Result<()> {
     };
     let batch = args.batch_size.unwrap_or(app.default_batch());
     let graph = common::load(graph_path.as_deref(), &args.load.with_weights(WeightRule::NonNegative))?;
-    let initial = initial_samples(&app, &graph, &roots, batch, args.clusters, args.seed)?;
+    let clusters = ClustersArg::parse(&args.clusters);
+    let initial = initial_samples(&app, &graph, &roots, batch, &clusters, args.seed)?;
     let sample_graph = SampleGraph::new(&graph.csr)?;
     let outcome = app.run(&sample_graph, &initial, args.seed)?;
     let mut outputs = Outputs::new();

@@ -15,12 +15,12 @@ use crate::sample::{SampleView, Sampler, ALL_NEIGHBOURS, NONE};
 /// The clusters are the caller's: the sampler only induces the subgraph of each sample's
 /// roots. ClusterGCN's clusters come from a graph partition (METIS in the paper), so that a
 /// batch keeps most of its vertices' edges. In the library, give each batch's clusters as
-/// one group of roots ([`crate::sample::InitialSamples::groups`]). `glp sample cluster-gcn`
-/// has no partition input yet: it cuts the vertex ids into `--clusters` consecutive ranges
-/// (NextDoor's application does the same, with clusters of 16 consecutive ids), which are
-/// clusters only when the ids follow the graph's structure (renumber the graph by a
-/// partition, METIS's or label propagation's, first); `--roots` is refused for it, since a
-/// list of vertices does not say which cluster each belongs to.
+/// one group of roots ([`crate::sample::InitialSamples::groups`]). `glp sample cluster-gcn
+/// --clusters FILE` reads a partition (`vertex cluster` lines, e.g. the communities `glp lp
+/// --out` writes: label propagation is a fast partitioner that keeps edges inside clusters);
+/// `--clusters C` cuts the vertex ids into `C` consecutive ranges instead (NextDoor's
+/// application does the same, with clusters of 16 consecutive ids), which are clusters only
+/// when the ids follow the graph's structure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ClusterGcn;
 
