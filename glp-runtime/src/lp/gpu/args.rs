@@ -1,8 +1,11 @@
 //! The kernel arguments the host lays out for the device: the variant's parameter block
-//! ([`param_block`]), the view (`glp_lp_view`) and the sweep (`glp_lp_sweep`).
+//! ([`param_block`]), and the view (`glp_lp_view`) and the sweep (`glp_lp_sweep`), whose Rust
+//! structs glp-codegen generates with their C definitions ([`LpViewArgs`], [`LpSweepArgs`]).
 
 use crate::device::KernelArg;
 use glp_codegen::ir::ScalarValue;
+pub(super) use glp_codegen::kinds::lp::layout::LpViewArgs;
+pub(super) use glp_codegen::lp_kernels::mfl::LpSweepArgs;
 
 /// The C layout of the variant's parameter struct (`glp_lp_params`): fields in order, each
 /// aligned to its size, the whole padded to the largest alignment; an empty struct is one
@@ -24,48 +27,15 @@ pub fn param_block(values: &[ScalarValue]) -> Vec<u8> {
     bytes
 }
 
-/// The kernel argument mirroring `glp_lp_view` (glp-codegen's `view.cuh`) field for field.
-#[repr(C)]
-#[derive(Debug, Clone, Copy)]
-pub(super) struct ViewArg {
-    pub(super) offsets: u64,
-    pub(super) targets: u64,
-    pub(super) edge_weights: u64,
-    pub(super) vertex_weights: u64,
-    pub(super) labels: u64,
-    pub(super) next_labels: u64,
-    pub(super) histogram: u64,
-    pub(super) memory_labels: u64,
-    pub(super) memory_weights: u64,
-    pub(super) seeds: u64,
-    pub(super) fault: u64,
-    pub(super) num_edges: u64,
-    pub(super) random_seed: u64,
-    pub(super) loop_budget: u64,
-    pub(super) num_vertices: u32,
-    pub(super) iteration: u32,
-}
+// SAFETY: `LpViewArgs` is declared with glp-codegen's `c_struct!`, which makes it
+// `#[repr(C)]` and generates the kernels' `glp_lp_view` from the same table, checking at
+// compile time that it has no padding and that every field is as wide as its C type (device
+// pointers are `u64` addresses): the layout of `glp_lp_view`, byte for byte.
+unsafe impl KernelArg for LpViewArgs {}
 
-// SAFETY: `#[repr(C)]`, fourteen 8-byte fields then two 4-byte ones: the layout of
-// `glp_lp_view` (pointers are 8 bytes on every CUDA target), no padding.
-unsafe impl KernelArg for ViewArg {}
-
-/// The kernel argument mirroring `glp_lp_sweep` (`mfl_kernels.cu`).
-#[repr(C)]
-#[derive(Debug, Clone, Copy)]
-pub(super) struct SweepArg {
-    pub(super) out: u64,
-    pub(super) affected: u64,
-    pub(super) counters: u64,
-    pub(super) pick_less: u32,
-    pub(super) wave_size: u32,
-    pub(super) wave: u32,
-    pub(super) padding: u32,
-}
-
-// SAFETY: `#[repr(C)]`, three 8-byte fields then four 4-byte ones: the layout of
-// `glp_lp_sweep`, no padding.
-unsafe impl KernelArg for SweepArg {}
+// SAFETY: as for the view: `LpSweepArgs` and the kernels' `glp_lp_sweep` come from one
+// `c_struct!` table, `#[repr(C)]`, no padding, every field as wide as its C type.
+unsafe impl KernelArg for LpSweepArgs {}
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,7 @@
 //! The run: checks, kernels, upload, then the schedule's iterations (the parent module's
 //! docs), and the labels, memberships and measurements read back.
 
-use super::args::{param_block, SweepArg};
+use super::args::{param_block, LpSweepArgs};
 use super::kernels::LpKernels;
 use super::state::{DeviceState, ViewLabels, CHANGED, DEFERRED, PROCESSED, SETTLED};
 use super::{waves, ClassPlan, GpuStats, HighClassStats, MflStrategy};
@@ -126,7 +126,7 @@ pub fn run_gpu_on<V: CompiledVariant + ?Sized>(
         };
         let sweep = state.sweep(pick_less);
         for wave in 0..waves::waves(n, wave_size) {
-            let sweep = SweepArg { wave_size, wave, ..sweep };
+            let sweep = LpSweepArgs { wave_size, wave, ..sweep };
             kernels.propagate(gpu, &params, &view, &sweep, &mut state, &plan)?;
         }
         let last = gpu.record()?;

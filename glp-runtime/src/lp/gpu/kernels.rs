@@ -1,7 +1,7 @@
 //! The compiled MFL module and its kernels ([`LpKernels`]), and what one sweep's class
 //! kernels are launched with ([`SweepLaunch`]).
 
-use super::args::{SweepArg, ViewArg};
+use super::args::{LpSweepArgs, LpViewArgs};
 use super::state::DeviceState;
 use super::{nu_hash, sketch, sort, waves, ClassPlan};
 use crate::device::{cache, DeviceBuffer, Gpu, Kernel, KernelArgs, Module, Shape};
@@ -76,7 +76,7 @@ impl LpKernels {
         &self,
         gpu: &Gpu,
         params: &[u8],
-        view: &ViewArg,
+        view: &LpViewArgs,
         out: &DeviceBuffer<u32>,
         n: u64,
     ) -> Result<()> {
@@ -89,7 +89,7 @@ impl LpKernels {
         &self,
         gpu: &Gpu,
         params: &[u8],
-        view: &ViewArg,
+        view: &LpViewArgs,
         shown: &DeviceBuffer<u32>,
         n: u64,
     ) -> Result<()> {
@@ -102,8 +102,8 @@ impl LpKernels {
         &self,
         gpu: &Gpu,
         params: &[u8],
-        view: &ViewArg,
-        sweep: &SweepArg,
+        view: &LpViewArgs,
+        sweep: &LpSweepArgs,
         n: u64,
     ) -> Result<()> {
         let args = KernelArgs::new().bytes(params).value(*view).value(*sweep);
@@ -115,8 +115,8 @@ impl LpKernels {
         &self,
         gpu: &Gpu,
         params: &[u8],
-        view: &ViewArg,
-        sweep: &SweepArg,
+        view: &LpViewArgs,
+        sweep: &LpSweepArgs,
         state: &mut DeviceState,
         plan: &ClassPlan,
     ) -> Result<()> {
@@ -223,8 +223,8 @@ impl LpKernels {
 pub(super) struct SweepLaunch<'a> {
     pub(super) gpu: &'a Gpu,
     pub(super) params: &'a [u8],
-    pub(super) view: ViewArg,
-    pub(super) sweep: SweepArg,
+    pub(super) view: LpViewArgs,
+    pub(super) sweep: LpSweepArgs,
 }
 
 impl SweepLaunch<'_> {

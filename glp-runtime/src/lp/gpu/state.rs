@@ -2,7 +2,7 @@
 //! variant's facilities, the degree-class lists, the strategies' tables and the sweep's
 //! counters, which it reads back (with the faults hooks recorded).
 
-use super::args::{SweepArg, ViewArg};
+use super::args::{LpSweepArgs, LpViewArgs};
 use super::kernels::LpKernels;
 use super::{nu_hash, sketch, sort, ClassPlan};
 use crate::community::UNLABELLED;
@@ -204,12 +204,12 @@ impl DeviceState {
     }
 
     /// The sweep of this iteration: in place with affected flags when asynchronous.
-    pub(super) fn sweep(&self, pick_less: bool) -> SweepArg {
+    pub(super) fn sweep(&self, pick_less: bool) -> LpSweepArgs {
         let (out, affected) = match &self.affected {
             Some(flags) => (self.previous.device_ptr(), flags.device_ptr()),
             None => (self.output.device_ptr(), 0),
         };
-        SweepArg {
+        LpSweepArgs {
             out,
             affected,
             counters: self.counters.device_ptr(),
@@ -247,14 +247,14 @@ impl DeviceState {
         )))
     }
 
-    pub(super) fn view(&self, seed: u64, iteration: u32, labels: ViewLabels) -> ViewArg {
+    pub(super) fn view(&self, seed: u64, iteration: u32, labels: ViewLabels) -> LpViewArgs {
         let ptr = |b: Option<&DeviceBuffer<f32>>| b.map_or(0, DeviceBuffer::device_ptr);
         let (labels, next_labels) = match labels {
             ViewLabels::Unlabelled => (self.unlabelled.device_ptr(), self.unlabelled.device_ptr()),
             ViewLabels::Shown => (self.shown_buffer().device_ptr(), self.previous.device_ptr()),
             ViewLabels::Previous => (self.previous.device_ptr(), self.previous.device_ptr()),
         };
-        ViewArg {
+        LpViewArgs {
             offsets: self.offsets,
             targets: self.targets,
             edge_weights: self.edge_weights,
