@@ -87,8 +87,8 @@ crate::c_struct! {
         out: u64 => "glp_u32*",
         /// per-vertex affected flags (asynchronous); null: synchronous
         affected: u64 => "unsigned char*",
-        /// [0] labels changed, [1] vertices processed (asynchronous); [2..4) the view's fault
-        /// record; [4] high vertices deferred, [5] settled by the sketch (`layout::counters`)
+        /// words: labels changed, vertices processed (asynchronous), the view's fault record
+        /// (two words), high vertices deferred, settled by the sketch (`layout::counters`)
         counters: u64 => "unsigned long long*",
         /// nonzero: a vertex may only move to a smaller label
         pick_less: u32 => "glp_u32",

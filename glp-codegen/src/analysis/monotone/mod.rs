@@ -11,7 +11,7 @@
 //!
 //! # The abstract values
 //!
-//! Every value the score computes gets a [`Fact`]: how it moves when `freq` grows, and its
+//! Every value the score computes gets a `Fact`: how it moves when `freq` grows, and its
 //! sign.
 //!
 //! | direction | meaning | join |

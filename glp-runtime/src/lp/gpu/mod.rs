@@ -2,7 +2,7 @@
 //!
 //! A run compiles the variant's hooks fused into the MFL kernels
 //! ([`glp_codegen::lp_kernels::mfl`], whose docs give the degree classes, their bounds and why),
-//! uploads the graph and the facilities the variant's [`LpFeatures`] name, and iterates.
+//! uploads the graph and the facilities the variant's [`LpFeatures`](super::LpFeatures) name, and iterates.
 //!
 //! Synchronous schedule (GLP, equal to the CPU engine's labels):
 //!
@@ -10,7 +10,7 @@
 //! 2. `pick_label` for every vertex into the shown labels (only with a custom pick; otherwise
 //!    the shown labels are the previous iteration's);
 //! 3. one kernel per degree class of the strategy's [`ClassPlan`]: the best label of each
-//!    vertex (highest score, equal scores by the run's [`TieBreak`], smallest label or hashed,
+//!    vertex (highest score, equal scores by the run's [`TieBreak`](super::TieBreak), smallest label or hashed,
 //!    compiled in with the CPU's function), `update_vertex`, the output label and a count of
 //!    changed labels;
 //!    high-degree vertices the count-min sketch cannot settle are deferred to the exact
@@ -33,11 +33,11 @@
 //! several threads); the tests compare quality, not labels.
 //!
 //! Hooks that pass an out-of-range vertex or edge id to a view method get a neutral value,
-//! and the run stops after the sweep with [`Error::Program`] naming the method and the id
+//! and the run stops after the sweep with [`Error::Program`](crate::Error::Program) naming the method and the id
 //! (the kernels record the first such call). Likewise a hook whose loops run past the step
-//! budget ([`glp_codegen::loops`]; [`CompiledVariant::loop_budget`], by default
+//! budget ([`glp_codegen::loops`]; [`CompiledVariant::loop_budget`](super::CompiledVariant::loop_budget), by default
 //! [`glp_codegen::kinds::lp::default_loop_budget`] of the graph) returns a neutral value and the run
-//! stops with [`CompiledVariant::loop_fault_error`]: the hook, the loop's `file:line:col` (a
+//! stops with [`CompiledVariant::loop_fault_error`](super::CompiledVariant::loop_fault_error): the hook, the loop's `file:line:col` (a
 //! [`LoopSite`]), the vertex and the iteration.
 //!
 //! Strategies ([`MflStrategy`], `--mfl`): `glp` (warp path for low degrees, shared-memory
@@ -66,7 +66,7 @@
 //! ([`MflStrategy`]), `plan` sorts the vertices into degree classes ([`ClassPlan`]), `kernels`
 //! loads the compiled module and launches a sweep's kernels, `state` holds what a run keeps
 //! on the device and reads the sweep's counters back, `args` lays out the kernel arguments
-//! (the parameter block, the view and the sweep); [`sort`], [`sketch`] and [`nu_hash`] are the
+//! (the parameter block, the view and the sweep); `sort`, `sketch` and `nu_hash` are the
 //! strategies with buffers and kernels of their own, [`waves`] the asynchronous sweep's waves.
 
 mod args;
@@ -91,7 +91,7 @@ pub use strategy::MflStrategy;
 use kernels::SweepLaunch;
 use std::time::Duration;
 
-/// What a GPU run measured besides its [`LpOutcome`].
+/// What a GPU run measured besides its [`LpOutcome`](super::LpOutcome).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GpuStats {
     /// Time to obtain the kernels (NVRTC or cache) and load the module.
