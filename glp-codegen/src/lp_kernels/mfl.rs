@@ -249,7 +249,7 @@ mod tests {
         let definition = LpSweepArgs::c_definition();
         assert!(definition.starts_with("// One sweep of the class kernels"), "{definition}");
         assert!(definition.contains("\nstruct glp_lp_sweep {\n    glp_u32* out; "), "{definition}");
-        assert!(definition.contains("\n    unsigned long long* counters;   // [0] labels changed,"), "{definition}");
+        assert!(definition.contains("\n    unsigned long long* counters;   // words: labels changed,"), "{definition}");
         assert!(definition.ends_with("   // unused: keeps the struct a multiple of 8 bytes without tail padding\n};"));
     }
 }
