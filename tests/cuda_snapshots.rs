@@ -42,7 +42,6 @@ fn parameter_values_do_not_change_the_generated_code() {
 
 #[test]
 fn device_functions_of_every_built_in_sampler() {
-    use glp::sample::CompiledSampler;
     for built_in in glp::samplers::BUILT_IN {
         let sampler = (built_in.sampler)();
         insta::assert_snapshot!(format!("sampler_{}_device_functions", built_in.name), sampler.device_functions());
@@ -51,7 +50,6 @@ fn device_functions_of_every_built_in_sampler() {
 
 #[test]
 fn reference_kernel_source_of_every_built_in_sampler() {
-    use glp::sample::CompiledSampler;
     for built_in in glp::samplers::BUILT_IN {
         let sampler = (built_in.sampler)();
         let source = glp_codegen::kinds::sample::reference_kernel_source(sampler.device_functions())

@@ -89,7 +89,6 @@ fn every_built_in_sampler_compiles() {
     if !nvrtc_or_skip("every_built_in_sampler_compiles") {
         return;
     }
-    use glp::sample::CompiledSampler;
     use glp_codegen::kinds::sample::{reference_kernel_source, REFERENCE_KERNEL_NAMES};
     for built_in in glp::samplers::BUILT_IN {
         let sampler = (built_in.sampler)();

@@ -25,6 +25,36 @@ impl fmt::Display for TextPosition {
     }
 }
 
+/// What the caller can do about an error by setting an option of the call that failed.
+///
+/// The runtime's messages name no command-line flag: a front end names its own option for
+/// the remedy ([`Error::with_flags`]); `to_string()` describes the option without a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Remedy {
+    /// Choose the edge list's columns explicitly
+    /// ([`LoadOptions::columns`](crate::io::LoadOptions::columns)).
+    ChooseColumns,
+}
+
+impl Remedy {
+    /// The remedy, set by `flag` when given (the command line's `--columns`).
+    pub fn with_flag(self, flag: Option<&str>) -> String {
+        match (self, flag) {
+            (Remedy::ChooseColumns, Some(flag)) => {
+                format!("choose columns with {flag} SRC,DST[,WEIGHT], names or 0-based indices")
+            }
+            (Remedy::ChooseColumns, None) => {
+                "choose the source, target and optional weight columns, by header name or 0-based index".to_string()
+            }
+        }
+    }
+
+    /// The remedy as it ends a message: ` (...)`, or nothing without one.
+    fn suffix(remedy: Option<Remedy>, flag: Option<&str>) -> String {
+        remedy.map_or_else(String::new, |r| format!(" ({})", r.with_flag(flag)))
+    }
+}
+
 /// Errors of the glp runtime.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -39,7 +69,7 @@ pub enum Error {
     },
 
     /// A text input does not follow its format.
-    #[error("{}:{position}: {message}", path.display())]
+    #[error("{}:{position}: {message}{}", path.display(), Remedy::suffix(*remedy, None))]
     Parse {
         /// The file being read.
         path: PathBuf,
@@ -47,6 +77,9 @@ pub enum Error {
         position: TextPosition,
         /// What was found and what was expected instead.
         message: String,
+        /// What the caller can do about it, when an option of the load can (see
+        /// [`Error::with_flags`]).
+        remedy: Option<Remedy>,
     },
 
     /// A binary or whole-file input is malformed (bad magic, version, checksum, truncation,
@@ -117,7 +150,33 @@ impl Error {
 
     /// A parse error at `position` of `path`.
     pub fn parse(path: impl AsRef<Path>, position: TextPosition, message: impl Into<String>) -> Self {
-        Error::Parse { path: path.as_ref().to_path_buf(), position, message: message.into() }
+        Error::Parse { path: path.as_ref().to_path_buf(), position, message: message.into(), remedy: None }
+    }
+
+    /// The error with `remedy` attached, for the errors that carry one (a parse error);
+    /// others are returned as they are.
+    pub fn with_remedy(self, remedy: Remedy) -> Self {
+        match self {
+            Error::Parse { path, position, message, .. } => {
+                Error::Parse { path, position, message, remedy: Some(remedy) }
+            }
+            other => other,
+        }
+    }
+
+    /// The message, a remedy (if any) phrased with the option `flag` names for it (the
+    /// command line's flag); `to_string()` is the message without flags.
+    pub fn with_flags(&self, flag: impl Fn(Remedy) -> &'static str) -> String {
+        match self {
+            Error::Parse { path, position, message, remedy: Some(remedy) } => {
+                format!(
+                    "{}:{position}: {message}{}",
+                    path.display(),
+                    Remedy::suffix(Some(*remedy), Some(flag(*remedy)))
+                )
+            }
+            other => other.to_string(),
+        }
     }
 
     /// A whole-file format error in `path`.

@@ -27,6 +27,7 @@ mod sample;
 mod sample_roots;
 
 use clap::{Parser, Subcommand};
+use glp_runtime::error::Remedy;
 use std::process::ExitCode;
 
 /// Label propagation and graph analytics on GPUs and CPUs.
@@ -88,7 +89,7 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            let mut printed = error.to_string();
+            let mut printed = error.with_flags(flag_of);
             eprintln!("error: {printed}");
             let mut source = std::error::Error::source(&error);
             while let Some(cause) = source {
@@ -103,6 +104,14 @@ pub fn main() -> ExitCode {
             }
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The command-line flag that applies a runtime error's remedy (the runtime's messages name
+/// no flag; [`glp_runtime::Error::with_flags`]).
+fn flag_of(remedy: Remedy) -> &'static str {
+    match remedy {
+        Remedy::ChooseColumns => "--columns",
     }
 }
 

@@ -3,6 +3,7 @@
 //! ([`loop_guard`]), and the prelude every kernel starts with (scalar typedefs,
 //! Rust-semantics helpers, the loop step counter, Philox4x32-10).
 
+pub mod c_struct;
 pub mod emit;
 pub mod loop_guard;
 pub mod namer;

@@ -78,6 +78,30 @@ const _: () = assert!(SKETCH_WIDTH.is_power_of_two() && SKETCH_ROWS >= 1 && SKET
 // with 1 KiB left for the block reduction.
 const _: () = assert!(HIGH_TABLE * TABLE_SLOT_BYTES + SKETCH_ROWS * SKETCH_WIDTH * 8 <= 47 * 1024);
 
+crate::c_struct! {
+    /// One sweep of the class kernels over the vertices, the argument every class kernel
+    /// takes after the view (declared once: glp-runtime fills this struct, the kernels read
+    /// the C definition generated from it).
+    pub struct LpSweepArgs => "glp_lp_sweep" {
+        /// where labels go: the output array, or the labels (in place)
+        out: u64 => "glp_u32*",
+        /// per-vertex affected flags (asynchronous); null: synchronous
+        affected: u64 => "unsigned char*",
+        /// words: labels changed, vertices processed (asynchronous), the view's fault record
+        /// (two words), high vertices deferred, settled by the sketch (`layout::counters`)
+        counters: u64 => "unsigned long long*",
+        /// nonzero: a vertex may only move to a smaller label
+        pick_less: u32 => "glp_u32",
+        /// asynchronous, nonzero: this launch sweeps only the vertices v with v / wave_size ==
+        /// wave (the sweep runs in waves, one after the other)
+        wave_size: u32 => "glp_u32",
+        /// this launch's wave (see wave_size)
+        wave: u32 => "glp_u32",
+        /// unused: keeps the struct a multiple of 8 bytes without tail padding
+        padding: u32 => "glp_u32",
+    }
+}
+
 /// The kernel template.
 pub const MFL_KERNELS: Template = Template::new("lp_kernels/mfl_kernels.cu", include_str!("mfl_kernels.cu"));
 
@@ -149,6 +173,7 @@ pub fn mfl_kernel_source(device_functions: &str, options: MflOptions) -> Result<
         ("PRELUDE", crate::cuda::PRELUDE),
         ("CONFIG", &config),
         ("VIEW", &view_cuda()),
+        ("SWEEP_STRUCT", &LpSweepArgs::c_definition()),
         ("PROGRAM", device_functions),
         ("PHASES", PHASE_KERNELS_CUDA),
         ("SORT", &super::sort::sort_kernels_cuda()),
@@ -213,5 +238,18 @@ mod tests {
             assert!(source.contains(&format!("{name}(")), "the SORT slot lacks {name}");
         }
         assert!(source.contains("GLP_SKETCH_KERNELS(mg8, 8, false)"), "the SKETCH slot is filled");
+        assert!(source.contains(&format!("\n{}\n", LpSweepArgs::c_definition())), "the SWEEP_STRUCT slot is filled");
+    }
+
+    #[test]
+    fn the_sweep_is_declared_from_its_table() {
+        // Three pointers then four 4-byte words, no padding.
+        assert_eq!(std::mem::size_of::<LpSweepArgs>(), 3 * 8 + 4 * 4);
+        assert_eq!(std::mem::offset_of!(LpSweepArgs, wave), 3 * 8 + 2 * 4);
+        let definition = LpSweepArgs::c_definition();
+        assert!(definition.starts_with("// One sweep of the class kernels"), "{definition}");
+        assert!(definition.contains("\nstruct glp_lp_sweep {\n    glp_u32* out; "), "{definition}");
+        assert!(definition.contains("\n    unsigned long long* counters;   // words: labels changed,"), "{definition}");
+        assert!(definition.ends_with("   // unused: keeps the struct a multiple of 8 bytes without tail padding\n};"));
     }
 }

@@ -34,17 +34,7 @@
 #define GLP_FULL_MASK 0xFFFFFFFFu
 #define GLP_EMPTY_KEY 0xFFFFFFFFu
 
-// One sweep of the class kernels over the vertices (host mirror: glp-runtime's `SweepArg`).
-struct glp_lp_sweep {
-    glp_u32* out;                 // where labels go: the output array, or the labels (in place)
-    unsigned char* affected;      // per-vertex affected flags (asynchronous); null: synchronous
-    unsigned long long* counters; // [0] labels changed, [1] vertices processed (asynchronous); [2..4) the view's
-                                  // fault record; [4] high vertices deferred, [5] settled by the sketch
-    glp_u32 pick_less;            // nonzero: a vertex may only move to a smaller label
-    glp_u32 wave_size;            // asynchronous, nonzero: this launch sweeps only the vertices v with
-    glp_u32 wave;                 // v / wave_size == wave (the sweep runs in waves, one after the other)
-    glp_u32 padding;
-};
+/*{{SWEEP_STRUCT}}*/
 // GLP_COUNTER_DEFERRED and GLP_COUNTER_SETTLED (indices into `counters`) come in the CONFIG block.
 
 // A candidate of the MFL search. `found` is false for "no candidate", which every real

@@ -32,7 +32,7 @@
 use super::data_dict::parse_data_dict;
 use super::text::{quote, Dialect, Fault, Line, Lines, Text, Token};
 use super::WeightRule;
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result};
 use std::fmt;
 use std::str::FromStr;
 
@@ -358,15 +358,16 @@ fn from_first_line(text: Text<'_>, first: Line<'_>, dialect: Dialect, rule: Weig
                 found[2].quoted()
             ),
         )),
-        _ => Err(text.error_at(
-            found[3].offset,
-            format!(
-                "unexpected extra column `{}`: an edge list line is `source target`, `source target weight` or \
-                 `source target {{data dict}}` (choose columns with --columns; an LDBC adjacency list \
-                 `vertex neighbour...` is format `adj`)",
-                found[3].quoted()
-            ),
-        )),
+        _ => Err(text
+            .error_at(
+                found[3].offset,
+                format!(
+                    "unexpected extra column `{}`: an edge list line is `source target`, `source target weight` or \
+                 `source target {{data dict}}` (an LDBC adjacency list `vertex neighbour...` is format `adj`)",
+                    found[3].quoted()
+                ),
+            )
+            .with_remedy(Remedy::ChooseColumns)),
     }
 }
 
@@ -395,16 +396,17 @@ fn pick_by_header(text: Text<'_>, header: Line<'_>, names: &[Token<'_>]) -> Resu
         let bare = unquoted(name.bytes);
         let Some(role) = lists.iter().position(|list| list.iter().any(|n| n.as_bytes().eq_ignore_ascii_case(bare)))
         else {
-            return Err(text.error_at(
-                name.offset,
-                format!(
-                    "bad header: unknown column name `{}` (column {}); the names understood are {} (choose columns \
-                     with --columns SRC,DST[,WEIGHT], names or 0-based indices)",
-                    name.quoted(),
-                    i + 1,
-                    names_understood()
-                ),
-            ));
+            return Err(text
+                .error_at(
+                    name.offset,
+                    format!(
+                        "bad header: unknown column name `{}` (column {}); the names understood are {}",
+                        name.quoted(),
+                        i + 1,
+                        names_understood()
+                    ),
+                )
+                .with_remedy(Remedy::ChooseColumns));
         };
         if let Some(earlier) = roles[role] {
             return Err(text.error_at(
@@ -518,5 +520,37 @@ mod tests {
         assert!("1,1".parse::<Columns>().is_err());
         assert!("Src,src".parse::<Columns>().is_err());
         assert!("a,".parse::<Columns>().is_err());
+    }
+
+    /// The errors that choosing columns fixes carry that remedy and name no command-line
+    /// flag; a front end names its own (`with_flags`).
+    #[test]
+    fn column_errors_offer_choosing_columns_without_naming_a_flag() {
+        use crate::error::Remedy;
+        use crate::io::{load_graph_from_bytes, Format, LoadOptions};
+        let load = |format, text: &str| {
+            let options = LoadOptions { format: Some(format), ..LoadOptions::default() };
+            load_graph_from_bytes("g", text.as_bytes(), &options).unwrap_err()
+        };
+        let remedy = " (choose the source, target and optional weight columns, by header name or 0-based index)";
+        let flagged = " (choose columns with --columns SRC,DST[,WEIGHT], names or 0-based indices)";
+        let header = load(Format::Csv, "cost,a,b\n2,1,2\n");
+        let extra = load(Format::EdgeList, "0 1 2 3\n");
+        let cases = [
+            (header, "g:1:1: bad header: unknown column name `cost` (column 1); the names understood are "),
+            (extra, "g:1:7: unexpected extra column `3`: an edge list line is `source target`, "),
+        ];
+        for (error, start) in cases {
+            assert!(matches!(error, Error::Parse { remedy: Some(Remedy::ChooseColumns), .. }), "{error:?}");
+            let plain = error.to_string();
+            assert!(plain.starts_with(start) && plain.ends_with(remedy), "{plain}");
+            assert!(!plain.contains("--"), "{plain}");
+            let cli = error.with_flags(|_| "--columns");
+            assert_eq!(cli, format!("{}{flagged}", plain.strip_suffix(remedy).unwrap()));
+        }
+        // Errors without a remedy read the same either way.
+        let weight = load(Format::EdgeList, "0 1 x\n");
+        assert!(matches!(weight, Error::Parse { remedy: None, .. }), "{weight:?}");
+        assert_eq!(weight.with_flags(|_| "--columns"), weight.to_string());
     }
 }

@@ -62,6 +62,7 @@ pub mod engine;
 mod interpreted;
 pub mod npy;
 mod outcome;
+pub mod probe;
 mod roots;
 mod sampler;
 mod view;

@@ -3,9 +3,13 @@
 //! label, the view's fault codes (which method got an out-of-range id), and the words of the
 //! sweep's counter block. glp-runtime's engines read the same tables.
 //!
-//! The view header (`view.cuh`) takes [`view_constants_cuda`] and [`view_faults_cuda`] in its
-//! `CONSTANTS` and `FAULTS` slots; the MFL kernel library writes [`sweep_counters_cuda`] into
-//! its configuration block.
+//! The view itself, the kernel argument `glp_lp_view`, is declared here once
+//! ([`LpViewArgs`], with [`c_struct!`](crate::c_struct)): glp-runtime fills the Rust struct,
+//! the kernels read the C definition generated from the same table.
+//!
+//! The view header (`view.cuh`) takes [`view_constants_cuda`], [`LpViewArgs::c_definition`]
+//! and [`view_faults_cuda`] in its `CONSTANTS`, `VIEW_STRUCT` and `FAULTS` slots; the MFL
+//! kernel library writes [`sweep_counters_cuda`] into its configuration block.
 
 use super::spec::LP_KIND;
 use crate::template::Template;
@@ -13,6 +17,42 @@ use crate::template::Template;
 /// Slots of the per-vertex label memory (SLP keeps at most 5 candidate labels, as the GLP
 /// paper runs it).
 pub const LABEL_MEMORY_SLOTS: u32 = 5;
+
+crate::c_struct! {
+    /// The label propagation view on the GPU: what hooks read (`view.label(u)` becomes
+    /// `glp_lp_label(view, u)`), passed by value to every kernel that runs hooks. Device
+    /// pointers are addresses, 0 for null.
+    pub struct LpViewArgs => "glp_lp_view" {
+        /// CSR offsets, num_vertices + 1
+        offsets: u64 => "const glp_u64*",
+        /// CSR targets
+        targets: u64 => "const glp_u32*",
+        /// null: unweighted
+        edge_weights: u64 => "const float*",
+        /// null: all 1
+        vertex_weights: u64 => "const float*",
+        /// L: the labels shown this iteration
+        labels: u64 => "const glp_u32*",
+        /// Lnext: the labels of the end of the previous iteration
+        next_labels: u64 => "const glp_u32*",
+        /// per-label counts of this iteration (null: unused)
+        histogram: u64 => "glp_u32*",
+        /// GLP_LABEL_MEMORY_SLOTS per vertex (null: unused)
+        memory_labels: u64 => "glp_u32*",
+        /// GLP_LABEL_MEMORY_SLOTS per vertex
+        memory_weights: u64 => "float*",
+        /// seed label per vertex (null: no seeds)
+        seeds: u64 => "const glp_u32*",
+        /// [method, id] of the first out-of-range id a hook passed (null: unchecked)
+        fault: u64 => "glp_u64*",
+        num_edges: u64 => "glp_u64",
+        random_seed: u64 => "glp_u64",
+        /// loop iterations one hook call may run in all (glp-codegen's `loops`)
+        loop_budget: u64 => "glp_u64",
+        num_vertices: u32 => "glp_u32",
+        iteration: u32 => "glp_u32",
+    }
+}
 
 /// A view method the kernels check ids for, and the code a fault records for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,7 +123,11 @@ const VIEW_TEMPLATE: Template = Template::new("kinds/lp/view.cuh", include_str!(
 /// The label propagation view and its intrinsics in CUDA, its constants filled in.
 pub fn view_cuda() -> String {
     VIEW_TEMPLATE
-        .fill(&[("CONSTANTS", &view_constants_cuda()), ("FAULTS", &view_faults_cuda())])
+        .fill(&[
+            ("CONSTANTS", &view_constants_cuda()),
+            ("VIEW_STRUCT", &LpViewArgs::c_definition()),
+            ("FAULTS", &view_faults_cuda()),
+        ])
         .unwrap_or_else(|e| panic!("the view header's slots are the layout's: {e}"))
 }
 
@@ -108,5 +152,23 @@ mod tests {
     fn the_fault_code_base_is_the_loops() {
         let base = crate::loops::LOOP_SITE_FAULT;
         assert!(view_cuda().contains(&format!("#define GLP_VIEW_LOOP_SITE {base}ull")));
+    }
+
+    #[test]
+    fn the_view_header_declares_the_view_from_its_table() {
+        let view = view_cuda();
+        let definition = LpViewArgs::c_definition();
+        assert!(view.contains(&format!("\n{definition}\n")), "{view}");
+        assert_eq!(view.matches("struct glp_lp_view {").count(), 1);
+        // Fourteen 8-byte fields (11 pointers, 3 counters) then two 4-byte ones, as the kernels
+        // and glp-runtime's engine use them.
+        assert_eq!(std::mem::size_of::<LpViewArgs>(), 14 * 8 + 2 * 4);
+        assert_eq!(std::mem::offset_of!(LpViewArgs, fault), 10 * 8);
+        assert_eq!(std::mem::offset_of!(LpViewArgs, iteration), 14 * 8 + 4);
+        assert!(
+            definition.contains("\n    const glp_u64* offsets;        // CSR offsets, num_vertices + 1\n"),
+            "{definition}"
+        );
+        assert!(definition.contains("\n    glp_u32 iteration;\n};"), "{definition}");
     }
 }

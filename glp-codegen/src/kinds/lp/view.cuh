@@ -3,24 +3,7 @@
 // `lp::View` method for method; see its docs for the contracts.
 /*{{CONSTANTS}}*/
 
-struct glp_lp_view {
-    const glp_u64* offsets;        // CSR offsets, num_vertices + 1
-    const glp_u32* targets;        // CSR targets
-    const float* edge_weights;     // null: unweighted
-    const float* vertex_weights;   // null: all 1
-    const glp_u32* labels;         // L: the labels shown this iteration
-    const glp_u32* next_labels;    // Lnext: the labels of the end of the previous iteration
-    glp_u32* histogram;            // per-label counts of this iteration (null: unused)
-    glp_u32* memory_labels;        // GLP_LABEL_MEMORY_SLOTS per vertex (null: unused)
-    float* memory_weights;         // GLP_LABEL_MEMORY_SLOTS per vertex
-    const glp_u32* seeds;          // seed label per vertex (null: no seeds)
-    glp_u64* fault;                // [method, id] of the first out-of-range id a hook passed (null: unchecked)
-    glp_u64 num_edges;
-    glp_u64 random_seed;
-    glp_u64 loop_budget;           // loop iterations one hook call may run in all (glp-codegen's `loops`)
-    glp_u32 num_vertices;
-    glp_u32 iteration;
-};
+/*{{VIEW_STRUCT}}*/
 
 // Ids a hook passes to the view are checked: the first id out of range is recorded in
 // view.fault as (method, id) for the host to report (glp-runtime's `VIEW_METHODS`), and the

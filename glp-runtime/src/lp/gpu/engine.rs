@@ -1,0 +1,173 @@
+//! The run: checks, kernels, upload, then the schedule's iterations (the parent module's
+//! docs), and the labels, memberships and measurements read back.
+
+use super::args::{param_block, LpSweepArgs};
+use super::kernels::LpKernels;
+use super::state::{DeviceState, ViewLabels, CHANGED, DEFERRED, PROCESSED, SETTLED};
+use super::{waves, ClassPlan, GpuStats, HighClassStats, MflStrategy};
+use crate::community::UNLABELLED;
+use crate::device::{DeviceGraph, Gpu};
+use crate::error::{Error, Result};
+use crate::graph::Csr;
+use crate::lp::compiled::CompiledVariant;
+use crate::lp::sketch::check_eligible;
+use crate::lp::view::{membership_row, LABEL_MEMORY_SLOTS};
+use crate::lp::{IterationStats, LpConfig, LpInputs, LpOutcome, Schedule, TieBreak};
+use glp_codegen::lp_kernels::mfl::TieOrder;
+use std::time::Instant;
+
+/// Runs `variant` on the GPU `gpu` with `config`'s schedule (see the module docs), uploading
+/// `csr` for this run alone; [`run_gpu_on`] runs on a graph uploaded once.
+pub fn run_gpu<V: CompiledVariant + ?Sized>(
+    gpu: &Gpu,
+    csr: &Csr,
+    variant: &V,
+    config: &LpConfig,
+    inputs: &LpInputs<'_>,
+    strategy: MflStrategy,
+) -> Result<(LpOutcome, GpuStats)> {
+    let graph = DeviceGraph::upload(gpu, csr, variant.features().edge_weights)?;
+    run_gpu_on(gpu, &graph, variant, config, inputs, strategy)
+}
+
+/// Runs `variant` on `graph`, already on the GPU `gpu` (see the module docs). The graph must
+/// carry its edge weights when the variant reads them (they are uploaded with
+/// `DeviceGraph::upload(gpu, csr, true)`).
+pub fn run_gpu_on<V: CompiledVariant + ?Sized>(
+    gpu: &Gpu,
+    graph: &DeviceGraph<'_>,
+    variant: &V,
+    config: &LpConfig,
+    inputs: &LpInputs<'_>,
+    strategy: MflStrategy,
+) -> Result<(LpOutcome, GpuStats)> {
+    let csr = graph.csr();
+    config.validate()?;
+    let asynchronous = matches!(config.schedule, Schedule::Asynchronous { .. });
+    if asynchronous && !strategy.supports_asynchronous() {
+        return Err(Error::invalid(format!(
+            "the {} MFL strategy runs the synchronous schedule only (it gathers every neighbour label before the \
+             sweep): use the synchronous schedule, or another strategy",
+            strategy.name()
+        )));
+    }
+    let ties = match config.ties {
+        TieBreak::SmallestLabel => TieOrder::SmallestLabel,
+        TieBreak::Hashed => TieOrder::Hashed,
+        TieBreak::FirstSeen => {
+            return Err(Error::invalid(
+                "the GPU engine resolves equal scores to the smallest label or by a hash of vertex and label: \
+                 the label seen first is an order of one thread's scan",
+            ))
+        }
+    };
+    let features = variant.features();
+    inputs.validate(csr.num_vertices(), features)?;
+    if features.edge_weights && csr.weights().is_some() && !graph.has_weights() {
+        return Err(Error::invalid(format!(
+            "`{}` reads edge weights, and the graph was uploaded to the GPU without them",
+            variant.name()
+        )));
+    }
+    if let Some(sketch) = strategy.sketch() {
+        check_eligible(variant, sketch)?;
+    }
+    u32::try_from(csr.num_vertices())
+        .ok()
+        .filter(|&n| n < UNLABELLED)
+        .ok_or_else(|| Error::TooLarge("the GPU engine takes at most 2^32 - 2 vertices".into()))?;
+
+    let compile_start = Instant::now();
+    let kernels = LpKernels::load(gpu, variant, ties)?;
+    let compile = compile_start.elapsed();
+
+    let setup_start = Instant::now();
+    let plan = ClassPlan::new(csr, strategy);
+    let mut state = DeviceState::upload(gpu, &kernels, graph, features, inputs, &plan, asynchronous)?;
+    let params = param_block(&variant.param_values());
+    let setup = setup_start.elapsed();
+
+    let n = csr.num_vertices();
+    let start = Instant::now();
+    let view = state.view(config.seed, 0, ViewLabels::Unlabelled);
+    kernels.initial(gpu, &params, &view, &state.previous, n as u64)?;
+    state.read_counters(gpu, variant, 0)?;
+    let may_stop = !features.label_memory && !features.random;
+    let wave_size = waves::wave_size(n, asynchronous, features);
+    let mut iterations = Vec::new();
+    let mut iteration_ms = Vec::new();
+    let mut converged = false;
+    let mut high_class = HighClassStats::default();
+    for iteration in 0..config.max_iterations {
+        let began = Instant::now();
+        let first = gpu.record()?;
+        if let Some(histogram) = state.histogram.as_mut() {
+            gpu.zero(histogram)?;
+        }
+        gpu.zero(&mut state.counters)?;
+        let (pick_less, tolerance) = match config.schedule {
+            Schedule::Synchronous => (false, 0.0),
+            Schedule::Asynchronous { pick_less_every, tolerance } => {
+                (pick_less_every != 0 && iteration % pick_less_every == 0, tolerance)
+            }
+        };
+        let view = if asynchronous {
+            let view = state.view(config.seed, iteration, ViewLabels::Previous);
+            if features.custom_pick_label {
+                kernels.pick_in_place(gpu, &params, &view, &state.sweep(false), n as u64)?;
+            }
+            view
+        } else if features.custom_pick_label {
+            let view = state.view(config.seed, iteration, ViewLabels::Shown);
+            kernels.pick(gpu, &params, &view, state.shown_buffer(), n as u64)?;
+            view
+        } else {
+            state.view(config.seed, iteration, ViewLabels::Previous)
+        };
+        let sweep = state.sweep(pick_less);
+        for wave in 0..waves::waves(n, wave_size) {
+            let sweep = LpSweepArgs { wave_size, wave, ..sweep };
+            kernels.propagate(gpu, &params, &view, &sweep, &mut state, &plan)?;
+        }
+        let last = gpu.record()?;
+        let counters = state.read_counters(gpu, variant, iteration)?;
+        iteration_ms.push(gpu.elapsed_ms(&first, &last)?);
+        if !asynchronous {
+            std::mem::swap(&mut state.previous, &mut state.output);
+        }
+        let (changed, processed) = (counters[CHANGED], if asynchronous { counters[PROCESSED] } else { n as u64 });
+        high_class.settled_by_sketch += counters[SETTLED];
+        high_class.deferred += counters[DEFERRED];
+        let stats = IterationStats { changed, processed, pick_less, time: began.elapsed() };
+        inputs.observe(iteration, &stats);
+        iterations.push(stats);
+        let settled = if asynchronous { !pick_less && changed as f64 <= tolerance * n as f64 } else { changed == 0 };
+        if may_stop && settled {
+            converged = true;
+            break;
+        }
+    }
+    gpu.synchronize()?;
+    let elapsed = start.elapsed();
+    // Buffers hold at least one element, so an empty graph reads back one: keep `n`.
+    let mut labels = gpu.download(&state.previous)?;
+    labels.truncate(n);
+    let memberships = match &state.memory_labels {
+        Some(slots) => {
+            let slots = gpu.download(slots)?;
+            let rows = slots.chunks(LABEL_MEMORY_SLOTS as usize).take(n);
+            Some(rows.map(|row| membership_row(row.iter().copied())).collect())
+        }
+        None => None,
+    };
+    let stats = GpuStats {
+        compile,
+        setup,
+        iteration_ms,
+        device_bytes: state.peak_bytes,
+        table_bytes: state.table_bytes,
+        base_bytes: state.base_bytes(),
+        high_class,
+    };
+    Ok((LpOutcome { labels, memberships, iterations, converged, elapsed }, stats))
+}
