@@ -14,7 +14,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-}"
-GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer)
+GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_sample_hooks)
 MFL_STRATEGIES=(glp smem global sort hash mg8 bm)
 
 build() {
@@ -58,6 +58,7 @@ run() {
   local g=data/email-Eu-core.txt
   step memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 5 --variant slp
   step racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 3
+  step memcheck-sample-hooks 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/gpu_sample_hooks" --test-threads=1
   step memcheck-llp 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp data/com-dblp.edges.gz --backend gpu --schedule sync --iterations 3 --variant llp
   step memcheck-async 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp data/com-dblp.edges.gz --backend gpu --schedule async --variant llp
   step racecheck-async 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule async

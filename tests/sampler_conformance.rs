@@ -127,3 +127,33 @@ fn the_attribute_records_what_the_hooks_use() {
     assert_eq!(features("fastgcn"), ["combined"]);
     assert_eq!(features("cluster-gcn"), Vec::<&str>::new());
 }
+
+/// The step probe (the draws the GPU's reference kernels are compared with) calls the hooks
+/// as the engine does: a sample's first step through the engine gives the probe's draws of
+/// its root (DeepWalk: lane 0; k-hop with replacement: lanes 0..fan-out, in order).
+#[test]
+fn the_step_probe_draws_what_the_engine_draws() {
+    use glp::sample::probe::{step_draws, StepState};
+    use glp::samplers::{DeepWalk, KHop};
+    let csr = load("email-Eu-core.txt").csr;
+    let graph = SampleGraph::new(&csr).unwrap();
+    let initial = InitialSamples::random(100, 1, csr.num_vertices(), 5).unwrap();
+    let config = SampleConfig { seed: 11 };
+    let walk = DeepWalk { length: 1 };
+    let khop = KHop { hops: 1, fanout_1: 10, fanout_2: 0, fanout_3: 0, fanout_4: 0, replace: true };
+    let walks = sample::run(&graph, &walk, &initial, &config).unwrap();
+    let trees = sample::run(&graph, &khop, &initial, &config).unwrap();
+    let mut checked = 0;
+    for i in 0..initial.len() {
+        let state = StepState::at_roots(initial.roots(i).to_vec());
+        if csr.degree(state.roots[0]) == 0 {
+            continue;
+        }
+        let probe = step_draws(&graph, &walk, &state, (11, i as u32, 1), false).unwrap();
+        assert_eq!(walks.sample(i).vertices, &probe.next[0][..], "DeepWalk, sample {i}");
+        let probe = step_draws(&graph, &khop, &state, (11, i as u32, 10), false).unwrap();
+        assert_eq!(trees.sample(i).vertices, &probe.next[0][..], "k-hop, sample {i}");
+        checked += 1;
+    }
+    assert!(checked > 90, "{checked} samples with a neighbour");
+}

@@ -13,10 +13,12 @@ mod gpu;
 mod graph;
 mod launch;
 pub mod nvrtc;
+mod params;
 
 pub use gpu::{DeviceBuffer, Gpu};
 pub use graph::DeviceGraph;
 pub use launch::{Kernel, KernelArg, KernelArgs, Module, Shape};
+pub use params::param_block;
 
 use crate::error::{Error, Result};
 use cudarc::driver::{result, sys};

@@ -94,20 +94,33 @@ impl<'a> SampleGraph<'a> {
     /// The largest weight of `v`'s edges (0 without edges).
     #[inline]
     pub fn max_weight(&self, v: VertexId) -> f64 {
-        let Some(weights) = self.csr.weights() else {
-            return if self.csr.degree(v) == 0 { 0.0 } else { 1.0 };
-        };
-        let max = self.max_weight.get_or_init(|| {
+        match self.csr.weights() {
+            Some(weights) => self.max_weight_table(weights)[v as usize] as f64,
+            None if self.csr.degree(v) == 0 => 0.0,
+            None => 1.0,
+        }
+    }
+
+    /// The largest weight of each vertex's edges (0 without edges), built on first use.
+    fn max_weight_table(&self, weights: &[f32]) -> &[f32] {
+        self.max_weight.get_or_init(|| {
             (0..self.csr.num_vertices() as VertexId)
                 .map(|u| self.csr.edge_range(u).map(|e| weights[e]).fold(0.0, f32::max))
                 .collect()
-        });
-        max[v as usize] as f64
+        })
     }
 
-    /// The edge of `v` whose weight interval holds `x`: the smallest `i` with
-    /// `weight_prefix(v, i) > x` (an edge of weight 0 is never chosen); `degree(v)` when `x`
-    /// is at least the total weight. Binary search, O(log degree).
+    /// The inclusive prefix sums of every row's weights, edge by edge (`None` on an
+    /// unweighted graph): what a GPU engine uploads for `weight_prefix` and `weighted_edge`.
+    pub fn weight_prefixes(&self) -> Option<&[f64]> {
+        self.csr.weights().map(|w| self.prefix(w))
+    }
+
+    /// The largest weight of each vertex's edges (`None` on an unweighted graph).
+    pub fn max_weights(&self) -> Option<&[f32]> {
+        self.csr.weights().map(|w| self.max_weight_table(w))
+    }
+
     #[inline]
     pub fn weighted_edge(&self, v: VertexId, x: f64) -> u64 {
         match self.csr.weights() {

@@ -59,6 +59,7 @@
 mod compiled;
 pub mod edges;
 pub mod engine;
+pub mod gpu;
 mod interpreted;
 pub mod npy;
 mod outcome;

@@ -1,11 +1,58 @@
-//! The sample view's CUDA header with its constants generated from [`SAMPLE_KIND`]'s table
-//! (`NONE`, `NONE_ENTRY`, `ALL_NEIGHBOURS`, ... become `GLP_SAMPLE_NONE`, ...) and the loop
-//! fault base from [`crate::loops`], so nothing the host and the device share is written
-//! twice.
+//! The sample view's CUDA header with what the host and the device share generated from
+//! Rust, so nothing is written twice: the constants from [`SAMPLE_KIND`]'s table (`NONE`,
+//! `NONE_ENTRY`, `ALL_NEIGHBOURS`, ... become `GLP_SAMPLE_NONE`, ...), the loop fault base
+//! from [`crate::loops`], and the view struct ([`SampleViewArgs`], with
+//! [`c_struct!`](crate::c_struct)), which glp-runtime fills.
 
 use super::spec::SAMPLE_KIND;
 use crate::ir::Scalar;
 use crate::template::Template;
+
+crate::c_struct! {
+    /// The view of one sample at one step on the GPU, passed by value to every kernel that
+    /// runs hooks. Read-only but for the random stream, which the kernel owns (one per thread,
+    /// restarted for every draw lane). Device pointers are addresses, 0 for null.
+    pub struct SampleViewArgs => "glp_sample_view" {
+        /// CSR offsets, num_vertices + 1
+        offsets: u64 => "const glp_u64*",
+        /// CSR targets, each row sorted
+        targets: u64 => "const glp_u32*",
+        /// null: unweighted
+        edge_weights: u64 => "const float*",
+        /// inclusive prefix sums of each row's weights (null: unweighted)
+        weight_prefix: u64 => "const double*",
+        /// per vertex, the largest weight of its edges (null: unweighted)
+        max_weights: u64 => "const float*",
+        /// the sample's roots, as given
+        roots: u64 => "const glp_u32*",
+        /// the same, sorted
+        sorted_roots: u64 => "const glp_u32*",
+        /// the transits of steps 0..=step, one list after the other
+        history: u64 => "const glp_u32*",
+        /// history_levels + 1 entries: where each step's transits start, then the end
+        history_starts: u64 => "const glp_u64*",
+        /// collective samplers: the combined neighbourhood's vertices
+        combined: u64 => "const glp_u32*",
+        /// the position (in this step's transits) of each entry's transit
+        combined_sources: u64 => "const glp_u32*",
+        /// inclusive prefix sums of the entries' weights
+        combined_prefix: u64 => "const double*",
+        /// the entries' vertices in ascending order (null: not built)
+        combined_sorted: u64 => "const glp_u32*",
+        /// the draw lane's random stream (set by the kernel)
+        stream: u64 => "glp_sample_stream*",
+        /// [code, id] of the first loop that ran past its budget (null: unchecked)
+        fault: u64 => "glp_u64*",
+        combined_len: u64 => "glp_u64",
+        /// loop iterations one hook call may run in all (glp-codegen's `loops`)
+        loop_budget: u64 => "glp_u64",
+        num_vertices: u32 => "glp_u32",
+        root_count: u32 => "glp_u32",
+        /// step + 1
+        history_levels: u32 => "glp_u32",
+        step: u32 => "glp_u32",
+    }
+}
 
 /// The view header's `CONSTANTS` slot: one `#define GLP_SAMPLE_<NAME>` per constant of the
 /// kind, then the loop fault base (its own lines: no final newline).
@@ -31,7 +78,7 @@ const VIEW_TEMPLATE: Template = Template::new("kinds/sample/view.cuh", include_s
 /// The sample view and its intrinsics in CUDA, its constants filled in.
 pub fn view_cuda() -> String {
     VIEW_TEMPLATE
-        .fill(&[("CONSTANTS", &view_constants_cuda())])
+        .fill(&[("CONSTANTS", &view_constants_cuda()), ("VIEW_STRUCT", &SampleViewArgs::c_definition())])
         .unwrap_or_else(|e| panic!("the sample view header's slots are the layout's: {e}"))
 }
 
@@ -53,5 +100,7 @@ mod tests {
         assert!(view.contains("glp_sample_loop_budget(const glp_sample_view& view)"));
         assert!(view.contains("glp_sample_loop_fault(const glp_sample_view& view"));
         assert!(!view.contains("/*{{"));
+        assert!(view.contains(&format!("\n{}\n", SampleViewArgs::c_definition())));
+        assert_eq!(std::mem::size_of::<SampleViewArgs>(), 17 * 8 + 4 * 4);
     }
 }

@@ -47,31 +47,7 @@ __device__ __forceinline__ glp_u64 glp_sample_stream_u64(glp_sample_stream& s) {
     return lo | (hi << 32);
 }
 
-// The view of one sample at one step. Read-only but for the stream, which the kernel owns
-// (one per thread, restarted for every draw lane with glp_sample_stream_new).
-struct glp_sample_view {
-    const glp_u64* offsets;          // CSR offsets, num_vertices + 1
-    const glp_u32* targets;          // CSR targets, each row sorted
-    const float* edge_weights;       // null: unweighted
-    const double* weight_prefix;     // inclusive prefix sums of each row's weights (null: unweighted)
-    const float* max_weights;        // per vertex, the largest weight of its edges (null: unweighted)
-    const glp_u32* roots;            // the sample's roots, as given
-    const glp_u32* sorted_roots;     // the same, sorted
-    const glp_u32* history;          // the transits of steps 0..=step, one list after the other
-    const glp_u64* history_starts;   // history_levels + 1 entries: where each step's transits start, then the end
-    const glp_u32* combined;         // collective samplers: the combined neighbourhood's vertices
-    const glp_u32* combined_sources; // the position (in this step's transits) of each entry's transit
-    const double* combined_prefix;   // inclusive prefix sums of the entries' weights
-    const glp_u32* combined_sorted;  // the entries' vertices in ascending order (null: not built)
-    glp_sample_stream* stream;       // the draw lane's random stream
-    glp_u64* fault;                  // [code, id] of the first loop that ran past its budget (null: unchecked)
-    glp_u64 combined_len;
-    glp_u64 loop_budget;             // loop iterations one hook call may run in all (glp-codegen's `loops`)
-    glp_u32 num_vertices;
-    glp_u32 root_count;
-    glp_u32 history_levels;          // step + 1
-    glp_u32 step;
-};
+/*{{VIEW_STRUCT}}*/
 
 // A hook whose loops ran past the budget records code GLP_SAMPLE_LOOP_SITE + site (the loop's
 // index in glp-codegen's `loop_sites`, from 1) and id = hook << 32 | vertex.

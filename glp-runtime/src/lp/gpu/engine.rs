@@ -1,11 +1,12 @@
 //! The run: checks, kernels, upload, then the schedule's iterations (the parent module's
 //! docs), and the labels, memberships and measurements read back.
 
-use super::args::{param_block, LpSweepArgs};
+use super::args::LpSweepArgs;
 use super::kernels::LpKernels;
 use super::state::{DeviceState, ViewLabels, CHANGED, DEFERRED, PROCESSED, SETTLED};
 use super::{waves, ClassPlan, GpuStats, HighClassStats, MflStrategy};
 use crate::community::UNLABELLED;
+use crate::device::param_block;
 use crate::device::{DeviceGraph, Gpu};
 use crate::error::{Error, Result};
 use crate::graph::Csr;

@@ -81,7 +81,6 @@ mod strategy;
 pub mod waves;
 
 pub use crate::program::LoopSite;
-pub use args::param_block;
 pub use engine::{run_gpu, run_gpu_on};
 pub use plan::ClassPlan;
 pub use sketch::SketchPlan;
