@@ -2,6 +2,7 @@
 //! loaded at run time, which no rustc checks, is rejected the same way) and constructs the
 //! subset does not support, each with a span and, where useful, a hint.
 
+use glp_codegen::ir::Scalar;
 use glp_codegen::program::kind::KindSpec;
 
 static KIND: KindSpec = KindSpec {
@@ -270,3 +271,32 @@ fn other_syntax_errors_keep_syns_message_and_place() {
     assert_eq!((line, column), find(&source, "}\n}", 0), "{text}");
     assert!(!text.contains("never closed") && !text.contains("closing delimiter"), "{text}");
 }
+
+// ----- inference of parameters the attribute sees only through their uses -----------------
+// (the macro has the impl, not the struct): `!self.flag` is a bool or an integer, decided by
+// where the value goes, and refused on floats.
+
+/// The inferred type of the only parameter of `fn f(&self) -> ret { body }`, or the errors.
+fn parameter_type(ret: &str, body: &str) -> Result<Scalar, String> {
+    let source = format!("impl TestKind for T {{ fn f(&self) -> {ret} {{ {body} }} }}");
+    let item: syn::ItemImpl = syn::parse_str(&source).unwrap_or_else(|e| panic!("{e}\n{source}"));
+    match glp_codegen::program::compile_impl(&KIND, &item, None) {
+        Ok(compiled) => Ok(compiled.program.params[0].ty),
+        Err(d) => Err(d.errors.iter().map(|e| e.message.clone()).collect::<Vec<_>>().join("; ")),
+    }
+}
+
+#[test]
+fn not_of_a_parameter_takes_the_type_its_value_needs() {
+    assert_eq!(parameter_type("bool", "!self.flag"), Ok(Scalar::Bool));
+    assert_eq!(parameter_type("u32", "!self.mask"), Ok(Scalar::U32));
+    assert_eq!(parameter_type("i64", "let m = !self.mask; m"), Ok(Scalar::I64));
+    assert_eq!(parameter_type("bool", "!self.flag && true"), Ok(Scalar::Bool));
+}
+
+#[test]
+fn not_of_a_float_parameter_is_refused() {
+    let error = parameter_type("f64", "!self.x").unwrap_err();
+    assert!(error.contains("the operand of `!` must be"), "{error}");
+}
+

@@ -75,6 +75,33 @@ fn parse_options(attr: TokenStream) -> syn::Result<bool> {
     }
 }
 
+/// The methods every kind's compiled-program trait has, for `program` compiled from `item`
+/// with CUDA `cuda`: `device_functions`, `program_source`, `param_decls`, `param_values`,
+/// `loop_sites`. A kind's expansion puts them in its trait impl beside its own.
+pub fn common_methods(expansion: &Expansion, program: &Program, cuda: &str, item: &TokenStream) -> TokenStream {
+    let source = item.to_string();
+    let decls = param_decls(program);
+    let values = param_values(program, &expansion.compiled.param_spans);
+    let sites = loop_sites(program, &expansion.compiled.spans);
+    quote! {
+        fn device_functions(&self) -> &str {
+            #cuda
+        }
+        fn program_source(&self) -> &str {
+            #source
+        }
+        fn param_decls(&self) -> ::std::vec::Vec<::glp::__private::ParamDecl> {
+            #decls
+        }
+        fn param_values(&self) -> ::std::vec::Vec<::glp::__private::ScalarValue> {
+            #values
+        }
+        fn loop_sites(&self) -> ::std::vec::Vec<::glp::__private::LoopSite> {
+            #sites
+        }
+    }
+}
+
 /// A `Vec<::glp::__private::ParamDecl>` expression: the parameters of `program`.
 pub fn param_decls(program: &Program) -> TokenStream {
     let decls = program.params.iter().map(|p| {

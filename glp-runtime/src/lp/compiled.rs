@@ -63,17 +63,10 @@ pub trait CompiledVariant: LpVariant {
                 let _ = writeln!(text, "  --> loop site {} (unknown to the variant)", fault.site);
             }
         }
-        text.push_str(&loop_budget_help());
+        text.push_str(&crate::program::loop_budget_help());
         text.push_str(&failure_note(self.name(), fault.hook, fault.vertex, iteration, " on the GPU"));
         Error::Program(text)
     }
-}
-
-/// The line explaining the loop step budget, ending with a newline.
-pub(super) fn loop_budget_help() -> String {
-    "   = help: every iteration of a loop counts, those of nested loops too; unless the run sets one, a hook call \
-     may run max(2^24, 4 * (vertices + stored edges)) of them\n"
-        .to_string()
 }
 
 /// The last line of a hook failure's message: which hook of `variant` failed for which

@@ -40,12 +40,12 @@
 //!   agree on), unless [`InterpretedVariant::interpret_default_hooks`] asks for the
 //!   interpreter.
 
-use super::compiled::{failure_note, loop_budget_help, CompiledVariant};
+use super::compiled::{failure_note, CompiledVariant};
 use super::variant::{EdgeId, Label, LpVariant, View};
 use crate::community::UNLABELLED;
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
-use crate::program::{HookFailure, LoadedProgram, LoopSite};
+use crate::program::{host_arg as arg, loop_budget_help, method_table, HookFailure, LoadedProgram, LoopSite};
 use glp_codegen::interp::{Host, RuntimeError, Value};
 use glp_codegen::ir::{FunctionId, IntrinsicId, ParamDecl, Role, ScalarValue};
 use glp_codegen::kinds::lp::{
@@ -88,7 +88,7 @@ impl InterpretedVariant {
 
     fn of_loaded(loaded: LoadedProgram) -> Self {
         let features = LpFeatures::of(loaded.program());
-        let methods = LP_KIND.intrinsics.iter().map(|i| Method::named(i.name)).collect();
+        let methods = method_table(&LP_KIND, &Method::ALL);
         let mut variant = InterpretedVariant { loaded, features, hooks: [None; 5], methods, cuda: OnceLock::new() };
         variant.select_hooks(false);
         variant
@@ -436,10 +436,6 @@ impl Method {
         ("random_u32", Method::RandomU32),
         ("random_f64", Method::RandomF64),
     ];
-
-    fn named(name: &str) -> Option<Method> {
-        Method::ALL.iter().find(|(n, _)| *n == name).map(|&(_, m)| m)
-    }
 }
 
 /// The interpreter's [`Host`] for one hook call: the intrinsics go to `view`, with the
@@ -448,13 +444,6 @@ struct ViewHost<'v, 'a> {
     view: &'v View<'a>,
     methods: &'v [Option<Method>],
     loop_budget: u64,
-}
-
-fn arg<T>(args: &[Value], i: usize, get: fn(Value) -> Option<T>, ty: &str) -> Result<T, RuntimeError> {
-    args.get(i)
-        .copied()
-        .and_then(get)
-        .ok_or_else(|| RuntimeError::host(format!("argument {i} of a view method must be a {ty}")))
 }
 
 impl ViewHost<'_, '_> {

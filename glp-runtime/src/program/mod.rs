@@ -281,3 +281,27 @@ impl std::fmt::Debug for LoadedProgram {
             .finish_non_exhaustive()
     }
 }
+
+/// The help line of an error for a hook whose loops ran past the step budget, ending with a
+/// newline (every kind's budget is [`glp_codegen::loops::default_loop_budget`] unless set).
+pub fn loop_budget_help() -> String {
+    "   = help: every iteration of a loop counts, those of nested loops too; unless the run sets one, a hook call \
+     may run max(2^24, 4 * (vertices + stored edges)) of them\n"
+        .to_string()
+}
+
+/// Per intrinsic id of `kind` (a [`Host`]'s argument), the embedder's method of the same
+/// name in `table` (`None` for a method the table lacks: the host reports it when called).
+pub fn method_table<M: Copy>(kind: &KindSpec, table: &[(&str, M)]) -> Vec<Option<M>> {
+    kind.intrinsics.iter().map(|i| table.iter().find(|(name, _)| *name == i.name).map(|&(_, m)| m)).collect()
+}
+
+/// Argument `i` of a context method's call, read with `get` (an error naming `ty` when it is
+/// missing or of another type).
+pub fn host_arg<T>(args: &[Value], i: usize, get: fn(Value) -> Option<T>, ty: &str) -> Result<T, RuntimeError> {
+    args.get(i)
+        .copied()
+        .and_then(get)
+        .ok_or_else(|| RuntimeError::host(format!("argument {i} of a view method must be a {ty}")))
+}
+

@@ -32,7 +32,7 @@ use super::sampler::{Sampler, NONE, NONE_ENTRY};
 use super::view::SampleView;
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
-use crate::program::{HookFailure, LoadedProgram, LoopSite};
+use crate::program::{host_arg as arg, loop_budget_help, method_table, HookFailure, LoadedProgram, LoopSite};
 use glp_codegen::interp::{Host, RuntimeError, Value};
 use glp_codegen::ir::{FunctionId, IntrinsicId, ParamDecl, Role, ScalarValue};
 use glp_codegen::kinds::sample::{
@@ -84,7 +84,7 @@ impl InterpretedSampler {
     }
 
     fn of_loaded(loaded: LoadedProgram) -> Self {
-        let methods = SAMPLE_KIND.intrinsics.iter().map(|i| Method::named(i.name)).collect();
+        let methods = method_table(&SAMPLE_KIND, &Method::ALL);
         let features = glp_codegen::program::features::used(&SAMPLE_KIND, loaded.program()).into_iter().collect();
         let mut hooks = [None; HOOKS];
         for (hook, slot) in hooks.iter_mut().enumerate() {
@@ -162,10 +162,7 @@ impl InterpretedSampler {
         let name = &self.loaded.program().name;
         let mut notes = String::new();
         if matches!(failure.error, RuntimeError::LoopBudget { .. }) {
-            notes.push_str(
-                "   = help: every iteration of a loop counts, those of nested loops too; a hook call may run \
-                 max(2^24, 4 * (vertices + stored edges)) of them\n",
-            );
+            notes.push_str(&loop_budget_help());
         }
         if failure.hook <= UNIQUE {
             notes.push_str(&format!("   = note: in `{hook}` of `{name}`"));
@@ -351,10 +348,6 @@ impl Method {
         ("random_u32", Method::RandomU32),
         ("step", Method::Step),
     ];
-
-    fn named(name: &str) -> Option<Method> {
-        Method::ALL.iter().find(|(n, _)| *n == name).map(|&(_, m)| m)
-    }
 }
 
 /// The interpreter's [`Host`] for one hook call: the intrinsics go to `view`.
@@ -362,13 +355,6 @@ struct ViewHost<'v, 'a> {
     view: Option<&'v SampleView<'a>>,
     methods: &'v [Option<Method>],
     loop_budget: u64,
-}
-
-fn arg<T>(args: &[Value], i: usize, get: fn(Value) -> Option<T>, ty: &str) -> Result<T, RuntimeError> {
-    args.get(i)
-        .copied()
-        .and_then(get)
-        .ok_or_else(|| RuntimeError::host(format!("argument {i} of a view method must be a {ty}")))
 }
 
 fn u32_arg(args: &[Value], i: usize) -> Result<u32, RuntimeError> {

@@ -5,7 +5,7 @@
 //! kind shares (options, errors, parameters, loop sites) are [`crate::program::expand`]'s.
 
 use super::LpProgram;
-use crate::program::expand::{compile_attribute, loop_sites, param_decls, param_values};
+use crate::program::expand::{common_methods, compile_attribute};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -15,30 +15,22 @@ pub fn expand_attribute(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(expansion) => expansion,
         Err(tokens) => return tokens,
     };
-    let program = LpProgram::new(expansion.compiled.program);
+    let program = LpProgram::new(expansion.compiled.program.clone());
     let cuda = program.device_functions();
     if expansion.debug {
         eprintln!("glp: CUDA generated for `{}`:\n{cuda}", program.program.name);
     }
     let self_ty = &expansion.item.self_ty;
     let name = &program.program.name;
-    let source = item.to_string();
     let features = program.features.bits();
     let unit_weights = super::properties::unit_neighbor_weight(&program.program);
     let score_is_frequency = super::properties::score_is_frequency(&program.program);
-    let decls = param_decls(&program.program);
-    let values = param_values(&program.program, &expansion.compiled.param_spans);
-    let sites = loop_sites(&program.program, &expansion.compiled.spans);
+    let common = common_methods(&expansion, &program.program, &cuda, &item);
     let generated = quote! {
         impl ::glp::lp::CompiledVariant for #self_ty {
+            #common
             fn name(&self) -> &str {
                 #name
-            }
-            fn device_functions(&self) -> &str {
-                #cuda
-            }
-            fn program_source(&self) -> &str {
-                #source
             }
             fn features(&self) -> ::glp::lp::LpFeatures {
                 ::glp::lp::LpFeatures::from_bits(#features)
@@ -48,15 +40,6 @@ pub fn expand_attribute(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
             fn score_is_frequency(&self) -> bool {
                 #score_is_frequency
-            }
-            fn param_decls(&self) -> ::std::vec::Vec<::glp::__private::ParamDecl> {
-                #decls
-            }
-            fn param_values(&self) -> ::std::vec::Vec<::glp::__private::ScalarValue> {
-                #values
-            }
-            fn loop_sites(&self) -> ::std::vec::Vec<::glp::__private::LoopSite> {
-                #sites
             }
         }
     };
