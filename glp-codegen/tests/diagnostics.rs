@@ -299,4 +299,3 @@ fn not_of_a_float_parameter_is_refused() {
     let error = parameter_type("f64", "!self.x").unwrap_err();
     assert!(error.contains("the operand of `!` must be"), "{error}");
 }
-

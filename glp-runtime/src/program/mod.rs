@@ -304,4 +304,3 @@ pub fn host_arg<T>(args: &[Value], i: usize, get: fn(Value) -> Option<T>, ty: &s
         .and_then(get)
         .ok_or_else(|| RuntimeError::host(format!("argument {i} of a view method must be a {ty}")))
 }
-
