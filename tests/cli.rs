@@ -777,3 +777,21 @@ fn an_endless_loop_in_a_variant_file_ends_the_command_with_its_location() {
     assert!(err.contains(" in iteration 0"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// `glp bench probe` measures the GPU's random-access ceiling; without a GPU it says so.
+#[test]
+fn bench_probe_measures_the_gpu_or_says_there_is_none() {
+    let run = glp(&["bench", "probe", "--json"]);
+    if run.status.success() {
+        let report: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+        let dram = report["ceiling_dram_reads_per_s"].as_f64().unwrap();
+        let l2 = report["ceiling_l2_reads_per_s"].as_f64().unwrap();
+        assert!(dram > 1e9 && l2 >= dram, "{report}");
+        assert_eq!(report["rows"].as_array().unwrap().len(), 14);
+    } else {
+        let line = error_line(&run);
+        assert!(line.contains("GPU"), "{line}");
+    }
+    let line = error_line(&glp(&["bench", "probe", "--backend", "cpu"]));
+    assert!(line.contains("--backend cpu"), "{line}");
+}

@@ -49,6 +49,9 @@ pub enum BenchKind {
     /// Sampling throughput of every built-in sampler (sampled vertices/s and samples/s) on
     /// one graph, on the CPU engine.
     Sample(Box<super::bench_sample::SampleBenchArgs>),
+    /// The GPU's random-access ceiling: dependent reads per second with 1 to 32 chains per
+    /// thread and independent reads per second, on an array in L2 and one far larger
+    Probe(super::bench_probe::ProbeArgs),
 }
 
 #[derive(Debug, Args)]
@@ -139,6 +142,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         BenchKind::Lp(args) => bench_lp(*args),
         BenchKind::Compile(args) => bench_compile(args),
         BenchKind::Sample(args) => super::bench_sample::run(*args),
+        BenchKind::Probe(args) => super::bench_probe::run(args),
     }
 }
 

@@ -11,6 +11,7 @@
 
 mod bench;
 mod bench_gpu;
+mod bench_probe;
 mod bench_sample;
 mod common;
 mod console;

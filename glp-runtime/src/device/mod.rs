@@ -9,6 +9,7 @@
 //! call. A machine without CUDA gets an [`Error::GpuUnavailable`] explaining why.
 
 pub mod cache;
+pub mod ceiling;
 mod gpu;
 mod graph;
 mod launch;
