@@ -14,7 +14,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-}"
-GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_sample_hooks)
+GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_sample_hooks gpu_sample_engines)
+SAMPLERS=(deepwalk weighted-deepwalk ppr node2vec khop layer fastgcn ladies mvs cluster-gcn multi-root-walk)
 MFL_STRATEGIES=(glp smem global sort hash mg8 bm)
 
 build() {
@@ -59,6 +60,11 @@ run() {
   step memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 5 --variant slp
   step racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 3
   step memcheck-sample-hooks 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/gpu_sample_hooks" --test-threads=1
+  for app in "${SAMPLERS[@]}"; do
+    step "memcheck-sample-$app" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample "$app" "$g" --backend gpu --roots-random 300 --walk-length 10 --fanouts 10,5 --layer-size 32
+  done
+  step racecheck-sample-khop 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" sample khop "$g" --backend gpu --roots-random 300 --fanouts 10,5
+  step racecheck-sample-deepwalk 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" sample deepwalk "$g" --backend gpu --roots-random 300 --walk-length 10
   step memcheck-llp 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp data/com-dblp.edges.gz --backend gpu --schedule sync --iterations 3 --variant llp
   step memcheck-async 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp data/com-dblp.edges.gz --backend gpu --schedule async --variant llp
   step racecheck-async 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule async
@@ -77,6 +83,19 @@ run() {
     i=$((i + 1))
     # shellcheck disable=SC2086
     step "bench-$i" 500 "$bin/glp" bench lp --backend gpu $b
+  done
+  # Sampling benchmarks: GLP_SAMPLE_BENCH_ARGS, runs separated by `;`, each `GRAPH ARGS...`
+  # where GRAPH is a file or rmatN (generated here into /dev/shm).
+  IFS=';' read -ra benches <<<"${GLP_SAMPLE_BENCH_ARGS:-}"
+  for b in "${benches[@]}"; do
+    i=$((i + 1))
+    read -r graph rest <<<"$b"
+    if [[ "$graph" =~ ^rmat([0-9]+)$ ]]; then
+      [ -f "/dev/shm/$graph.glpg" ] || step "gen-$graph" 300 "$bin/glp" gen rmat --scale "${BASH_REMATCH[1]}" --out "/dev/shm/$graph.glpg"
+      graph="/dev/shm/$graph.glpg"
+    fi
+    # shellcheck disable=SC2086
+    step "bench-$i" 500 "$bin/glp" bench sample "$graph" --backend gpu $rest
   done
   collect
   cat "$OUT/summary.txt"

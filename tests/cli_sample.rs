@@ -174,17 +174,31 @@ fn error_of(args: &[&str]) -> String {
 }
 
 #[test]
+fn the_gpu_backend_without_a_gpu_is_a_clear_error_and_auto_falls_back_to_the_cpu() {
+    if glp_runtime::device::probe().is_ok() {
+        return; // A GPU machine: the fallback paths below do not apply.
+    }
+    let line = error_of(&["sample", "deepwalk", "--backend", "gpu"]);
+    assert!(line.starts_with("error: GPU unavailable:"), "{line}");
+    let run = glp(&["sample", "deepwalk", "--walk-length", "3", "--json"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(stderr(&run).lines().any(|l| l.starts_with("notice:") && l.contains("CPU")), "{}", stderr(&run));
+    assert!(stdout(&run).contains("\"backend\": \"cpu\""), "{}", stdout(&run));
+}
+
+#[test]
 fn bad_inputs_are_clear_errors() {
     let dir = tempfile::tempdir().unwrap();
     let dir_path = dir.path().to_str().unwrap();
-    let cases: [(&[&str], &str); 11] = [
+    let cases: [(&[&str], &str); 12] = [
         (&["sample", "deepwalk", "--walk-length", "0"], "--walk-length must be at least 1"),
         (&["sample", "khop", "--fanouts", "25,0"], "the fan-out of hop 2 is 0"),
         (&["sample", "khop", "--fanouts", "1,1,1,1,1"], "--fanouts takes 1 to 4 fan-outs (got 5)"),
         (&["sample", "node2vec", "--p", "0"], "p must be a positive number (got 0)"),
         (&["sample", "node2vec", "--q", "-1"], "q must be a positive number (got -1)"),
         (&["sample", "ppr", "--termination", "1"], "strictly between 0 and 1"),
-        (&["sample", "deepwalk", "--backend", "gpu"], "the GPU sampling engines come next"),
+        (&["sample", "deepwalk", "--backend", "cpu", "--engine", "sp"], "--engine chooses how the GPU samples"),
+        (&["sample", "deepwalk", "--device-memory", "1.5G"], "expected a byte count such as 2000000000, 512M or 2G"),
         (&["sample", "mine.rs"], "mine.rs: cannot read the sampler file"),
         (&["sample", "--sampler", "mine.txt"], "--sampler mine.txt: expected a Rust source file (FILE.rs)"),
         (&["sample", "deepwalk", "--param", "length=3"], "--param sets the parameters of a FILE.rs sampler"),
@@ -300,17 +314,18 @@ fn cluster_gcn_takes_its_clusters_from_a_partition_file() {
 
 #[test]
 fn bench_sample_reports_throughput_per_sampler() {
-    let run = glp(&["bench", "sample", "--apps", "deepwalk,khop", "--repeat", "1", "--json"]);
+    let run = glp(&["bench", "sample", "--apps", "deepwalk,khop", "--repeat", "1", "--backend", "cpu", "--json"]);
     assert!(run.status.success(), "{}", stderr(&run));
     let report: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
     let rows = report["samplers"].as_array().unwrap();
     assert_eq!(rows.len(), 2);
     assert_eq!((rows[0]["sampler"].as_str(), rows[1]["sampler"].as_str()), (Some("deepwalk"), Some("khop")));
-    // One walk of 80 steps from every vertex; a vertex with a neighbour never reaches a dead
+    // One walk of 100 steps from every vertex; a vertex with a neighbour never reaches a dead
     // end in the symmetrised graph, an isolated one (only self loops in the file) adds nothing.
     let with_neighbours: HashSet<i64> = bundled_edges().into_iter().map(|(u, _)| u).collect();
     assert_eq!(rows[0]["samples"], 1005);
-    assert_eq!(rows[0]["sampled_vertices"], with_neighbours.len() as u64 * 80);
+    assert_eq!(rows[0]["sampled_vertices"], with_neighbours.len() as u64 * 100);
+    assert_eq!((rows[0]["engine"].as_str(), report["backend"].as_str()), (Some("cpu"), Some("cpu")));
     for row in rows {
         let (per_s, samples_per_s, ms) = (
             row["sampled_vertices_per_s"].as_f64().unwrap(),

@@ -81,25 +81,32 @@ fn every_built_in_variant_compiles() {
     }
 }
 
-/// Every built-in sampler's hooks, fused into the sampler reference kernels with the sample
-/// view, compile for sm_80 and sm_90 with every entry point; so does a sampler file run at run
-/// time (the same code path as `glp sample FILE.rs` on the GPU).
+/// Every built-in sampler's hooks, fused into the sampler reference kernels and into the
+/// sampling engines' kernels with the sample view, compile for sm_80 and sm_90 with every
+/// entry point (the same code path as `glp sample --backend gpu`, for a sampler file too).
 #[test]
 fn every_built_in_sampler_compiles() {
     if !nvrtc_or_skip("every_built_in_sampler_compiles") {
         return;
     }
+    use glp_codegen::kinds::sample::engine::{engine_kernel_source, ENGINE_KERNEL_NAMES};
     use glp_codegen::kinds::sample::{reference_kernel_source, REFERENCE_KERNEL_NAMES};
     for built_in in glp::samplers::BUILT_IN {
         let sampler = (built_in.sampler)();
-        let source = reference_kernel_source(sampler.device_functions()).expect("the template's slots are filled");
-        for arch in ["sm_80", "sm_90"] {
-            let name = format!("{}.cu", built_in.name);
-            let ptx = nvrtc::compile_ptx(&name, &source, arch).unwrap_or_else(|e| panic!("{e}"));
-            for kernel in REFERENCE_KERNEL_NAMES {
-                assert!(ptx.contains(&format!(".entry {kernel}(")), "{name} for {arch} lacks kernel {kernel}");
+        let units = [
+            ("reference", reference_kernel_source(sampler.device_functions()), &REFERENCE_KERNEL_NAMES[..]),
+            ("engines", engine_kernel_source(sampler.device_functions()), &ENGINE_KERNEL_NAMES[..]),
+        ];
+        for (what, source, kernels) in units {
+            let source = source.expect("the template's slots are filled");
+            for arch in ["sm_80", "sm_90"] {
+                let name = format!("{}_{what}.cu", built_in.name);
+                let ptx = nvrtc::compile_ptx(&name, &source, arch).unwrap_or_else(|e| panic!("{e}"));
+                for kernel in kernels {
+                    assert!(ptx.contains(&format!(".entry {kernel}(")), "{name} for {arch} lacks kernel {kernel}");
+                }
+                assert!(ptx.contains(&format!(".target {arch}")), "{name}: PTX for the wrong target");
             }
-            assert!(ptx.contains(&format!(".target {arch}")), "{name}: PTX for the wrong target");
         }
     }
 }

@@ -3,8 +3,8 @@
 //! second, on an array resident in L2 and one far larger. Sampling benchmarks report their
 //! rates as a fraction of the best of these.
 
+use super::backend::BackendArg;
 use super::bench::print_json;
-use super::lp::BackendArg;
 use super::output;
 use clap::Args;
 use glp_runtime::device::ceiling::{self, Ceiling};

@@ -1,15 +1,14 @@
 //! `glp lp`: community detection with label propagation.
 
+use super::backend::{choose_backend, Backend, BackendArg};
 use super::common::{self, LoadArgs};
-use super::console;
 use super::engine::{check_gpu, cpu_search, with_gpu_flags, EngineArgs, Variant};
 use super::output::{self, Content, Destination, Outputs};
 use super::progress::IterationBar;
 use super::quality::{self, TruthCoverage};
 use crate::variants::{Capped, Llp};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use glp_runtime::community::UNLABELLED;
-use glp_runtime::device::Gpu;
 use glp_runtime::graph::Graph;
 use glp_runtime::lp::gpu::{run_gpu, MflStrategy};
 use glp_runtime::lp::{IterationStats, Label, LpConfig, LpInputs, LpOutcome};
@@ -138,17 +137,6 @@ pub struct LpArgs {
     pub load: LoadArgs,
 }
 
-/// `--backend` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BackendArg {
-    /// A GPU when one can run the engine, else the CPU
-    Auto,
-    /// The multi-threaded CPU engine
-    Cpu,
-    /// A CUDA GPU (an error when none can run the engine)
-    Gpu,
-}
-
 /// The JSON document `glp lp --json` prints.
 #[derive(Debug, Serialize)]
 struct LpReport {
@@ -274,41 +262,8 @@ fn remedy_lines(name: &str, what: &str, quality: &QualityReport) -> String {
     )
 }
 
-/// The engine a run uses.
-enum Backend {
-    Cpu,
-    Gpu(Gpu),
-}
-
-impl Backend {
-    fn name(&self) -> &'static str {
-        match self {
-            Backend::Cpu => "cpu",
-            Backend::Gpu(_) => "gpu",
-        }
-    }
-}
-
 fn parse_mfl(s: &str) -> std::result::Result<MflStrategy, String> {
     s.parse().map_err(|e: Error| e.to_string())
-}
-
-/// Picks the engine: `gpu` opens the first GPU or fails saying why; `auto` takes the GPU
-/// when one opens and otherwise says in one line why it runs on the CPU.
-fn choose_backend(requested: BackendArg) -> Result<Backend> {
-    match requested {
-        BackendArg::Cpu => Ok(Backend::Cpu),
-        BackendArg::Gpu => Ok(Backend::Gpu(Gpu::open(0)?)),
-        BackendArg::Auto => {
-            let reason = match Gpu::open(0) {
-                Ok(gpu) => return Ok(Backend::Gpu(gpu)),
-                Err(Error::GpuUnavailable(reason)) => reason,
-                Err(e) => e.to_string(),
-            };
-            console::notice(format_args!("running on the CPU ({reason})"));
-            Ok(Backend::Cpu)
-        }
-    }
 }
 
 /// One line per vertex: its input id, a tab, and its label as the user knows it (the input

@@ -9,6 +9,7 @@
 //! (`time_ms`, `median_ms`, `runs_ms`, `prepare_ms`, ...); numeric options out of their useful range are errors, or capped with a
 //! warning where a smaller value does the same job (`--threads`).
 
+mod backend;
 mod bench;
 mod bench_gpu;
 mod bench_probe;
@@ -25,6 +26,7 @@ mod output;
 mod progress;
 mod quality;
 mod sample;
+mod sample_backend;
 mod sample_roots;
 
 use clap::{Parser, Subcommand};

@@ -2,11 +2,12 @@
 //! neighbourhoods, layer-wise and cluster samplers) on the CPU engine, written as walks or
 //! subgraphs that NumPy, PyG and DGL read directly.
 
+use super::backend::BackendArg;
 use super::common::{self, LoadArgs};
 use super::console;
-use super::lp::BackendArg;
 use super::output::{self, Content, Destination, Outputs};
 use super::progress::SampleBar;
+use super::sample_backend::{DeviceMemoryArg, EngineArg, Sampling};
 pub use super::sample_roots::{initial_samples, ClustersArg, RootsArg};
 use crate::samplers::{
     ClusterGcn, DeepWalk, FastGcn, KHop, Ladies, Layer, MultiRootWalk, Mvs, Node2vec, Ppr, WeightedDeepWalk, MAX_HOPS,
@@ -15,7 +16,7 @@ use clap::Args;
 use glp_runtime::graph::{Graph, VertexId};
 use glp_runtime::io::WeightRule;
 use glp_runtime::sample::{
-    self, npy, InitialSamples, InterpretedSampler, SampleConfig, SampleGraph, SampleOutcome, Sampler,
+    self, npy, CompiledSampler, InitialSamples, InterpretedSampler, SampleConfig, SampleGraph, SampleOutcome, Sampler,
 };
 use glp_runtime::{Error, Result};
 use serde::Serialize;
@@ -68,9 +69,12 @@ pub const LONG_ABOUT: &str = "Sample random walks or subgraphs from a graph (Nex
     other, or -  text: walk samplers one line per walk (ids separated by spaces), the others \
     one `sample<TAB>step<TAB>from<TAB>vertex` line per sampled edge\n\n\
     The summary (or JSON with --json, times in milliseconds) gives the sampled vertices per \
-    second (vertices added to samples, roots excluded) and the samples per second. \
-    --backend gpu is refused for now: the GPU sampling engines come next; auto samples on the \
-    CPU.";
+    second (vertices added to samples, roots excluded) and the samples per second.\n\n\
+    On a GPU (--backend gpu, or auto when one opens) the samples are the CPU's, bit for bit: \
+    walks run several walkers per thread, other samplers one sample per thread \
+    (--engine sp; the transit-parallel engine, tp, is not built yet). Samples run in \
+    batches that fit --device-memory, so the output may exceed the GPU's memory; the graph \
+    must fit.";
 
 #[derive(Debug, Args)]
 pub struct SampleArgs {
@@ -138,10 +142,17 @@ pub struct SampleArgs {
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
 
-    /// Where to run: cpu; gpu is refused for now (the GPU sampling engines come next); auto
-    /// samples on the CPU
+    /// Where to run: cpu, gpu, or auto (a GPU when one opens, else the CPU); the GPU gives
+    /// the CPU's samples, bit for bit
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     pub backend: BackendArg,
+
+    /// The GPU engine: sp (sample-parallel), tp (transit-parallel: not built yet) or auto
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    pub engine: EngineArg,
+
+    #[command(flatten)]
+    pub device_memory: DeviceMemoryArg,
 
     /// A sampler written in Rust, instead of APP (the first path is then the graph)
     #[arg(long, value_name = "FILE.rs")]
@@ -364,6 +375,11 @@ impl App {
         }
     }
 
+    /// The sampler as compiled (its hooks' CUDA, for the GPU engines).
+    pub fn compiled(&self) -> &dyn CompiledSampler {
+        with_sampler!(self, s => s as &dyn CompiledSampler)
+    }
+
     /// Runs the sampler on the CPU engine, drawing the progress bar.
     pub fn run(&self, graph: &SampleGraph<'_>, initial: &InitialSamples, seed: u64) -> Result<SampleOutcome> {
         let bar = SampleBar::new(self.name(), initial.len() as u64);
@@ -461,6 +477,12 @@ struct SampleReport {
     stored_edges: u64,
     sampler: String,
     backend: &'static str,
+    /// The GPU's name (GPU runs).
+    device: Option<String>,
+    /// The GPU engine that ran: walks or per-sample (GPU runs).
+    engine: Option<&'static str>,
+    /// Time of the GPU's sampling kernels alone (GPU runs; time_ms adds the transfers).
+    kernel_ms: Option<f64>,
     seed: u64,
     threads: usize,
     samples: usize,
@@ -469,20 +491,6 @@ struct SampleReport {
     time_ms: f64,
     sampled_vertices_per_s: f64,
     samples_per_s: f64,
-}
-
-/// Checks `--backend`: the CPU for cpu and auto (with a notice), an error for gpu.
-pub fn check_backend(backend: BackendArg) -> Result<()> {
-    match backend {
-        BackendArg::Cpu => Ok(()),
-        BackendArg::Auto => {
-            console::notice("sampling on the CPU (the GPU sampling engines come next)");
-            Ok(())
-        }
-        BackendArg::Gpu => Err(Error::invalid(
-            "--backend gpu: the GPU sampling engines come next; sample with --backend cpu (or auto)",
-        )),
-    }
 }
 
 pub fn run(args: SampleArgs) -> Result<()> {
@@ -529,7 +537,6 @@ pub fn run(args: SampleArgs) -> Result<()> {
         }
         None => None,
     };
-    check_backend(args.backend)?;
     let roots = match (&args.roots, args.roots_random) {
         (Some(path), _) => RootsArg::File(path.clone()),
         (None, Some(count)) => RootsArg::Random(count),
@@ -540,7 +547,9 @@ pub fn run(args: SampleArgs) -> Result<()> {
     let clusters = ClustersArg::parse(&args.clusters);
     let initial = initial_samples(&app, &graph, &roots, batch, &clusters, args.seed)?;
     let sample_graph = SampleGraph::new(&graph.csr)?;
-    let outcome = app.run(&sample_graph, &initial, args.seed)?;
+    let sampling = Sampling::open(args.backend, &sample_graph, gpu_option(&args))?;
+    let run = sampling.run(&app, &sample_graph, &initial, args.seed, args.engine, args.device_memory.device_memory)?;
+    let outcome = run.outcome;
     let mut outputs = Outputs::new();
     if let Some((destination, format)) = &out {
         outputs.stage_bytes(destination, encode(&app, &graph, &outcome, *format)?)?;
@@ -551,7 +560,10 @@ pub fn run(args: SampleArgs) -> Result<()> {
         vertices: graph.num_vertices(),
         stored_edges: graph.num_edges(),
         sampler: app.name().to_string(),
-        backend: "cpu",
+        backend: sampling.name(),
+        device: sampling.device(),
+        engine: run.gpu.as_ref().map(|stats| stats.engine),
+        kernel_ms: run.gpu.as_ref().map(|stats| stats.kernel_ms),
         seed: args.seed,
         threads: rayon::current_num_threads(),
         samples: outcome.num_samples(),
@@ -565,18 +577,32 @@ pub fn run(args: SampleArgs) -> Result<()> {
     outputs.commit()
 }
 
+/// The first GPU option the command line set, by its flag.
+fn gpu_option(args: &SampleArgs) -> Option<&'static str> {
+    if args.engine != EngineArg::Auto {
+        Some("--engine")
+    } else if args.device_memory.device_memory.is_some() {
+        Some("--device-memory")
+    } else {
+        None
+    }
+}
+
 fn summary(r: &SampleReport) -> String {
+    let place = match (&r.device, r.engine) {
+        (Some(device), Some(engine)) => format!("on {device} ({engine} engine, seed {})", r.seed),
+        _ => format!("on the CPU ({} threads, seed {})", r.threads, r.seed),
+    };
+    let kernels = r.kernel_ms.map_or_else(String::new, |ms| format!(" ({ms:.1} ms in the sampling kernels)"));
     format!(
         "graph        {} ({} vertices, {} stored edges)\n\
-         sampler      {} on the CPU ({} threads, seed {})\n\
+         sampler      {} {place}\n\
          samples      {} ({} sampled vertices)\n\
-         time         {:.1} ms: {:.3e} sampled vertices/s, {:.3e} samples/s\n",
+         time         {:.1} ms{kernels}: {:.3e} sampled vertices/s, {:.3e} samples/s\n",
         r.graph,
         r.vertices,
         r.stored_edges,
         r.sampler,
-        r.threads,
-        r.seed,
         r.samples,
         r.sampled_vertices,
         r.time_ms,

@@ -71,6 +71,20 @@ pub fn with_integer_weights(csr: &Csr) -> Csr {
     Csr::new(csr.offsets().to_vec(), csr.targets().to_vec(), Some(weights)).unwrap()
 }
 
+/// A path 0 - 1 - 2 - 3 with a triangle 3 - 4 - 5, and 6 -> 2 directed (a vertex whose only
+/// edge leads on, and none leads to it), weighted: a small graph where walks hit a dead end.
+pub fn small_with_dead_end() -> Csr {
+    let rows: [&[u32]; 7] = [&[1], &[0, 2], &[1, 3], &[2, 4, 5], &[3, 5], &[3, 4], &[2]];
+    let mut offsets = vec![0u64];
+    let mut targets = Vec::new();
+    for row in rows {
+        targets.extend_from_slice(row);
+        offsets.push(targets.len() as u64);
+    }
+    let weights = (0..targets.len()).map(|e| (e % 3 + 1) as f32).collect();
+    Csr::new(offsets, targets, Some(weights)).unwrap()
+}
+
 /// A directed graph of `n` vertices: vertex `i < hubs.len()` has degree `hubs[i]`, the others
 /// cycle through `small`. Neighbours are drawn with a fixed-seed generator (repeats kept), every
 /// other one among `spread` vertices next to `v % span`, so labels repeat and tie.

@@ -11,7 +11,8 @@
 use super::edges::SampleGraph;
 use super::outcome::SampleOutcome;
 use super::roots::InitialSamples;
-use super::sampler::{Sampler, ADDED, ALL_NEIGHBOURS, COLLECTIVE, INDIVIDUAL, NONE, NONE_ENTRY, REPLACE};
+use super::sampler::{Sampler, ALL_NEIGHBOURS, NONE, NONE_ENTRY};
+use super::schedule::Schedule;
 use super::view::{distinct_in_sorted, SampleState, SampleView, SortedCombined};
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
@@ -30,8 +31,9 @@ pub const CHUNK: usize = 4096;
 /// hook cannot reach a vertex it has not drawn yet (one that keeps returning the same vertex,
 /// or weights of 0 on the vertices left), and the draws after it would only give up in
 /// turn. So a step ends after at most `sample_size + UNIQUE_ATTEMPTS * (distinct + 1)` hook
-/// calls per neighbourhood, whatever the hook does (short of looping inside itself).
-pub const UNIQUE_ATTEMPTS: u64 = 32;
+/// calls per neighbourhood, whatever the hook does (short of looping inside itself). Defined
+/// once, with the GPU engines' kernels.
+pub use glp_codegen::kinds::sample::engine::UNIQUE_ATTEMPTS;
 
 /// Parameters of a sampling run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -68,7 +70,7 @@ pub fn run_observed<S: Sampler + ?Sized>(
     config: &SampleConfig,
     observer: Option<&SampleObserver<'_>>,
 ) -> Result<SampleOutcome> {
-    let plan = Plan::of(graph, sampler)?;
+    let plan = Schedule::of(graph, sampler)?;
     let start = Instant::now();
     let samples = initial.len();
     let mut outcome = SampleOutcome::with_roots(initial);
@@ -97,44 +99,23 @@ pub fn run_observed<S: Sampler + ?Sized>(
     Ok(outcome)
 }
 
-/// What the engine reads from the sampler once per run.
-struct Plan<'n> {
-    name: &'n str,
-    steps: u32,
-    collective: bool,
-    replace: bool,
-}
-
-impl<'n> Plan<'n> {
-    fn of<S: Sampler + ?Sized>(graph: &SampleGraph<'_>, sampler: &'n S) -> Result<Self> {
-        let name = sampler.name();
-        sampler.validate()?;
-        let steps = sampler.steps();
-        if steps == 0 {
-            return Err(Error::invalid(format!(
-                "sampler `{name}` takes 0 steps (a walk length or hop count of 0): nothing to sample"
-            )));
-        }
-        if let Some(step) = (0..steps).find(|&s| sampler.sample_size(s) == 0) {
-            return Err(Error::invalid(format!(
-                "sampler `{name}` draws 0 vertices at step {step} (a fan-out or sample size of 0): nothing to sample"
-            )));
-        }
-        let collective = match sampler.sampling() {
-            INDIVIDUAL => false,
-            COLLECTIVE => true,
-            other => return Err(Error::invalid(format!("sampler `{name}`: unknown sampling type {other}"))),
-        };
-        let replace = match sampler.next_transits() {
-            ADDED => false,
-            REPLACE => true,
-            other => return Err(Error::invalid(format!("sampler `{name}`: unknown transit policy {other}"))),
-        };
-        if graph.csr().num_edges() == 0 {
-            return Err(Error::invalid("the graph has no edges: every sample would be its roots alone"));
-        }
-        Ok(Plan { name, steps, collective, replace })
+/// Sample `sample` (from `roots`) computed alone, as [`run`] computes it: another engine
+/// that finds a sample it cannot complete (a hook's result the engine refuses) replays it
+/// here for the CPU's exact error; `Ok` holds the sample's added vertices, sources and
+/// steps.
+pub(crate) fn replay_sample<S: Sampler + ?Sized>(
+    graph: &SampleGraph<'_>,
+    sampler: &S,
+    schedule: &Schedule,
+    seed: u64,
+    sample: u32,
+    roots: &[VertexId],
+) -> Result<(Vec<VertexId>, Vec<VertexId>, Vec<u32>)> {
+    let record = sample_one(graph, sampler, schedule, seed, sample, roots, &mut Scratch::default())?;
+    if let Some(error) = sampler.failure() {
+        return Err(error);
     }
+    Ok((record.vertices, record.sources, record.steps))
 }
 
 /// One sample's result: the vertices it added, the transit each was drawn from, and the
@@ -173,14 +154,14 @@ struct Scratch {
 }
 
 /// The sampler `name`'s hook error prefix.
-fn hook_error(plan: &Plan<'_>, hook: &str, what: String, sample: u32, step: u32, lane: u64) -> Error {
+fn hook_error(plan: &Schedule, hook: &str, what: String, sample: u32, step: u32, lane: u64) -> Error {
     Error::Program(format!("sampler `{}`: `{hook}` {what} (sample {sample}, step {step}, lane {lane})", plan.name))
 }
 
 fn sample_one<S: Sampler + ?Sized>(
     graph: &SampleGraph<'_>,
     sampler: &S,
-    plan: &Plan<'_>,
+    plan: &Schedule,
     seed: u64,
     sample: u32,
     roots: &[VertexId],
@@ -208,14 +189,14 @@ fn sample_one<S: Sampler + ?Sized>(
     transits.extend_from_slice(roots);
     history.clear();
     history_starts.clear();
-    for step in 0..plan.steps {
+    for step in 0..plan.steps() {
         if transits.is_empty() {
             break;
         }
         history_starts.push(history.len());
         history.extend_from_slice(transits);
-        let size = sampler.sample_size(step);
-        let unique = sampler.unique(step);
+        let size = plan.sizes[step as usize];
+        let unique = plan.unique[step as usize];
         let added_start = record.vertices.len();
         replaced.clear();
         combined.clear();
@@ -376,7 +357,7 @@ fn sample_one<S: Sampler + ?Sized>(
 }
 
 /// The stream lane of draw `lane` of a step; draws are numbered in `u32`.
-fn lane_index(plan: &Plan<'_>, sample: u32, step: u32, lane: u64) -> Result<u32> {
+fn lane_index(plan: &Schedule, sample: u32, step: u32, lane: u64) -> Result<u32> {
     u32::try_from(lane).map_err(|_| {
         Error::invalid(format!("sampler `{}`: sample {sample} makes more than 2^32 draws at step {step}", plan.name))
     })

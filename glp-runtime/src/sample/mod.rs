@@ -66,6 +66,7 @@ mod outcome;
 pub mod probe;
 mod roots;
 mod sampler;
+pub mod schedule;
 mod view;
 
 pub use compiled::CompiledSampler;
@@ -75,4 +76,5 @@ pub use interpreted::InterpretedSampler;
 pub use outcome::{SampleOutcome, SampleRef, SubgraphBatch};
 pub use roots::{InitialSamples, ROOT_STEP};
 pub use sampler::{Sampler, ADDED, ALL_NEIGHBOURS, COLLECTIVE, INDIVIDUAL, NONE, NONE_ENTRY, REPLACE};
+pub use schedule::Schedule;
 pub use view::SampleView;

@@ -43,6 +43,9 @@ crate::c_struct! {
         stream: u64 => "glp_sample_stream*",
         /// [code, id] of the first loop that ran past its budget (null: unchecked)
         fault: u64 => "glp_u64*",
+        /// walks (one transit per level): level l's vertex is history[l * walk_stride] and
+        /// history_starts is unused; 0: the levels are laid out by history_starts
+        walk_stride: u64 => "glp_u64",
         combined_len: u64 => "glp_u64",
         /// loop iterations one hook call may run in all (glp-codegen's `loops`)
         loop_budget: u64 => "glp_u64",
@@ -101,6 +104,6 @@ mod tests {
         assert!(view.contains("glp_sample_loop_fault(const glp_sample_view& view"));
         assert!(!view.contains("/*{{"));
         assert!(view.contains(&format!("\n{}\n", SampleViewArgs::c_definition())));
-        assert_eq!(std::mem::size_of::<SampleViewArgs>(), 17 * 8 + 4 * 4);
+        assert_eq!(std::mem::size_of::<SampleViewArgs>(), 18 * 8 + 4 * 4);
     }
 }

@@ -13,6 +13,7 @@
 //! The trait's host methods (`name`, `validate`, `failure`) are not hooks: they are ordinary
 //! Rust the compiler leaves out ([`crate::program::kind::KindSpec::host_methods`]).
 
+pub mod engine;
 mod expand;
 pub mod layout;
 mod spec;
@@ -34,7 +35,8 @@ use std::collections::BTreeSet;
 pub struct SampleProgram {
     pub program: Program,
     /// The facilities ([`crate::program::kind::IntrinsicSpec::feature`]) the hooks use:
-    /// `edge_weights`, `weight_prefix`, `max_weight`, `history`, `combined`, `random`.
+    /// `edge_weights`, `weight_prefix`, `max_weight`, `history`, `combined`, `combined_count`
+    /// (the engines then sort each step's combined neighbourhood), `random`.
     pub features: BTreeSet<&'static str>,
 }
 

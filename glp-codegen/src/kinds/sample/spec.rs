@@ -256,7 +256,7 @@ pub static SAMPLE_KIND: KindSpec = KindSpec {
             &[U32],
             U64,
             COLLECTIVE_HOOKS,
-            Some("combined"),
+            Some("combined_count"),
             "the entries of the combined neighbourhood holding v (binary search in the entries sorted once per step)",
         ),
         method(

@@ -13,8 +13,11 @@ struct glp_sample_stream {
     glp_u32 key0, key1;      // the seed, low word first
     glp_u64 stream;          // sample | step << 32
     glp_u64 next_block;      // the block the buffer is refilled from
-    glp_u32 buffer[4];
-    glp_u32 used;            // words of buffer handed out (4: empty)
+    glp_u32 word0, word1, word2, word3;  // the buffer (named words: no local-memory array)
+    glp_u32 used;            // words of the buffer handed out (4: empty)
+    // The last edge a hook read (glp_sample_edge): a draw equal to it is a neighbour of its
+    // transit without a search (the engines' O(1) check of `next`'s result).
+    glp_u32 last_source, last_target;
 };
 
 __device__ __forceinline__ glp_sample_stream glp_sample_stream_new(glp_u64 seed, glp_u32 sample, glp_u32 step, glp_u32 lane) {
@@ -24,6 +27,8 @@ __device__ __forceinline__ glp_sample_stream glp_sample_stream_new(glp_u64 seed,
     s.stream = (glp_u64)sample | ((glp_u64)step << 32);
     s.next_block = (glp_u64)lane << 32;
     s.used = 4u;
+    s.last_source = GLP_SAMPLE_NONE;
+    s.last_target = GLP_SAMPLE_NONE;
     return s;
 }
 
@@ -31,14 +36,15 @@ __device__ __forceinline__ glp_u32 glp_sample_stream_u32(glp_sample_stream& s) {
     if (s.used == 4u) {
         const glp_philox_out b = glp_philox4x32_10((glp_u32)s.next_block, (glp_u32)(s.next_block >> 32), (glp_u32)s.stream,
                                                    (glp_u32)(s.stream >> 32), s.key0, s.key1);
-        s.buffer[0] = b.x[0];
-        s.buffer[1] = b.x[1];
-        s.buffer[2] = b.x[2];
-        s.buffer[3] = b.x[3];
+        s.word0 = b.x[0];
+        s.word1 = b.x[1];
+        s.word2 = b.x[2];
+        s.word3 = b.x[3];
         s.next_block += 1ull;
         s.used = 0u;
     }
-    return s.buffer[s.used++];
+    const glp_u32 used = s.used++;
+    return used == 0u ? s.word0 : used == 1u ? s.word1 : used == 2u ? s.word2 : s.word3;
 }
 
 __device__ __forceinline__ glp_u64 glp_sample_stream_u64(glp_sample_stream& s) {
@@ -64,7 +70,11 @@ __device__ __forceinline__ glp_u64 glp_sample_degree(const glp_sample_view& view
     return v < view.num_vertices ? view.offsets[v + 1] - view.offsets[v] : 0ull;
 }
 __device__ __forceinline__ glp_u32 glp_sample_edge(const glp_sample_view& view, glp_u32 v, glp_u64 i) {
-    return i < glp_sample_degree(view, v) ? view.targets[view.offsets[v] + i] : GLP_SAMPLE_NONE;
+    if (i >= glp_sample_degree(view, v)) return GLP_SAMPLE_NONE;
+    const glp_u32 u = view.targets[view.offsets[v] + i];
+    view.stream->last_source = v;
+    view.stream->last_target = u;
+    return u;
 }
 __device__ __forceinline__ double glp_sample_edge_weight(const glp_sample_view& view, glp_u32 v, glp_u64 i) {
     if (i >= glp_sample_degree(view, v)) return 0.0;
@@ -133,12 +143,15 @@ __device__ __forceinline__ bool glp_sample_is_root(const glp_sample_view& view, 
 }
 __device__ __forceinline__ glp_u32 glp_sample_previous_count(const glp_sample_view& view, glp_u32 back) {
     if (back == 0u || back > view.history_levels) return 0u;
+    if (view.walk_stride) return 1u;
     const glp_u32 level = view.history_levels - back;
     return (glp_u32)(view.history_starts[level + 1u] - view.history_starts[level]);
 }
 __device__ __forceinline__ glp_u32 glp_sample_previous_vertex(const glp_sample_view& view, glp_u32 back, glp_u32 pos) {
     if (pos >= glp_sample_previous_count(view, back)) return GLP_SAMPLE_NONE;
-    return view.history[view.history_starts[view.history_levels - back] + pos];
+    const glp_u32 level = view.history_levels - back;
+    if (view.walk_stride) return view.history[(glp_u64)level * view.walk_stride];
+    return view.history[view.history_starts[level] + pos];
 }
 __device__ __forceinline__ glp_u32 glp_sample_transit_count(const glp_sample_view& view) {
     return glp_sample_previous_count(view, 1u);

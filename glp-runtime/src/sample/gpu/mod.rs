@@ -1,0 +1,164 @@
+//! Sampling on the GPU: a sampler's hooks fused into CUDA kernels that compute exactly the
+//! CPU engine's samples ([`crate::sample::engine`]), draw for draw, for the same seed.
+//!
+//! # Engines
+//!
+//! Both current engines are *sample-parallel*: a thread owns samples, not transits.
+//! - **Walks** ([`walks`]): samplers that draw once per transit at every step, from one root
+//!   (DeepWalk, node2vec, PPR, weighted walks). Each thread advances
+//!   [`WALKERS_PER_THREAD`](glp_codegen::kinds::sample::engine::WALKERS_PER_THREAD) walkers
+//!   step by step, so that many independent chains of reads are in flight (a walk step is a
+//!   chain: the row's offsets, then a neighbour); the walks are written step-major, which
+//!   coalesces the writes and gives node2vec its history (the previous vertex is the row
+//!   above).
+//! - **Per sample** ([`per_sample`]): every other sampler (k-hop, layers, FastGCN, LADIES,
+//!   ClusterGCN, multi-root walks, samplers loaded from files): one thread runs the CPU
+//!   engine's loop over its sample's steps, its transits, history, combined neighbourhood and
+//!   added vertices in a per-sample region of an arena. Regions have a capacity computed from
+//!   the schedule's bound; a sample that outgrows one is run again with a larger one.
+//!
+//! The transit-parallel engine (NextDoor's scheduling by transit, with kernel classes) is not
+//! built yet: [`GpuEngine::TransitParallel`] is refused with a clear error.
+//!
+//! # Errors
+//!
+//! A hook's result the CPU engine refuses (a vertex that is not a neighbour of its transit,
+//! an entry outside the combined neighbourhood, a negative weight) marks the sample on the
+//! GPU; the host then replays the first such sample on the CPU, whose error (hook, sample,
+//! step, lane) is the one reported. A hook loop that runs past its budget is reported with
+//! its source line, as on the reference kernels.
+//!
+//! # Memory
+//!
+//! Samples run in batches sized to the device memory glp may use ([`GpuSampleConfig`]'s
+//! `device_memory`, by default most of what is free): outputs larger than the device are
+//! produced batch by batch. The graph itself must fit on the device.
+
+mod graph;
+mod per_sample;
+mod program;
+mod reference;
+mod walks;
+
+pub use graph::DeviceSampleGraph;
+pub use reference::ReferenceKernels;
+
+use self::program::SamplerModule;
+use crate::device::Gpu;
+use crate::error::{Error, Result};
+use crate::sample::compiled::CompiledSampler;
+use crate::sample::outcome::SampleOutcome;
+use crate::sample::roots::InitialSamples;
+use crate::sample::schedule::Schedule;
+use glp_codegen::kinds::sample::engine::engine_kernel_source;
+use std::time::Instant;
+
+/// Which engine samples (`--engine`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GpuEngine {
+    /// Threads own samples (walkers).
+    SampleParallel,
+    /// Threads own transits (NextDoor's scheduling): not built yet.
+    TransitParallel,
+    /// The engine the run's statistics favour (today: sample-parallel).
+    #[default]
+    Auto,
+}
+
+/// Parameters of a GPU sampling run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GpuSampleConfig {
+    /// Key of every random number (as the CPU engine's).
+    pub seed: u64,
+    pub engine: GpuEngine,
+    /// The most device memory the run's buffers may take besides the graph (`None`: nine
+    /// tenths of what is free when the run starts).
+    pub device_memory: Option<u64>,
+}
+
+/// What a GPU run measured besides its samples.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GpuSampleStats {
+    /// The engine that ran: `walks` or `per-sample`.
+    pub engine: &'static str,
+    /// Time of the sampling kernels alone (CUDA events), in milliseconds.
+    pub kernel_ms: f64,
+    /// Batches of samples.
+    pub batches: u32,
+    /// Samples run again with larger regions (per-sample engine).
+    pub rerun_samples: u64,
+    /// The most device memory the run's buffers held at once, besides the graph.
+    pub device_bytes: u64,
+}
+
+/// Runs `sampler` from every initial sample of `initial` on `gpu`, over `graph` (uploaded
+/// once, reusable across runs): the CPU engine's samples, in sample order.
+///
+/// Errors: those of the CPU engine (a bad schedule, a hook's bad result: the CPU's own error,
+/// replayed there), a loop past its budget, NVRTC's and the GPU's errors, a single sample
+/// larger than the device memory allowed.
+pub fn run(
+    gpu: &Gpu,
+    graph: &DeviceSampleGraph<'_>,
+    sampler: &dyn CompiledSampler,
+    initial: &InitialSamples,
+    config: &GpuSampleConfig,
+) -> Result<(SampleOutcome, GpuSampleStats)> {
+    let schedule = Schedule::of(graph.host(), sampler)?;
+    if config.engine == GpuEngine::TransitParallel {
+        return Err(Error::invalid(
+            "the transit-parallel GPU engine is not built yet; use the sample-parallel engine (sp, or auto)",
+        ));
+    }
+    let module = SamplerModule::load(gpu, sampler, "engines", engine_kernel_source)?;
+    let budget = match config.device_memory {
+        Some(bytes) => bytes,
+        None => gpu.memory_info()?.0 / 10 * 9,
+    };
+    let start = Instant::now();
+    let one_root = (0..initial.len()).all(|i| initial.roots(i).len() == 1);
+    let context = Context { gpu, graph, sampler, schedule: &schedule, module: &module, seed: config.seed, budget };
+    let (mut outcome, stats) = if schedule.is_walk() && one_root {
+        walks::run(&context, initial)?
+    } else {
+        per_sample::run(&context, initial)?
+    };
+    outcome.elapsed = start.elapsed();
+    Ok((outcome, stats))
+}
+
+/// What an engine's run reads.
+struct Context<'r> {
+    gpu: &'r Gpu,
+    graph: &'r DeviceSampleGraph<'r>,
+    sampler: &'r dyn CompiledSampler,
+    schedule: &'r Schedule,
+    module: &'r SamplerModule,
+    seed: u64,
+    /// Device memory the run's buffers may take.
+    budget: u64,
+}
+
+/// The replayed error of `sample`, which the GPU marked as failed: the CPU engine's error for
+/// it, or (should the CPU complete it) an error saying the engines disagree.
+fn replayed_failure(context: &Context<'_>, initial: &InitialSamples, sample: u64) -> Error {
+    let Ok(index) = u32::try_from(sample) else {
+        return Error::Gpu(format!("the GPU marked sample {sample}, which does not exist, as failed"));
+    };
+    let roots = initial.roots(index as usize);
+    match crate::sample::engine::replay_sample(
+        context.graph.host(),
+        context.sampler,
+        context.schedule,
+        context.seed,
+        index,
+        roots,
+    ) {
+        Err(error) => error,
+        Ok(_) => Error::Gpu(format!(
+            "sampler `{}`: the GPU refused a hook's result for sample {sample}, which the CPU engine accepts \
+             (the hooks' CUDA and Rust disagree)",
+            context.schedule.name
+        )),
+    }
+}

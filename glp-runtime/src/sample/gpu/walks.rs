@@ -1,0 +1,154 @@
+//! The walk engine: samplers with one transit per step (see the [module docs](super)).
+//!
+//! A batch of walks is one launch of `glp_sample_walks` over a step-major matrix of
+//! `(steps + 1) x batch` vertices (row 0 the roots, row `l` every walk's vertex after step
+//! `l - 1`, NONE once a walk stopped), sized to the memory budget; the host turns the matrix
+//! into the outcome's per-sample rows, tile by tile in parallel.
+
+use super::{replayed_failure, Context, GpuSampleStats};
+use crate::device::{DeviceBuffer, KernelArgs, Shape};
+use crate::error::{Error, Result};
+use crate::graph::VertexId;
+use crate::sample::outcome::SampleOutcome;
+use crate::sample::roots::InitialSamples;
+use crate::sample::sampler::NONE;
+use glp_codegen::kinds::sample::engine::{WALKERS_PER_THREAD, WALK_THREADS};
+use rayon::prelude::*;
+
+/// Walks per tile of the matrix's conversion to rows (a tile of 100-step walks is 400 KiB:
+/// it stays in the host's cache while it is transposed).
+const TILE: usize = 1024;
+
+/// Runs the walks of `initial` (one root each).
+pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(SampleOutcome, GpuSampleStats)> {
+    let gpu = context.gpu;
+    let steps = context.schedule.steps();
+    let rows = u64::from(steps) + 1;
+    let samples = initial.len() as u64;
+    let per_walk = rows * 4 + 4;
+    if per_walk > context.budget {
+        return Err(Error::TooLarge(format!(
+            "a walk of {steps} steps needs {per_walk} bytes of device memory, more than the {} allowed",
+            context.budget
+        )));
+    }
+    let batch = (context.budget / per_walk).min(samples).min(u64::from(u32::MAX)).max(1);
+    let walks: DeviceBuffer<u32> = gpu.alloc_zeros("walks", (batch * rows) as usize)?;
+    let mut roots: DeviceBuffer<u32> = gpu.alloc_zeros("roots", batch as usize)?;
+    let unique: Vec<u8> = context.schedule.unique.iter().map(|&u| u8::from(u)).collect();
+    let unique = gpu.upload("the steps' draw rules", &unique)?;
+    let mut failed = gpu.upload("failed sample", &[u64::MAX])?;
+    let fault = gpu.alloc_zeros::<u64>("fault record", 2)?;
+    let kernel = context.module.module.kernel("glp_sample_walks")?;
+    let view = glp_codegen::kinds::sample::layout::SampleViewArgs { fault: fault.device_ptr(), ..context.graph.view() };
+    let mut outcome = SampleOutcome::with_roots(initial);
+    let mut stats = GpuSampleStats {
+        engine: "walks",
+        device_bytes: walks.bytes() + roots.bytes() + unique.bytes() + failed.bytes() + fault.bytes(),
+        ..GpuSampleStats::default()
+    };
+    let mut first = 0u64;
+    while first < samples {
+        let count = batch.min(samples - first);
+        let mut batch_roots = vec![NONE; batch as usize];
+        for i in 0..count {
+            batch_roots[i as usize] = initial.roots((first + i) as usize)[0];
+        }
+        gpu.write(&mut roots, &batch_roots)?;
+        let per_block = u64::from(WALK_THREADS * WALKERS_PER_THREAD);
+        let shape =
+            Shape { blocks: u32::try_from(count.div_ceil(per_block)).unwrap_or(u32::MAX), threads: WALK_THREADS };
+        let args = KernelArgs::new()
+            .bytes(&context.module.params)
+            .value(view)
+            .value(context.seed)
+            .value(first as u32)
+            .value(count as u32)
+            .value(steps)
+            .buffer(&unique)
+            .buffer(&roots)
+            .buffer(&walks)
+            .buffer(&failed);
+        let start = gpu.record()?;
+        gpu.launch(&kernel, shape, &args)?;
+        let end = gpu.record()?;
+        stats.kernel_ms += gpu.elapsed_ms(&start, &end)?;
+        stats.batches += 1;
+        let record = gpu.download(&fault)?;
+        if let Some(error) = context.module.loop_fault(&record, view.loop_budget, "in a walk") {
+            return Err(error);
+        }
+        let failed_sample = gpu.download(&failed)?[0];
+        if failed_sample != u64::MAX {
+            return Err(replayed_failure(context, initial, failed_sample));
+        }
+        gpu.write(&mut failed, &[u64::MAX])?;
+        let matrix = gpu.download(&walks)?;
+        append_walks(&mut outcome, &matrix, count as usize, rows as usize);
+        first += count;
+    }
+    Ok((outcome, stats))
+}
+
+/// Appends the `count` walks of a step-major `matrix` (`rows` rows of stride `count`: row 0
+/// the roots) to `outcome`: each walk's vertices up to its first NONE, drawn from the vertex
+/// before, at the step before.
+fn append_walks(outcome: &mut SampleOutcome, matrix: &[VertexId], count: usize, rows: usize) {
+    let lengths: Vec<usize> = (0..count)
+        .into_par_iter()
+        .with_min_len(TILE)
+        .map(|i| (1..rows).take_while(|&l| matrix[l * count + i] != NONE).count())
+        .collect();
+    let start = outcome.vertices.len();
+    let added: usize = lengths.iter().sum();
+    outcome.vertices.resize(start + added, NONE);
+    outcome.sources.resize(start + added, NONE);
+    outcome.steps.resize(start + added, 0);
+    let mut offset = start as u64;
+    for &length in &lengths {
+        offset += length as u64;
+        outcome.offsets.push(offset);
+    }
+    // Split the new rows by tile of walks and fill the tiles in parallel.
+    let mut tiles = Vec::new();
+    let (mut vertices, mut sources, mut steps) =
+        (&mut outcome.vertices[start..], &mut outcome.sources[start..], &mut outcome.steps[start..]);
+    for (t, tile_lengths) in lengths.chunks(TILE).enumerate() {
+        let size: usize = tile_lengths.iter().sum();
+        let (v, v_rest) = std::mem::take(&mut vertices).split_at_mut(size);
+        let (s, s_rest) = std::mem::take(&mut sources).split_at_mut(size);
+        let (k, k_rest) = std::mem::take(&mut steps).split_at_mut(size);
+        (vertices, sources, steps) = (v_rest, s_rest, k_rest);
+        tiles.push((t * TILE, tile_lengths, v, s, k));
+    }
+    tiles.into_par_iter().for_each(|(first, tile_lengths, v, s, k)| {
+        let mut at = 0;
+        for (j, &length) in tile_lengths.iter().enumerate() {
+            let i = first + j;
+            for l in 1..=length {
+                v[at] = matrix[l * count + i];
+                s[at] = matrix[(l - 1) * count + i];
+                k[at] = (l - 1) as u32;
+                at += 1;
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_major_matrix_becomes_rows_up_to_each_walks_first_none() {
+        // Three walks of two steps: 0 -> 5 -> 6; 1 -> 7 -> NONE; 2 -> NONE.
+        let matrix = [0, 1, 2, 5, 7, NONE, 6, NONE, NONE];
+        let initial = InitialSamples::given(vec![0, 1, 2], 10).unwrap();
+        let mut outcome = SampleOutcome::with_roots(&initial);
+        append_walks(&mut outcome, &matrix, 3, 3);
+        assert_eq!(outcome.offsets, [0, 2, 3, 3]);
+        assert_eq!(outcome.vertices, [5, 6, 7]);
+        assert_eq!(outcome.sources, [0, 5, 1]);
+        assert_eq!(outcome.steps, [0, 1, 0]);
+    }
+}

@@ -1,0 +1,158 @@
+//! Where `glp sample` and `glp bench sample` run: the CPU engine, or a GPU engine over a
+//! graph uploaded once ([`Sampling`]), with the GPU's options (`--engine`,
+//! `--device-memory`).
+
+use super::backend::{choose_backend, Backend, BackendArg};
+use super::sample::App;
+use clap::{Args, ValueEnum};
+use glp_runtime::device::Gpu;
+use glp_runtime::sample::gpu::{self, DeviceSampleGraph, GpuEngine, GpuSampleConfig, GpuSampleStats};
+use glp_runtime::sample::{InitialSamples, SampleGraph, SampleOutcome};
+use glp_runtime::{Error, Result};
+
+/// `--engine` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// Threads own samples: walkers, several per thread, or one sample per thread
+    Sp,
+    /// Threads own transits (NextDoor's scheduling): not built yet
+    Tp,
+    /// The engine the run's statistics favour (today: sp)
+    Auto,
+}
+
+impl EngineArg {
+    /// The runtime's engine.
+    pub fn engine(self) -> GpuEngine {
+        match self {
+            EngineArg::Sp => GpuEngine::SampleParallel,
+            EngineArg::Tp => GpuEngine::TransitParallel,
+            EngineArg::Auto => GpuEngine::Auto,
+        }
+    }
+
+    /// The value as the command line spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineArg::Sp => "sp",
+            EngineArg::Tp => "tp",
+            EngineArg::Auto => "auto",
+        }
+    }
+}
+
+/// The GPU's sampling options.
+#[derive(Debug, Clone, Args)]
+pub struct DeviceMemoryArg {
+    /// The most device memory a GPU run's buffers may take besides the graph: bytes, or with
+    /// a K, M, G or T suffix (powers of 1024) [default: nine tenths of what is free]
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    pub device_memory: Option<u64>,
+}
+
+/// A byte count: digits, optionally followed by K, M, G or T (powers of 1024; a trailing `B`
+/// or `iB` is accepted).
+pub fn parse_bytes(text: &str) -> std::result::Result<u64, String> {
+    let trimmed = text.trim();
+    let upper = trimmed.to_ascii_uppercase();
+    let body = upper.strip_suffix("IB").or_else(|| upper.strip_suffix('B')).unwrap_or(&upper);
+    let (digits, shift) = match body.chars().last() {
+        Some('K') => (&body[..body.len() - 1], 10),
+        Some('M') => (&body[..body.len() - 1], 20),
+        Some('G') => (&body[..body.len() - 1], 30),
+        Some('T') => (&body[..body.len() - 1], 40),
+        _ => (body, 0),
+    };
+    let value: u64 =
+        digits.parse().map_err(|_| format!("`{text}`: expected a byte count such as 2000000000, 512M or 2G"))?;
+    value
+        .checked_mul(1u64 << shift)
+        .filter(|&bytes| bytes > 0)
+        .ok_or_else(|| format!("`{text}`: expected a byte count from 1 to {} (16 EiB)", u64::MAX))
+}
+
+/// Where samples are computed: the CPU, or a GPU holding the graph.
+pub enum Sampling<'g> {
+    Cpu,
+    Gpu { gpu: Gpu, graph: DeviceSampleGraph<'g> },
+}
+
+/// A run's samples, and what the GPU measured when one ran it.
+pub struct SampleRun {
+    pub outcome: SampleOutcome,
+    pub gpu: Option<GpuSampleStats>,
+}
+
+impl<'g> Sampling<'g> {
+    /// The backend `requested` (auto: a GPU when one opens), the graph uploaded to the GPU.
+    /// `gpu_options` says whether the command line set a GPU option (an error on the CPU).
+    pub fn open(requested: BackendArg, graph: &'g SampleGraph<'g>, gpu_options: Option<&str>) -> Result<Self> {
+        match choose_backend(requested)? {
+            Backend::Cpu => {
+                if let (BackendArg::Cpu, Some(option)) = (requested, gpu_options) {
+                    return Err(Error::invalid(format!(
+                        "{option} chooses how the GPU samples; --backend cpu runs the CPU engine"
+                    )));
+                }
+                Ok(Sampling::Cpu)
+            }
+            Backend::Gpu(gpu) => {
+                let graph = DeviceSampleGraph::upload(&gpu, graph)?;
+                Ok(Sampling::Gpu { gpu, graph })
+            }
+        }
+    }
+
+    /// `cpu` or `gpu`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Sampling::Cpu => "cpu",
+            Sampling::Gpu { .. } => "gpu",
+        }
+    }
+
+    /// The GPU's name, or `None` on the CPU.
+    pub fn device(&self) -> Option<String> {
+        match self {
+            Sampling::Cpu => None,
+            Sampling::Gpu { gpu, .. } => Some(gpu.info().name.clone()),
+        }
+    }
+
+    /// Runs `app` from `initial` (the CPU engine draws its progress bar).
+    pub fn run(
+        &self,
+        app: &App,
+        host: &SampleGraph<'_>,
+        initial: &InitialSamples,
+        seed: u64,
+        engine: EngineArg,
+        device_memory: Option<u64>,
+    ) -> Result<SampleRun> {
+        match self {
+            Sampling::Cpu => Ok(SampleRun { outcome: app.run(host, initial, seed)?, gpu: None }),
+            Sampling::Gpu { gpu, graph } => {
+                let config = GpuSampleConfig { seed, engine: engine.engine(), device_memory };
+                let (outcome, stats) = gpu::run(gpu, graph, app.compiled(), initial, &config)?;
+                Ok(SampleRun { outcome, gpu: Some(stats) })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_counts_take_binary_suffixes_and_refuse_the_rest() {
+        assert_eq!(parse_bytes("1000"), Ok(1000));
+        assert_eq!(parse_bytes("2G"), Ok(2 << 30));
+        assert_eq!(parse_bytes("512m"), Ok(512 << 20));
+        assert_eq!(parse_bytes("4KiB"), Ok(4096));
+        assert_eq!(parse_bytes("1TB"), Ok(1 << 40));
+        for bad in ["", "G", "-1", "1.5G", "0", "99999999999T", "2X"] {
+            assert!(parse_bytes(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+}

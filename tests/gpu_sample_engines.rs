@@ -1,0 +1,169 @@
+//! CPU == GPU for whole sampling runs: every built-in sampler, a sampler file, draws without
+//! replacement and samples that outgrow their first region give on the GPU engines
+//! (`glp::sample::gpu::run`) exactly the CPU engine's samples (every vertex, its transit and
+//! step) for the same seed: on a weighted real graph, on a small graph with a dead end, and
+//! on a graph with hubs of thousands of neighbours and repeated neighbours; with one root
+//! per sample (the walk engine for walks) and several (the per-sample engine). A hook's bad
+//! result fails the GPU run with the CPU's own error. Skipped without a GPU unless
+//! `GLP_REQUIRE_GPU=1`.
+
+mod common;
+
+use common::{degree_mix, load, small_with_dead_end, with_integer_weights};
+use glp::device::Gpu;
+use glp::graph::Csr;
+use glp::sample::gpu::{DeviceSampleGraph, GpuEngine, GpuSampleConfig, GpuSampleStats};
+use glp::sample::{
+    self, CompiledSampler, InitialSamples, InterpretedSampler, SampleConfig, SampleGraph, SampleOutcome,
+};
+use glp::samplers::{KHop, Layer, BUILT_IN};
+
+fn graphs() -> Vec<(&'static str, Csr)> {
+    vec![
+        ("email-Eu-core, integer weights", with_integer_weights(&load("email-Eu-core.txt").csr)),
+        ("small, dead end", small_with_dead_end()),
+        ("hubs of 3000 and 1500 neighbours, repeats", degree_mix(&[3000, 1500], &[1, 2, 5, 9], 4000, 11, 50, 20)),
+    ]
+}
+
+/// The CPU's and the GPU's outcomes of one run, and the GPU's statistics.
+fn both(
+    gpu: &Gpu,
+    csr: &Csr,
+    sampler: &dyn CompiledSampler,
+    initial: &InitialSamples,
+    config: GpuSampleConfig,
+) -> (SampleOutcome, glp::Result<(SampleOutcome, GpuSampleStats)>) {
+    let graph = SampleGraph::new(csr).unwrap();
+    let cpu = sample::run(&graph, sampler, initial, &SampleConfig { seed: config.seed })
+        .unwrap_or_else(|e| panic!("{} on the CPU: {e}", sampler.name()));
+    let device = DeviceSampleGraph::upload(gpu, &graph).unwrap();
+    let on_gpu = sample::gpu::run(gpu, &device, sampler, initial, &config);
+    (cpu, on_gpu)
+}
+
+fn assert_same(context: &str, cpu: &SampleOutcome, gpu: &SampleOutcome) {
+    assert_eq!(cpu.offsets, gpu.offsets, "{context}: sample lengths");
+    assert_eq!(cpu.vertices, gpu.vertices, "{context}: vertices");
+    assert_eq!(cpu.sources, gpu.sources, "{context}: transits");
+    assert_eq!(cpu.steps, gpu.steps, "{context}: steps");
+    assert_eq!((&cpu.root_offsets, &cpu.roots), (&gpu.root_offsets, &gpu.roots), "{context}: roots");
+}
+
+/// Runs `sampler` on every graph with one and three roots per sample and two seeds; returns
+/// the engines that ran and how many samples were run again.
+fn compare(gpu: &Gpu, name: &str, sampler: &dyn CompiledSampler) -> (Vec<&'static str>, u64) {
+    let mut engines = Vec::new();
+    let mut reruns = 0;
+    for (graph_name, csr) in graphs() {
+        for (seed, roots) in [(1u64, 1u32), (7, 3)] {
+            let initial = InitialSamples::random(300, roots, csr.num_vertices(), seed).unwrap();
+            let config = GpuSampleConfig { seed, ..GpuSampleConfig::default() };
+            let (cpu, on_gpu) = both(gpu, &csr, sampler, &initial, config);
+            let context = format!("{name} on {graph_name}, seed {seed}, {roots} root(s)");
+            let (outcome, stats) = on_gpu.unwrap_or_else(|e| panic!("{context} on the GPU: {e}"));
+            assert_same(&context, &cpu, &outcome);
+            engines.push(stats.engine);
+            reruns += stats.rerun_samples;
+        }
+    }
+    (engines, reruns)
+}
+
+#[test]
+fn every_built_in_sampler_samples_on_the_gpu_as_on_the_cpu() {
+    let Some(gpu) = common::gpu_or_skip("every_built_in_sampler_samples_on_the_gpu_as_on_the_cpu") else { return };
+    let mut engines = Vec::new();
+    for built_in in &BUILT_IN {
+        let sampler = (built_in.sampler)();
+        engines.extend(compare(&gpu, built_in.name, sampler.as_ref()).0);
+    }
+    assert!(engines.contains(&"walks") && engines.contains(&"per-sample"), "both engines ran: {engines:?}");
+}
+
+#[test]
+fn draws_without_replacement_and_samples_that_outgrow_their_regions_match_the_cpu() {
+    let Some(gpu) =
+        common::gpu_or_skip("draws_without_replacement_and_samples_that_outgrow_their_regions_match_the_cpu")
+    else {
+        return;
+    };
+    // Without replacement, fan-outs above many degrees: repeats are drawn again, and rows run
+    // out of distinct neighbours.
+    let khop = KHop { hops: 2, fanout_1: 25, fanout_2: 10, fanout_3: 0, fanout_4: 0, replace: false };
+    let (engines, _) = compare(&gpu, "k-hop 25,10 without replacement", &khop);
+    assert!(engines.iter().all(|&e| e == "per-sample"));
+    // 6,000 draws per layer: more than the first region's 4,096 added vertices.
+    let layer = Layer { layers: 2, size: 6000 };
+    let (_, reruns) = compare(&gpu, "layer 2 x 6000", &layer);
+    assert!(reruns > 0, "some sample outgrew its first region and ran again");
+}
+
+#[test]
+fn walks_in_several_batches_and_a_sampler_file_match_the_cpu() {
+    let Some(gpu) = common::gpu_or_skip("walks_in_several_batches_and_a_sampler_file_match_the_cpu") else { return };
+    let csr = with_integer_weights(&load("email-Eu-core.txt").csr);
+    let initial = InitialSamples::every_vertex(csr.num_vertices()).unwrap();
+    let source = include_str!("../examples/non_backtracking_walk.rs");
+    let file = InterpretedSampler::from_source("examples/non_backtracking_walk.rs", source, &["length=30"]).unwrap();
+    let node2vec = (BUILT_IN.iter().find(|b| b.name == "node2vec").unwrap().sampler)();
+    for sampler in [&file as &dyn CompiledSampler, node2vec.as_ref()] {
+        // Room for 100 walks at a time: every vertex's walk takes 11 batches.
+        let steps = u64::from(sampler.steps());
+        let config =
+            GpuSampleConfig { seed: 5, device_memory: Some(100 * ((steps + 1) * 4 + 4)), ..Default::default() };
+        let (cpu, on_gpu) = both(&gpu, &csr, sampler, &initial, config);
+        let (outcome, stats) = on_gpu.unwrap();
+        assert_same(sampler.name(), &cpu, &outcome);
+        assert_eq!((stats.engine, stats.batches), ("walks", 11), "{}", sampler.name());
+    }
+}
+
+#[test]
+fn a_hooks_bad_result_fails_the_gpu_run_with_the_cpus_error() {
+    let Some(gpu) = common::gpu_or_skip("a_hooks_bad_result_fails_the_gpu_run_with_the_cpus_error") else { return };
+    // Steps to the vertex after its first neighbour: not a neighbour on most vertices.
+    let source = r#"
+        struct OffByOne { length: u32 }
+        impl Sampler for OffByOne {
+            fn steps(&self) -> u32 { self.length }
+            fn sample_size(&self, _step: u32) -> u32 { 1 }
+            fn next(&self, view: &SampleView, _sample: u32, transit: VertexId, _lane: u32, _step: u32) -> VertexId {
+                if view.degree(transit) == 0 { return NONE; }
+                let v = view.edge(transit, 0) + 1;
+                if v >= view.num_vertices() { NONE } else { v }
+            }
+        }
+    "#;
+    let sampler = InterpretedSampler::from_source("off_by_one.rs", source, &["length=5"]).unwrap();
+    let csr = load("email-Eu-core.txt").csr;
+    for roots in [1, 2] {
+        let initial = InitialSamples::random(200, roots, csr.num_vertices(), 3).unwrap();
+        let graph = SampleGraph::new(&csr).unwrap();
+        let cpu = sample::run(&graph, &sampler, &initial, &SampleConfig { seed: 3 }).unwrap_err().to_string();
+        let device = DeviceSampleGraph::upload(&gpu, &graph).unwrap();
+        let config = GpuSampleConfig { seed: 3, ..GpuSampleConfig::default() };
+        let on_gpu = sample::gpu::run(&gpu, &device, &sampler, &initial, &config).unwrap_err().to_string();
+        assert!(cpu.contains("which is not a neighbour of its transit"), "{cpu}");
+        assert_eq!(on_gpu, cpu, "{roots} root(s) per sample");
+    }
+}
+
+#[test]
+fn the_transit_parallel_engine_and_a_too_small_memory_cap_are_refused_clearly() {
+    let Some(gpu) = common::gpu_or_skip("the_transit_parallel_engine_and_a_too_small_memory_cap_are_refused_clearly")
+    else {
+        return;
+    };
+    let csr = load("email-Eu-core.txt").csr;
+    let initial = InitialSamples::random(10, 1, csr.num_vertices(), 1).unwrap();
+    let deepwalk = (BUILT_IN[0].sampler)();
+    let graph = SampleGraph::new(&csr).unwrap();
+    let device = DeviceSampleGraph::upload(&gpu, &graph).unwrap();
+    let tp = GpuSampleConfig { engine: GpuEngine::TransitParallel, ..GpuSampleConfig::default() };
+    let error = sample::gpu::run(&gpu, &device, deepwalk.as_ref(), &initial, &tp).unwrap_err().to_string();
+    assert!(error.contains("transit-parallel"), "{error}");
+    let tiny = GpuSampleConfig { device_memory: Some(16), ..GpuSampleConfig::default() };
+    let error = sample::gpu::run(&gpu, &device, deepwalk.as_ref(), &initial, &tiny).unwrap_err().to_string();
+    assert!(error.contains("bytes of device memory"), "{error}");
+}
