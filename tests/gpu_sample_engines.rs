@@ -78,7 +78,9 @@ fn every_built_in_sampler_samples_on_the_gpu_as_on_the_cpu() {
         let sampler = (built_in.sampler)();
         engines.extend(compare(&gpu, built_in.name, sampler.as_ref()).0);
     }
-    assert!(engines.contains(&"walks") && engines.contains(&"per-sample"), "both engines ran: {engines:?}");
+    for engine in ["walks", "per-sample", "warp-per-sample"] {
+        assert!(engines.contains(&engine), "{engine} never ran: {engines:?}");
+    }
 }
 
 #[test]
@@ -92,7 +94,7 @@ fn draws_without_replacement_and_samples_that_outgrow_their_regions_match_the_cp
     // out of distinct neighbours.
     let khop = KHop { hops: 2, fanout_1: 25, fanout_2: 10, fanout_3: 0, fanout_4: 0, replace: false };
     let (engines, _) = compare(&gpu, "k-hop 25,10 without replacement", &khop);
-    assert!(engines.iter().all(|&e| e == "per-sample"));
+    assert!(engines.iter().all(|&e| e == "per-sample"), "{engines:?}");
     // 6,000 draws per layer: more than the first region's 4,096 added vertices.
     let layer = Layer { layers: 2, size: 6000 };
     let (_, reruns) = compare(&gpu, "layer 2 x 6000", &layer);

@@ -479,7 +479,7 @@ struct SampleReport {
     backend: &'static str,
     /// The GPU's name (GPU runs).
     device: Option<String>,
-    /// The GPU engine that ran: walks or per-sample (GPU runs).
+    /// The GPU engine that ran: walks, per-sample or warp-per-sample (GPU runs).
     engine: Option<&'static str>,
     /// Time of the GPU's sampling kernels alone (GPU runs; time_ms adds the transfers).
     kernel_ms: Option<f64>,

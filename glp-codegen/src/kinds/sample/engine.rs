@@ -13,8 +13,11 @@ pub const WALKERS_PER_THREAD: u32 = 4;
 /// Threads per block of the walk kernel.
 pub const WALK_THREADS: u32 = 128;
 
-/// Threads per block of the per-sample kernel.
+/// Threads per block of the per-sample kernel (one sample per thread).
 pub const PER_SAMPLE_THREADS: u32 = 64;
+
+/// Threads per block of the warp-per-sample kernel (four samples per block).
+pub const PER_SAMPLE_WARP_THREADS: u32 = 128;
 
 /// A draw without replacement that repeats a vertex is made again at most this many times per
 /// distinct vertex of the neighbourhood (plus this many) per draw: for a uniform draw the
@@ -107,7 +110,7 @@ pub fn engine_cuda() -> String {
 pub const ENGINE_KERNELS: Template = Template::new("kinds/sample/engine_kernels.cu", include_str!("engine_kernels.cu"));
 
 /// The entry points of [`ENGINE_KERNELS`].
-pub const ENGINE_KERNEL_NAMES: [&str; 2] = ["glp_sample_walks", "glp_sample_per_sample"];
+pub const ENGINE_KERNEL_NAMES: [&str; 3] = ["glp_sample_walks", "glp_sample_per_sample", "glp_sample_per_sample_warp"];
 
 /// The engines' kernels with `device_functions` (a sampler's emitted hooks) fused in.
 pub fn engine_kernel_source(device_functions: &str) -> Result<String, crate::template::TemplateError> {

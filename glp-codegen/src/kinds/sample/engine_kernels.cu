@@ -8,7 +8,9 @@
 //   independent chains of reads in flight; the walks are written step-major (row l holds the
 //   vertex of every walk at level l, coalesced) and double as the walkers' history;
 // - glp_sample_per_sample: any sampler, one thread per sample running the CPU engine's loop
-//   over its steps, its state in a per-sample region of the batch's arena.
+//   over its steps, its state in a per-sample region of the batch's arena;
+// - glp_sample_per_sample_warp: the same with a warp per sample, whose 32 threads share the
+//   draws of individual steps with replacement (k-hop's fan-outs) and the next level.
 /*{{PRELUDE}}*/
 /*{{VIEW}}*/
 /*{{ENGINE}}*/
@@ -76,7 +78,7 @@ glp_sample_walks(const glp_sample_params params, const glp_sample_view graph, co
     }
 }
 
-// ----- one thread per sample -----
+// ----- one sample per thread, or per warp -----
 
 // Whether v is among values[begin, end).
 __device__ __forceinline__ bool glp_engine_holds(const glp_u32* values, glp_u64 begin, glp_u64 end, glp_u32 v) {
@@ -122,14 +124,204 @@ __device__ void glp_engine_heap_sort(glp_u32* values, glp_u64 n) {
     }
 }
 
-// The distinct values of a sorted row, from the graph (rows may repeat a neighbour).
-__device__ __forceinline__ glp_u64 glp_engine_row_distinct(const glp_sample_view& view, const glp_sample_batch& b,
-                                                           glp_u32 t) {
-    const glp_u64 d = glp_sample_degree(view, t);
-    return b.rows_distinct ? d : glp_engine_distinct_sorted(view.targets + view.offsets[t], d);
+// One sample of a batch: its region of the arena, and how far it got.
+struct glp_engine_sample {
+    glp_u32 sample;  // its id (the streams' key)
+    glp_u32* history;
+    glp_u64* starts;
+    glp_u32* combined;
+    glp_u32* combined_sources;
+    double* combined_prefix;
+    glp_u32* combined_sorted;
+    glp_u32* vertices;
+    glp_u32* sources;
+    glp_u32* steps;
+    glp_u32* positions;
+    glp_u64 len;     // vertices added so far
+    glp_u32 status;  // 0, overflow bits or GLP_SAMPLE_FAILED
+};
+
+// The batch's k-th sample, its roots copied into its history as level 0 by the threads
+// lane, lane + width, ... (width threads share the sample); view set up for it.
+__device__ __forceinline__ glp_engine_sample glp_engine_begin(const glp_sample_batch& b, glp_u64 k, glp_u32 lane,
+                                                             glp_u32 width, glp_sample_view& view,
+                                                             glp_sample_stream& stream) {
+    glp_engine_sample s;
+    s.sample = b.sample_ids[k];
+    s.history = b.history + k * b.cap_history;
+    s.starts = b.history_starts + k * ((glp_u64)b.steps + 2ull);
+    s.combined = b.combined + k * b.cap_combined;
+    s.combined_sources = b.combined_sources + k * b.cap_combined;
+    s.combined_prefix = b.combined_prefix + k * b.cap_combined;
+    s.combined_sorted = b.combined_sorted ? b.combined_sorted + k * b.cap_combined : nullptr;
+    s.vertices = b.vertices + k * b.cap_out;
+    s.sources = b.sources + k * b.cap_out;
+    s.steps = b.out_steps + k * b.cap_out;
+    s.positions = b.positions + k * b.cap_out;
+    s.len = 0ull;
+    s.status = 0u;
+    const glp_u64 r0 = b.root_offsets[k], root_count = b.root_offsets[k + 1ull] - r0;
+    if (root_count > b.cap_history) {
+        s.status = GLP_SAMPLE_OVERFLOW_HISTORY;
+        return s;
+    }
+    for (glp_u64 r = lane; r < root_count; r += width) s.history[r] = b.roots[r0 + r];
+    if (lane == 0u) {
+        s.starts[0] = 0ull;
+        s.starts[1] = root_count;
+    }
+    stream = glp_sample_stream_new(0ull, s.sample, 0u, 0u);
+    view.roots = b.roots + r0;
+    view.sorted_roots = b.sorted_roots + r0;
+    view.root_count = (glp_u32)root_count;
+    view.history = s.history;
+    view.history_starts = s.starts;
+    view.stream = &stream;
+    view.combined = nullptr;
+    view.combined_sources = nullptr;
+    view.combined_prefix = nullptr;
+    view.combined_sorted = nullptr;
+    view.combined_len = 0ull;
+    return s;
 }
 
-// Sample sample_ids[k] for k < b.samples, from its roots, as the CPU engine's `sample_one`:
+// Appends v (drawn from the transit at position pos of the step) to the sample's record.
+__device__ __forceinline__ void glp_engine_add(glp_engine_sample& s, glp_u64 at, glp_u32 v, glp_u32 transit,
+                                               glp_u32 step, glp_u32 pos) {
+    s.vertices[at] = v;
+    s.sources[at] = transit;
+    s.steps[at] = step;
+    s.positions[at] = pos;
+}
+
+// A collective step, as the CPU engine's: the combined neighbourhood of transits
+// history[t_begin, t_end), its weights and prefix sums (summed left to right, as the CPU
+// sums them), then the draws in lane order (without replacement: repeats drawn again).
+__device__ void glp_engine_collective_step(const glp_sample_params& params, glp_sample_view& view,
+                                           const glp_sample_batch& b, glp_engine_sample& s, glp_u64 seed,
+                                           glp_u32 step, glp_u64 t_begin, glp_u64 t_end) {
+    glp_u64 n = 0ull;
+    for (glp_u64 pos = t_begin; pos < t_end; ++pos) {
+        const glp_u32 t = s.history[pos];
+        const glp_u64 d = glp_sample_degree(view, t);
+        if (n + d > b.cap_combined) { s.status = GLP_SAMPLE_OVERFLOW_COMBINED; return; }
+        const glp_u32* row = view.targets + view.offsets[t];
+        for (glp_u64 e = 0ull; e < d; ++e) {
+            s.combined[n + e] = row[e];
+            s.combined_sources[n + e] = (glp_u32)(pos - t_begin);
+        }
+        n += d;
+    }
+    const bool unique = b.unique_steps[step] != 0;
+    view.combined = s.combined;
+    view.combined_sources = s.combined_sources;
+    view.combined_len = n;
+    view.combined_prefix = nullptr;
+    view.combined_sorted = nullptr;
+    if (s.combined_sorted && (b.sort_combined || unique)) {
+        for (glp_u64 e = 0ull; e < n; ++e) s.combined_sorted[e] = s.combined[e];
+        glp_engine_heap_sort(s.combined_sorted, n);
+        view.combined_sorted = s.combined_sorted;
+    }
+    double sum = 0.0;
+    for (glp_u64 e = 0ull; e < n; ++e) {
+        const glp_u32 t = s.history[t_begin + s.combined_sources[e]];
+        const double w = glp_sample_combined_weight(params, view, s.sample, t, s.combined[e], step);
+        if (!(isfinite(w) && w >= 0.0)) { s.status = GLP_SAMPLE_FAILED; return; }
+        sum += w;
+        s.combined_prefix[e] = sum;
+    }
+    view.combined_prefix = s.combined_prefix;
+    const glp_u32 size = b.sizes[step];
+    const glp_u64 lanes = size == GLP_SAMPLE_ALL_NEIGHBOURS ? n : (glp_u64)size;
+    const glp_u64 distinct = unique ? glp_engine_distinct_sorted(s.combined_sorted, n) : ~0ull;
+    const glp_u64 added_start = s.len;
+    for (glp_u64 lane = 0ull; lane < lanes; ++lane) {
+        if (s.len - added_start >= distinct) return;
+        if (lane > 0xFFFFFFFFull) { s.status = GLP_SAMPLE_FAILED; return; }
+        *view.stream = glp_sample_stream_new(seed, s.sample, step, (glp_u32)lane);
+        glp_u64 attempts = 0ull;
+        for (;;) {
+            const glp_u64 e = glp_sample_next_entry(params, view, s.sample, (glp_u32)lane, step);
+            if (e == GLP_SAMPLE_NONE_ENTRY) break;
+            if (e >= n) { s.status = GLP_SAMPLE_FAILED; return; }
+            const glp_u32 v = s.combined[e];
+            if (unique && glp_engine_holds(s.vertices, added_start, s.len, v)) {
+                if (++attempts > GLP_SAMPLE_UNIQUE_ATTEMPTS * (distinct + 1ull)) return;  // exhausted
+                continue;
+            }
+            if (s.len >= b.cap_out) { s.status = GLP_SAMPLE_OVERFLOW_OUT; return; }
+            const glp_u32 pos = s.combined_sources[e];
+            glp_engine_add(s, s.len++, v, s.history[t_begin + pos], step, pos);
+            break;
+        }
+    }
+}
+
+// An individual step by one thread, as the CPU engine's: transit by transit, draw by draw
+// (without replacement: repeats drawn again, until the row's distinct vertices run out).
+__device__ void glp_engine_individual_step(const glp_sample_params& params, glp_sample_view& view,
+                                           const glp_sample_batch& b, glp_engine_sample& s, glp_u64 seed,
+                                           glp_u32 step, glp_u64 t_begin, glp_u64 t_end) {
+    const glp_u32 size = b.sizes[step];
+    const bool unique = b.unique_steps[step] != 0;
+    glp_u64 lane_base = 0ull;
+    for (glp_u64 pos = t_begin; pos < t_end; ++pos) {
+        const glp_u32 t = s.history[pos];
+        const glp_u64 d = glp_sample_degree(view, t);
+        const glp_u64 lanes = size == GLP_SAMPLE_ALL_NEIGHBOURS ? d : (glp_u64)size;
+        glp_u64 distinct = ~0ull;
+        if (unique) distinct = b.rows_distinct ? d : glp_engine_distinct_sorted(view.targets + view.offsets[t], d);
+        const glp_u64 neighbourhood_start = s.len;
+        bool exhausted = false;
+        for (glp_u64 j = 0ull; j < lanes && !exhausted; ++j) {
+            if (s.len - neighbourhood_start >= distinct) break;
+            const glp_u64 lane = lane_base + j;
+            if (lane > 0xFFFFFFFFull) { s.status = GLP_SAMPLE_FAILED; return; }
+            *view.stream = glp_sample_stream_new(seed, s.sample, step, (glp_u32)lane);
+            glp_u64 attempts = 0ull;
+            for (;;) {
+                const glp_u32 v = glp_sample_next(params, view, s.sample, t, (glp_u32)j, step);
+                if (v == GLP_SAMPLE_NONE) break;
+                if (!glp_engine_is_neighbour(view, t, v)) { s.status = GLP_SAMPLE_FAILED; return; }
+                if (unique && glp_engine_holds(s.vertices, neighbourhood_start, s.len, v)) {
+                    if (++attempts > GLP_SAMPLE_UNIQUE_ATTEMPTS * (distinct + 1ull)) { exhausted = true; break; }
+                    continue;
+                }
+                if (s.len >= b.cap_out) { s.status = GLP_SAMPLE_OVERFLOW_OUT; return; }
+                glp_engine_add(s, s.len++, v, t, step, (glp_u32)(pos - t_begin));
+                break;
+            }
+        }
+        lane_base += lanes;
+    }
+}
+
+// The next step's transits after a step that added s.vertices[added_start, s.len), appended
+// to the history as level step + 1, by one thread: with REPLACE the transits with each added
+// vertex in place of its transit (none when nothing was added), else the distinct added
+// vertices in first-occurrence order.
+__device__ void glp_engine_next_level(const glp_sample_batch& b, glp_engine_sample& s, glp_u32 step, glp_u64 t_begin,
+                                      glp_u64 t_end, glp_u64 added_start) {
+    glp_u64 next_end = t_end;
+    if (b.replace) {
+        if (s.len > added_start) {
+            if (t_end + (t_end - t_begin) > b.cap_history) { s.status = GLP_SAMPLE_OVERFLOW_HISTORY; return; }
+            for (glp_u64 pos = t_begin; pos < t_end; ++pos) s.history[next_end++] = s.history[pos];
+            for (glp_u64 a = added_start; a < s.len; ++a) s.history[t_end + s.positions[a]] = s.vertices[a];
+        }
+    } else {
+        for (glp_u64 a = added_start; a < s.len; ++a) {
+            const glp_u32 v = s.vertices[a];
+            if (glp_engine_holds(s.history, t_end, next_end, v)) continue;
+            if (next_end >= b.cap_history) { s.status = GLP_SAMPLE_OVERFLOW_HISTORY; return; }
+            s.history[next_end++] = v;
+        }
+    }
+    s.starts[step + 2u] = next_end;
+}
+
+// Sample sample_ids[k] for k < b.samples, one thread each, as the CPU engine's `sample_one`:
 // its record (vertices, sources, steps, and the position of each vertex's transit) goes to
 // its region of the arena, its length to lengths[k], and status[k] is 0, an overflow bit
 // (the region was too small: the host runs the sample again with a larger one) or
@@ -138,165 +330,136 @@ extern "C" __global__ void glp_sample_per_sample(const glp_sample_params params,
                                                  const glp_sample_batch b, const glp_u64 seed) {
     const glp_u64 k = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= b.samples) return;
-    const glp_u32 sample = b.sample_ids[k];
-    glp_u32* history = b.history + k * b.cap_history;
-    glp_u64* starts = b.history_starts + k * ((glp_u64)b.steps + 2ull);
-    glp_u32* combined = b.combined + k * b.cap_combined;
-    glp_u32* combined_sources = b.combined_sources + k * b.cap_combined;
-    double* combined_prefix = b.combined_prefix + k * b.cap_combined;
-    glp_u32* combined_sorted = b.combined_sorted ? b.combined_sorted + k * b.cap_combined : nullptr;
-    glp_u32* out_vertices = b.vertices + k * b.cap_out;
-    glp_u32* out_sources = b.sources + k * b.cap_out;
-    glp_u32* out_steps = b.out_steps + k * b.cap_out;
-    glp_u32* out_positions = b.positions + k * b.cap_out;
-    const glp_u64 r0 = b.root_offsets[k], r1 = b.root_offsets[k + 1ull];
-    const glp_u64 root_count = r1 - r0;
-    glp_u64 len = 0ull;
-    glp_u32 status = 0u;
-    if (root_count > b.cap_history) {
-        b.status[k] = GLP_SAMPLE_OVERFLOW_HISTORY;
-        b.lengths[k] = 0ull;
-        return;
-    }
-    for (glp_u64 r = 0ull; r < root_count; ++r) history[r] = b.roots[r0 + r];
-    starts[0] = 0ull;
-    starts[1] = root_count;
-    glp_sample_stream stream = glp_sample_stream_new(seed, sample, 0u, 0u);
     glp_sample_view view = graph;
-    view.roots = b.roots + r0;
-    view.sorted_roots = b.sorted_roots + r0;
-    view.root_count = (glp_u32)root_count;
-    view.history = history;
-    view.history_starts = starts;
-    view.stream = &stream;
-    for (glp_u32 step = 0u; step < b.steps && status == 0u; ++step) {
-        const glp_u64 t_begin = starts[step], t_end = starts[step + 1u];
+    glp_sample_stream stream;
+    glp_engine_sample s = glp_engine_begin(b, k, 0u, 1u, view, stream);
+    for (glp_u32 step = 0u; step < b.steps && s.status == 0u; ++step) {
+        const glp_u64 t_begin = s.starts[step], t_end = s.starts[step + 1u];
         if (t_begin == t_end) break;
         view.step = step;
         view.history_levels = step + 1u;
-        const glp_u32 size = b.sizes[step];
-        const bool unique = b.unique_steps[step] != 0;
-        const glp_u64 added_start = len;
+        const glp_u64 added_start = s.len;
         if (b.collective) {
-            glp_u64 n = 0ull;
-            for (glp_u64 pos = t_begin; pos < t_end && status == 0u; ++pos) {
-                const glp_u32 t = history[pos];
-                const glp_u64 d = glp_sample_degree(view, t);
-                if (n + d > b.cap_combined) { status = GLP_SAMPLE_OVERFLOW_COMBINED; break; }
-                const glp_u32* row = view.targets + view.offsets[t];
-                for (glp_u64 e = 0ull; e < d; ++e) {
-                    combined[n + e] = row[e];
-                    combined_sources[n + e] = (glp_u32)(pos - t_begin);
-                }
-                n += d;
-            }
-            if (status != 0u) break;
-            view.combined = combined;
-            view.combined_sources = combined_sources;
-            view.combined_len = n;
-            view.combined_prefix = nullptr;
-            view.combined_sorted = nullptr;
-            if (combined_sorted && (b.sort_combined || unique)) {
-                for (glp_u64 e = 0ull; e < n; ++e) combined_sorted[e] = combined[e];
-                glp_engine_heap_sort(combined_sorted, n);
-                view.combined_sorted = combined_sorted;
-            }
-            double sum = 0.0;
-            for (glp_u64 e = 0ull; e < n; ++e) {
-                const glp_u32 t = history[t_begin + combined_sources[e]];
-                const double w = glp_sample_combined_weight(params, view, sample, t, combined[e], step);
-                if (!(isfinite(w) && w >= 0.0)) { status = GLP_SAMPLE_FAILED; break; }
-                sum += w;
-                combined_prefix[e] = sum;
-            }
-            if (status != 0u) break;
-            view.combined_prefix = combined_prefix;
-            const glp_u64 lanes = size == GLP_SAMPLE_ALL_NEIGHBOURS ? n : (glp_u64)size;
-            const glp_u64 distinct = unique ? glp_engine_distinct_sorted(combined_sorted, n) : ~0ull;
-            bool exhausted = false;
-            for (glp_u64 lane = 0ull; lane < lanes && status == 0u; ++lane) {
-                if (exhausted || len - added_start >= distinct) break;
-                if (lane > 0xFFFFFFFFull) { status = GLP_SAMPLE_FAILED; break; }
-                stream = glp_sample_stream_new(seed, sample, step, (glp_u32)lane);
-                glp_u64 attempts = 0ull;
-                for (;;) {
-                    const glp_u64 e = glp_sample_next_entry(params, view, sample, (glp_u32)lane, step);
-                    if (e == GLP_SAMPLE_NONE_ENTRY) break;
-                    if (e >= n) { status = GLP_SAMPLE_FAILED; break; }
-                    const glp_u32 v = combined[e];
-                    if (unique && glp_engine_holds(out_vertices, added_start, len, v)) {
-                        if (++attempts > GLP_SAMPLE_UNIQUE_ATTEMPTS * (distinct + 1ull)) { exhausted = true; break; }
-                        continue;
-                    }
-                    if (len >= b.cap_out) { status = GLP_SAMPLE_OVERFLOW_OUT; break; }
-                    const glp_u32 pos = combined_sources[e];
-                    out_vertices[len] = v;
-                    out_sources[len] = history[t_begin + pos];
-                    out_steps[len] = step;
-                    out_positions[len] = pos;
-                    ++len;
-                    break;
-                }
-            }
+            glp_engine_collective_step(params, view, b, s, seed, step, t_begin, t_end);
         } else {
-            view.combined = nullptr;
-            view.combined_sources = nullptr;
-            view.combined_prefix = nullptr;
-            view.combined_sorted = nullptr;
-            view.combined_len = 0ull;
-            glp_u64 lane_base = 0ull;
-            for (glp_u64 pos = t_begin; pos < t_end && status == 0u; ++pos) {
-                const glp_u32 t = history[pos];
-                const glp_u64 d = glp_sample_degree(view, t);
-                const glp_u64 lanes = size == GLP_SAMPLE_ALL_NEIGHBOURS ? d : (glp_u64)size;
-                const glp_u64 distinct = unique ? glp_engine_row_distinct(view, b, t) : ~0ull;
-                const glp_u64 neighbourhood_start = len;
-                bool exhausted = false;
-                for (glp_u64 j = 0ull; j < lanes && status == 0u; ++j) {
-                    if (exhausted || len - neighbourhood_start >= distinct) break;
-                    const glp_u64 lane = lane_base + j;
-                    if (lane > 0xFFFFFFFFull) { status = GLP_SAMPLE_FAILED; break; }
-                    stream = glp_sample_stream_new(seed, sample, step, (glp_u32)lane);
-                    glp_u64 attempts = 0ull;
-                    for (;;) {
-                        const glp_u32 v = glp_sample_next(params, view, sample, t, (glp_u32)j, step);
-                        if (v == GLP_SAMPLE_NONE) break;
-                        if (!glp_engine_is_neighbour(view, t, v)) { status = GLP_SAMPLE_FAILED; break; }
-                        if (unique && glp_engine_holds(out_vertices, neighbourhood_start, len, v)) {
-                            if (++attempts > GLP_SAMPLE_UNIQUE_ATTEMPTS * (distinct + 1ull)) { exhausted = true; break; }
-                            continue;
-                        }
-                        if (len >= b.cap_out) { status = GLP_SAMPLE_OVERFLOW_OUT; break; }
-                        out_vertices[len] = v;
-                        out_sources[len] = t;
-                        out_steps[len] = step;
-                        out_positions[len] = (glp_u32)(pos - t_begin);
-                        ++len;
-                        break;
-                    }
-                }
-                lane_base += lanes;
-            }
+            glp_engine_individual_step(params, view, b, s, seed, step, t_begin, t_end);
         }
-        if (status != 0u || step + 1u == b.steps) break;
-        // The next step's transits, appended to the history as its next level.
-        glp_u64 next_end = t_end;
-        if (b.replace) {
-            if (len > added_start) {
-                if (t_end + (t_end - t_begin) > b.cap_history) { status = GLP_SAMPLE_OVERFLOW_HISTORY; break; }
-                for (glp_u64 pos = t_begin; pos < t_end; ++pos) history[next_end++] = history[pos];
-                for (glp_u64 a = added_start; a < len; ++a) history[t_end + out_positions[a]] = out_vertices[a];
-            }
-        } else {
-            for (glp_u64 a = added_start; a < len; ++a) {
-                const glp_u32 v = out_vertices[a];
-                if (glp_engine_holds(history, t_end, next_end, v)) continue;
-                if (next_end >= b.cap_history) { status = GLP_SAMPLE_OVERFLOW_HISTORY; break; }
-                history[next_end++] = v;
-            }
-        }
-        starts[step + 2u] = next_end;
+        if (s.status == 0u && step + 1u < b.steps) glp_engine_next_level(b, s, step, t_begin, t_end, added_start);
     }
-    b.status[k] = status;
-    b.lengths[k] = len;
+    b.status[k] = s.status;
+    b.lengths[k] = s.len;
+}
+
+// The draws of an individual step made by a warp, 32 lanes at a time (draws with
+// replacement only: each draw is independent of the others), the added vertices compacted
+// in lane order with ballots: the same record as one thread's.
+__device__ void glp_engine_individual_step_warp(const glp_sample_params& params, glp_sample_view& view,
+                                                const glp_sample_batch& b, glp_engine_sample& s, glp_u64 seed,
+                                                glp_u32 step, glp_u64 t_begin, glp_u64 t_end, glp_u32 lane_id) {
+    const glp_u32 size = b.sizes[step];
+    const unsigned below = (1u << lane_id) - 1u;
+    // Fixed sizes: the step's lanes are one range, lane i drawing j = i % size from transit
+    // i / size; ALL_NEIGHBOURS: one range per transit.
+    const bool all = size == GLP_SAMPLE_ALL_NEIGHBOURS;
+    glp_u64 lane_base = 0ull;
+    for (glp_u64 group = all ? t_begin : t_end - 1ull; group < t_end; ++group) {
+        const glp_u64 lanes = all ? glp_sample_degree(view, s.history[group]) : (t_end - t_begin) * (glp_u64)size;
+        for (glp_u64 chunk = 0ull; chunk < lanes; chunk += 32ull) {
+            const glp_u64 i = chunk + lane_id;
+            glp_u32 v = GLP_SAMPLE_NONE, t = GLP_SAMPLE_NONE, pos = 0u;
+            bool failed = false;
+            if (i < lanes) {
+                const glp_u64 j = all ? i : i % size;
+                pos = (glp_u32)(all ? group - t_begin : i / size);
+                t = s.history[t_begin + pos];
+                const glp_u64 lane = lane_base + i;
+                if (lane > 0xFFFFFFFFull) {
+                    failed = true;
+                } else {
+                    *view.stream = glp_sample_stream_new(seed, s.sample, step, (glp_u32)lane);
+                    v = glp_sample_next(params, view, s.sample, t, (glp_u32)j, step);
+                    if (v != GLP_SAMPLE_NONE && !glp_engine_is_neighbour(view, t, v)) failed = true;
+                }
+            }
+            if (__ballot_sync(0xFFFFFFFFu, failed)) { s.status = GLP_SAMPLE_FAILED; return; }
+            const unsigned keep = __ballot_sync(0xFFFFFFFFu, v != GLP_SAMPLE_NONE);
+            const glp_u64 kept = (glp_u64)__popc(keep);
+            if (s.len + kept > b.cap_out) { s.status = GLP_SAMPLE_OVERFLOW_OUT; return; }
+            if (v != GLP_SAMPLE_NONE) glp_engine_add(s, s.len + (glp_u64)__popc(keep & below), v, t, step, pos);
+            s.len += kept;
+        }
+        lane_base += lanes;
+    }
+}
+
+// The next level after a step that added s.vertices[added_start, s.len), ADDED transits, by a
+// warp: each added vertex is kept when no earlier one of the step equals it, and the kept
+// ones are compacted in order with ballots.
+__device__ void glp_engine_next_level_warp(const glp_sample_batch& b, glp_engine_sample& s, glp_u32 step,
+                                           glp_u64 t_end, glp_u64 added_start, glp_u32 lane_id) {
+    const unsigned below = (1u << lane_id) - 1u;
+    glp_u64 next_end = t_end;
+    for (glp_u64 chunk = added_start; chunk < s.len; chunk += 32ull) {
+        const glp_u64 a = chunk + lane_id;
+        bool first = false;
+        glp_u32 v = GLP_SAMPLE_NONE;
+        if (a < s.len) {
+            v = s.vertices[a];
+            first = !glp_engine_holds(s.vertices, added_start, a, v);
+        }
+        const unsigned keep = __ballot_sync(0xFFFFFFFFu, first);
+        if (next_end + (glp_u64)__popc(keep) > b.cap_history) { s.status = GLP_SAMPLE_OVERFLOW_HISTORY; return; }
+        if (first) s.history[next_end + (glp_u64)__popc(keep & below)] = v;
+        next_end += (glp_u64)__popc(keep);
+    }
+    if (lane_id == 0u) s.starts[step + 2u] = next_end;
+}
+
+// Sample sample_ids[k], one warp each (k = global warp index): glp_sample_per_sample's record,
+// with the draws of individual steps with replacement and the next level of ADDED transits
+// shared by the warp's 32 threads; the other steps (collective, without replacement) and
+// REPLACE levels run on the warp's first thread.
+extern "C" __global__ void glp_sample_per_sample_warp(const glp_sample_params params, const glp_sample_view graph,
+                                                      const glp_sample_batch b, const glp_u64 seed) {
+    const glp_u64 k = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / 32ull;
+    const glp_u32 lane_id = threadIdx.x & 31u;
+    if (k >= b.samples) return;  // the whole warp
+    glp_sample_view view = graph;
+    glp_sample_stream stream;
+    glp_engine_sample s = glp_engine_begin(b, k, lane_id, 32u, view, stream);
+    __syncwarp();
+    for (glp_u32 step = 0u; step < b.steps && s.status == 0u; ++step) {
+        const glp_u64 t_begin = s.starts[step], t_end = s.starts[step + 1u];
+        if (t_begin == t_end) break;
+        view.step = step;
+        view.history_levels = step + 1u;
+        const glp_u64 added_start = s.len;
+        const bool parallel = !b.collective && b.unique_steps[step] == 0;
+        if (parallel) {
+            glp_engine_individual_step_warp(params, view, b, s, seed, step, t_begin, t_end, lane_id);
+        } else {
+            if (lane_id == 0u) {
+                if (b.collective) {
+                    glp_engine_collective_step(params, view, b, s, seed, step, t_begin, t_end);
+                } else {
+                    glp_engine_individual_step(params, view, b, s, seed, step, t_begin, t_end);
+                }
+            }
+            s.len = __shfl_sync(0xFFFFFFFFu, s.len, 0);
+            s.status = __shfl_sync(0xFFFFFFFFu, s.status, 0);
+        }
+        __syncwarp();
+        if (s.status != 0u || step + 1u == b.steps) continue;
+        if (b.replace) {
+            if (lane_id == 0u) glp_engine_next_level(b, s, step, t_begin, t_end, added_start);
+            s.status = __shfl_sync(0xFFFFFFFFu, s.status, 0);
+        } else {
+            glp_engine_next_level_warp(b, s, step, t_end, added_start, lane_id);
+        }
+        __syncwarp();
+    }
+    if (lane_id == 0u) {
+        b.status[k] = s.status;
+        b.lengths[k] = s.len;
+    }
 }

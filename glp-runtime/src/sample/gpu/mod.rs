@@ -79,7 +79,7 @@ pub struct GpuSampleConfig {
 /// What a GPU run measured besides its samples.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GpuSampleStats {
-    /// The engine that ran: `walks` or `per-sample`.
+    /// The engine that ran: `walks`, `per-sample` or `warp-per-sample`.
     pub engine: &'static str,
     /// Time of the sampling kernels alone (CUDA events), in milliseconds.
     pub kernel_ms: f64,

@@ -18,6 +18,7 @@ use crate::sample::sampler::ALL_NEIGHBOURS;
 use crate::sample::schedule::Schedule;
 use glp_codegen::kinds::sample::engine::{
     SampleBatchArgs, FAILED, OVERFLOW_COMBINED, OVERFLOW_HISTORY, OVERFLOW_OUT, PER_SAMPLE_THREADS,
+    PER_SAMPLE_WARP_THREADS,
 };
 use glp_codegen::kinds::sample::layout::SampleViewArgs;
 use std::collections::HashMap;
@@ -150,6 +151,9 @@ struct Run<'c, 'r> {
     /// samples sort their combined neighbourhoods.
     sorted: bool,
     bound: Capacity,
+    /// A warp per sample (`glp_sample_per_sample_warp`): some step draws from each transit
+    /// independently (individual, with replacement), which the warp's threads share.
+    warp: bool,
     stats: GpuSampleStats,
 }
 
@@ -159,6 +163,7 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
     let schedule = context.schedule;
     let max_roots = (0..initial.len()).map(|i| initial.roots(i).len() as u64).max().unwrap_or(1);
     let unique: Vec<u8> = schedule.unique.iter().map(|&u| u8::from(u)).collect();
+    let warp = !schedule.collective && schedule.unique.contains(&false);
     let mut run = Run {
         context,
         initial,
@@ -168,7 +173,11 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
         sorted: schedule.collective
             && (context.sampler.features().contains(&"combined_count") || schedule.unique.contains(&true)),
         bound: Capacity::bound(schedule, max_roots, context.graph.max_degree()),
-        stats: GpuSampleStats { engine: "per-sample", ..GpuSampleStats::default() },
+        warp,
+        stats: GpuSampleStats {
+            engine: if warp { "warp-per-sample" } else { "per-sample" },
+            ..GpuSampleStats::default()
+        },
     };
     let capacity = Capacity::start(run.bound);
     let batch = run.batch_size(capacity, initial.len() as u64)?;
@@ -345,10 +354,15 @@ impl Run<'_, '_> {
             rows_distinct: u32::from(context.graph.rows_distinct()),
         };
         let view = SampleViewArgs { fault: self.fault.device_ptr(), ..context.graph.view() };
-        let kernel = context.module.module.kernel("glp_sample_per_sample")?;
+        let (kernel, shape) = if self.warp {
+            ("glp_sample_per_sample_warp", Shape::covering(samples as u64 * 32, PER_SAMPLE_WARP_THREADS)?)
+        } else {
+            ("glp_sample_per_sample", Shape::covering(samples as u64, PER_SAMPLE_THREADS)?)
+        };
+        let kernel = context.module.module.kernel(kernel)?;
         let args = KernelArgs::new().bytes(&context.module.params).value(view).value(batch).value(context.seed);
         let start = gpu.record()?;
-        gpu.launch(&kernel, Shape::covering(samples as u64, PER_SAMPLE_THREADS)?, &args)?;
+        gpu.launch(&kernel, shape, &args)?;
         let end = gpu.record()?;
         self.stats.kernel_ms += gpu.elapsed_ms(&start, &end)?;
         self.stats.batches += 1;
