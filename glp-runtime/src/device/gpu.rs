@@ -165,7 +165,8 @@ impl Gpu {
     }
 
     /// Overwrites `buffer` with the pinned `data` (same length): a copy at the bus's speed,
-    /// queued on the stream (host memory that is not pinned is first staged by the driver).
+    /// queued on the stream, where [`Gpu::write`] from pageable memory has the driver stage
+    /// the bytes through a pinned buffer of its own first.
     pub fn write_pinned<T: DeviceRepr>(&self, buffer: &mut DeviceBuffer<T>, data: &PinnedHostBuffer<T>) -> Result<()> {
         if data.len() != buffer.len() {
             return Err(Error::Gpu(format!("writing {} elements into a buffer of {}", data.len(), buffer.len())));
