@@ -18,20 +18,20 @@
 //! device-to-device copy bandwidth ([`Gpu::copy_bandwidth`]).
 //!
 //! Rates are over the kernel's (or copy's) time from CUDA events: the best of [`REPEATS`]
-//! runs of about 10 ms each ([`timing`]). [`measure_quick`] measures the independent reads
+//! runs of about 10 ms each, calibrated to that length first. [`measure_quick`] measures the independent reads
 //! only, once each, in well under a second, for a benchmark that wants its ceiling in the
 //! same run.
 
-mod cycle;
+pub mod cycle;
 mod host;
 mod sizes;
 mod timing;
 
-pub use cycle::Permutation;
 pub use sizes::{Tier, HEADROOM, LADDER};
 
 use super::{cache, DeviceBuffer, Gpu, Kernel, KernelArgs, Shape};
 use crate::error::{Error, Result};
+use cycle::Permutation;
 use serde::Serialize;
 
 /// Chains per thread measured.

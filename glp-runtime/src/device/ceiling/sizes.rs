@@ -9,7 +9,7 @@ const MIB: u64 = 1 << 20;
 /// The array sizes measured, from resident in the L2 of every recent GPU (8 MiB: 40 MB of L2
 /// on an A100, 50 MB on an H100) to several GB, where the GPU's address translation is part
 /// of every read as in a large graph. Each is a power of two of 32-bit words, as the random
-/// cycle of the dependent chains needs ([`super::cycle`]), and at most 2^31 words, as the
+/// cycle of the dependent chains needs ([`super::cycle`], built from a permutation of `2^k` words), and at most 2^31 words, as the
 /// kernels index with 32-bit words.
 pub const LADDER: [u64; 6] = [8 * MIB, 32 * MIB, 128 * MIB, 512 * MIB, 2048 * MIB, 4096 * MIB];
 
