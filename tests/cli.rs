@@ -778,7 +778,7 @@ fn an_endless_loop_in_a_variant_file_ends_the_command_with_its_location() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
-/// `glp bench probe` measures the GPU's random-access ceiling; without a GPU it says so.
+/// `glp bench probe` measures the GPU's memory ceilings; without a GPU it says so.
 #[test]
 fn bench_probe_measures_the_gpu_or_says_there_is_none() {
     let run = glp(&["bench", "probe", "--json"]);
@@ -787,7 +787,35 @@ fn bench_probe_measures_the_gpu_or_says_there_is_none() {
         let dram = report["ceiling_dram_reads_per_s"].as_f64().unwrap();
         let l2 = report["ceiling_l2_reads_per_s"].as_f64().unwrap();
         assert!(dram > 1e9 && l2 >= dram, "{report}");
-        assert_eq!(report["rows"].as_array().unwrap().len(), 14);
+        // Every size of the ladder (8 MiB to 4 GiB) is measured with 6 chain counts and
+        // independent reads, or skipped with what it needs and what is free.
+        let rows = report["rows"].as_array().unwrap();
+        let mut measured: Vec<u64> = rows.iter().map(|r| r["bytes"].as_u64().unwrap()).collect();
+        measured.dedup();
+        assert_eq!(rows.len(), 7 * measured.len(), "{report}");
+        let skipped = report["skipped"].as_array().unwrap();
+        assert_eq!(measured.len() + skipped.len(), 6, "{report}");
+        assert!(skipped.iter().all(|s| s["reason"].as_str().unwrap().contains("free")), "{report}");
+        assert_eq!(measured[0], 8 << 20);
+        assert!(report["device_copy_gb_s"].as_f64().unwrap() > 100.0, "{report}");
+        // Pinned host memory: measured, or a note says why not.
+        match report["host_pinned_bytes"].as_u64() {
+            Some(bytes) => {
+                assert!(bytes >= 64 << 20, "{report}");
+                assert!(report["zero_copy_reads_per_s"].as_f64().unwrap() > 1e6, "{report}");
+                assert!(report["zero_copy_block_gb_s"].as_f64().unwrap() > 0.5, "{report}");
+                let copy = report["host_copy_gb_s"].as_f64();
+                assert!(copy.is_some_and(|c| c > 1.0) || report["notes"].to_string().contains("copy"), "{report}");
+            }
+            None => assert!(report["notes"].to_string().contains("pinned host memory not measured"), "{report}"),
+        }
+        // --quick: the independent reads only, enough for the ceilings.
+        let quick: serde_json::Value =
+            serde_json::from_str(&stdout(&glp(&["bench", "probe", "--quick", "--json"]))).unwrap();
+        let rows = quick["rows"].as_array().unwrap();
+        assert!(!rows.is_empty() && rows.iter().all(|r| r["chains"].is_null()), "{quick}");
+        assert!(quick["device_copy_gb_s"].is_null() && quick["host_pinned_bytes"].is_null(), "{quick}");
+        assert!(quick["ceiling_dram_reads_per_s"].as_f64().unwrap() > 1e9, "{quick}");
     } else {
         let line = error_line(&run);
         assert!(line.contains("GPU"), "{line}");

@@ -49,8 +49,9 @@ pub enum BenchKind {
     /// Sampling throughput of every built-in sampler (sampled vertices/s and samples/s) on
     /// one graph, on the CPU engine.
     Sample(Box<super::bench_sample::SampleBenchArgs>),
-    /// The GPU's random-access ceiling: dependent reads per second with 1 to 32 chains per
-    /// thread and independent reads per second, on an array in L2 and one far larger
+    /// The GPU's memory ceilings: random reads per second in device memory (1 to 32
+    /// dependent chains per thread, and independent reads) on arrays from 8 MiB to 4 GiB,
+    /// copy rates, and zero-copy reads of pinned host memory
     Probe(super::bench_probe::ProbeArgs),
 }
 

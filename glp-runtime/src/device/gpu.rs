@@ -1,14 +1,22 @@
-//! An opened GPU: its context and stream, typed device buffers with memory accounting, and
-//! CUDA-event timing.
+//! An opened GPU: its context and stream, typed device buffers with memory accounting,
+//! pinned host buffers, and CUDA-event timing.
 //!
 //! Every allocation goes through [`Gpu::alloc_zeros`] / [`Gpu::upload`], which check the
 //! device's free memory first and fail with [`Error::GpuOutOfMemory`] (what, how much was
 //! needed, how much is free, how much glp holds) instead of a bare driver error. The bytes
 //! glp holds are counted so a run can report its device memory.
+//!
+//! [`Gpu::alloc_pinned`] gives page-locked host memory mapped into the device's address space
+//! ([`PinnedHostBuffer`]): host-to-device copies from it run at the bus's speed
+//! ([`Gpu::write_pinned`]), and kernels read it directly over the bus (zero-copy) through
+//! [`PinnedHostBuffer::device_ptr`]. It is checked against the host's memory budget
+//! ([`crate::memory::ensure_available`]) first, since pinned pages cannot be swapped out.
 
 use super::{probe, GpuInfo};
 use crate::error::{Error, Result};
-use cudarc::driver::{CudaContext, CudaEvent, CudaSlice, CudaStream, DeviceRepr, DriverError, ValidAsZeroBits};
+use cudarc::driver::{
+    sys, CudaContext, CudaEvent, CudaSlice, CudaStream, DeviceRepr, DriverError, PinnedHostSlice, ValidAsZeroBits,
+};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -25,6 +33,13 @@ pub struct DeviceBuffer<T> {
     slice: CudaSlice<T>,
     bytes: u64,
     held: Arc<AtomicU64>,
+}
+
+/// Page-locked host memory mapped into the device's address space: the source of the fastest
+/// host-to-device copies, and memory that kernels read directly over the bus (zero-copy).
+pub struct PinnedHostBuffer<T> {
+    slice: PinnedHostSlice<T>,
+    device_ptr: u64,
 }
 
 /// Maps a driver error of `what` to [`Error::Gpu`].
@@ -149,6 +164,35 @@ impl Gpu {
         self.stream.memcpy_htod(data, &mut buffer.slice).map_err(gpu_error("host-to-device copy"))
     }
 
+    /// Overwrites `buffer` with the pinned `data` (same length): a copy at the bus's speed,
+    /// queued on the stream, where [`Gpu::write`] from pageable memory has the driver stage
+    /// the bytes through a pinned buffer of its own first.
+    pub fn write_pinned<T: DeviceRepr>(&self, buffer: &mut DeviceBuffer<T>, data: &PinnedHostBuffer<T>) -> Result<()> {
+        if data.len() != buffer.len() {
+            return Err(Error::Gpu(format!("writing {} elements into a buffer of {}", data.len(), buffer.len())));
+        }
+        self.stream.memcpy_htod(&data.slice, &mut buffer.slice).map_err(gpu_error("host-to-device copy"))
+    }
+
+    /// `len` zeroed elements of page-locked host memory mapped into the device's address
+    /// space, `what` naming them in errors.
+    ///
+    /// Errors: [`Error::TooLarge`] when the host's memory budget cannot hold them,
+    /// [`Error::Gpu`] when the driver refuses to pin them.
+    pub fn alloc_pinned<T: DeviceRepr + ValidAsZeroBits>(&self, what: &str, len: usize) -> Result<PinnedHostBuffer<T>> {
+        let len = len.max(1);
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .filter(|&b| b < isize::MAX as usize)
+            .ok_or_else(|| Error::TooLarge(format!("cannot pin {what}: {len} elements overflow the address space")))?;
+        crate::memory::ensure_available(bytes as u64, || format!("cannot pin {what} in host memory"))?;
+        let pinning = |e: DriverError| Error::Gpu(format!("pinning {what} ({bytes} bytes of host memory): {e}"));
+        self.context.bind_to_thread().map_err(pinning)?;
+        let slice = pinned_zeroed::<T>(&self.context, len).map_err(pinning)?;
+        let device_ptr = mapped_device_ptr(&slice).map_err(pinning)?;
+        Ok(PinnedHostBuffer { slice, device_ptr })
+    }
+
     /// Copies `buffer` to the host.
     pub fn download<T: DeviceRepr + Default + Clone>(&self, buffer: &DeviceBuffer<T>) -> Result<Vec<T>> {
         self.stream.clone_dtoh(&buffer.slice).map_err(gpu_error("device-to-host copy"))
@@ -209,6 +253,58 @@ impl<T> DeviceBuffer<T> {
     pub fn slice(&self) -> &CudaSlice<T> {
         &self.slice
     }
+}
+
+impl<T> PinnedHostBuffer<T> {
+    /// Elements.
+    pub fn len(&self) -> usize {
+        self.slice.len()
+    }
+
+    /// Whether the buffer has no element.
+    pub fn is_empty(&self) -> bool {
+        self.slice.is_empty()
+    }
+
+    /// Bytes of host memory.
+    pub fn bytes(&self) -> u64 {
+        self.slice.num_bytes() as u64
+    }
+
+    /// The address kernels read the host memory through (zero-copy), for kernel arguments.
+    pub fn device_ptr(&self) -> u64 {
+        self.device_ptr
+    }
+}
+
+/// `len` elements of page-locked host memory allocated with `CU_MEMHOSTALLOC_DEVICEMAP`,
+/// every byte zeroed. The context must be current on this thread.
+fn pinned_zeroed<T: DeviceRepr + ValidAsZeroBits>(
+    context: &Arc<CudaContext>,
+    len: usize,
+) -> std::result::Result<PinnedHostSlice<T>, DriverError> {
+    // SAFETY: `alloc_pinned_with_flags` returns `len` elements of uninitialised host memory
+    // (its only unsafety), whose size the caller checked against overflow and `isize::MAX`;
+    // every one of its `len * size_of::<T>()` bytes is zeroed before the slice is returned,
+    // through the pointer the allocation returned, and all-zero bytes are a valid `T`
+    // (`ValidAsZeroBits`).
+    unsafe {
+        let mut slice = context.alloc_pinned_with_flags::<T>(len, sys::CU_MEMHOSTALLOC_DEVICEMAP)?;
+        std::ptr::write_bytes(slice.as_mut_ptr()?, 0, len);
+        Ok(slice)
+    }
+}
+
+/// The device address of mapped pinned memory. The context must be current on this thread.
+fn mapped_device_ptr<T: ValidAsZeroBits>(slice: &PinnedHostSlice<T>) -> std::result::Result<u64, DriverError> {
+    let host = slice.as_ptr()? as *mut std::ffi::c_void;
+    let mut device: sys::CUdeviceptr = 0;
+    // SAFETY: `host` is the start of a live allocation made by `cuMemHostAlloc` with
+    // `CU_MEMHOSTALLOC_DEVICEMAP` in the current context (`pinned_zeroed`), which `slice`
+    // keeps alive for the call; the driver writes one `CUdeviceptr` to `device`, a valid
+    // place for it; the flags must be 0.
+    unsafe { sys::cuMemHostGetDevicePointer_v2(&mut device, host, 0) }.result()?;
+    Ok(device)
 }
 
 impl<T> Drop for DeviceBuffer<T> {
