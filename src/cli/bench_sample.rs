@@ -129,7 +129,7 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
     let sampling = Sampling::open(args.backend, &sample_graph, gpu_option(&args))?;
     let column_bytes = graph.csr.num_edges() * 4;
     let ceiling = match &sampling {
-        Sampling::Gpu { gpu, .. } => ceiling_for(&ceiling::measure(gpu)?, column_bytes),
+        Sampling::Gpu { gpu, .. } => ceiling::measure_quick(gpu)?.for_array_bytes(column_bytes),
         Sampling::Cpu => None,
     };
     let engines: Vec<Option<EngineArg>> = match sampling {
@@ -209,17 +209,6 @@ fn gpu_option(args: &SampleBenchArgs) -> Option<&'static str> {
         Some("--device-memory")
     } else {
         None
-    }
-}
-
-/// The random-read ceiling for an array of `bytes`: the L2's when the array fits in the
-/// probe's L2-resident size, the DRAM's otherwise.
-fn ceiling_for(found: &ceiling::Ceiling, bytes: u64) -> Option<f64> {
-    let l2 = ceiling::SIZES.iter().find(|s| s.name == "L2").map_or(0, |s| s.bytes);
-    if bytes <= l2 {
-        found.best("L2")
-    } else {
-        found.best("DRAM")
     }
 }
 
