@@ -8,6 +8,7 @@ mod common;
 
 use common::{load, pool, small_with_dead_end, with_integer_weights};
 use glp::graph::Csr;
+use glp::lp::Scalar;
 use glp::sample::{self, CompiledSampler, InitialSamples, InterpretedSampler, SampleConfig, SampleGraph, Sampler};
 use glp::samplers::BUILT_IN;
 use glp_testkit::conformance::{assert_twins, Kind, Runs};
@@ -95,25 +96,124 @@ fn assignments(sampler: &dyn CompiledSampler) -> Vec<String> {
     sampler.param_decls().iter().zip(sampler.param_values()).map(|(d, v)| format!("{}={v}", d.name)).collect()
 }
 
+/// What a built-in sampler's source file says, read by hand from `src/samplers/`.
+struct Recorded {
+    name: &'static str,
+    /// The struct's fields, in declaration order: a file's parameters.
+    declared: &'static [(&'static str, Scalar)],
+    /// The fields in the order the hooks first read them (`validate`, a host method that is
+    /// not compiled, does not count): the attribute's parameters, as it sees only the impl.
+    first_read: &'static [&'static str],
+    /// The view facilities the hooks call, in name order (`random_*` are `random`,
+    /// `total_weight` and `weighted_edge` `weight_prefix`, `combined_count` `combined_count`, the other `combined_*` `combined`, ...).
+    features: &'static [&'static str],
+    /// The loops: hook, line and column (from 1) of the `while`.
+    loops: &'static [(&'static str, u32, u32)],
+}
+
+const fn recorded(
+    name: &'static str,
+    declared: &'static [(&'static str, Scalar)],
+    first_read: &'static [&'static str],
+    features: &'static [&'static str],
+    loops: &'static [(&'static str, u32, u32)],
+) -> Recorded {
+    Recorded { name, declared, first_read, features, loops }
+}
+
+/// In [`BUILT_IN`]'s order.
+const RECORDED: [Recorded; 11] = {
+    use Scalar::{Bool, F64, U32};
+    [
+        recorded("deepwalk", &[("length", U32)], &["length"], &["random"], &[]),
+        recorded("weighted-deepwalk", &[("length", U32)], &["length"], &["random", "weight_prefix"], &[]),
+        recorded("ppr", &[("termination", F64), ("max_length", U32)], &["max_length", "termination"], &["random"], &[]),
+        recorded(
+            "node2vec",
+            &[("length", U32), ("p", F64), ("q", F64)],
+            &["length", "p", "q"],
+            &["edge_weights", "history", "max_weight", "random"],
+            &[("next", 70, 9)],
+        ),
+        recorded(
+            "khop",
+            &[
+                ("hops", U32),
+                ("fanout_1", U32),
+                ("fanout_2", U32),
+                ("fanout_3", U32),
+                ("fanout_4", U32),
+                ("replace", Bool),
+            ],
+            &["hops", "fanout_1", "fanout_2", "fanout_3", "fanout_4", "replace"],
+            &["random"],
+            &[],
+        ),
+        recorded("layer", &[("layers", U32), ("size", U32)], &["layers", "size"], &["combined", "random"], &[]),
+        recorded(
+            "fastgcn",
+            &[("layers", U32), ("size", U32)],
+            &["layers", "size"],
+            &["combined", "combined_count"],
+            &[],
+        ),
+        recorded("ladies", &[("layers", U32), ("size", U32)], &["layers", "size"], &["combined"], &[]),
+        recorded("mvs", &[("hops", U32), ("fanout", U32)], &["hops", "fanout"], &["random"], &[("next", 64, 9)]),
+        recorded("cluster-gcn", &[], &[], &[], &[]),
+        recorded("multi-root-walk", &[("length", U32)], &["length"], &["combined", "random"], &[]),
+    ]
+};
+
+/// `sampler`'s parameters: name and type, in its order.
+fn decls(sampler: &dyn CompiledSampler) -> Vec<(String, Scalar)> {
+    sampler.param_decls().into_iter().map(|d| (d.name, d.ty)).collect()
+}
+
+/// `sampler`'s loops: hook, file, line and column.
+fn loops(sampler: &dyn CompiledSampler) -> Vec<(String, String, u32, u32)> {
+    sampler.loop_sites().into_iter().map(|s| (s.function, s.file, s.line, s.column)).collect()
+}
+
 #[test]
-fn the_attribute_records_what_the_hooks_use() {
-    for built_in in &BUILT_IN {
-        let sampler = (built_in.sampler)();
+fn the_attribute_and_the_file_record_the_parameters_facilities_and_loops_of_the_source() {
+    assert_eq!(BUILT_IN.map(|b| b.name), RECORDED.map(|r| r.name));
+    for (built_in, expected) in BUILT_IN.iter().zip(&RECORDED) {
+        let name = built_in.name;
+        let native = (built_in.sampler)();
         let (file, source) = built_in.source;
-        let interpreted = InterpretedSampler::from_source(file, source, &assignments(sampler.as_ref())).unwrap();
-        assert_eq!(sampler.features(), interpreted.features(), "{}", built_in.name);
-        // From the same tokens, the same CUDA (the parameter struct in the same order).
-        let twin = InterpretedSampler::of_compiled(sampler.as_ref()).unwrap();
-        assert_eq!(sampler.device_functions(), twin.device_functions(), "{}", built_in.name);
-        assert_eq!(sampler.param_decls(), twin.param_decls(), "{}", built_in.name);
+        let interpreted = InterpretedSampler::from_source(file, source, &assignments(native.as_ref())).unwrap();
+
+        let ty = |field: &str| expected.declared.iter().find(|(f, _)| *f == field).unwrap().1;
+        let declared: Vec<(String, Scalar)> = expected.declared.iter().map(|&(f, t)| (f.to_string(), t)).collect();
+        let first_read: Vec<(String, Scalar)> = expected.first_read.iter().map(|&f| (f.to_string(), ty(f))).collect();
+        assert_eq!(decls(&interpreted), declared, "{name}: the file's parameters");
+        assert_eq!(decls(native.as_ref()), first_read, "{name}: the attribute's parameters");
+
+        assert_eq!(native.features(), expected.features, "{name}: the attribute's facilities");
+        assert_eq!(interpreted.features(), expected.features, "{name}: the file's facilities");
+
+        let sites: Vec<_> =
+            expected.loops.iter().map(|&(f, line, column)| (f.to_string(), file.to_string(), line, column)).collect();
+        assert_eq!(loops(native.as_ref()), sites, "{name}: the attribute's loops");
+        assert_eq!(loops(&interpreted), sites, "{name}: the file's loops");
     }
-    // Spot checks against the sources: node2vec reads the walk's history and draws; weighted
-    // DeepWalk reads the prefix sums; FastGCN the combined neighbourhood.
-    let features = |name: &str| (BUILT_IN.iter().find(|b| b.name == name).unwrap().sampler)().features().to_vec();
-    assert_eq!(features("node2vec"), ["edge_weights", "history", "max_weight", "random"]);
-    assert_eq!(features("weighted-deepwalk"), ["random", "weight_prefix"]);
-    assert_eq!(features("fastgcn"), ["combined", "combined_count"]);
-    assert_eq!(features("cluster-gcn"), Vec::<&str>::new());
+}
+
+/// The tokens the attribute stores ([`CompiledSampler::program_source`]) are the program it
+/// compiled: compiled again into the interpreted twin (which the engines' checks build), they
+/// give the attribute's parameters and CUDA. A consistency check of the attribute's outputs;
+/// what they hold is checked against the sources above, the CUDA text by the snapshots.
+#[test]
+fn the_stored_tokens_compile_to_the_attributes_program() {
+    for (built_in, expected) in BUILT_IN.iter().zip(&RECORDED) {
+        let native = (built_in.sampler)();
+        let twin = InterpretedSampler::of_compiled(native.as_ref()).unwrap();
+        let params = decls(&twin);
+        let names: Vec<&str> = params.iter().map(|(f, _)| f.as_str()).collect();
+        assert_eq!(names, expected.first_read, "{}", built_in.name);
+        assert_eq!(params, decls(native.as_ref()), "{}", built_in.name);
+        assert_eq!(twin.device_functions(), native.device_functions(), "{}", built_in.name);
+    }
 }
 
 /// The step probe (the draws the GPU's reference kernels are compared with) calls the hooks

@@ -5,21 +5,11 @@
 use glp_codegen::ir::Scalar;
 use glp_codegen::program::kind::KindSpec;
 
-static KIND: KindSpec = KindSpec {
-    description: "test program",
-    noun: "program",
-    state_hint: "state lives in the context",
-    trait_name: "TestKind",
-    context_type: "Ctx",
-    type_aliases: &[],
-    constants: &[],
-    hooks: &[],
-    intrinsics: &[],
-    default_hooks: "impl TestKind for Defaults {}",
-    c_prefix: "t_",
-    helpers: true,
-    host_methods: &[],
-};
+mod common;
+
+use common::test_kind;
+
+static KIND: KindSpec = test_kind(&[]);
 
 /// One error: its line (1 is the `fn` line of the body below), column, message and help.
 #[derive(Debug)]

@@ -1,45 +1,19 @@
 //! The CUDA text the emitter writes for constructs whose C spelling is easy to get wrong:
 //! evaluation order, negative pattern constants, unit values. (That all of it compiles is
-//! checked by `every_program_compiles_with_nvrtc` in `interp.rs`; what the programs
+//! checked by `every_program_compiles_with_nvrtc` in `interp_*.rs`; what the programs
 //! compute, by the interpreter's differential tests.)
 
 use glp_codegen::ir::Scalar;
-use glp_codegen::program::kind::{IntrinsicSpec, KindSpec};
+use glp_codegen::program::kind::KindSpec;
 
-static KIND: KindSpec = KindSpec {
-    description: "test program",
-    noun: "program",
-    state_hint: "state lives in the context",
-    trait_name: "TestKind",
-    context_type: "Ctx",
-    type_aliases: &[],
-    constants: &[],
-    hooks: &[],
-    intrinsics: &[
-        IntrinsicSpec {
-            name: "bump",
-            args: &[Scalar::U32],
-            ret: Some(Scalar::U32),
-            allowed_in: &[],
-            own_vertex_arg: None,
-            feature: None,
-            doc: "adds to a counter, returns the new count",
-        },
-        IntrinsicSpec {
-            name: "note",
-            args: &[Scalar::U32],
-            ret: None,
-            allowed_in: &[],
-            own_vertex_arg: None,
-            feature: None,
-            doc: "records a value",
-        },
-    ],
-    default_hooks: "impl TestKind for Defaults {}",
-    c_prefix: "t_",
-    helpers: true,
-    host_methods: &[],
-};
+mod common;
+
+use common::{test_intrinsic, test_kind};
+
+static KIND: KindSpec = test_kind(&[
+    test_intrinsic("bump", &[Scalar::U32], Some(Scalar::U32), "adds to a counter, returns the new count"),
+    test_intrinsic("note", &[Scalar::U32], None, "records a value"),
+]);
 
 /// The body of the C function emitted for `fn f(&self, c: &Ctx, a: i32) -> ret { body }`.
 fn emit(ret: &str, body: &str) -> String {

@@ -7,16 +7,6 @@
 //! checks off for this package's tests); a native panic (division by zero, `MIN / -1`)
 //! must be a `RuntimeError` of the interpreter.
 
-#![allow(
-    clippy::all,
-    unused,
-    while_true,
-    unused_parens,
-    overflowing_literals,
-    arithmetic_overflow,
-    unconditional_panic
-)]
-
 #[macro_use]
 mod common;
 

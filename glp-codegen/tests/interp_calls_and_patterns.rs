@@ -3,16 +3,6 @@
 //! program compiled both by rustc and by glp-codegen (then interpreted) and compared over
 //! many inputs (`common::harness`).
 
-#![allow(
-    clippy::all,
-    unused,
-    while_true,
-    unused_parens,
-    overflowing_literals,
-    arithmetic_overflow,
-    unconditional_panic
-)]
-
 #[macro_use]
 mod common;
 

@@ -3,21 +3,10 @@
 //! program compiled both by rustc and by glp-codegen (then interpreted) and compared over
 //! many inputs (`common::harness`); and one interpreter shared by several threads.
 
-#![allow(
-    clippy::all,
-    unused,
-    while_true,
-    unused_parens,
-    overflowing_literals,
-    arithmetic_overflow,
-    unconditional_panic
-)]
-
 #[macro_use]
 mod common;
 
 use common::*;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 mod control_flow {
     use super::*;

@@ -3,16 +3,6 @@
 //! and bad calls (wrong function, arguments or parameters, a host returning the wrong type)
 //! as errors, never panics.
 
-#![allow(
-    clippy::all,
-    unused,
-    while_true,
-    unused_parens,
-    overflowing_literals,
-    arithmetic_overflow,
-    unconditional_panic
-)]
-
 #[macro_use]
 mod common;
 

@@ -2,16 +2,6 @@
 //! written once, compiled by rustc and by glp-codegen (with the kind's default hooks), gives
 //! the same values and the same view effects.
 
-#![allow(
-    clippy::all,
-    unused,
-    while_true,
-    unused_parens,
-    overflowing_literals,
-    arithmetic_overflow,
-    unconditional_panic
-)]
-
 #[macro_use]
 mod common;
 
@@ -71,28 +61,30 @@ impl Host for View<'_> {
     }
 }
 
-/// The hooks with the kind's defaults (the bodies of `LP_KIND.default_hooks`).
-trait LpVariant {
-    fn initial_label(&self, view: &View<'_>, v: VertexId) -> Label {
-        v
-    }
-    fn pick_label(&self, view: &View<'_>, v: VertexId) -> Label {
-        view.next_label(v)
-    }
-    fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {
-        (view.label(u), 1.0)
-    }
-    fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
-        freq
-    }
-    fn update_vertex(&self, view: &View<'_>, v: VertexId, best: Label, score: f64) -> Label {
-        best
+two_compilers! {
+    /// The hooks with the kind's defaults (the bodies of `LP_KIND.default_hooks`).
+    trait LpVariant {
+        fn initial_label(&self, view: &View<'_>, v: VertexId) -> Label {
+            v
+        }
+        fn pick_label(&self, view: &View<'_>, v: VertexId) -> Label {
+            view.next_label(v)
+        }
+        fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {
+            (view.label(u), 1.0)
+        }
+        fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 {
+            freq
+        }
+        fn update_vertex(&self, view: &View<'_>, v: VertexId, best: Label, score: f64) -> Label {
+            best
+        }
     }
 }
 
 macro_rules! lp_variant {
     ($item:item) => {
-        $item
+        two_compilers! { $item }
         const LP_SOURCE: &str = stringify!($item);
     };
 }

@@ -6,10 +6,15 @@
 //! order of the codes.
 
 use glp_codegen::interp::{Host, Interpreter, RuntimeError, Value};
+use glp_codegen::ir::Scalar;
 use glp_codegen::ir::{IntrinsicId, Location};
 use glp_codegen::kinds::lp::{compile_source, LpProgram, INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, UPDATE_VERTEX};
 use glp_codegen::loops::{loop_sites, looping_functions};
-use glp_codegen::program::kind::{IntrinsicSpec, KindSpec};
+use glp_codegen::program::kind::KindSpec;
+
+mod common;
+
+use common::{test_intrinsic, test_kind};
 
 /// A host for hooks that call no view method, with a given loop budget.
 struct Budget(u64);
@@ -207,29 +212,7 @@ fn looping_hooks_get_a_counter_a_step_per_iteration_and_a_reporting_wrapper() {
 }
 
 /// A kind with helpers (inherent impls): a helper that loops takes its caller's counter.
-static HELPERS: KindSpec = KindSpec {
-    description: "test program",
-    noun: "program",
-    state_hint: "state lives in the context",
-    trait_name: "TestKind",
-    context_type: "Ctx",
-    type_aliases: &[],
-    constants: &[],
-    hooks: &[],
-    intrinsics: &[IntrinsicSpec {
-        name: "bump",
-        args: &[glp_codegen::ir::Scalar::U32],
-        ret: Some(glp_codegen::ir::Scalar::U32),
-        allowed_in: &[],
-        own_vertex_arg: None,
-        feature: None,
-        doc: "a counter",
-    }],
-    default_hooks: "impl TestKind for Defaults {}",
-    c_prefix: "t_",
-    helpers: true,
-    host_methods: &[],
-};
+static HELPERS: KindSpec = test_kind(&[test_intrinsic("bump", &[Scalar::U32], Some(Scalar::U32), "a counter")]);
 
 #[test]
 fn helpers_that_loop_take_the_counter_and_others_do_not() {

@@ -231,14 +231,14 @@ fn table(report: &SampleBenchReport) -> String {
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "{:<18} {:<16} {:>9} {:>12} {:>10} {:>16} {:>12} {:>9}",
+        "{:<18} {:<22} {:>9} {:>12} {:>10} {:>16} {:>12} {:>9}",
         "sampler", "engine", "samples", "sampled", "median ms", "sampled verts/s", "samples/s", "ceiling"
     );
     for r in &report.samplers {
         let fraction = r.ceiling_fraction.map_or_else(|| "-".to_string(), |f| format!("{:.1}%", f * 100.0));
         let _ = writeln!(
             s,
-            "{:<18} {:<16} {:>9} {:>12} {:>10.2} {:>16.3e} {:>12.3e} {:>9}",
+            "{:<18} {:<22} {:>9} {:>12} {:>10.2} {:>16.3e} {:>12.3e} {:>9}",
             r.sampler,
             r.engine,
             r.samples,

@@ -1,12 +1,15 @@
-//! What the interpreter's differential tests (`interp_*.rs`) share: a tiny program kind
-//! whose context's methods can be observed ([`TEST_KIND`], [`Ctx`]), conversions between
-//! native values and interpreter values, the [`programs!`] macro (one definition, two
-//! compilers), the harness that compares them over edge and random inputs ([`harness`]) and
-//! NVRTC, which checks that the same programs compile as CUDA ([`nvrtc`]).
+//! What the compiler's tests share: the test program kinds ([`test_kind`], [`TEST_KIND`]
+//! with a context whose methods can be observed, [`Ctx`]), and for the interpreter's
+//! differential tests (`interp_*.rs`): conversions between native values and interpreter
+//! values, the [`programs!`] macro (one definition, two compilers) with the lints its
+//! programs trip on purpose allowed in one place ([`two_compilers!`]), the harness that
+//! compares them over edge and random inputs ([`harness`]) and NVRTC, which checks that the
+//! same programs compile as CUDA ([`nvrtc`]).
 //!
-//! Each test file includes it with `#[macro_use] mod common;` and uses what it needs.
+//! Each test file includes it with `mod common;` (`#[macro_use]` for the macros) and uses
+//! what it needs; the rest is not dead code, only unused by that file.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports, unused_macros)]
 
 pub mod harness;
 pub mod nvrtc;
@@ -17,60 +20,45 @@ pub use glp_codegen::program::kind::{IntrinsicSpec, KindSpec};
 pub use harness::{check_all, compile};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-// ----- a tiny program kind with a context whose methods can be observed -------------------
+// ----- test program kinds ----------------------------------------------------------------
 
-pub static TEST_KIND: KindSpec = KindSpec {
-    description: "test program",
-    noun: "program",
-    state_hint: "state lives in the context",
-    trait_name: "TestKind",
-    context_type: "Ctx",
-    type_aliases: &[],
-    constants: &[],
-    hooks: &[],
-    intrinsics: &[
-        IntrinsicSpec {
-            name: "probe",
-            args: &[Scalar::I32],
-            ret: Some(Scalar::Bool),
-            allowed_in: &[],
-            own_vertex_arg: None,
-            feature: None,
-            doc: "counts the call; x > 0",
-        },
-        IntrinsicSpec {
-            name: "calls",
-            args: &[],
-            ret: Some(Scalar::U32),
-            allowed_in: &[],
-            own_vertex_arg: None,
-            feature: None,
-            doc: "calls of probe so far",
-        },
-        IntrinsicSpec {
-            name: "label",
-            args: &[Scalar::U32],
-            ret: Some(Scalar::U32),
-            allowed_in: &[],
-            own_vertex_arg: None,
-            feature: None,
-            doc: "u * 7 % 13",
-        },
-        IntrinsicSpec {
-            name: "check",
-            args: &[Scalar::I64],
-            ret: Some(Scalar::I64),
-            allowed_in: &[],
-            own_vertex_arg: None,
-            feature: None,
-            doc: "x, failing when negative",
-        },
-    ],
-    default_hooks: "impl TestKind for Defaults {}",
-    c_prefix: "t_",
-    helpers: true,
-    host_methods: &[],
-};
+/// A test program kind: programs are `impl TestKind for T` blocks of plain functions (no
+/// hooks, helpers allowed) taking a `&Ctx` whose methods are `intrinsics`.
+pub const fn test_kind(intrinsics: &'static [IntrinsicSpec]) -> KindSpec {
+    KindSpec {
+        description: "test program",
+        noun: "program",
+        state_hint: "state lives in the context",
+        trait_name: "TestKind",
+        context_type: "Ctx",
+        type_aliases: &[],
+        constants: &[],
+        hooks: &[],
+        intrinsics,
+        default_hooks: "impl TestKind for Defaults {}",
+        c_prefix: "t_",
+        helpers: true,
+        host_methods: &[],
+    }
+}
+
+/// A context method of a test kind, usable in every function.
+pub const fn test_intrinsic(
+    name: &'static str,
+    args: &'static [Scalar],
+    ret: Option<Scalar>,
+    doc: &'static str,
+) -> IntrinsicSpec {
+    IntrinsicSpec { name, args, ret, allowed_in: &[], own_vertex_arg: None, feature: None, doc }
+}
+
+/// The kind of the differential tests, with a context whose methods can be observed.
+pub static TEST_KIND: KindSpec = test_kind(&[
+    test_intrinsic("probe", &[Scalar::I32], Some(Scalar::Bool), "counts the call; x > 0"),
+    test_intrinsic("calls", &[], Some(Scalar::U32), "calls of probe so far"),
+    test_intrinsic("label", &[Scalar::U32], Some(Scalar::U32), "u * 7 % 13"),
+    test_intrinsic("check", &[Scalar::I64], Some(Scalar::I64), "x, failing when negative"),
+]);
 
 /// The context: the same object serves the native code and, as a [`Host`], the interpreter.
 #[derive(Default)]
@@ -174,21 +162,43 @@ pub fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-// ----- the macro: one definition, two compilers --------------------------------------------
+// ----- the macros: one definition, two compilers -------------------------------------------
+
+/// Items written once for rustc and for glp-codegen (the same text goes to both), with the
+/// lints that such code trips on purpose allowed on them, and only on them: arguments the
+/// hook signatures give but a body does not read, constant overflows and divisions by zero
+/// whose run-time errors the interpreter must match, and odd but valid control flow and
+/// patterns the compiler must lower.
+macro_rules! two_compilers {
+    ($($item:item)*) => {$(
+        #[allow(
+            clippy::all,
+            unused,
+            while_true,
+            unused_parens,
+            overflowing_literals,
+            arithmetic_overflow,
+            unconditional_panic
+        )]
+        $item
+    )*};
+}
 
 /// Defines `Native` (parameters `k: i32`, `w: u64`, `x: f64`) with the given methods, the
 /// same methods as the source `SOURCE` of an `impl TestKind for Native`, and `native()`,
 /// which calls a method by name on interpreter values.
 macro_rules! programs {
     ($(fn $name:ident(&$s:ident, $ctx:ident: &Ctx $(, $arg:ident: $ty:ty)*) -> $ret:ty $body:block)*) => {
-        pub struct Native {
-            pub k: i32,
-            pub w: u64,
-            pub x: f64,
-        }
+        two_compilers! {
+            pub struct Native {
+                pub k: i32,
+                pub w: u64,
+                pub x: f64,
+            }
 
-        impl Native {
-            $(pub fn $name(&$s, $ctx: &Ctx $(, $arg: $ty)*) -> $ret $body)*
+            impl Native {
+                $(pub fn $name(&$s, $ctx: &Ctx $(, $arg: $ty)*) -> $ret $body)*
+            }
         }
 
         pub const SOURCE: &str = concat!(

@@ -45,12 +45,11 @@ use super::variant::{EdgeId, Label, LpVariant, View};
 use crate::community::UNLABELLED;
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
-use crate::program::{host_arg as arg, loop_budget_help, method_table, HookFailure, LoadedProgram, LoopSite};
+use crate::program::{host_arg as arg, method_table, HookFailure, LoadedProgram, LoopSite};
 use glp_codegen::interp::{Host, RuntimeError, Value};
-use glp_codegen::ir::{FunctionId, IntrinsicId, ParamDecl, Role, ScalarValue};
+use glp_codegen::ir::{FunctionId, IntrinsicId, ParamDecl, ScalarValue};
 use glp_codegen::kinds::lp::{
-    default_loop_budget, LoopFault, LpFeatures, LpProgram, INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, LP_KIND,
-    PICK_LABEL, UPDATE_VERTEX,
+    LoopFault, LpFeatures, LpProgram, INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, LP_KIND, PICK_LABEL, UPDATE_VERTEX,
 };
 use std::fmt;
 use std::sync::OnceLock;
@@ -64,6 +63,8 @@ pub fn compile_variant(file: &str, source: &str) -> Result<LpProgram> {
 
 /// A label propagation variant compiled at run time and run on the IR interpreter (see the
 /// module docs for the contracts it relies on). `Sync`: one value serves every engine thread.
+/// A clone has no pending failure.
+#[derive(Clone)]
 pub struct InterpretedVariant {
     /// The program, its parameters, file and failure latch.
     loaded: LoadedProgram,
@@ -134,10 +135,7 @@ impl InterpretedVariant {
 
     fn select_hooks(&mut self, interpret_defaults: bool) {
         for (hook, slot) in self.hooks.iter_mut().enumerate() {
-            *slot = self.loaded.interpreter().hook(hook).filter(|&f| {
-                let role = self.loaded.program().functions[f as usize].role;
-                role == Role::Hook(hook) || interpret_defaults
-            });
+            *slot = self.loaded.hook_function(hook, interpret_defaults);
         }
     }
 
@@ -155,15 +153,9 @@ impl InterpretedVariant {
     /// earlier one).
     #[inline]
     fn call(&self, hook: usize, f: FunctionId, view: &View<'_>, v: VertexId, args: &[Value]) -> Option<Value> {
-        if self.loaded.failed() {
-            return None;
-        }
-        let loop_budget = self
-            .loaded
-            .loop_budget()
-            .unwrap_or_else(|| default_loop_budget(u64::from(view.num_vertices()), view.num_edges()));
-        let host = ViewHost { view, methods: &self.methods, loop_budget };
-        self.loaded.call(&host, f, args, (hook, v, view.iteration()))
+        let host = ViewHost { view, methods: &self.methods };
+        let graph = (u64::from(view.num_vertices()), view.num_edges());
+        self.loaded.call(host, graph, f, args, (hook, v, view.iteration()))
     }
 
     /// Runs a hook that returns a label and checks the label. Never inlined, nor are the
@@ -214,37 +206,15 @@ impl InterpretedVariant {
     /// The error the engines return for `failure`: message, location with the source line
     /// and a caret, and which hook failed where (`place`: empty, or where it ran).
     fn render(&self, failure: &HookFailure, place: &str) -> Error {
-        let mut notes = String::new();
-        if matches!(failure.error, RuntimeError::LoopBudget { .. }) {
-            notes.push_str(&loop_budget_help());
-        }
         let name = &self.loaded.program().name;
-        notes.push_str(&failure_note(name, failure.hook, failure.vertex, failure.iteration, place));
-        self.loaded.render(failure, &notes)
-    }
-}
-
-impl Clone for InterpretedVariant {
-    /// A copy without the original's pending failure.
-    fn clone(&self) -> Self {
-        InterpretedVariant {
-            loaded: self.loaded.clone(),
-            features: self.features,
-            hooks: self.hooks,
-            methods: self.methods.clone(),
-            cuda: self.cuda.clone(),
-        }
+        let note = failure_note(name, failure.hook, failure.vertex, failure.iteration, place);
+        self.loaded.render(failure, &note)
     }
 }
 
 impl fmt::Debug for InterpretedVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("InterpretedVariant")
-            .field("name", &self.loaded.program().name)
-            .field("file", &self.loaded.file())
-            .field("params", &self.loaded.params())
-            .field("features", &self.features)
-            .finish_non_exhaustive()
+        self.loaded.debug_fields(f, "InterpretedVariant").field("features", &self.features).finish_non_exhaustive()
     }
 }
 
@@ -443,7 +413,6 @@ impl Method {
 struct ViewHost<'v, 'a> {
     view: &'v View<'a>,
     methods: &'v [Option<Method>],
-    loop_budget: u64,
 }
 
 impl ViewHost<'_, '_> {
@@ -480,10 +449,6 @@ impl ViewHost<'_, '_> {
 }
 
 impl Host for ViewHost<'_, '_> {
-    fn loop_budget(&self) -> u64 {
-        self.loop_budget
-    }
-
     fn intrinsic(&self, id: IntrinsicId, args: &[Value]) -> Result<Value, RuntimeError> {
         let Some(method) = self.methods.get(id as usize).copied().flatten() else {
             let name = LP_KIND.intrinsics.get(id as usize).map_or("?", |i| i.name);

@@ -2,9 +2,14 @@
 //! its parameters parsed into a typed block, and the latch that records the first run-time
 //! failure of a hook and renders it as rustc would.
 //!
-//! A kind's interpreted program (label propagation: [`crate::lp::InterpretedVariant`]) wraps a
-//! [`LoadedProgram`] and adds what only it knows: which IR functions its hooks are, the
-//! interpreter's host mapping its context's methods, and the checks of its hooks' results.
+//! A kind's interpreted program (label propagation: [`crate::lp::InterpretedVariant`],
+//! sampling: [`crate::sample::InterpretedSampler`]) wraps a [`LoadedProgram`] and adds what
+//! only it knows: its hooks' names and arguments, the interpreter's host mapping its view's
+//! methods (with [`method_table`] and [`host_arg`]), and the checks of its hooks' results. What every kind does the same
+//! way is here: which function runs each hook ([`LoadedProgram::hook_function`]), a hook
+//! call with its loop step budget and the failure latch ([`LoadedProgram::call`]), the
+//! rendered failure ([`LoadedProgram::render`]), `Clone` and the `Debug` fields
+//! ([`LoadedProgram::debug_fields`]).
 //!
 //! # The failure latch
 //!
@@ -17,17 +22,22 @@
 //! Errors name no command-line flag (a parameter error is a [`ParamError`] the caller
 //! renders with its flag).
 
+mod host;
 mod params;
 
+pub use host::{host_arg, method_table};
 pub use params::{parse_params, ParamError};
 
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
 use glp_codegen::diag::render_location;
 use glp_codegen::interp::{Host, Interpreter, RuntimeError, Value};
-use glp_codegen::ir::{FunctionId, Location, Program, ScalarValue};
+use glp_codegen::ir::{FunctionId, Location, Program, Role, ScalarValue};
+use glp_codegen::loops::default_loop_budget;
 use glp_codegen::program::kind::KindSpec;
 use glp_codegen::program::source::{compile_source, SourceError};
+use host::Budgeted;
+use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -72,7 +82,7 @@ fn compile_error(file: &str, source: &str, error: &SourceError) -> Error {
 }
 
 /// A compiled program with its parameter values, the file it came from and its failure
-/// latch. `Sync`: one value serves every engine thread.
+/// latch. `Sync`: one value serves every engine thread. A clone has no pending failure.
 pub struct LoadedProgram {
     program: Program,
     interpreter: Interpreter,
@@ -179,12 +189,23 @@ impl LoadedProgram {
         self.failed.load(Relaxed)
     }
 
-    /// Runs function `f` with `args` on `host`; `None` after a failure (this one, latched as
-    /// hook `hook` for `vertex` in `iteration`, or an earlier one).
+    /// The function that runs hook `hook`: the one the source writes, `None` for a hook it
+    /// leaves out (the trait's default, which the kind runs natively), unless `defaults`
+    /// asks for the default hook's source the compiler adds.
+    pub fn hook_function(&self, hook: usize, defaults: bool) -> Option<FunctionId> {
+        self.interpreter.hook(hook).filter(|&f| defaults || self.program.functions[f as usize].role == Role::Hook(hook))
+    }
+
+    /// Runs hook function `f` with `args` on `host` (the kind's view), with the loop step
+    /// budget set ([`LoadedProgram::with_loop_budget`]) or else
+    /// [`default_loop_budget`] of `graph` (the vertex and stored edge counts of the graph the
+    /// hook sees); `None` after a failure (this one, latched as hook `hook` for `vertex` in
+    /// `iteration`, or an earlier one).
     #[inline]
-    pub fn call<H: Host + ?Sized>(
+    pub fn call<H: Host>(
         &self,
-        host: &H,
+        host: H,
+        graph: (u64, u64),
         f: FunctionId,
         args: &[Value],
         (hook, vertex, iteration): (usize, VertexId, u32),
@@ -192,7 +213,8 @@ impl LoadedProgram {
         if self.failed() {
             return None;
         }
-        match self.interpreter.call(host, f, &self.params, args) {
+        let loop_budget = self.loop_budget.unwrap_or_else(|| default_loop_budget(graph.0, graph.1));
+        match self.interpreter.call(&Budgeted { host, loop_budget }, f, &self.params, args) {
             Ok(value) => Some(value),
             Err(error) => {
                 self.fail(HookFailure { hook, vertex, iteration, error });
@@ -228,11 +250,15 @@ impl LoadedProgram {
     }
 
     /// The error for `failure`: its message, its location with the source line and a caret,
-    /// then `notes` (lines ending with a newline but the last, each starting `   = `).
+    /// the help of [`loop_budget_help`] for a loop past its budget, then `notes` (lines
+    /// ending with a newline but the last, each starting `   = `).
     pub fn render(&self, failure: &HookFailure, notes: &str) -> Error {
         let mut text = format!("{}\n", failure.error.message());
         if let Some(location) = failure.error.location() {
             render_location(&mut text, &self.file, &self.source, location);
+        }
+        if matches!(failure.error, RuntimeError::LoopBudget { .. }) {
+            text.push_str(&loop_budget_help());
         }
         text.push_str(notes);
         Error::Program(text)
@@ -272,13 +298,19 @@ impl Clone for LoadedProgram {
     }
 }
 
-impl std::fmt::Debug for LoadedProgram {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LoadedProgram")
-            .field("name", &self.program.name)
-            .field("file", &self.file)
-            .field("params", &self.params)
-            .finish_non_exhaustive()
+impl LoadedProgram {
+    /// The `Debug` output of a kind's program of type `type_name`: the program's name, file
+    /// and parameters, to which the kind adds its own fields before finishing.
+    pub fn debug_fields<'a, 'b>(&self, f: &'a mut fmt::Formatter<'b>, type_name: &str) -> fmt::DebugStruct<'a, 'b> {
+        let mut fields = f.debug_struct(type_name);
+        fields.field("name", &self.program.name).field("file", &self.file).field("params", &self.params);
+        fields
+    }
+}
+
+impl fmt::Debug for LoadedProgram {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.debug_fields(f, "LoadedProgram").finish_non_exhaustive()
     }
 }
 
@@ -290,17 +322,5 @@ pub fn loop_budget_help() -> String {
         .to_string()
 }
 
-/// Per intrinsic id of `kind` (a [`Host`]'s argument), the embedder's method of the same
-/// name in `table` (`None` for a method the table lacks: the host reports it when called).
-pub fn method_table<M: Copy>(kind: &KindSpec, table: &[(&str, M)]) -> Vec<Option<M>> {
-    kind.intrinsics.iter().map(|i| table.iter().find(|(name, _)| *name == i.name).map(|&(_, m)| m)).collect()
-}
-
-/// Argument `i` of a context method's call, read with `get` (an error naming `ty` when it is
-/// missing or of another type).
-pub fn host_arg<T>(args: &[Value], i: usize, get: fn(Value) -> Option<T>, ty: &str) -> Result<T, RuntimeError> {
-    args.get(i)
-        .copied()
-        .and_then(get)
-        .ok_or_else(|| RuntimeError::host(format!("argument {i} of a view method must be a {ty}")))
-}
+#[cfg(test)]
+mod tests;

@@ -32,13 +32,12 @@ use super::sampler::{Sampler, NONE, NONE_ENTRY};
 use super::view::SampleView;
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
-use crate::program::{host_arg as arg, loop_budget_help, method_table, HookFailure, LoadedProgram, LoopSite};
+use crate::program::{host_arg as arg, method_table, HookFailure, LoadedProgram, LoopSite};
 use glp_codegen::interp::{Host, RuntimeError, Value};
-use glp_codegen::ir::{FunctionId, IntrinsicId, ParamDecl, Role, ScalarValue};
+use glp_codegen::ir::{FunctionId, IntrinsicId, ParamDecl, ScalarValue};
 use glp_codegen::kinds::sample::{
     SampleProgram, COMBINED_WEIGHT, NEXT, NEXT_ENTRY, NEXT_TRANSITS, SAMPLE_KIND, SAMPLE_SIZE, SAMPLING, STEPS, UNIQUE,
 };
-use glp_codegen::loops::default_loop_budget;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -46,7 +45,8 @@ use std::sync::OnceLock;
 const HOOKS: usize = 8;
 
 /// A sampler compiled at run time and run on the IR interpreter (see the module docs).
-/// `Sync`: one value serves every engine thread.
+/// `Sync`: one value serves every engine thread. A clone has no pending failure.
+#[derive(Clone)]
 pub struct InterpretedSampler {
     loaded: LoadedProgram,
     /// Per hook index: the function to interpret, `None` to run the trait's default natively.
@@ -86,13 +86,7 @@ impl InterpretedSampler {
     fn of_loaded(loaded: LoadedProgram) -> Self {
         let methods = method_table(&SAMPLE_KIND, &Method::ALL);
         let features = glp_codegen::program::features::used(&SAMPLE_KIND, loaded.program()).into_iter().collect();
-        let mut hooks = [None; HOOKS];
-        for (hook, slot) in hooks.iter_mut().enumerate() {
-            *slot = loaded
-                .interpreter()
-                .hook(hook)
-                .filter(|&f| loaded.program().functions[f as usize].role == Role::Hook(hook));
-        }
+        let hooks = std::array::from_fn(|hook| loaded.hook_function(hook, false));
         InterpretedSampler { loaded, hooks, methods, features, cuda: OnceLock::new() }
     }
 
@@ -124,15 +118,9 @@ impl InterpretedSampler {
         (sample, step): (u32, u32),
         args: &[Value],
     ) -> Option<Value> {
-        if self.loaded.failed() {
-            return None;
-        }
-        let loop_budget = self.loaded.loop_budget().unwrap_or_else(|| match view {
-            Some(view) => default_loop_budget(u64::from(view.num_vertices()), view.num_edges()),
-            None => default_loop_budget(0, 0),
-        });
-        let host = ViewHost { view, methods: &self.methods, loop_budget };
-        let value = self.loaded.call(&host, f, args, (hook, sample, step))?;
+        let host = ViewHost { view, methods: &self.methods };
+        let graph = view.map_or((0, 0), |view| (u64::from(view.num_vertices()), view.num_edges()));
+        let value = self.loaded.call(host, graph, f, args, (hook, sample, step))?;
         let want = SAMPLE_KIND.hooks[hook].ret.ty();
         if value.has_type(&want) {
             Some(value)
@@ -160,42 +148,18 @@ impl InterpretedSampler {
     fn render(&self, failure: &HookFailure) -> Error {
         let hook = SAMPLE_KIND.hooks.get(failure.hook).map_or("a hook", |h| h.name);
         let name = &self.loaded.program().name;
-        let mut notes = String::new();
-        if matches!(failure.error, RuntimeError::LoopBudget { .. }) {
-            notes.push_str(&loop_budget_help());
-        }
-        if failure.hook <= UNIQUE {
-            notes.push_str(&format!("   = note: in `{hook}` of `{name}`"));
+        let note = if failure.hook <= UNIQUE {
+            format!("   = note: in `{hook}` of `{name}`")
         } else {
-            notes.push_str(&format!(
-                "   = note: in `{hook}` of `{name}`, for sample {} at step {}",
-                failure.vertex, failure.iteration
-            ));
-        }
-        self.loaded.render(failure, &notes)
-    }
-}
-
-impl Clone for InterpretedSampler {
-    /// A copy without the original's pending failure.
-    fn clone(&self) -> Self {
-        InterpretedSampler {
-            loaded: self.loaded.clone(),
-            hooks: self.hooks,
-            methods: self.methods.clone(),
-            features: self.features.clone(),
-            cuda: self.cuda.clone(),
-        }
+            format!("   = note: in `{hook}` of `{name}`, for sample {} at step {}", failure.vertex, failure.iteration)
+        };
+        self.loaded.render(failure, &note)
     }
 }
 
 impl fmt::Debug for InterpretedSampler {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("InterpretedSampler")
-            .field("name", &self.loaded.program().name)
-            .field("file", &self.loaded.file())
-            .field("params", &self.loaded.params())
-            .finish_non_exhaustive()
+        self.loaded.debug_fields(f, "InterpretedSampler").finish_non_exhaustive()
     }
 }
 
@@ -354,7 +318,6 @@ impl Method {
 struct ViewHost<'v, 'a> {
     view: Option<&'v SampleView<'a>>,
     methods: &'v [Option<Method>],
-    loop_budget: u64,
 }
 
 fn u32_arg(args: &[Value], i: usize) -> Result<u32, RuntimeError> {
@@ -366,10 +329,6 @@ fn u64_arg(args: &[Value], i: usize) -> Result<u64, RuntimeError> {
 }
 
 impl Host for ViewHost<'_, '_> {
-    fn loop_budget(&self) -> u64 {
-        self.loop_budget
-    }
-
     fn intrinsic(&self, id: IntrinsicId, args: &[Value]) -> Result<Value, RuntimeError> {
         let name = SAMPLE_KIND.intrinsics.get(id as usize).map_or("?", |i| i.name);
         let (Some(method), Some(view)) = (self.methods.get(id as usize).copied().flatten(), self.view) else {
