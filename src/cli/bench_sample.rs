@@ -129,12 +129,12 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
     let sampling = Sampling::open(args.backend, &sample_graph, gpu_option(&args))?;
     let column_bytes = graph.csr.num_edges() * 4;
     let ceiling = match &sampling {
-        Sampling::Gpu { gpu, .. } => ceiling::measure_quick(gpu)?.for_array_bytes(column_bytes),
+        Sampling::Gpu(on) => ceiling::measure_quick(&on.gpu)?.for_array_bytes(column_bytes),
         Sampling::Cpu => None,
     };
     let engines: Vec<Option<EngineArg>> = match sampling {
         Sampling::Cpu => vec![None],
-        Sampling::Gpu { .. } => args.engine.iter().copied().map(Some).collect(),
+        Sampling::Gpu(_) => args.engine.iter().copied().map(Some).collect(),
     };
     let mut rows = Vec::new();
     for app in &apps {

@@ -74,7 +74,13 @@ pub fn parse_bytes(text: &str) -> std::result::Result<u64, String> {
 /// Where samples are computed: the CPU, or a GPU holding the graph.
 pub enum Sampling<'g> {
     Cpu,
-    Gpu { gpu: Gpu, graph: DeviceSampleGraph<'g> },
+    Gpu(Box<GpuSampling<'g>>),
+}
+
+/// A GPU and the graph uploaded to it.
+pub struct GpuSampling<'g> {
+    pub gpu: Gpu,
+    pub graph: DeviceSampleGraph<'g>,
 }
 
 /// A run's samples, and what the GPU measured when one ran it.
@@ -98,7 +104,7 @@ impl<'g> Sampling<'g> {
             }
             Backend::Gpu(gpu) => {
                 let graph = DeviceSampleGraph::upload(&gpu, graph)?;
-                Ok(Sampling::Gpu { gpu, graph })
+                Ok(Sampling::Gpu(Box::new(GpuSampling { gpu, graph })))
             }
         }
     }
@@ -107,7 +113,7 @@ impl<'g> Sampling<'g> {
     pub fn name(&self) -> &'static str {
         match self {
             Sampling::Cpu => "cpu",
-            Sampling::Gpu { .. } => "gpu",
+            Sampling::Gpu(_) => "gpu",
         }
     }
 
@@ -115,7 +121,7 @@ impl<'g> Sampling<'g> {
     pub fn device(&self) -> Option<String> {
         match self {
             Sampling::Cpu => None,
-            Sampling::Gpu { gpu, .. } => Some(gpu.info().name.clone()),
+            Sampling::Gpu(on) => Some(on.gpu.info().name.clone()),
         }
     }
 
@@ -131,9 +137,9 @@ impl<'g> Sampling<'g> {
     ) -> Result<SampleRun> {
         match self {
             Sampling::Cpu => Ok(SampleRun { outcome: app.run(host, initial, seed)?, gpu: None }),
-            Sampling::Gpu { gpu, graph } => {
+            Sampling::Gpu(on) => {
                 let config = GpuSampleConfig { seed, engine: engine.engine(), device_memory };
-                let (outcome, stats) = gpu::run(gpu, graph, app.compiled(), initial, &config)?;
+                let (outcome, stats) = gpu::run(&on.gpu, &on.graph, app.compiled(), initial, &config)?;
                 Ok(SampleRun { outcome, gpu: Some(stats) })
             }
         }
