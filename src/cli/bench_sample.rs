@@ -16,7 +16,7 @@ use super::bench::{median_min, print_json};
 use super::common::{self, LoadArgs};
 use super::output;
 use super::sample::{initial_samples, App, AppParams, ClustersArg, RootsArg};
-use super::sample_backend::{DeviceMemoryArg, EngineArg, Sampling};
+use super::sample_backend::{gpu_option, DeviceMemoryArg, EngineArg, Sampling};
 use clap::Args;
 use glp_runtime::device::ceiling;
 use glp_runtime::io::WeightRule;
@@ -126,7 +126,7 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
     let graph = common::load(args.graph.as_deref(), &args.load.with_weights(WeightRule::NonNegative))?;
     let sample_graph = SampleGraph::new(&graph.csr)?;
     let roots = args.roots_random.map_or(RootsArg::Every, RootsArg::Random);
-    let sampling = Sampling::open(args.backend, &sample_graph, gpu_option(&args))?;
+    let sampling = Sampling::open(args.backend, &sample_graph, gpu_option(&args.engine, &args.device_memory))?;
     let column_bytes = graph.csr.num_edges() * 4;
     let ceiling = match &sampling {
         Sampling::Gpu(on) => ceiling::measure_quick(&on.gpu)?.for_array_bytes(column_bytes),
@@ -199,17 +199,6 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
         return print_json(&report);
     }
     output::print(&table(&report))
-}
-
-/// The first GPU option the command line set, by its flag.
-fn gpu_option(args: &SampleBenchArgs) -> Option<&'static str> {
-    if args.engine != [EngineArg::Auto] {
-        Some("--engine")
-    } else if args.device_memory.device_memory.is_some() {
-        Some("--device-memory")
-    } else {
-        None
-    }
 }
 
 fn table(report: &SampleBenchReport) -> String {

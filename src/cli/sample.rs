@@ -7,7 +7,7 @@ use super::common::{self, LoadArgs};
 use super::console;
 use super::output::{self, Content, Destination, Outputs};
 use super::progress::SampleBar;
-use super::sample_backend::{DeviceMemoryArg, EngineArg, Sampling};
+use super::sample_backend::{gpu_option, DeviceMemoryArg, EngineArg, Sampling};
 pub use super::sample_roots::{initial_samples, ClustersArg, RootsArg};
 use crate::samplers::{
     ClusterGcn, DeepWalk, FastGcn, KHop, Ladies, Layer, MultiRootWalk, Mvs, Node2vec, Ppr, WeightedDeepWalk, MAX_HOPS,
@@ -547,7 +547,7 @@ pub fn run(args: SampleArgs) -> Result<()> {
     let clusters = ClustersArg::parse(&args.clusters);
     let initial = initial_samples(&app, &graph, &roots, batch, &clusters, args.seed)?;
     let sample_graph = SampleGraph::new(&graph.csr)?;
-    let sampling = Sampling::open(args.backend, &sample_graph, gpu_option(&args))?;
+    let sampling = Sampling::open(args.backend, &sample_graph, gpu_option(&[args.engine], &args.device_memory))?;
     let run = sampling.run(&app, &sample_graph, &initial, args.seed, args.engine, args.device_memory.device_memory)?;
     let outcome = run.outcome;
     let mut outputs = Outputs::new();
@@ -575,17 +575,6 @@ pub fn run(args: SampleArgs) -> Result<()> {
     let text = if args.json { output::json(&report)? } else { summary(&report) };
     outputs.stage_report(text);
     outputs.commit()
-}
-
-/// The first GPU option the command line set, by its flag.
-fn gpu_option(args: &SampleArgs) -> Option<&'static str> {
-    if args.engine != EngineArg::Auto {
-        Some("--engine")
-    } else if args.device_memory.device_memory.is_some() {
-        Some("--device-memory")
-    } else {
-        None
-    }
 }
 
 fn summary(r: &SampleReport) -> String {

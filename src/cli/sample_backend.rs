@@ -50,6 +50,18 @@ pub struct DeviceMemoryArg {
     pub device_memory: Option<u64>,
 }
 
+/// The first GPU option a command line set, by its flag (`None`: neither): `--backend cpu`
+/// with one is an error.
+pub fn gpu_option(engines: &[EngineArg], device_memory: &DeviceMemoryArg) -> Option<&'static str> {
+    if engines.iter().any(|&e| e != EngineArg::Auto) {
+        Some("--engine")
+    } else if device_memory.device_memory.is_some() {
+        Some("--device-memory")
+    } else {
+        None
+    }
+}
+
 /// A byte count: digits, optionally followed by K, M, G or T (powers of 1024; a trailing `B`
 /// or `iB` is accepted).
 pub fn parse_bytes(text: &str) -> std::result::Result<u64, String> {

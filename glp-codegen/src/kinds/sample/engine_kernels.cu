@@ -96,31 +96,29 @@ __device__ __forceinline__ glp_u64 glp_engine_distinct_sorted(const glp_u32* val
     return distinct;
 }
 
+// Moves values[root] down the max-heap values[0, end) to its place.
+__device__ __forceinline__ void glp_engine_sift_down(glp_u32* values, glp_u64 root, glp_u64 end) {
+    for (;;) {
+        glp_u64 child = 2ull * root + 1ull;
+        if (child >= end) return;
+        if (child + 1ull < end && values[child] < values[child + 1ull]) ++child;
+        if (values[root] >= values[child]) return;
+        const glp_u32 swap = values[root];
+        values[root] = values[child];
+        values[child] = swap;
+        root = child;
+    }
+}
+
 // Sorts values[0, n) ascending in place (heap sort: O(n log n), no extra memory).
 __device__ void glp_engine_heap_sort(glp_u32* values, glp_u64 n) {
     if (n < 2ull) return;
-    for (glp_u64 start = n / 2ull; start-- > 0ull;) {
-        glp_u64 root = start;
-        for (;;) {
-            glp_u64 child = 2ull * root + 1ull;
-            if (child >= n) break;
-            if (child + 1ull < n && values[child] < values[child + 1ull]) ++child;
-            if (values[root] >= values[child]) break;
-            const glp_u32 swap = values[root]; values[root] = values[child]; values[child] = swap;
-            root = child;
-        }
-    }
+    for (glp_u64 start = n / 2ull; start-- > 0ull;) glp_engine_sift_down(values, start, n);
     for (glp_u64 end = n - 1ull; end > 0ull; --end) {
-        const glp_u32 top = values[0]; values[0] = values[end]; values[end] = top;
-        glp_u64 root = 0ull;
-        for (;;) {
-            glp_u64 child = 2ull * root + 1ull;
-            if (child >= end) break;
-            if (child + 1ull < end && values[child] < values[child + 1ull]) ++child;
-            if (values[root] >= values[child]) break;
-            const glp_u32 swap = values[root]; values[root] = values[child]; values[child] = swap;
-            root = child;
-        }
+        const glp_u32 top = values[0];
+        values[0] = values[end];
+        values[end] = top;
+        glp_engine_sift_down(values, 0ull, end);
     }
 }
 
