@@ -134,7 +134,7 @@ mod tests {
         assert!(text.contains("struct glp_sample_batch {"));
         let source = engine_kernel_source("struct glp_sample_params { glp_u32 unused; };").unwrap();
         for name in ENGINE_KERNEL_NAMES {
-            assert!(source.contains(&format!(" {name}(")), "{name} missing");
+            assert!(source.contains(&format!("{name}(const glp_sample_params params")), "{name} missing");
         }
         assert!(!source.contains("/*{{"));
     }
