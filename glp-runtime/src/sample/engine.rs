@@ -120,11 +120,12 @@ pub(crate) fn replay_sample<S: Sampler + ?Sized>(
 
 /// One sample's result: the vertices it added, the transit each was drawn from, and the
 /// step that added it.
-#[derive(Default)]
-struct Record {
-    vertices: Vec<VertexId>,
-    sources: Vec<VertexId>,
-    steps: Vec<u32>,
+/// Every engine's per-sample record (the GPU engines keep those of samples run again).
+#[derive(Debug, Default)]
+pub(crate) struct Record {
+    pub vertices: Vec<VertexId>,
+    pub sources: Vec<VertexId>,
+    pub steps: Vec<u32>,
 }
 
 impl Record {

@@ -12,6 +12,7 @@ use super::{replayed_failure, Context, GpuSampleStats};
 use crate::device::{DeviceBuffer, KernelArg, KernelArgs, Shape};
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
+use crate::sample::engine::Record;
 use crate::sample::outcome::SampleOutcome;
 use crate::sample::roots::InitialSamples;
 use crate::sample::sampler::ALL_NEIGHBOURS;
@@ -111,14 +112,6 @@ impl Capacity {
             .checked_add(self.out.checked_mul(16)?)?
             .checked_add(8 + 4 + 4 + 8)
     }
-}
-
-/// One sample's record.
-#[derive(Debug, Default)]
-struct Record {
-    vertices: Vec<VertexId>,
-    sources: Vec<VertexId>,
-    steps: Vec<u32>,
 }
 
 /// A batch's results, downloaded.
