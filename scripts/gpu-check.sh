@@ -71,6 +71,12 @@ run() {
   done
   step memcheck-sample-khop-distinct 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample khop "$g" --backend gpu --roots-random 300 --fanouts 25,10 --without-replacement
   step racecheck-sample-khop 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" sample khop "$g" --backend gpu --roots-random 300 --fanouts 10,5
+  # The transit-parallel engine (shared memory: the scan, the cached rows of block transits).
+  for app in khop deepwalk node2vec; do
+    step "memcheck-sample-tp-$app" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample "$app" "$g" --backend gpu --engine tp --roots-random 300 --walk-length 10 --fanouts 10,10
+  done
+  step memcheck-sample-tp-khop-distinct 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample khop "$g" --backend gpu --engine tp --roots-random 300 --fanouts 25,10 --without-replacement
+  step racecheck-sample-tp-khop 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" sample khop "$g" --backend gpu --engine tp --roots-random 300 --fanouts 10,5
   step racecheck-sample-deepwalk 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" sample deepwalk "$g" --backend gpu --roots-random 300 --walk-length 10
   step memcheck-llp 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp data/com-dblp.edges.gz --backend gpu --schedule sync --iterations 3 --variant llp
   step memcheck-async 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp data/com-dblp.edges.gz --backend gpu --schedule async --variant llp

@@ -1,9 +1,11 @@
 //! CPU == GPU for whole sampling runs: every built-in sampler, a sampler file, draws without
 //! replacement and samples that outgrow their first region give on the GPU engines
-//! (`glp::sample::gpu::run`) exactly the CPU engine's samples (every vertex, its transit and
-//! step) for the same seed: on a weighted real graph, on a small graph with a dead end, and
-//! on a graph with hubs of thousands of neighbours and repeated neighbours; with one root
-//! per sample (the walk engine for walks) and several (the per-sample engine). A hook's bad
+//! (`glp::sample::gpu::run`, sample-parallel through `auto`, and transit-parallel) exactly
+//! the CPU engine's samples (every vertex, its transit and step) for the same seed: on a
+//! weighted real graph, on a small graph with a dead end, and on a graph with hubs of
+//! thousands of neighbours and repeated neighbours; with one root per sample (the walk engine
+//! for walks) and several (the per-sample engine); with thousands of samples on one hub, so
+//! that the transit-parallel engine runs all three kernel classes. A hook's bad
 //! result fails the GPU run with the CPU's own error. Skipped without a GPU unless
 //! `GLP_REQUIRE_GPU=1`.
 
@@ -50,17 +52,17 @@ fn assert_same(context: &str, cpu: &SampleOutcome, gpu: &SampleOutcome) {
     assert_eq!((&cpu.root_offsets, &cpu.roots), (&gpu.root_offsets, &gpu.roots), "{context}: roots");
 }
 
-/// Runs `sampler` on every graph with one and three roots per sample and two seeds; returns
-/// the engines that ran and how many samples were run again.
-fn compare(gpu: &Gpu, name: &str, sampler: &dyn CompiledSampler) -> (Vec<&'static str>, u64) {
+/// Runs `sampler` on `engine` on every graph with one and three roots per sample and two
+/// seeds; returns the engines that ran and how many samples were run again.
+fn compare(gpu: &Gpu, name: &str, sampler: &dyn CompiledSampler, engine: GpuEngine) -> (Vec<&'static str>, u64) {
     let mut engines = Vec::new();
     let mut reruns = 0;
     for (graph_name, csr) in graphs() {
         for (seed, roots) in [(1u64, 1u32), (7, 3)] {
             let initial = InitialSamples::random(300, roots, csr.num_vertices(), seed).unwrap();
-            let config = GpuSampleConfig { seed, ..GpuSampleConfig::default() };
+            let config = GpuSampleConfig { seed, engine, ..GpuSampleConfig::default() };
             let (cpu, on_gpu) = both(gpu, &csr, sampler, &initial, config);
-            let context = format!("{name} on {graph_name}, seed {seed}, {roots} root(s)");
+            let context = format!("{name} ({engine:?}) on {graph_name}, seed {seed}, {roots} root(s)");
             let (outcome, stats) = on_gpu.unwrap_or_else(|e| panic!("{context} on the GPU: {e}"));
             assert_same(&context, &cpu, &outcome);
             engines.push(stats.engine);
@@ -76,9 +78,11 @@ fn every_built_in_sampler_samples_on_the_gpu_as_on_the_cpu() {
     let mut engines = Vec::new();
     for built_in in &BUILT_IN {
         let sampler = (built_in.sampler)();
-        engines.extend(compare(&gpu, built_in.name, sampler.as_ref()).0);
+        for engine in [GpuEngine::Auto, GpuEngine::TransitParallel] {
+            engines.extend(compare(&gpu, built_in.name, sampler.as_ref(), engine).0);
+        }
     }
-    for engine in ["walks", "per-sample", "warp-per-sample"] {
+    for engine in ["walks", "per-sample", "warp-per-sample", "step-by-step"] {
         assert!(engines.contains(&engine), "{engine} never ran: {engines:?}");
     }
 }
@@ -93,12 +97,20 @@ fn draws_without_replacement_and_samples_that_outgrow_their_regions_match_the_cp
     // Without replacement, fan-outs above many degrees: repeats are drawn again, and rows run
     // out of distinct neighbours.
     let khop = KHop { hops: 2, fanout_1: 25, fanout_2: 10, fanout_3: 0, fanout_4: 0, replace: false };
-    let (engines, _) = compare(&gpu, "k-hop 25,10 without replacement", &khop);
+    let (engines, _) = compare(&gpu, "k-hop 25,10 without replacement", &khop, GpuEngine::Auto);
     assert!(engines.iter().all(|&e| e == "per-sample"), "{engines:?}");
+    compare(&gpu, "k-hop 25,10 without replacement", &khop, GpuEngine::TransitParallel);
     // 6,000 draws per layer: more than the first region's 4,096 added vertices.
     let layer = Layer { layers: 2, size: 6000 };
-    let (_, reruns) = compare(&gpu, "layer 2 x 6000", &layer);
-    assert!(reruns > 0, "some sample outgrew its first region and ran again");
+    for engine in [GpuEngine::Auto, GpuEngine::TransitParallel] {
+        let (_, reruns) = compare(&gpu, "layer 2 x 6000", &layer, engine);
+        assert!(reruns > 0, "some sample outgrew its first region and ran again");
+    }
+    // A k-hop whose 2,000 draws from a hub outgrow the first region of 4,096 added vertices
+    // on the transit-parallel engine too.
+    let wide = KHop { hops: 2, fanout_1: 2000, fanout_2: 3, fanout_3: 0, fanout_4: 0, replace: true };
+    let (_, reruns) = compare(&gpu, "k-hop 2000,3", &wide, GpuEngine::TransitParallel);
+    assert!(reruns > 0, "some k-hop sample outgrew its first region and ran again");
 }
 
 #[test]
@@ -152,9 +164,42 @@ fn a_hooks_bad_result_fails_the_gpu_run_with_the_cpus_error() {
 }
 
 #[test]
-fn the_transit_parallel_engine_and_a_too_small_memory_cap_are_refused_clearly() {
-    let Some(gpu) = common::gpu_or_skip("the_transit_parallel_engine_and_a_too_small_memory_cap_are_refused_clearly")
-    else {
+fn the_transit_parallel_engine_runs_every_kernel_class_as_the_cpu() {
+    let Some(gpu) = common::gpu_or_skip("the_transit_parallel_engine_runs_every_kernel_class_as_the_cpu") else {
+        return;
+    };
+    // 1,500 samples on each of the two hubs (3,000 and 1,500 neighbours), 1,000 elsewhere: the
+    // hubs' entries need more than 1,024 threads (grid), their neighbours' tens to hundreds
+    // (block), single entries of small fan-outs fewer than 32 (sub-warp).
+    let csr = degree_mix(&[3000, 1500], &[1, 2, 5, 9], 4000, 11, 50, 20);
+    let mut roots = vec![0u32; 1500];
+    roots.extend(std::iter::repeat_n(1u32, 1500));
+    roots.extend((0..1000u32).map(|i| 2 + i * 3));
+    let initial = InitialSamples::given(roots, csr.num_vertices()).unwrap();
+    let deepwalk = (BUILT_IN.iter().find(|b| b.name == "deepwalk").unwrap().sampler)();
+    let node2vec = (BUILT_IN.iter().find(|b| b.name == "node2vec").unwrap().sampler)();
+    let khop = KHop { hops: 2, fanout_1: 25, fanout_2: 10, fanout_3: 0, fanout_4: 0, replace: true };
+    let unique = KHop { replace: false, ..khop };
+    let samplers: [(&str, &dyn CompiledSampler); 4] =
+        [("deepwalk", deepwalk.as_ref()), ("node2vec", node2vec.as_ref()), ("k-hop", &khop), ("k-hop unique", &unique)];
+    let mut classes = [0u64; 3];
+    for (name, sampler) in samplers {
+        let config = GpuSampleConfig { seed: 9, engine: GpuEngine::TransitParallel, ..GpuSampleConfig::default() };
+        let (cpu, on_gpu) = both(&gpu, &csr, sampler, &initial, config);
+        let (outcome, stats) = on_gpu.unwrap_or_else(|e| panic!("{name} on the GPU: {e}"));
+        assert_same(name, &cpu, &outcome);
+        assert_eq!(stats.engine, "step-by-step", "{name}");
+        assert!(stats.step_engines.iter().all(|&e| e == "tp"), "{name}: {:?}", stats.step_engines);
+        for (total, count) in classes.iter_mut().zip(stats.transit_classes) {
+            *total += count;
+        }
+    }
+    assert!(classes.iter().all(|&c| c > 0), "every class ran (sub-warp, block, grid): {classes:?}");
+}
+
+#[test]
+fn a_too_small_memory_cap_is_refused_clearly() {
+    let Some(gpu) = common::gpu_or_skip("a_too_small_memory_cap_is_refused_clearly") else {
         return;
     };
     let csr = load("email-Eu-core.txt").csr;
@@ -162,10 +207,9 @@ fn the_transit_parallel_engine_and_a_too_small_memory_cap_are_refused_clearly() 
     let deepwalk = (BUILT_IN[0].sampler)();
     let graph = SampleGraph::new(&csr).unwrap();
     let device = DeviceSampleGraph::upload(&gpu, &graph).unwrap();
-    let tp = GpuSampleConfig { engine: GpuEngine::TransitParallel, ..GpuSampleConfig::default() };
-    let error = sample::gpu::run(&gpu, &device, deepwalk.as_ref(), &initial, &tp).unwrap_err().to_string();
-    assert!(error.contains("transit-parallel"), "{error}");
-    let tiny = GpuSampleConfig { device_memory: Some(16), ..GpuSampleConfig::default() };
-    let error = sample::gpu::run(&gpu, &device, deepwalk.as_ref(), &initial, &tiny).unwrap_err().to_string();
-    assert!(error.contains("bytes of device memory"), "{error}");
+    for engine in [GpuEngine::Auto, GpuEngine::TransitParallel] {
+        let tiny = GpuSampleConfig { device_memory: Some(16), engine, ..GpuSampleConfig::default() };
+        let error = sample::gpu::run(&gpu, &device, deepwalk.as_ref(), &initial, &tiny).unwrap_err().to_string();
+        assert!(error.contains("bytes of device memory"), "{error}");
+    }
 }

@@ -78,6 +78,13 @@ struct SampleBenchRow {
     ceiling_fraction: Option<f64>,
     /// GPU: the most device memory the run's buffers held besides the graph.
     extra_device_bytes: Option<u64>,
+    /// GPU, step by step: each step's engine (sp, tp) and time (the last run).
+    step_engines: Vec<&'static str>,
+    step_ms: Vec<f64>,
+    /// GPU, transit-parallel steps: the scheduling index's share of the kernel time, and the
+    /// transits of each kernel class (sub-warp, block, grid).
+    index_share: Option<f64>,
+    transit_classes: Option<[u64; 3]>,
 }
 
 #[derive(Debug, Serialize)]
@@ -180,6 +187,14 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
                     .map(|_| median_min(&mut with_transfers).0.as_secs_f64() * 1e3),
                 ceiling_fraction: ceiling.map(|c| sampled_vertices_per_s / c),
                 extra_device_bytes: run.gpu.as_ref().map(|g| g.device_bytes),
+                step_engines: run.gpu.as_ref().map_or_else(Vec::new, |g| g.step_engines.clone()),
+                step_ms: run.gpu.as_ref().map_or_else(Vec::new, |g| g.step_ms.clone()),
+                index_share: run
+                    .gpu
+                    .as_ref()
+                    .filter(|g| g.step_engines.contains(&"tp"))
+                    .map(|g| g.index_ms / g.kernel_ms.max(1e-9)),
+                transit_classes: run.gpu.as_ref().filter(|g| g.step_engines.contains(&"tp")).map(|g| g.transit_classes),
             });
         }
     }
@@ -238,5 +253,28 @@ fn table(report: &SampleBenchReport) -> String {
             fraction
         );
     }
+    let stepwise: Vec<&SampleBenchRow> = report.samplers.iter().filter(|r| !r.step_engines.is_empty()).collect();
+    if !stepwise.is_empty() {
+        let _ = writeln!(s, "\nstep by step (engine ms per step; the scheduling index's share; transits per class)");
+        for r in stepwise {
+            let steps: Vec<String> = r
+                .step_engines
+                .iter()
+                .zip(&r.step_ms)
+                .take(STEPS_SHOWN)
+                .map(|(engine, ms)| format!("{engine} {ms:.2}"))
+                .collect();
+            let more =
+                if r.step_ms.len() > STEPS_SHOWN { format!(" ... ({} steps)", r.step_ms.len()) } else { String::new() };
+            let index = r.index_share.map_or_else(String::new, |f| format!("; index {:.0}%", f * 100.0));
+            let classes = r.transit_classes.map_or_else(String::new, |[sub_warp, block, grid]| {
+                format!("; sub-warp {sub_warp}, block {block}, grid {grid}")
+            });
+            let _ = writeln!(s, "{:<18} {:<22} {}{more}{index}{classes}", r.sampler, r.engine, steps.join(" | "));
+        }
+    }
     s
 }
+
+/// Steps whose times the table shows (the JSON has them all).
+const STEPS_SHOWN: usize = 6;

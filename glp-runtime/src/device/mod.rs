@@ -35,6 +35,8 @@ pub struct GpuInfo {
     pub compute_capability: (u32, u32),
     /// Device memory in bytes.
     pub total_memory: u64,
+    /// L2 cache in bytes.
+    pub l2_bytes: u64,
 }
 
 /// Lists the CUDA GPUs of this machine, or says why there is none usable.
@@ -63,6 +65,7 @@ pub fn probe() -> Result<Vec<GpuInfo>> {
             };
             let major = attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
             let minor = attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
+            let l2 = attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)?;
             // SAFETY: `dev` was returned by `cuDeviceGet` above.
             let total =
                 unsafe { result::device::total_mem(dev) }.map_err(|e| driver("cannot read device memory", e))?;
@@ -71,6 +74,7 @@ pub fn probe() -> Result<Vec<GpuInfo>> {
                 name,
                 compute_capability: (major as u32, minor as u32),
                 total_memory: total as u64,
+                l2_bytes: l2.max(0) as u64,
             })
         })
         .collect()

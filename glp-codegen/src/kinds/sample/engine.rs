@@ -1,7 +1,9 @@
-//! The sample-parallel engines' kernels (`engine_kernels.cu`) and what the host shares with
-//! them, generated from Rust so nothing is written twice: the launch geometry, the per-sample
-//! status codes, the rule for draws without replacement, and the batch struct
-//! ([`SampleBatchArgs`], with [`c_struct!`](crate::c_struct)) glp-runtime fills.
+//! The engines' kernels (`engine_kernels.cu`: sample-parallel, and `transit_kernels.cu`:
+//! transit-parallel, one step at a time) and what the host shares with them, generated from
+//! Rust so nothing is written twice: the launch geometry, the per-sample status codes, the
+//! rule for draws without replacement, the transit-parallel step's counters, and the structs
+//! glp-runtime fills ([`SampleBatchArgs`], [`TransitStepArgs`], with
+//! [`c_struct!`](crate::c_struct)).
 
 use crate::template::Template;
 
@@ -18,6 +20,27 @@ pub const PER_SAMPLE_THREADS: u32 = 64;
 
 /// Threads per block of the warp-per-sample kernel (four samples per block).
 pub const PER_SAMPLE_WARP_THREADS: u32 = 128;
+
+/// Threads per block of the transit-parallel engine's block and grid kernels.
+pub const TRANSIT_BLOCK_THREADS: u32 = 256;
+
+/// The most threads a transit's chunk needs: a transit needing more is a grid transit, its
+/// entries split into chunks of this many threads' work (NextDoor's block limit). A block of
+/// [`TRANSIT_BLOCK_THREADS`] runs a chunk, each thread taking several draws: 1024-thread
+/// blocks would cap a hook at 64 registers.
+pub const TRANSIT_CHUNK_THREADS: u32 = 1024;
+
+/// Entries of the row a block of the transit-parallel engine copies to shared memory (16
+/// KiB): longer rows are read from the CSR.
+pub const TRANSIT_SHARED_ROW: u32 = 4096;
+
+/// Threads per block of the transit-parallel scan, and values per thread.
+pub const TRANSIT_SCAN_THREADS: u32 = 1024;
+pub const TRANSIT_SCAN_ITEMS: u32 = 4;
+
+/// The transit-parallel step's counters (one `u32` each, in this order): entries, sub-warp
+/// transits, block transits, grid transits, chunks (of block and grid transits).
+pub const TRANSIT_COUNTERS: [&str; 5] = ["ENTRIES", "SUB_WARP", "BLOCK", "GRID", "CHUNKS"];
 
 /// A draw without replacement that repeats a vertex is made again at most this many times per
 /// distinct vertex of the neighbourhood (plus this many) per draw: for a uniform draw the
@@ -89,6 +112,38 @@ crate::c_struct! {
     }
 }
 
+crate::c_struct! {
+    /// One step of the transit-parallel engine over a batch (a [`SampleBatchArgs`]): the
+    /// scheduling index and the dense slots draws go to. Capacities: `entry_capacity` entries
+    /// and chunks, `num_vertices` counts, the batch's `cap_out` slots per sample.
+    pub struct TransitStepArgs => "glp_transit_step" {
+        /// per vertex: its entries, then where they start, then where they end
+        counts: u64 => "glp_u32*",
+        /// the scan's tile totals
+        tile_sums: u64 => "glp_u32*",
+        /// the entries sorted by transit: batch index of the sample, transit position,
+        /// transit, first slot (= stream lane)
+        entry_samples: u64 => "glp_u32*",
+        entry_positions: u64 => "glp_u32*",
+        entry_transits: u64 => "glp_u32*",
+        entry_slots: u64 => "glp_u64*",
+        /// cap_out per sample: each lane's draw (NONE: none), and its transit's position
+        dense_vertices: u64 => "glp_u32*",
+        dense_positions: u64 => "glp_u32*",
+        /// per sample: the step's lanes
+        step_lanes: u64 => "glp_u64*",
+        /// the chunks of block and grid transits: transit, first sorted entry, entries
+        chunk_transits: u64 => "glp_u32*",
+        chunk_firsts: u64 => "glp_u32*",
+        chunk_counts: u64 => "glp_u32*",
+        /// GLP_TRANSIT_COUNTER_* (glp-codegen's TRANSIT_COUNTERS)
+        counters: u64 => "glp_u32*",
+        entry_capacity: u64 => "glp_u64",
+        num_vertices: u32 => "glp_u32",
+        step: u32 => "glp_u32",
+    }
+}
+
 /// The kernels' `ENGINE` slot: the constants above as `#define`s, then the batch struct.
 pub fn engine_cuda() -> String {
     let defines = [
@@ -100,17 +155,51 @@ pub fn engine_cuda() -> String {
         ("OVERFLOW_OUT", u64::from(OVERFLOW_OUT), "status: the added vertices did not fit"),
         ("FAILED", u64::from(FAILED), "status: a hook's result the CPU engine refuses"),
     ];
+    let transit = [
+        ("BLOCK_THREADS", u64::from(TRANSIT_BLOCK_THREADS), "threads per block of the block and grid kernels"),
+        ("CHUNK_THREADS", u64::from(TRANSIT_CHUNK_THREADS), "the most threads a chunk of a transit's entries needs"),
+        ("SHARED_ROW", u64::from(TRANSIT_SHARED_ROW), "entries of a row cached in shared memory"),
+        ("SCAN_THREADS", u64::from(TRANSIT_SCAN_THREADS), "threads per block of the scan"),
+        ("SCAN_ITEMS", u64::from(TRANSIT_SCAN_ITEMS), "values per thread of the scan"),
+        ("SCAN_TILE", u64::from(TRANSIT_SCAN_THREADS * TRANSIT_SCAN_ITEMS), "values per block of the scan"),
+    ];
     let mut text: String =
         defines.iter().map(|(name, value, doc)| format!("#define GLP_SAMPLE_{name} {value}ull // {doc}\n")).collect();
+    for (name, value, doc) in transit {
+        text.push_str(&format!("#define GLP_TRANSIT_{name} {value}ull // {doc}\n"));
+    }
+    for (index, name) in TRANSIT_COUNTERS.iter().enumerate() {
+        text.push_str(&format!("#define GLP_TRANSIT_COUNTER_{name} {index}u\n"));
+    }
     text.push_str(&SampleBatchArgs::c_definition());
+    text.push_str(&TransitStepArgs::c_definition());
     text
 }
+
+/// The transit-parallel step's kernels, appended to [`ENGINE_KERNELS`] (their own file: one
+/// engine each).
+const TRANSIT_KERNELS: &str = include_str!("transit_kernels.cu");
 
 /// The engines' kernels as written, with their slots.
 pub const ENGINE_KERNELS: Template = Template::new("kinds/sample/engine_kernels.cu", include_str!("engine_kernels.cu"));
 
 /// The entry points of [`ENGINE_KERNELS`].
-pub const ENGINE_KERNEL_NAMES: [&str; 3] = ["glp_sample_walks", "glp_sample_per_sample", "glp_sample_per_sample_warp"];
+pub const ENGINE_KERNEL_NAMES: [&str; 14] = [
+    "glp_sample_walks",
+    "glp_sample_per_sample",
+    "glp_sample_per_sample_warp",
+    "glp_sample_begin",
+    "glp_sample_step_warp",
+    "glp_transit_count",
+    "glp_transit_scan_tiles",
+    "glp_transit_scan_totals",
+    "glp_transit_scan_add",
+    "glp_transit_scatter",
+    "glp_transit_classify",
+    "glp_transit_draw_small",
+    "glp_transit_draw_large",
+    "glp_transit_gather",
+];
 
 /// The engines' kernels with `device_functions` (a sampler's emitted hooks) fused in.
 pub fn engine_kernel_source(device_functions: &str) -> Result<String, crate::template::TemplateError> {
@@ -119,6 +208,7 @@ pub fn engine_kernel_source(device_functions: &str) -> Result<String, crate::tem
         ("VIEW", &super::layout::view_cuda()),
         ("ENGINE", &engine_cuda()),
         ("PROGRAM", device_functions),
+        ("TRANSIT", TRANSIT_KERNELS),
     ])
 }
 
@@ -134,7 +224,7 @@ mod tests {
         assert!(text.contains("struct glp_sample_batch {"));
         let source = engine_kernel_source("struct glp_sample_params { glp_u32 unused; };").unwrap();
         for name in ENGINE_KERNEL_NAMES {
-            assert!(source.contains(&format!("{name}(const glp_sample_params params")), "{name} missing");
+            assert!(source.contains(&format!("{name}(const ")), "{name} missing");
         }
         assert!(!source.contains("/*{{"));
     }

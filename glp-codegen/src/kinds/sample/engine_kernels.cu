@@ -139,11 +139,8 @@ struct glp_engine_sample {
     glp_u32 status;  // 0, overflow bits or GLP_SAMPLE_FAILED
 };
 
-// The batch's k-th sample, its roots copied into its history as level 0 by the threads
-// lane, lane + width, ... (width threads share the sample); view set up for it.
-__device__ __forceinline__ glp_engine_sample glp_engine_begin(const glp_sample_batch& b, glp_u64 k, glp_u32 lane,
-                                                             glp_u32 width, glp_sample_view& view,
-                                                             glp_sample_stream& stream) {
+// The batch's k-th sample's region of the arena, its state (len, status) not read.
+__device__ __forceinline__ glp_engine_sample glp_engine_region(const glp_sample_batch& b, glp_u64 k) {
     glp_engine_sample s;
     s.sample = b.sample_ids[k];
     s.history = b.history + k * b.cap_history;
@@ -158,6 +155,32 @@ __device__ __forceinline__ glp_engine_sample glp_engine_begin(const glp_sample_b
     s.positions = b.positions + k * b.cap_out;
     s.len = 0ull;
     s.status = 0u;
+    return s;
+}
+
+// The view of the batch's k-th sample (region s), its stream `stream`.
+__device__ __forceinline__ void glp_engine_view(const glp_sample_batch& b, glp_u64 k, const glp_engine_sample& s,
+                                                glp_sample_view& view, glp_sample_stream& stream) {
+    const glp_u64 r0 = b.root_offsets[k];
+    view.roots = b.roots + r0;
+    view.sorted_roots = b.sorted_roots + r0;
+    view.root_count = (glp_u32)(b.root_offsets[k + 1ull] - r0);
+    view.history = s.history;
+    view.history_starts = s.starts;
+    view.stream = &stream;
+    view.combined = nullptr;
+    view.combined_sources = nullptr;
+    view.combined_prefix = nullptr;
+    view.combined_sorted = nullptr;
+    view.combined_len = 0ull;
+}
+
+// The batch's k-th sample, its roots copied into its history as level 0 by the threads
+// lane, lane + width, ... (width threads share the sample); view set up for it.
+__device__ __forceinline__ glp_engine_sample glp_engine_begin(const glp_sample_batch& b, glp_u64 k, glp_u32 lane,
+                                                             glp_u32 width, glp_sample_view& view,
+                                                             glp_sample_stream& stream) {
+    glp_engine_sample s = glp_engine_region(b, k);
     const glp_u64 r0 = b.root_offsets[k], root_count = b.root_offsets[k + 1ull] - r0;
     if (root_count > b.cap_history) {
         s.status = GLP_SAMPLE_OVERFLOW_HISTORY;
@@ -169,17 +192,7 @@ __device__ __forceinline__ glp_engine_sample glp_engine_begin(const glp_sample_b
         s.starts[1] = root_count;
     }
     stream = glp_sample_stream_new(0ull, s.sample, 0u, 0u);
-    view.roots = b.roots + r0;
-    view.sorted_roots = b.sorted_roots + r0;
-    view.root_count = (glp_u32)root_count;
-    view.history = s.history;
-    view.history_starts = s.starts;
-    view.stream = &stream;
-    view.combined = nullptr;
-    view.combined_sources = nullptr;
-    view.combined_prefix = nullptr;
-    view.combined_sorted = nullptr;
-    view.combined_len = 0ull;
+    glp_engine_view(b, k, s, view, stream);
     return s;
 }
 
@@ -319,6 +332,24 @@ __device__ void glp_engine_next_level(const glp_sample_batch& b, glp_engine_samp
     s.starts[step + 2u] = next_end;
 }
 
+// One step of sample s by one thread: its draws, then (unless it is the last step) the next
+// level. A step without transits leaves the next level empty.
+__device__ void glp_engine_step(const glp_sample_params& params, glp_sample_view& view, const glp_sample_batch& b,
+                                glp_engine_sample& s, glp_u64 seed, glp_u32 step) {
+    const glp_u64 t_begin = s.starts[step], t_end = s.starts[step + 1u];
+    view.step = step;
+    view.history_levels = step + 1u;
+    const glp_u64 added_start = s.len;
+    if (t_begin < t_end) {
+        if (b.collective) {
+            glp_engine_collective_step(params, view, b, s, seed, step, t_begin, t_end);
+        } else {
+            glp_engine_individual_step(params, view, b, s, seed, step, t_begin, t_end);
+        }
+    }
+    if (s.status == 0u && step + 1u < b.steps) glp_engine_next_level(b, s, step, t_begin, t_end, added_start);
+}
+
 // Sample sample_ids[k] for k < b.samples, one thread each, as the CPU engine's `sample_one`:
 // its record (vertices, sources, steps, and the position of each vertex's transit) goes to
 // its region of the arena, its length to lengths[k], and status[k] is 0, an overflow bit
@@ -331,18 +362,8 @@ extern "C" __global__ void glp_sample_per_sample(const glp_sample_params params,
     glp_sample_view view = graph;
     glp_sample_stream stream;
     glp_engine_sample s = glp_engine_begin(b, k, 0u, 1u, view, stream);
-    for (glp_u32 step = 0u; step < b.steps && s.status == 0u; ++step) {
-        const glp_u64 t_begin = s.starts[step], t_end = s.starts[step + 1u];
-        if (t_begin == t_end) break;
-        view.step = step;
-        view.history_levels = step + 1u;
-        const glp_u64 added_start = s.len;
-        if (b.collective) {
-            glp_engine_collective_step(params, view, b, s, seed, step, t_begin, t_end);
-        } else {
-            glp_engine_individual_step(params, view, b, s, seed, step, t_begin, t_end);
-        }
-        if (s.status == 0u && step + 1u < b.steps) glp_engine_next_level(b, s, step, t_begin, t_end, added_start);
+    for (glp_u32 step = 0u; step < b.steps && s.status == 0u && s.starts[step] < s.starts[step + 1u]; ++step) {
+        glp_engine_step(params, view, b, s, seed, step);
     }
     b.status[k] = s.status;
     b.lengths[k] = s.len;
@@ -413,27 +434,34 @@ __device__ void glp_engine_next_level_warp(const glp_sample_batch& b, glp_engine
     if (lane_id == 0u) s.starts[step + 2u] = next_end;
 }
 
-// Sample sample_ids[k], one warp each (k = global warp index): glp_sample_per_sample's record,
-// with the draws of individual steps with replacement and the next level of ADDED transits
-// shared by the warp's 32 threads; the other steps (collective, without replacement) and
-// REPLACE levels run on the warp's first thread.
-extern "C" __global__ void glp_sample_per_sample_warp(const glp_sample_params params, const glp_sample_view graph,
-                                                      const glp_sample_batch b, const glp_u64 seed) {
-    const glp_u64 k = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / 32ull;
-    const glp_u32 lane_id = threadIdx.x & 31u;
-    if (k >= b.samples) return;  // the whole warp
-    glp_sample_view view = graph;
-    glp_sample_stream stream;
-    glp_engine_sample s = glp_engine_begin(b, k, lane_id, 32u, view, stream);
+// After the draws of a step that added s.vertices[added_start, s.len), by a warp: the next
+// level (ADDED transits shared by the warp, REPLACE levels by its first thread), unless the
+// step is the last one.
+__device__ void glp_engine_finish_step_warp(const glp_sample_batch& b, glp_engine_sample& s, glp_u32 step,
+                                            glp_u64 t_begin, glp_u64 t_end, glp_u64 added_start, glp_u32 lane_id) {
     __syncwarp();
-    for (glp_u32 step = 0u; step < b.steps && s.status == 0u; ++step) {
-        const glp_u64 t_begin = s.starts[step], t_end = s.starts[step + 1u];
-        if (t_begin == t_end) break;
-        view.step = step;
-        view.history_levels = step + 1u;
-        const glp_u64 added_start = s.len;
-        const bool parallel = !b.collective && b.unique_steps[step] == 0;
-        if (parallel) {
+    if (s.status != 0u || step + 1u == b.steps) return;
+    if (b.replace) {
+        if (lane_id == 0u) glp_engine_next_level(b, s, step, t_begin, t_end, added_start);
+        s.status = __shfl_sync(0xFFFFFFFFu, s.status, 0);
+    } else {
+        glp_engine_next_level_warp(b, s, step, t_end, added_start, lane_id);
+    }
+    __syncwarp();
+}
+
+// One step of sample s by a warp (lane_id): the draws of individual steps with replacement
+// shared by its 32 threads, the other steps (collective, without replacement) on its first
+// thread; then the next level.
+__device__ void glp_engine_step_warp(const glp_sample_params& params, glp_sample_view& view,
+                                     const glp_sample_batch& b, glp_engine_sample& s, glp_u64 seed, glp_u32 step,
+                                     glp_u32 lane_id) {
+    const glp_u64 t_begin = s.starts[step], t_end = s.starts[step + 1u];
+    view.step = step;
+    view.history_levels = step + 1u;
+    const glp_u64 added_start = s.len;
+    if (t_begin < t_end) {
+        if (!b.collective && b.unique_steps[step] == 0) {
             glp_engine_individual_step_warp(params, view, b, s, seed, step, t_begin, t_end, lane_id);
         } else {
             if (lane_id == 0u) {
@@ -446,18 +474,71 @@ extern "C" __global__ void glp_sample_per_sample_warp(const glp_sample_params pa
             s.len = __shfl_sync(0xFFFFFFFFu, s.len, 0);
             s.status = __shfl_sync(0xFFFFFFFFu, s.status, 0);
         }
-        __syncwarp();
-        if (s.status != 0u || step + 1u == b.steps) continue;
-        if (b.replace) {
-            if (lane_id == 0u) glp_engine_next_level(b, s, step, t_begin, t_end, added_start);
-            s.status = __shfl_sync(0xFFFFFFFFu, s.status, 0);
-        } else {
-            glp_engine_next_level_warp(b, s, step, t_end, added_start, lane_id);
-        }
-        __syncwarp();
+    }
+    glp_engine_finish_step_warp(b, s, step, t_begin, t_end, added_start, lane_id);
+}
+
+// Sample sample_ids[k], one warp each (k = global warp index): glp_sample_per_sample's record,
+// every step by glp_engine_step_warp.
+extern "C" __global__ void glp_sample_per_sample_warp(const glp_sample_params params, const glp_sample_view graph,
+                                                      const glp_sample_batch b, const glp_u64 seed) {
+    const glp_u64 k = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / 32ull;
+    const glp_u32 lane_id = threadIdx.x & 31u;
+    if (k >= b.samples) return;  // the whole warp
+    glp_sample_view view = graph;
+    glp_sample_stream stream;
+    glp_engine_sample s = glp_engine_begin(b, k, lane_id, 32u, view, stream);
+    __syncwarp();
+    for (glp_u32 step = 0u; step < b.steps && s.status == 0u && s.starts[step] < s.starts[step + 1u]; ++step) {
+        glp_engine_step_warp(params, view, b, s, seed, step, lane_id);
     }
     if (lane_id == 0u) {
         b.status[k] = s.status;
         b.lengths[k] = s.len;
     }
 }
+
+// ----- one step at a time: engines chosen per step -----
+
+// The batch's k-th sample's region with its state as the last kernel left it.
+__device__ __forceinline__ glp_engine_sample glp_engine_resume(const glp_sample_batch& b, glp_u64 k) {
+    glp_engine_sample s = glp_engine_region(b, k);
+    s.len = b.lengths[k];
+    s.status = b.status[k];
+    return s;
+}
+
+// Starts sample sample_ids[k] (one warp each): level 0 of its history, its state cleared.
+extern "C" __global__ void glp_sample_begin(const glp_sample_batch b) {
+    const glp_u64 k = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / 32ull;
+    const glp_u32 lane_id = threadIdx.x & 31u;
+    if (k >= b.samples) return;
+    glp_sample_view view;
+    glp_sample_stream stream;
+    const glp_engine_sample s = glp_engine_begin(b, k, lane_id, 32u, view, stream);
+    if (lane_id == 0u) {
+        b.status[k] = s.status;
+        b.lengths[k] = 0ull;
+    }
+}
+
+// Step `step` of sample sample_ids[k] (one warp each) on the sample-parallel engine, the
+// state kept in the arena between launches. A sample that stopped (a status, or no transits:
+// then its next level is left empty) does nothing.
+extern "C" __global__ void glp_sample_step_warp(const glp_sample_params params, const glp_sample_view graph,
+                                                const glp_sample_batch b, const glp_u64 seed, const glp_u32 step) {
+    const glp_u64 k = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / 32ull;
+    const glp_u32 lane_id = threadIdx.x & 31u;
+    if (k >= b.samples) return;
+    glp_engine_sample s = glp_engine_resume(b, k);
+    if (s.status != 0u) return;
+    glp_sample_view view = graph;
+    glp_sample_stream stream;
+    glp_engine_view(b, k, s, view, stream);
+    glp_engine_step_warp(params, view, b, s, seed, step, lane_id);
+    if (lane_id == 0u) {
+        b.status[k] = s.status;
+        b.lengths[k] = s.len;
+    }
+}
+/*{{TRANSIT}}*/

@@ -49,11 +49,17 @@ crate::c_struct! {
         combined_len: u64 => "glp_u64",
         /// loop iterations one hook call may run in all (glp-codegen's `loops`)
         loop_budget: u64 => "glp_u64",
+        /// a copy of cached_vertex's row in shared memory, read instead of the CSR's (null:
+        /// none; set by the transit-parallel engine)
+        cached_row: u64 => "const glp_u32*",
         num_vertices: u32 => "glp_u32",
         root_count: u32 => "glp_u32",
         /// step + 1
         history_levels: u32 => "glp_u32",
         step: u32 => "glp_u32",
+        cached_vertex: u32 => "glp_u32",
+        /// the cached row's length (cached rows are short: shared memory)
+        cached_degree: u32 => "glp_u32",
     }
 }
 
@@ -104,6 +110,6 @@ mod tests {
         assert!(view.contains("glp_sample_loop_fault(const glp_sample_view& view"));
         assert!(!view.contains("/*{{"));
         assert!(view.contains(&format!("\n{}\n", SampleViewArgs::c_definition())));
-        assert_eq!(std::mem::size_of::<SampleViewArgs>(), 18 * 8 + 4 * 4);
+        assert_eq!(std::mem::size_of::<SampleViewArgs>(), 19 * 8 + 6 * 4);
     }
 }

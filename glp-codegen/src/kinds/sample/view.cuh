@@ -66,12 +66,22 @@ __device__ __forceinline__ void glp_sample_loop_fault(const glp_sample_view& vie
 
 // ----- the graph -----
 __device__ __forceinline__ glp_u32 glp_sample_num_vertices(const glp_sample_view& view) { return view.num_vertices; }
+// Whether v's row is the one an engine cached in shared memory (the transit-parallel engine's
+// transit, read by all the draws of a block or warp).
+__device__ __forceinline__ bool glp_sample_is_cached(const glp_sample_view& view, glp_u32 v) {
+    return view.cached_row != nullptr && v == view.cached_vertex;
+}
 __device__ __forceinline__ glp_u64 glp_sample_degree(const glp_sample_view& view, glp_u32 v) {
+    if (glp_sample_is_cached(view, v)) return view.cached_degree;
     return v < view.num_vertices ? view.offsets[v + 1] - view.offsets[v] : 0ull;
+}
+// v's neighbours (v < num_vertices): the cached row or the CSR's.
+__device__ __forceinline__ const glp_u32* glp_sample_row(const glp_sample_view& view, glp_u32 v) {
+    return glp_sample_is_cached(view, v) ? view.cached_row : view.targets + view.offsets[v];
 }
 __device__ __forceinline__ glp_u32 glp_sample_edge(const glp_sample_view& view, glp_u32 v, glp_u64 i) {
     if (i >= glp_sample_degree(view, v)) return GLP_SAMPLE_NONE;
-    const glp_u32 u = view.targets[view.offsets[v] + i];
+    const glp_u32 u = glp_sample_row(view, v)[i];
     view.stream->last_source = v;
     view.stream->last_target = u;
     return u;
@@ -116,10 +126,12 @@ __device__ __forceinline__ glp_u64 glp_sample_weighted_edge(const glp_sample_vie
 }
 __device__ __forceinline__ bool glp_sample_contains(const glp_sample_view& view, glp_u32 v, glp_u32 u) {
     const glp_u64 d = glp_sample_degree(view, v);
-    glp_u64 lo = d == 0ull ? 0ull : view.offsets[v], hi = lo + d;
+    if (d == 0ull) return false;
+    const glp_u32* row = glp_sample_row(view, v);
+    glp_u64 lo = 0ull, hi = d;
     while (lo < hi) {
         const glp_u64 mid = lo + (hi - lo) / 2ull;
-        const glp_u32 t = view.targets[mid];
+        const glp_u32 t = row[mid];
         if (t == u) return true;
         if (t < u) lo = mid + 1ull; else hi = mid;
     }

@@ -15,6 +15,7 @@ pub struct DeviceSampleGraph<'a> {
     weight_prefix: Option<DeviceBuffer<f64>>,
     max_weights: Option<DeviceBuffer<f32>>,
     max_degree: u64,
+    active_vertices: u64,
     rows_distinct: bool,
 }
 
@@ -25,6 +26,7 @@ impl<'a> DeviceSampleGraph<'a> {
         let max_weights = graph.max_weights().map(|m| gpu.upload("maximum weights", m)).transpose()?;
         let csr = graph.csr();
         let max_degree = (0..csr.num_vertices() as u32).map(|v| csr.degree(v) as u64).max().unwrap_or(0);
+        let active_vertices = (0..csr.num_vertices() as u32).filter(|&v| csr.degree(v) > 0).count() as u64;
         let rows_distinct = (0..csr.num_vertices() as u32).all(|v| csr.neighbors(v).windows(2).all(|w| w[0] < w[1]));
         Ok(DeviceSampleGraph {
             host: graph,
@@ -32,6 +34,7 @@ impl<'a> DeviceSampleGraph<'a> {
             weight_prefix,
             max_weights,
             max_degree,
+            active_vertices,
             rows_distinct,
         })
     }
@@ -44,6 +47,11 @@ impl<'a> DeviceSampleGraph<'a> {
     /// The largest degree.
     pub fn max_degree(&self) -> u64 {
         self.max_degree
+    }
+
+    /// Vertices with at least one edge.
+    pub fn active_vertices(&self) -> u64 {
+        self.active_vertices
     }
 
     /// Whether no row repeats a neighbour (then a row's distinct neighbours are its degree).

@@ -3,7 +3,7 @@
 //!
 //! # Engines
 //!
-//! Both current engines are *sample-parallel*: a thread owns samples, not transits.
+//! *Sample-parallel* engines, where a thread owns samples:
 //! - **Walks** ([`walks`]): samplers that draw once per transit at every step, from one root
 //!   (DeepWalk, node2vec, PPR, weighted walks). Each thread advances
 //!   [`WALKERS_PER_THREAD`](glp_codegen::kinds::sample::engine::WALKERS_PER_THREAD) walkers
@@ -17,8 +17,13 @@
 //!   added vertices in a per-sample region of an arena. Regions have a capacity computed from
 //!   the schedule's bound; a sample that outgrows one is run again with a larger one.
 //!
-//! The transit-parallel engine (NextDoor's scheduling by transit, with kernel classes) is not
-//! built yet: [`GpuEngine::TransitParallel`] is refused with a clear error.
+//! The *transit-parallel* engine ([`steps`], kernels in glp-codegen's `transit_kernels.cu`) is
+//! NextDoor's: each step, in the same arena, sorts the step's (sample, transit) entries by
+//! transit on the device and hands each transit's draws to a kernel class by the threads
+//! they need (sub-warp, block, grid), the transit's row cached in shared memory by blocks.
+//! Because samples keep their state in the arena between steps, engines mix step by step:
+//! `auto` ([`choice`]) picks one per step from cheap statistics and fuses the run into one
+//! launch when every step is sample-parallel.
 //!
 //! # Errors
 //!
@@ -34,10 +39,13 @@
 //! `device_memory`, by default most of what is free): outputs larger than the device are
 //! produced batch by batch. The graph itself must fit on the device.
 
+mod arena;
+mod choice;
 mod graph;
 mod per_sample;
 mod program;
 mod reference;
+mod steps;
 mod walks;
 
 pub use graph::DeviceSampleGraph;
@@ -58,9 +66,9 @@ use std::time::Instant;
 pub enum GpuEngine {
     /// Threads own samples (walkers).
     SampleParallel,
-    /// Threads own transits (NextDoor's scheduling): not built yet.
+    /// Threads own transits (NextDoor's scheduling), every step.
     TransitParallel,
-    /// The engine the run's statistics favour (today: sample-parallel).
+    /// The engine each step's statistics favour.
     #[default]
     Auto,
 }
@@ -79,10 +87,22 @@ pub struct GpuSampleConfig {
 /// What a GPU run measured besides its samples.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GpuSampleStats {
-    /// The engine that ran: `walks`, `per-sample` or `warp-per-sample`.
+    /// The engine that ran: `walks`, `per-sample`, `warp-per-sample` (one launch per batch)
+    /// or `step-by-step` (a launch per step, each on the engine of `step_engines`).
     pub engine: &'static str,
-    /// Time of the sampling kernels alone (CUDA events), in milliseconds.
+    /// Step by step: each step's engine, `sp` or `tp`.
+    pub step_engines: Vec<&'static str>,
+    /// Time of the sampling kernels alone (CUDA events), in milliseconds; step by step, with
+    /// the one host round trip of each transit-parallel step.
     pub kernel_ms: f64,
+    /// Step by step: each step's time, summed over batches.
+    pub step_ms: Vec<f64>,
+    /// Transit-parallel steps: the time of the scheduling index (count, scan, scatter,
+    /// classification), summed.
+    pub index_ms: f64,
+    /// Transit-parallel steps: transits of each kernel class (sub-warp, block, grid), summed
+    /// over steps and batches.
+    pub transit_classes: [u64; 3],
     /// Batches of samples.
     pub batches: u32,
     /// Samples run again with larger regions (per-sample engine).
@@ -105,23 +125,24 @@ pub fn run(
     config: &GpuSampleConfig,
 ) -> Result<(SampleOutcome, GpuSampleStats)> {
     let schedule = Schedule::of(graph.host(), sampler)?;
-    if config.engine == GpuEngine::TransitParallel {
-        return Err(Error::invalid(
-            "the transit-parallel GPU engine is not built yet; use the sample-parallel engine (sp, or auto)",
-        ));
-    }
     let module = SamplerModule::load(gpu, sampler, "engines", engine_kernel_source)?;
     let budget = match config.device_memory {
         Some(bytes) => bytes,
         None => gpu.memory_info()?.0 / 10 * 9,
     };
     let start = Instant::now();
-    let one_root = (0..initial.len()).all(|i| initial.roots(i).len() == 1);
+    let max_roots = (0..initial.len()).map(|i| initial.roots(i).len() as u64).max().unwrap_or(1);
+    let stats = choice::GraphStats {
+        active_vertices: graph.active_vertices(),
+        mean_degree: graph.host().csr().num_edges() as f64 / graph.active_vertices().max(1) as f64,
+        fits_l2: graph.bytes() <= gpu.info().l2_bytes,
+    };
+    let plan = choice::plan(config.engine, &schedule, initial.len() as u64, max_roots, stats);
     let context = Context { gpu, graph, sampler, schedule: &schedule, module: &module, seed: config.seed, budget };
-    let (mut outcome, stats) = if schedule.is_walk() && one_root {
+    let (mut outcome, stats) = if schedule.is_walk() && max_roots == 1 && plan == choice::Plan::Fused {
         walks::run(&context, initial)?
     } else {
-        per_sample::run(&context, initial)?
+        per_sample::run(&context, initial, plan)?
     };
     outcome.elapsed = start.elapsed();
     Ok((outcome, stats))

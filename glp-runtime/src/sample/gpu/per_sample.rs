@@ -1,34 +1,30 @@
-//! The per-sample engine: any sampler, one thread per sample (see the [module docs](super)).
+//! Samples in batches over an arena ([`arena`](super::arena)): any sampler, on the
+//! sample-parallel engine in one launch per batch (a thread or a warp per sample) or step by
+//! step ([`steps`](super::steps): transit-parallel steps, or `auto`'s mix).
 //!
-//! A batch is one launch of `glp_sample_per_sample` over an arena where every sample has a
-//! region of the same capacity for its history (the transits of every step), its combined
-//! neighbourhood (collective samplers) and its added vertices. Capacities start at the
+//! Every sample of a batch has a region of the same capacity for its history (the transits of
+//! every step), its combined neighbourhood (collective samplers) and its added vertices. Capacities start at the
 //! schedule's bound (what the sample could reach, from its roots, the draws per step and the
 //! largest degree) capped at a few thousand entries; a sample that outgrows its region stops
 //! with an overflow status and runs again in a later launch with four times the capacity it
 //! lacked, until it fits or needs more memory than allowed.
 
+use super::arena::{Arena, BatchResult};
+use super::choice::Plan;
+use super::steps;
 use super::{replayed_failure, Context, GpuSampleStats};
-use crate::device::{DeviceBuffer, KernelArg, KernelArgs, Shape};
+use crate::device::{DeviceBuffer, KernelArgs, Shape};
 use crate::error::{Error, Result};
-use crate::graph::VertexId;
 use crate::sample::engine::Record;
 use crate::sample::outcome::SampleOutcome;
 use crate::sample::roots::InitialSamples;
 use crate::sample::sampler::ALL_NEIGHBOURS;
 use crate::sample::schedule::Schedule;
 use glp_codegen::kinds::sample::engine::{
-    SampleBatchArgs, FAILED, OVERFLOW_COMBINED, OVERFLOW_HISTORY, OVERFLOW_OUT, PER_SAMPLE_THREADS,
-    PER_SAMPLE_WARP_THREADS,
+    FAILED, OVERFLOW_COMBINED, OVERFLOW_HISTORY, OVERFLOW_OUT, PER_SAMPLE_THREADS, PER_SAMPLE_WARP_THREADS,
 };
 use glp_codegen::kinds::sample::layout::SampleViewArgs;
 use std::collections::HashMap;
-
-// SAFETY: `SampleBatchArgs` is declared with glp-codegen's `c_struct!`, which makes it
-// `#[repr(C)]` and generates the kernel's `glp_sample_batch` from the same table, checking at
-// compile time that it has no padding and that every field is as wide as its C type: the
-// layout of `glp_sample_batch`, byte for byte.
-unsafe impl KernelArg for SampleBatchArgs {}
 
 /// The capacities regions start with, at most (entries): enough for the usual samplers'
 /// samples (k-hop 25 x 10 adds 275 vertices) without reserving hubs' worth for every sample.
@@ -41,10 +37,10 @@ const GROWTH: u64 = 4;
 
 /// Entries of a sample's region, per part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Capacity {
-    history: u64,
-    combined: u64,
-    out: u64,
+pub(super) struct Capacity {
+    pub history: u64,
+    pub combined: u64,
+    pub out: u64,
 }
 
 impl Capacity {
@@ -114,25 +110,6 @@ impl Capacity {
     }
 }
 
-/// A batch's results, downloaded.
-struct BatchResult {
-    status: Vec<u32>,
-    lengths: Vec<u64>,
-    vertices: Vec<VertexId>,
-    sources: Vec<VertexId>,
-    steps: Vec<u32>,
-    /// The output region's capacity (the stride of the three arrays above).
-    out: u64,
-}
-
-impl BatchResult {
-    /// The record of the batch's `k`-th sample.
-    fn range(&self, k: usize) -> std::ops::Range<usize> {
-        let start = k * self.out as usize;
-        start..start + self.lengths[k] as usize
-    }
-}
-
 /// What stays the same across a run's batches.
 struct Run<'c, 'r> {
     context: &'c Context<'r>,
@@ -144,14 +121,20 @@ struct Run<'c, 'r> {
     /// samples sort their combined neighbourhoods.
     sorted: bool,
     bound: Capacity,
-    /// A warp per sample (`glp_sample_per_sample_warp`): some step draws from each transit
-    /// independently (individual, with replacement), which the warp's threads share.
+    /// A warp per sample (`glp_sample_per_sample_warp`) in fused launches: some step draws
+    /// from each transit independently (individual, with replacement), which the warp's
+    /// threads share.
     warp: bool,
+    plan: Plan,
     stats: GpuSampleStats,
 }
 
 /// Runs the samples of `initial`.
-pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(SampleOutcome, GpuSampleStats)> {
+pub(super) fn run(
+    context: &Context<'_>,
+    initial: &InitialSamples,
+    plan: Plan,
+) -> Result<(SampleOutcome, GpuSampleStats)> {
     let gpu = context.gpu;
     let schedule = context.schedule;
     let max_roots = (0..initial.len()).map(|i| initial.roots(i).len() as u64).max().unwrap_or(1);
@@ -168,9 +151,18 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
         bound: Capacity::bound(schedule, max_roots, context.graph.max_degree()),
         warp,
         stats: GpuSampleStats {
-            engine: if warp { "warp-per-sample" } else { "per-sample" },
+            engine: match (&plan, warp) {
+                (Plan::Steps(_), _) => "step-by-step",
+                (Plan::Fused, true) => "warp-per-sample",
+                (Plan::Fused, false) => "per-sample",
+            },
+            step_engines: match &plan {
+                Plan::Steps(engines) => engines.iter().map(|e| e.name()).collect(),
+                Plan::Fused => Vec::new(),
+            },
             ..GpuSampleStats::default()
         },
+        plan,
     };
     let capacity = Capacity::start(run.bound);
     let batch = run.batch_size(capacity, initial.len() as u64)?;
@@ -203,9 +195,17 @@ impl Run<'_, '_> {
     /// Samples per launch at `capacity` (at most `samples`).
     fn batch_size(&self, capacity: Capacity, samples: u64) -> Result<usize> {
         let schedule = self.context.schedule;
+        let engines = match &self.plan {
+            Plan::Steps(engines) => &engines[..],
+            Plan::Fused => &[],
+        };
+        let num_vertices = self.context.graph.host().csr().num_vertices() as u64;
+        let (step_bytes, fixed) = steps::extra_bytes(engines, capacity, num_vertices).unwrap_or((u64::MAX, 0));
+        let budget = self.context.budget.saturating_sub(fixed);
         let per_sample = capacity
             .bytes_per_sample(schedule.steps(), schedule.collective, self.sorted)
-            .filter(|&bytes| bytes <= self.context.budget)
+            .and_then(|bytes| bytes.checked_add(step_bytes))
+            .filter(|&bytes| bytes <= budget)
             .ok_or_else(|| {
                 Error::TooLarge(format!(
                     "sampler `{}`: a sample needs regions of {} history, {} combined and {} added entries, more than \
@@ -213,7 +213,10 @@ impl Run<'_, '_> {
                     schedule.name, capacity.history, capacity.combined, capacity.out, self.context.budget
                 ))
             })?;
-        Ok((self.context.budget / per_sample).min(samples).clamp(1, u64::from(u32::MAX)) as usize)
+        // A transit-parallel step's entries (at most a history region per sample) are counted
+        // in 32 bits.
+        let most = if step_bytes > 0 { u64::from(u32::MAX) / capacity.history.max(1) } else { u64::from(u32::MAX) };
+        Ok((budget / per_sample).min(samples).min(most).max(1) as usize)
     }
 
     /// The first failed sample of a launch, replayed on the CPU for its error.
@@ -265,112 +268,37 @@ impl Run<'_, '_> {
         Ok(records)
     }
 
-    /// One launch over the samples `ids` with regions of `capacity`.
+    /// The samples `ids` with regions of `capacity`: one fused launch or step by step.
     fn launch(&mut self, ids: &[u32], capacity: Capacity) -> Result<BatchResult> {
         let context = self.context;
-        let (gpu, schedule) = (context.gpu, context.schedule);
-        let samples = ids.len();
-        let mut root_offsets = Vec::with_capacity(samples + 1);
-        let mut roots = Vec::new();
-        let mut sorted_roots = Vec::new();
-        root_offsets.push(0u64);
-        for &id in ids {
-            let own = self.initial.roots(id as usize);
-            roots.extend_from_slice(own);
-            let start = sorted_roots.len();
-            sorted_roots.extend_from_slice(own);
-            sorted_roots[start..].sort_unstable();
-            root_offsets.push(roots.len() as u64);
-        }
-        let alloc_u32 = |what: &str, per_sample: u64| gpu.alloc_zeros::<u32>(what, samples * per_sample as usize);
-        let sample_ids = gpu.upload("sample ids", ids)?;
-        let root_offsets = gpu.upload("root offsets", &root_offsets)?;
-        let roots = gpu.upload("roots", &roots)?;
-        let sorted_roots = gpu.upload("sorted roots", &sorted_roots)?;
-        let history = alloc_u32("sample histories", capacity.history)?;
-        let history_starts = gpu.alloc_zeros::<u64>("history starts", samples * (schedule.sizes.len() + 2))?;
-        let combined_entries = if schedule.collective { capacity.combined } else { 0 };
-        let combined = alloc_u32("combined neighbourhoods", combined_entries)?;
-        let combined_sources = alloc_u32("combined sources", combined_entries)?;
-        let combined_prefix = gpu.alloc_zeros::<f64>("combined prefix sums", samples * combined_entries as usize)?;
-        let combined_sorted =
-            if self.sorted { Some(alloc_u32("sorted combined neighbourhoods", combined_entries)?) } else { None };
-        let vertices = alloc_u32("added vertices", capacity.out)?;
-        let sources = alloc_u32("added vertices' transits", capacity.out)?;
-        let steps = alloc_u32("added vertices' steps", capacity.out)?;
-        let positions = alloc_u32("added vertices' transit positions", capacity.out)?;
-        let lengths = gpu.alloc_zeros::<u64>("sample lengths", samples)?;
-        let status = alloc_u32("sample status", 1)?;
-        let held = [
-            sample_ids.bytes(),
-            root_offsets.bytes(),
-            roots.bytes(),
-            sorted_roots.bytes(),
-            history.bytes(),
-            history_starts.bytes(),
-            combined.bytes(),
-            combined_sources.bytes(),
-            combined_prefix.bytes(),
-            combined_sorted.as_ref().map_or(0, DeviceBuffer::bytes),
-            vertices.bytes() * 4,
-            lengths.bytes(),
-            status.bytes(),
-        ];
-        self.stats.device_bytes = self.stats.device_bytes.max(held.iter().sum());
-        let batch = SampleBatchArgs {
-            sample_ids: sample_ids.device_ptr(),
-            root_offsets: root_offsets.device_ptr(),
-            roots: roots.device_ptr(),
-            sorted_roots: sorted_roots.device_ptr(),
-            sizes: self.sizes.device_ptr(),
-            unique_steps: self.unique.device_ptr(),
-            history: history.device_ptr(),
-            history_starts: history_starts.device_ptr(),
-            combined: combined.device_ptr(),
-            combined_sources: combined_sources.device_ptr(),
-            combined_prefix: combined_prefix.device_ptr(),
-            combined_sorted: combined_sorted.as_ref().map_or(0, DeviceBuffer::device_ptr),
-            vertices: vertices.device_ptr(),
-            sources: sources.device_ptr(),
-            out_steps: steps.device_ptr(),
-            positions: positions.device_ptr(),
-            lengths: lengths.device_ptr(),
-            status: status.device_ptr(),
-            cap_history: capacity.history,
-            cap_combined: combined_entries,
-            cap_out: capacity.out,
-            samples: samples as u32,
-            steps: schedule.steps(),
-            collective: u32::from(schedule.collective),
-            replace: u32::from(schedule.replace),
-            sort_combined: u32::from(self.sorted),
-            rows_distinct: u32::from(context.graph.rows_distinct()),
-        };
+        let gpu = context.gpu;
+        let arena = Arena::alloc(context, self.initial, ids, capacity, self.sorted, &self.sizes, &self.unique)?;
+        self.stats.device_bytes = self.stats.device_bytes.max(arena.bytes());
         let view = SampleViewArgs { fault: self.fault.device_ptr(), ..context.graph.view() };
-        let (kernel, shape) = if self.warp {
-            ("glp_sample_per_sample_warp", Shape::covering(samples as u64 * 32, PER_SAMPLE_WARP_THREADS)?)
-        } else {
-            ("glp_sample_per_sample", Shape::covering(samples as u64, PER_SAMPLE_THREADS)?)
-        };
-        let kernel = context.module.module.kernel(kernel)?;
-        let args = KernelArgs::new().bytes(&context.module.params).value(view).value(batch).value(context.seed);
-        let start = gpu.record()?;
-        gpu.launch(&kernel, shape, &args)?;
-        let end = gpu.record()?;
-        self.stats.kernel_ms += gpu.elapsed_ms(&start, &end)?;
+        match &self.plan {
+            Plan::Steps(engines) => steps::run(context, &arena, capacity, view, engines, &mut self.stats)?,
+            Plan::Fused => {
+                let samples = ids.len() as u64;
+                let (kernel, shape) = if self.warp {
+                    ("glp_sample_per_sample_warp", Shape::covering(samples * 32, PER_SAMPLE_WARP_THREADS)?)
+                } else {
+                    ("glp_sample_per_sample", Shape::covering(samples, PER_SAMPLE_THREADS)?)
+                };
+                let kernel = context.module.module.kernel(kernel)?;
+                let args =
+                    KernelArgs::new().bytes(&context.module.params).value(view).value(arena.args).value(context.seed);
+                let start = gpu.record()?;
+                gpu.launch(&kernel, shape, &args)?;
+                let end = gpu.record()?;
+                self.stats.kernel_ms += gpu.elapsed_ms(&start, &end)?;
+            }
+        }
         self.stats.batches += 1;
         let record = gpu.download(&self.fault)?;
         if let Some(error) = context.module.loop_fault(&record, view.loop_budget, "in a sample") {
             return Err(error);
         }
-        Ok(BatchResult {
-            status: gpu.download(&status)?,
-            lengths: gpu.download(&lengths)?,
-            vertices: gpu.download(&vertices)?,
-            sources: gpu.download(&sources)?,
-            steps: gpu.download(&steps)?,
-            out: capacity.out,
-        })
+        arena.download(context)
     }
 }
 

@@ -1,0 +1,174 @@
+//! A batch's arena: every sample's region (history, combined neighbourhood, record) of the
+//! same capacity, on the device, and its results downloaded. The per-sample engines run in it
+//! all at once (one fused launch) or step by step (the transit-parallel engine, and `auto`'s
+//! mix of engines).
+
+use super::per_sample::Capacity;
+use super::Context;
+use crate::device::{DeviceBuffer, KernelArg};
+use crate::error::Result;
+use crate::graph::VertexId;
+use crate::sample::roots::InitialSamples;
+use glp_codegen::kinds::sample::engine::SampleBatchArgs;
+
+// SAFETY: `SampleBatchArgs` is declared with glp-codegen's `c_struct!`, which makes it
+// `#[repr(C)]` and generates the kernel's `glp_sample_batch` from the same table, checking at
+// compile time that it has no padding and that every field is as wide as its C type: the
+// layout of `glp_sample_batch`, byte for byte.
+unsafe impl KernelArg for SampleBatchArgs {}
+
+/// The device buffers of a batch's arena.
+pub(super) struct Arena {
+    /// What the kernels read: the buffers' addresses and the capacities.
+    pub args: SampleBatchArgs,
+    buffers: Vec<DeviceBuffer<u32>>,
+    wide: Vec<DeviceBuffer<u64>>,
+    combined_prefix: DeviceBuffer<f64>,
+    lengths: DeviceBuffer<u64>,
+    status: DeviceBuffer<u32>,
+    vertices: DeviceBuffer<u32>,
+    sources: DeviceBuffer<u32>,
+    steps: DeviceBuffer<u32>,
+    out: u64,
+}
+
+/// A batch's results, downloaded.
+pub(super) struct BatchResult {
+    pub status: Vec<u32>,
+    lengths: Vec<u64>,
+    pub vertices: Vec<VertexId>,
+    pub sources: Vec<VertexId>,
+    pub steps: Vec<u32>,
+    /// The output region's capacity (the stride of the three arrays above).
+    out: u64,
+}
+
+impl BatchResult {
+    /// The record of the batch's `k`-th sample.
+    pub fn range(&self, k: usize) -> std::ops::Range<usize> {
+        let start = k * self.out as usize;
+        start..start + self.lengths[k] as usize
+    }
+}
+
+impl Arena {
+    /// The arena of samples `ids` of `initial` with regions of `capacity` (`sorted`: collective
+    /// samples keep a sorted copy of their combined neighbourhood).
+    pub fn alloc(
+        context: &Context<'_>,
+        initial: &InitialSamples,
+        ids: &[u32],
+        capacity: Capacity,
+        sorted: bool,
+        sizes: &DeviceBuffer<u32>,
+        unique: &DeviceBuffer<u8>,
+    ) -> Result<Arena> {
+        let (gpu, schedule) = (context.gpu, context.schedule);
+        let samples = ids.len();
+        let mut root_offsets = Vec::with_capacity(samples + 1);
+        let mut roots = Vec::new();
+        let mut sorted_roots = Vec::new();
+        root_offsets.push(0u64);
+        for &id in ids {
+            let own = initial.roots(id as usize);
+            roots.extend_from_slice(own);
+            let start = sorted_roots.len();
+            sorted_roots.extend_from_slice(own);
+            sorted_roots[start..].sort_unstable();
+            root_offsets.push(roots.len() as u64);
+        }
+        let alloc_u32 = |what: &str, per_sample: u64| gpu.alloc_zeros::<u32>(what, samples * per_sample as usize);
+        let sample_ids = gpu.upload("sample ids", ids)?;
+        let roots = gpu.upload("roots", &roots)?;
+        let sorted_roots = gpu.upload("sorted roots", &sorted_roots)?;
+        let root_offsets = gpu.upload("root offsets", &root_offsets)?;
+        let history = alloc_u32("sample histories", capacity.history)?;
+        let history_starts = gpu.alloc_zeros::<u64>("history starts", samples * (schedule.sizes.len() + 2))?;
+        let combined_entries = if schedule.collective { capacity.combined } else { 0 };
+        let combined = alloc_u32("combined neighbourhoods", combined_entries)?;
+        let combined_sources = alloc_u32("combined sources", combined_entries)?;
+        let combined_prefix = gpu.alloc_zeros::<f64>("combined prefix sums", samples * combined_entries as usize)?;
+        let combined_sorted = alloc_u32("sorted combined neighbourhoods", if sorted { combined_entries } else { 0 })?;
+        let vertices = alloc_u32("added vertices", capacity.out)?;
+        let sources = alloc_u32("added vertices' transits", capacity.out)?;
+        let steps = alloc_u32("added vertices' steps", capacity.out)?;
+        let positions = alloc_u32("added vertices' transit positions", capacity.out)?;
+        let lengths = gpu.alloc_zeros::<u64>("sample lengths", samples)?;
+        let status = alloc_u32("sample status", 1)?;
+        let args = SampleBatchArgs {
+            sample_ids: sample_ids.device_ptr(),
+            root_offsets: root_offsets.device_ptr(),
+            roots: roots.device_ptr(),
+            sorted_roots: sorted_roots.device_ptr(),
+            sizes: sizes.device_ptr(),
+            unique_steps: unique.device_ptr(),
+            history: history.device_ptr(),
+            history_starts: history_starts.device_ptr(),
+            combined: combined.device_ptr(),
+            combined_sources: combined_sources.device_ptr(),
+            combined_prefix: combined_prefix.device_ptr(),
+            combined_sorted: if sorted { combined_sorted.device_ptr() } else { 0 },
+            vertices: vertices.device_ptr(),
+            sources: sources.device_ptr(),
+            out_steps: steps.device_ptr(),
+            positions: positions.device_ptr(),
+            lengths: lengths.device_ptr(),
+            status: status.device_ptr(),
+            cap_history: capacity.history,
+            cap_combined: combined_entries,
+            cap_out: capacity.out,
+            samples: samples as u32,
+            steps: schedule.steps(),
+            collective: u32::from(schedule.collective),
+            replace: u32::from(schedule.replace),
+            sort_combined: u32::from(sorted),
+            rows_distinct: u32::from(context.graph.rows_distinct()),
+        };
+        Ok(Arena {
+            args,
+            buffers: vec![
+                sample_ids,
+                roots,
+                sorted_roots,
+                history,
+                combined,
+                combined_sources,
+                combined_sorted,
+                positions,
+            ],
+            wide: vec![root_offsets, history_starts],
+            combined_prefix,
+            lengths,
+            status,
+            vertices,
+            sources,
+            steps,
+            out: capacity.out,
+        })
+    }
+
+    /// Device bytes the arena holds.
+    pub fn bytes(&self) -> u64 {
+        let narrow: u64 = self.buffers.iter().map(DeviceBuffer::bytes).sum();
+        let wide: u64 = self.wide.iter().map(DeviceBuffer::bytes).sum();
+        narrow
+            + wide
+            + self.combined_prefix.bytes()
+            + self.lengths.bytes()
+            + self.status.bytes()
+            + self.vertices.bytes() * 3
+    }
+
+    /// The batch's results.
+    pub fn download(&self, context: &Context<'_>) -> Result<BatchResult> {
+        let gpu = context.gpu;
+        Ok(BatchResult {
+            status: gpu.download(&self.status)?,
+            lengths: gpu.download(&self.lengths)?,
+            vertices: gpu.download(&self.vertices)?,
+            sources: gpu.download(&self.sources)?,
+            steps: gpu.download(&self.steps)?,
+            out: self.out,
+        })
+    }
+}
