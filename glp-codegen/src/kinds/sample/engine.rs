@@ -18,6 +18,11 @@ pub const WALK_THREADS: u32 = 128;
 /// Threads per block of the per-sample kernel (one sample per thread).
 pub const PER_SAMPLE_THREADS: u32 = 64;
 
+/// Draws each thread of the warp-per-sample kernel makes at once in an individual step with
+/// replacement (k-hop's fan-outs): independent chains of reads in flight, as the walk kernel's
+/// walkers.
+pub const WARP_DRAWS: u32 = 4;
+
 /// Threads per block of the warp-per-sample kernel (four samples per block).
 pub const PER_SAMPLE_WARP_THREADS: u32 = 128;
 
@@ -149,6 +154,7 @@ pub fn engine_cuda() -> String {
     let defines = [
         ("WALKERS", u64::from(WALKERS_PER_THREAD), "walkers per thread of glp_sample_walks"),
         ("WALK_THREADS", u64::from(WALK_THREADS), "threads per block of glp_sample_walks"),
+        ("WARP_DRAWS", u64::from(WARP_DRAWS), "draws in flight per thread of glp_engine_individual_step_warp"),
         ("UNIQUE_ATTEMPTS", UNIQUE_ATTEMPTS, "repeats a draw without replacement may make per distinct vertex"),
         ("OVERFLOW_HISTORY", u64::from(OVERFLOW_HISTORY), "status: the history did not fit"),
         ("OVERFLOW_COMBINED", u64::from(OVERFLOW_COMBINED), "status: the combined neighbourhood did not fit"),
@@ -184,8 +190,9 @@ const TRANSIT_KERNELS: &str = include_str!("transit_kernels.cu");
 pub const ENGINE_KERNELS: Template = Template::new("kinds/sample/engine_kernels.cu", include_str!("engine_kernels.cu"));
 
 /// The entry points of [`ENGINE_KERNELS`].
-pub const ENGINE_KERNEL_NAMES: [&str; 14] = [
+pub const ENGINE_KERNEL_NAMES: [&str; 15] = [
     "glp_sample_walks",
+    "glp_sample_pack_edges",
     "glp_sample_per_sample",
     "glp_sample_per_sample_warp",
     "glp_sample_begin",

@@ -23,22 +23,32 @@ __device__ __forceinline__ bool glp_engine_is_neighbour(const glp_sample_view& v
 }
 
 // Walks from `count` roots: sample first_sample + i starts at roots[i], copied to walks[i]
-// (row 0), and its vertex
-// at level l (after step l - 1) goes to walks[l * count + i], GLP_SAMPLE_NONE once it has
-// stopped. A draw that is not a neighbour of its transit stops the walk and records the
-// smallest such sample in *failed_sample (the host replays it on the CPU for the message).
+// (row 0), and its vertex at level l (after step l - 1) goes to walks[l * count + i],
+// GLP_SAMPLE_NONE once it has stopped. A draw that is not a neighbour of its transit stops the
+// walk and records the smallest such sample in *failed_sample (the host replays it on the CPU
+// for the message). With `packed` (glp_sample_pack_edges's array; null: none) a walker keeps
+// its vertex's row (offset, degree) in registers, taken from the packed edge it arrived by: a
+// step is then one 16-byte read instead of the offsets' read and then the edge's.
 extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
 glp_sample_walks(const glp_sample_params params, const glp_sample_view graph, const glp_u64 seed,
                  const glp_u32 first_sample, const glp_u32 count, const glp_u32 steps,
                  const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots, glp_u32* walks,
-                 glp_u64* failed_sample) {
+                 glp_u64* failed_sample, const uint4* __restrict__ packed) {
     const glp_u64 base = (glp_u64)blockIdx.x * blockDim.x * GLP_SAMPLE_WALKERS + threadIdx.x;
     glp_u32 current[GLP_SAMPLE_WALKERS];
+    glp_u64 row_offset[GLP_SAMPLE_WALKERS];
+    glp_u32 row_degree[GLP_SAMPLE_WALKERS];
 #pragma unroll
     for (int w = 0; w < GLP_SAMPLE_WALKERS; ++w) {
         const glp_u64 i = base + (glp_u64)w * blockDim.x;
         current[w] = i < count ? roots[i] : GLP_SAMPLE_NONE;
         if (i < count) walks[i] = current[w];
+        row_offset[w] = 0ull;
+        row_degree[w] = 0u;
+        if (packed && current[w] < graph.num_vertices) {
+            row_offset[w] = graph.offsets[current[w]];
+            row_degree[w] = (glp_u32)(graph.offsets[current[w] + 1u] - row_offset[w]);
+        }
     }
     for (glp_u32 step = 0; step < steps; ++step) {
         const bool unique = unique_steps[step] != 0;
@@ -48,12 +58,19 @@ glp_sample_walks(const glp_sample_params params, const glp_sample_view graph, co
             const glp_u64 i = base + (glp_u64)w * blockDim.x;
             const glp_u32 t = current[w];
             next[w] = GLP_SAMPLE_NONE;
-            // A stopped walk, or a draw without replacement from an empty row (which the
-            // CPU engine does not make).
-            if (t == GLP_SAMPLE_NONE || (unique && glp_sample_degree(graph, t) == 0ull)) continue;
-            const glp_u32 sample = first_sample + (glp_u32)i;
-            glp_sample_stream stream = glp_sample_stream_new(seed, sample, step, 0u);
+            if (t == GLP_SAMPLE_NONE) continue;  // a stopped walk
+            glp_sample_stream stream = glp_sample_stream_new(seed, first_sample + (glp_u32)i, step, 0u);
             glp_sample_view view = graph;
+            if (packed) {
+                view.packed_edges = packed;
+                view.known_vertex = t;
+                view.known_offset = row_offset[w];
+                view.known_degree = row_degree[w];
+            }
+            view.stream = &stream;
+            // A draw without replacement from an empty row, which the CPU engine does not make.
+            if (unique && glp_sample_degree(view, t) == 0ull) continue;
+            const glp_u32 sample = first_sample + (glp_u32)i;
             view.roots = walks + i;
             view.sorted_roots = walks + i;
             view.root_count = 1u;
@@ -61,13 +78,21 @@ glp_sample_walks(const glp_sample_params params, const glp_sample_view graph, co
             view.walk_stride = count;
             view.history_levels = step + 1u;
             view.step = step;
-            view.stream = &stream;
             glp_u32 v = glp_sample_next(params, view, sample, t, 0u, step);
             if (v != GLP_SAMPLE_NONE && !glp_engine_is_neighbour(view, t, v)) {
                 atomicMin(failed_sample, (glp_u64)sample);
                 v = GLP_SAMPLE_NONE;
             }
             next[w] = v;
+            if (packed && v != GLP_SAMPLE_NONE) {
+                if (stream.last_source == t && stream.last_target == v && stream.last_offset != ~0ull) {
+                    row_offset[w] = stream.last_offset;
+                    row_degree[w] = stream.last_degree;
+                } else {  // the hook's vertex came otherwise: read its row
+                    row_offset[w] = graph.offsets[v];
+                    row_degree[w] = (glp_u32)(graph.offsets[v + 1u] - row_offset[w]);
+                }
+            }
         }
 #pragma unroll
         for (int w = 0; w < GLP_SAMPLE_WALKERS; ++w) {
@@ -76,6 +101,16 @@ glp_sample_walks(const glp_sample_params params, const glp_sample_view graph, co
             current[w] = next[w];
         }
     }
+}
+
+// The packed edges of glp_sample_walks: for edge e, its target, the target's degree and the
+// target's offset (low word, high word). The host builds them when every degree fits 32 bits.
+extern "C" __global__ void glp_sample_pack_edges(const glp_sample_view graph, uint4* packed, const glp_u64 edges) {
+    const glp_u64 e = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= edges) return;
+    const glp_u32 u = graph.targets[e];
+    const glp_u64 offset = graph.offsets[u];
+    packed[e] = make_uint4(u, (glp_u32)(graph.offsets[u + 1u] - offset), (glp_u32)offset, (glp_u32)(offset >> 32));
 }
 
 // ----- one sample per thread, or per warp -----
@@ -378,34 +413,48 @@ __device__ void glp_engine_individual_step_warp(const glp_sample_params& params,
     const glp_u32 size = b.sizes[step];
     const unsigned below = (1u << lane_id) - 1u;
     // Fixed sizes: the step's lanes are one range, lane i drawing j = i % size from transit
-    // i / size; ALL_NEIGHBOURS: one range per transit.
+    // i / size; ALL_NEIGHBOURS: one range per transit. Each thread makes GLP_SAMPLE_WARP_DRAWS
+    // draws at once (independent chains of reads in flight, each with its own stream), then
+    // the warp compacts them round by round in lane order.
     const bool all = size == GLP_SAMPLE_ALL_NEIGHBOURS;
     glp_u64 lane_base = 0ull;
     for (glp_u64 group = all ? t_begin : t_end - 1ull; group < t_end; ++group) {
         const glp_u64 lanes = all ? glp_sample_degree(view, s.history[group]) : (t_end - t_begin) * (glp_u64)size;
-        for (glp_u64 chunk = 0ull; chunk < lanes; chunk += 32ull) {
-            const glp_u64 i = chunk + lane_id;
-            glp_u32 v = GLP_SAMPLE_NONE, t = GLP_SAMPLE_NONE, pos = 0u;
+        for (glp_u64 chunk = 0ull; chunk < lanes; chunk += 32ull * GLP_SAMPLE_WARP_DRAWS) {
+            glp_u32 v[GLP_SAMPLE_WARP_DRAWS], t[GLP_SAMPLE_WARP_DRAWS], pos[GLP_SAMPLE_WARP_DRAWS];
             bool failed = false;
-            if (i < lanes) {
+#pragma unroll
+            for (int q = 0; q < GLP_SAMPLE_WARP_DRAWS; ++q) {
+                const glp_u64 i = chunk + 32ull * q + lane_id;
+                v[q] = GLP_SAMPLE_NONE;
+                t[q] = GLP_SAMPLE_NONE;
+                pos[q] = 0u;
+                if (i >= lanes) continue;
                 const glp_u64 j = all ? i : i % size;
-                pos = (glp_u32)(all ? group - t_begin : i / size);
-                t = s.history[t_begin + pos];
+                pos[q] = (glp_u32)(all ? group - t_begin : i / size);
+                t[q] = s.history[t_begin + pos[q]];
                 const glp_u64 lane = lane_base + i;
                 if (lane > 0xFFFFFFFFull) {
                     failed = true;
-                } else {
-                    *view.stream = glp_sample_stream_new(seed, s.sample, step, (glp_u32)lane);
-                    v = glp_sample_next(params, view, s.sample, t, (glp_u32)j, step);
-                    if (v != GLP_SAMPLE_NONE && !glp_engine_is_neighbour(view, t, v)) failed = true;
+                    continue;
                 }
+                glp_sample_stream stream = glp_sample_stream_new(seed, s.sample, step, (glp_u32)lane);
+                glp_sample_view draw = view;
+                draw.stream = &stream;
+                v[q] = glp_sample_next(params, draw, s.sample, t[q], (glp_u32)j, step);
+                if (v[q] != GLP_SAMPLE_NONE && !glp_engine_is_neighbour(draw, t[q], v[q])) failed = true;
             }
             if (__ballot_sync(0xFFFFFFFFu, failed)) { s.status = GLP_SAMPLE_FAILED; return; }
-            const unsigned keep = __ballot_sync(0xFFFFFFFFu, v != GLP_SAMPLE_NONE);
-            const glp_u64 kept = (glp_u64)__popc(keep);
-            if (s.len + kept > b.cap_out) { s.status = GLP_SAMPLE_OVERFLOW_OUT; return; }
-            if (v != GLP_SAMPLE_NONE) glp_engine_add(s, s.len + (glp_u64)__popc(keep & below), v, t, step, pos);
-            s.len += kept;
+#pragma unroll
+            for (int q = 0; q < GLP_SAMPLE_WARP_DRAWS; ++q) {
+                const unsigned keep = __ballot_sync(0xFFFFFFFFu, v[q] != GLP_SAMPLE_NONE);
+                const glp_u64 kept = (glp_u64)__popc(keep);
+                if (s.len + kept > b.cap_out) { s.status = GLP_SAMPLE_OVERFLOW_OUT; return; }
+                if (v[q] != GLP_SAMPLE_NONE) {
+                    glp_engine_add(s, s.len + (glp_u64)__popc(keep & below), v[q], t[q], step, pos[q]);
+                }
+                s.len += kept;
+            }
         }
         lane_base += lanes;
     }

@@ -52,6 +52,12 @@ crate::c_struct! {
         /// a copy of cached_vertex's row in shared memory, read instead of the CSR's (null:
         /// none; set by the transit-parallel engine)
         cached_row: u64 => "const glp_u32*",
+        /// per edge (CSR order): its target, the target's degree and offset (two words), so
+        /// that a walk step reads its next row's metadata with the edge (null: none; set by
+        /// the walk engine, which then fills known_*)
+        packed_edges: u64 => "const uint4*",
+        /// known_vertex's offset, when packed_edges is set
+        known_offset: u64 => "glp_u64",
         num_vertices: u32 => "glp_u32",
         root_count: u32 => "glp_u32",
         /// step + 1
@@ -60,6 +66,9 @@ crate::c_struct! {
         cached_vertex: u32 => "glp_u32",
         /// the cached row's length (cached rows are short: shared memory)
         cached_degree: u32 => "glp_u32",
+        /// the vertex whose row metadata the engine knows (when packed_edges is set)
+        known_vertex: u32 => "glp_u32",
+        known_degree: u32 => "glp_u32",
     }
 }
 
@@ -110,6 +119,6 @@ mod tests {
         assert!(view.contains("glp_sample_loop_fault(const glp_sample_view& view"));
         assert!(!view.contains("/*{{"));
         assert!(view.contains(&format!("\n{}\n", SampleViewArgs::c_definition())));
-        assert_eq!(std::mem::size_of::<SampleViewArgs>(), 19 * 8 + 6 * 4);
+        assert_eq!(std::mem::size_of::<SampleViewArgs>(), 21 * 8 + 8 * 4);
     }
 }

@@ -16,8 +16,11 @@ struct glp_sample_stream {
     glp_u32 word0, word1, word2, word3;  // the buffer (named words: no local-memory array)
     glp_u32 used;            // words of the buffer handed out (4: empty)
     // The last edge a hook read (glp_sample_edge): a draw equal to it is a neighbour of its
-    // transit without a search (the engines' O(1) check of `next`'s result).
+    // transit without a search (the engines' O(1) check of `next`'s result). When it was read
+    // from the packed edges, the target's row too (last_offset ~0: not known).
     glp_u32 last_source, last_target;
+    glp_u64 last_offset;
+    glp_u32 last_degree;
 };
 
 __device__ __forceinline__ glp_sample_stream glp_sample_stream_new(glp_u64 seed, glp_u32 sample, glp_u32 step, glp_u32 lane) {
@@ -29,6 +32,8 @@ __device__ __forceinline__ glp_sample_stream glp_sample_stream_new(glp_u64 seed,
     s.used = 4u;
     s.last_source = GLP_SAMPLE_NONE;
     s.last_target = GLP_SAMPLE_NONE;
+    s.last_offset = ~0ull;
+    s.last_degree = 0u;
     return s;
 }
 
@@ -71,17 +76,33 @@ __device__ __forceinline__ glp_u32 glp_sample_num_vertices(const glp_sample_view
 __device__ __forceinline__ bool glp_sample_is_cached(const glp_sample_view& view, glp_u32 v) {
     return view.cached_row != nullptr && v == view.cached_vertex;
 }
+// Whether the engine knows v's row metadata (the walk engine's transit, from the packed edge
+// that led to it): no read of the offsets.
+__device__ __forceinline__ bool glp_sample_is_known(const glp_sample_view& view, glp_u32 v) {
+    return view.packed_edges != nullptr && v == view.known_vertex;
+}
 __device__ __forceinline__ glp_u64 glp_sample_degree(const glp_sample_view& view, glp_u32 v) {
     if (glp_sample_is_cached(view, v)) return view.cached_degree;
+    if (glp_sample_is_known(view, v)) return view.known_degree;
     return v < view.num_vertices ? view.offsets[v + 1] - view.offsets[v] : 0ull;
 }
 // v's neighbours (v < num_vertices): the cached row or the CSR's.
 __device__ __forceinline__ const glp_u32* glp_sample_row(const glp_sample_view& view, glp_u32 v) {
-    return glp_sample_is_cached(view, v) ? view.cached_row : view.targets + view.offsets[v];
+    if (glp_sample_is_cached(view, v)) return view.cached_row;
+    return view.targets + (glp_sample_is_known(view, v) ? view.known_offset : view.offsets[v]);
 }
 __device__ __forceinline__ glp_u32 glp_sample_edge(const glp_sample_view& view, glp_u32 v, glp_u64 i) {
     if (i >= glp_sample_degree(view, v)) return GLP_SAMPLE_NONE;
-    const glp_u32 u = glp_sample_row(view, v)[i];
+    glp_u32 u;
+    if (glp_sample_is_known(view, v)) {  // one 16-byte read: the target and its row
+        const uint4 e = view.packed_edges[view.known_offset + i];
+        u = e.x;
+        view.stream->last_degree = e.y;
+        view.stream->last_offset = (glp_u64)e.z | ((glp_u64)e.w << 32);
+    } else {
+        u = glp_sample_row(view, v)[i];
+        view.stream->last_offset = ~0ull;
+    }
     view.stream->last_source = v;
     view.stream->last_target = u;
     return u;

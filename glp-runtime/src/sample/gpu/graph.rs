@@ -1,10 +1,11 @@
 //! The graph on the GPU as sampler views read it.
 
-use crate::device::{DeviceBuffer, DeviceGraph, Gpu};
+use crate::device::{DeviceBuffer, DeviceGraph, Gpu, KernelArgs, Module, Shape};
 use crate::error::Result;
 use crate::sample::edges::SampleGraph;
 use glp_codegen::kinds::sample::layout::SampleViewArgs;
 use glp_codegen::loops::default_loop_budget;
+use std::cell::OnceCell;
 
 /// A graph on the GPU with what sampler views read besides the CSR (the weights' prefix
 /// sums and per-vertex maxima on weighted graphs), and the host graph it mirrors, from which
@@ -17,6 +18,9 @@ pub struct DeviceSampleGraph<'a> {
     max_degree: u64,
     active_vertices: u64,
     rows_distinct: bool,
+    /// The walk engine's packed edges (`glp_sample_pack_edges`): four words per edge, built on
+    /// first use.
+    packed: OnceCell<DeviceBuffer<u32>>,
 }
 
 impl<'a> DeviceSampleGraph<'a> {
@@ -36,6 +40,7 @@ impl<'a> DeviceSampleGraph<'a> {
             max_degree,
             active_vertices,
             rows_distinct,
+            packed: OnceCell::new(),
         })
     }
 
@@ -57,6 +62,25 @@ impl<'a> DeviceSampleGraph<'a> {
     /// Whether no row repeats a neighbour (then a row's distinct neighbours are its degree).
     pub fn rows_distinct(&self) -> bool {
         self.rows_distinct
+    }
+
+    /// Bytes the walk engine's packed edges take (16 per edge), or `None` when they cannot be
+    /// built (a degree beyond 32 bits).
+    pub(super) fn packed_bytes(&self) -> Option<u64> {
+        (self.max_degree <= u64::from(u32::MAX)).then(|| self.host.csr().num_edges() * 16)
+    }
+
+    /// The device address of the packed edges, built with `module`'s `glp_sample_pack_edges`
+    /// the first time (the caller checked [`Self::packed_bytes`]).
+    pub(super) fn packed_edges(&self, gpu: &Gpu, module: &Module) -> Result<u64> {
+        if let Some(packed) = self.packed.get() {
+            return Ok(packed.device_ptr());
+        }
+        let edges = self.host.csr().num_edges();
+        let packed = gpu.alloc_zeros::<u32>("packed edges", (edges * 4) as usize)?;
+        let args = KernelArgs::new().value(self.view()).buffer(&packed).value(edges);
+        gpu.launch(&module.kernel("glp_sample_pack_edges")?, Shape::covering(edges, 256)?, &args)?;
+        Ok(self.packed.get_or_init(|| packed).device_ptr())
     }
 
     /// Bytes the graph holds on the device.

@@ -3,7 +3,8 @@
 //! A batch of walks is one launch of `glp_sample_walks` over a step-major matrix of
 //! `(steps + 1) x batch` vertices (row 0 the roots, row `l` every walk's vertex after step
 //! `l - 1`, NONE once a walk stopped), sized to the memory budget; the host turns the matrix
-//! into the outcome's per-sample rows, tile by tile in parallel.
+//! into the outcome's per-sample rows, tile by tile in parallel. When memory allows, the graph's
+//! packed edges (each edge with its target's row) make a step one read.
 
 use super::{replayed_failure, Context, GpuSampleStats};
 use crate::device::{DeviceBuffer, KernelArgs, Shape};
@@ -32,7 +33,14 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
             context.budget
         )));
     }
-    let batch = (context.budget / per_walk).min(samples).min(u64::from(u32::MAX)).max(1);
+    // The packed edges when they take at most half the memory allowed: a step is then one read.
+    let packed_bytes = context.graph.packed_bytes().filter(|&bytes| bytes <= context.budget / 2);
+    let packed = match packed_bytes {
+        Some(_) => context.graph.packed_edges(gpu, &context.module.module)?,
+        None => 0,
+    };
+    let budget = context.budget - packed_bytes.unwrap_or(0);
+    let batch = (budget / per_walk).min(samples).min(u64::from(u32::MAX)).max(1);
     let walks: DeviceBuffer<u32> = gpu.alloc_zeros("walks", (batch * rows) as usize)?;
     let mut roots: DeviceBuffer<u32> = gpu.alloc_zeros("roots", batch as usize)?;
     let unique: Vec<u8> = context.schedule.unique.iter().map(|&u| u8::from(u)).collect();
@@ -44,7 +52,12 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
     let mut outcome = SampleOutcome::with_roots(initial);
     let mut stats = GpuSampleStats {
         engine: "walks",
-        device_bytes: walks.bytes() + roots.bytes() + unique.bytes() + failed.bytes() + fault.bytes(),
+        device_bytes: walks.bytes()
+            + roots.bytes()
+            + unique.bytes()
+            + failed.bytes()
+            + fault.bytes()
+            + packed_bytes.unwrap_or(0),
         ..GpuSampleStats::default()
     };
     let mut first = 0u64;
@@ -68,7 +81,8 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
             .buffer(&unique)
             .buffer(&roots)
             .buffer(&walks)
-            .buffer(&failed);
+            .buffer(&failed)
+            .value(packed);
         let start = gpu.record()?;
         gpu.launch(&kernel, shape, &args)?;
         let end = gpu.record()?;
