@@ -125,7 +125,7 @@ fn walks_in_several_batches_and_a_sampler_file_match_the_cpu() {
         // Room for 100 walks at a time: every vertex's walk takes 11 batches.
         let steps = u64::from(sampler.steps());
         let config =
-            GpuSampleConfig { seed: 5, device_memory: Some(100 * ((steps + 1) * 4 + 4)), ..Default::default() };
+            GpuSampleConfig { seed: 5, device_memory: Some(100 * ((steps + 1) * 4 + 8)), ..Default::default() };
         let (cpu, on_gpu) = both(&gpu, &csr, sampler, &initial, config);
         let (outcome, stats) = on_gpu.unwrap();
         assert_same(sampler.name(), &cpu, &outcome);

@@ -21,7 +21,7 @@ pub const PER_SAMPLE_THREADS: u32 = 64;
 /// Draws each thread of the warp-per-sample kernel makes at once in an individual step with
 /// replacement (k-hop's fan-outs): independent chains of reads in flight, as the walk kernel's
 /// walkers.
-pub const WARP_DRAWS: u32 = 4;
+pub const WARP_DRAWS: u32 = 1;
 
 /// Threads per block of the warp-per-sample kernel (four samples per block).
 pub const PER_SAMPLE_WARP_THREADS: u32 = 128;
@@ -190,8 +190,9 @@ const TRANSIT_KERNELS: &str = include_str!("transit_kernels.cu");
 pub const ENGINE_KERNELS: Template = Template::new("kinds/sample/engine_kernels.cu", include_str!("engine_kernels.cu"));
 
 /// The entry points of [`ENGINE_KERNELS`].
-pub const ENGINE_KERNEL_NAMES: [&str; 15] = [
+pub const ENGINE_KERNEL_NAMES: [&str; 16] = [
     "glp_sample_walks",
+    "glp_sample_walks_packed",
     "glp_sample_pack_edges",
     "glp_sample_per_sample",
     "glp_sample_per_sample_warp",

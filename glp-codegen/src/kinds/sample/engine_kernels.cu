@@ -3,7 +3,7 @@
 // the same view, random streams keyed by (seed, sample, step, lane), the same rules for draws
 // without replacement, NONE, dead ends and next transits. They differ in how samples map to
 // threads:
-// - glp_sample_walks: walks (one root, one draw per step): GLP_SAMPLE_WALKERS walkers per
+// - glp_sample_walks(_packed): walks (one root, one draw per step): GLP_SAMPLE_WALKERS walkers per
 //   thread, each step of every walker before the next step, so a thread keeps that many
 //   independent chains of reads in flight; the walks are written step-major (row l holds the
 //   vertex of every walk at level l, coalesced) and double as the walkers' history;
@@ -22,30 +22,36 @@ __device__ __forceinline__ bool glp_engine_is_neighbour(const glp_sample_view& v
     return (view.stream->last_source == t && view.stream->last_target == v) || glp_sample_contains(view, t, v);
 }
 
-// Walks from `count` roots: sample first_sample + i starts at roots[i], copied to walks[i]
-// (row 0), and its vertex at level l (after step l - 1) goes to walks[l * count + i],
-// GLP_SAMPLE_NONE once it has stopped. A draw that is not a neighbour of its transit stops the
-// walk and records the smallest such sample in *failed_sample (the host replays it on the CPU
-// for the message). With `packed` (glp_sample_pack_edges's array; null: none) a walker keeps
-// its vertex's row (offset, degree) in registers, taken from the packed edge it arrived by: a
-// step is then one 16-byte read instead of the offsets' read and then the edge's.
-extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
-glp_sample_walks(const glp_sample_params params, const glp_sample_view graph, const glp_u64 seed,
-                 const glp_u32 first_sample, const glp_u32 count, const glp_u32 steps,
-                 const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots, glp_u32* walks,
-                 glp_u64* failed_sample, const uint4* __restrict__ packed) {
+// Walks from `count` roots: the walk in slot i is sample samples[i], from roots[i], copied to
+// walks[i] (row 0); its vertex at level l (after step l - 1) goes to walks[l * count + i],
+// GLP_SAMPLE_NONE once it has stopped (rows after that are left as they were: the host reads a
+// walk up to its first NONE). A thread whose walkers have all stopped leaves. A draw that is
+// not a neighbour of its transit stops the walk and records the smallest such sample in
+// *failed_sample (the host replays it on the CPU for the message).
+// PACKED (glp_sample_walks_packed, over glp_sample_pack_edges's array): a walker keeps its
+// vertex's row (offset, degree) in registers, taken from the packed edge it arrived by, so a
+// step is one 16-byte read instead of the offsets' read and then the edge's. Samplers whose
+// hooks read other rows each draw (node2vec's history) run the plain kernel: their time is
+// in those reads, and the packed walker's registers would cost them occupancy.
+template <bool PACKED>
+__device__ __forceinline__ void glp_walks(const glp_sample_params& params, const glp_sample_view& graph, glp_u64 seed,
+                                          const glp_u32* __restrict__ samples, glp_u32 count, glp_u32 steps,
+                                          const unsigned char* __restrict__ unique_steps,
+                                          const glp_u32* __restrict__ roots, glp_u32* walks, glp_u64* failed_sample,
+                                          const uint4* __restrict__ packed) {
     const glp_u64 base = (glp_u64)blockIdx.x * blockDim.x * GLP_SAMPLE_WALKERS + threadIdx.x;
-    glp_u32 current[GLP_SAMPLE_WALKERS];
+    glp_u32 current[GLP_SAMPLE_WALKERS], sample[GLP_SAMPLE_WALKERS];
     glp_u64 row_offset[GLP_SAMPLE_WALKERS];
     glp_u32 row_degree[GLP_SAMPLE_WALKERS];
 #pragma unroll
     for (int w = 0; w < GLP_SAMPLE_WALKERS; ++w) {
         const glp_u64 i = base + (glp_u64)w * blockDim.x;
         current[w] = i < count ? roots[i] : GLP_SAMPLE_NONE;
+        sample[w] = i < count ? samples[i] : 0u;
         if (i < count) walks[i] = current[w];
         row_offset[w] = 0ull;
         row_degree[w] = 0u;
-        if (packed && current[w] < graph.num_vertices) {
+        if (PACKED && current[w] < graph.num_vertices) {
             row_offset[w] = graph.offsets[current[w]];
             row_degree[w] = (glp_u32)(graph.offsets[current[w] + 1u] - row_offset[w]);
         }
@@ -59,18 +65,16 @@ glp_sample_walks(const glp_sample_params params, const glp_sample_view graph, co
             const glp_u32 t = current[w];
             next[w] = GLP_SAMPLE_NONE;
             if (t == GLP_SAMPLE_NONE) continue;  // a stopped walk
-            glp_sample_stream stream = glp_sample_stream_new(seed, first_sample + (glp_u32)i, step, 0u);
+            glp_sample_stream stream = glp_sample_stream_new(seed, sample[w], step, 0u);
             glp_sample_view view = graph;
-            if (packed) {
-                view.packed_edges = packed;
-                view.known_vertex = t;
-                view.known_offset = row_offset[w];
-                view.known_degree = row_degree[w];
-            }
+            view.cached_row = nullptr;  // known to the compiler: the checks fold away
+            view.packed_edges = PACKED ? packed : nullptr;
+            view.known_vertex = t;
+            view.known_offset = row_offset[w];
+            view.known_degree = row_degree[w];
             view.stream = &stream;
             // A draw without replacement from an empty row, which the CPU engine does not make.
             if (unique && glp_sample_degree(view, t) == 0ull) continue;
-            const glp_u32 sample = first_sample + (glp_u32)i;
             view.roots = walks + i;
             view.sorted_roots = walks + i;
             view.root_count = 1u;
@@ -78,13 +82,13 @@ glp_sample_walks(const glp_sample_params params, const glp_sample_view graph, co
             view.walk_stride = count;
             view.history_levels = step + 1u;
             view.step = step;
-            glp_u32 v = glp_sample_next(params, view, sample, t, 0u, step);
+            glp_u32 v = glp_sample_next(params, view, sample[w], t, 0u, step);
             if (v != GLP_SAMPLE_NONE && !glp_engine_is_neighbour(view, t, v)) {
-                atomicMin(failed_sample, (glp_u64)sample);
+                atomicMin(failed_sample, (glp_u64)sample[w]);
                 v = GLP_SAMPLE_NONE;
             }
             next[w] = v;
-            if (packed && v != GLP_SAMPLE_NONE) {
+            if (PACKED && v != GLP_SAMPLE_NONE) {
                 if (stream.last_source == t && stream.last_target == v && stream.last_offset != ~0ull) {
                     row_offset[w] = stream.last_offset;
                     row_degree[w] = stream.last_degree;
@@ -94,13 +98,32 @@ glp_sample_walks(const glp_sample_params params, const glp_sample_view graph, co
                 }
             }
         }
+        bool running = false;
 #pragma unroll
         for (int w = 0; w < GLP_SAMPLE_WALKERS; ++w) {
             const glp_u64 i = base + (glp_u64)w * blockDim.x;
-            if (i < count) walks[(glp_u64)(step + 1u) * count + i] = next[w];
+            if (current[w] != GLP_SAMPLE_NONE && i < count) walks[(glp_u64)(step + 1u) * count + i] = next[w];
             current[w] = next[w];
+            running |= next[w] != GLP_SAMPLE_NONE;
         }
+        if (!running) return;
     }
+}
+
+extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
+glp_sample_walks(const glp_sample_params params, const glp_sample_view graph, const glp_u64 seed,
+                 const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
+                 const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots, glp_u32* walks,
+                 glp_u64* failed_sample) {
+    glp_walks<false>(params, graph, seed, samples, count, steps, unique_steps, roots, walks, failed_sample, nullptr);
+}
+
+extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
+glp_sample_walks_packed(const glp_sample_params params, const glp_sample_view graph, const glp_u64 seed,
+                        const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
+                        const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots,
+                        glp_u32* walks, glp_u64* failed_sample, const uint4* __restrict__ packed) {
+    glp_walks<true>(params, graph, seed, samples, count, steps, unique_steps, roots, walks, failed_sample, packed);
 }
 
 // The packed edges of glp_sample_walks: for edge e, its target, the target's degree and the
@@ -203,6 +226,7 @@ __device__ __forceinline__ void glp_engine_view(const glp_sample_batch& b, glp_u
     view.history = s.history;
     view.history_starts = s.starts;
     view.stream = &stream;
+    view.packed_edges = nullptr;  // the walk engine's alone: known to the compiler, the checks fold away
     view.combined = nullptr;
     view.combined_sources = nullptr;
     view.combined_prefix = nullptr;
@@ -228,6 +252,7 @@ __device__ __forceinline__ glp_engine_sample glp_engine_begin(const glp_sample_b
     }
     stream = glp_sample_stream_new(0ull, s.sample, 0u, 0u);
     glp_engine_view(b, k, s, view, stream);
+    view.cached_row = nullptr;  // the transit-parallel engine's alone: the checks fold away
     return s;
 }
 
@@ -584,6 +609,7 @@ extern "C" __global__ void glp_sample_step_warp(const glp_sample_params params, 
     glp_sample_view view = graph;
     glp_sample_stream stream;
     glp_engine_view(b, k, s, view, stream);
+    view.cached_row = nullptr;  // the transit-parallel engine's alone: the checks fold away
     glp_engine_step_warp(params, view, b, s, seed, step, lane_id);
     if (lane_id == 0u) {
         b.status[k] = s.status;

@@ -303,7 +303,9 @@ extern "C" __global__ void glp_transit_draw_small(const glp_sample_params params
     const bool unique = b.unique_steps[ts.step] != 0;
     const glp_u64 lanes = glp_transit_lanes(graph, b, ts.step, t);
     if (glp_transit_threads(c, lanes, unique) >= 32ull) return;  // a chunk's
-    glp_transit_draw(params, graph, b, ts, seed, t, p, 0ull, lanes, unique);
+    glp_sample_view view = graph;
+    view.cached_row = nullptr;  // no row cached: known to the compiler
+    glp_transit_draw(params, view, b, ts, seed, t, p, 0ull, lanes, unique);
 }
 
 // Step 5, block and grid transits: a block per chunk, the transit's row in shared memory when

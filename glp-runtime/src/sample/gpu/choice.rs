@@ -13,10 +13,14 @@ use super::GpuEngine;
 use crate::sample::sampler::ALL_NEIGHBOURS;
 use crate::sample::schedule::Schedule;
 
-/// Entries per vertex with an edge, on average, from which a step goes transit-parallel:
-/// the sharing needed to pay for the scheduling index (set from `glp bench sample`'s per-step
-/// times of both engines on R-MAT and com-DBLP on an H100).
-pub(super) const TRANSIT_SHARING: f64 = 16.0;
+/// Entries per vertex with an edge, on average, from which a step goes transit-parallel.
+/// Measured with `glp bench sample --engine sp,tp` on an H100 (R-MAT 22, k-hop 25,10): at 42
+/// and 104 entries per vertex (4M and 10M samples) the transit-parallel second step took 2.6
+/// and 2.4 times the whole sample-parallel run's second step (its scheduling index 27-41% of
+/// it, the draws' scattered slot writes most of the rest); walks lose 60 times. No benchmark
+/// app comes near this bound, so `auto` runs them sample-parallel; beyond it, where a few
+/// hubs carry every sample, the shared-memory rows are the better bet.
+pub(super) const TRANSIT_SHARING: f64 = 1024.0;
 
 /// How a run's steps execute.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,15 +107,15 @@ mod tests {
 
     #[test]
     fn k_hop_goes_transit_parallel_where_its_fan_out_crowds_the_transits() {
-        // 1M samples: step 0 has 1 entry per vertex, step 1 has 25.
+        // 50M samples on 1M vertices: step 0 has 50 entries per vertex, step 1 has 1250.
         let k_hop = schedule(vec![25, 10], false);
         let expected = Plan::Steps(vec![StepEngine::Sample, StepEngine::Transit]);
-        assert_eq!(plan(GpuEngine::Auto, &k_hop, 1_000_000, 1, LARGE), expected);
+        assert_eq!(plan(GpuEngine::Auto, &k_hop, 50_000_000, 1, LARGE), expected);
         // The same on a graph held in L2: the rows are cached already.
         let small = GraphStats { fits_l2: true, ..LARGE };
-        assert_eq!(plan(GpuEngine::Auto, &k_hop, 1_000_000, 1, small), Plan::Fused);
-        // Few samples never crowd.
-        assert_eq!(plan(GpuEngine::Auto, &k_hop, 1000, 1, LARGE), Plan::Fused);
+        assert_eq!(plan(GpuEngine::Auto, &k_hop, 50_000_000, 1, small), Plan::Fused);
+        // A sample per vertex (the benchmark's k-hop) stays sample-parallel: 25 per vertex.
+        assert_eq!(plan(GpuEngine::Auto, &k_hop, 1_000_000, 1, LARGE), Plan::Fused);
     }
 
     #[test]

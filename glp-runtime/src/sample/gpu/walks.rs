@@ -26,15 +26,22 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
     let steps = context.schedule.steps();
     let rows = u64::from(steps) + 1;
     let samples = initial.len() as u64;
-    let per_walk = rows * 4 + 4;
+    let per_walk = rows * 4 + 8;
     if per_walk > context.budget {
         return Err(Error::TooLarge(format!(
             "a walk of {steps} steps needs {per_walk} bytes of device memory, more than the {} allowed",
             context.budget
         )));
     }
-    // The packed edges when they take at most half the memory allowed: a step is then one read.
-    let packed_bytes = context.graph.packed_bytes().filter(|&bytes| bytes <= context.budget / 2);
+    // The packed edges when the column array is not held in L2 (else the offsets' read is a
+    // hit and four times the bytes per edge would push the graph out of L2), they take at most
+    // half the memory allowed, and the hooks read no history (a second-order walk's time is in
+    // its other rows): a step is then one read.
+    let in_l2 = context.graph.targets_bytes() <= gpu.info().l2_bytes / 2;
+    let packed_bytes = context
+        .graph
+        .packed_bytes()
+        .filter(|&bytes| !in_l2 && bytes <= context.budget / 2 && !context.sampler.features().contains(&"history"));
     let packed = match packed_bytes {
         Some(_) => context.graph.packed_edges(gpu, &context.module.module)?,
         None => 0,
@@ -43,17 +50,24 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
     let batch = (budget / per_walk).min(samples).min(u64::from(u32::MAX)).max(1);
     let walks: DeviceBuffer<u32> = gpu.alloc_zeros("walks", (batch * rows) as usize)?;
     let mut roots: DeviceBuffer<u32> = gpu.alloc_zeros("roots", batch as usize)?;
+    let mut slot_samples: DeviceBuffer<u32> = gpu.alloc_zeros("walk samples", batch as usize)?;
     let unique: Vec<u8> = context.schedule.unique.iter().map(|&u| u8::from(u)).collect();
     let unique = gpu.upload("the steps' draw rules", &unique)?;
     let mut failed = gpu.upload("failed sample", &[u64::MAX])?;
     let fault = gpu.alloc_zeros::<u64>("fault record", 2)?;
-    let kernel = context.module.module.kernel("glp_sample_walks")?;
+    let kernel = context.module.module.kernel(if packed_bytes.is_some() {
+        "glp_sample_walks_packed"
+    } else {
+        "glp_sample_walks"
+    })?;
+    let csr = context.graph.host().csr();
     let view = glp_codegen::kinds::sample::layout::SampleViewArgs { fault: fault.device_ptr(), ..context.graph.view() };
     let mut outcome = SampleOutcome::with_roots(initial);
     let mut stats = GpuSampleStats {
         engine: "walks",
         device_bytes: walks.bytes()
             + roots.bytes()
+            + slot_samples.bytes()
             + unique.bytes()
             + failed.bytes()
             + fault.bytes()
@@ -63,11 +77,25 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
     let mut first = 0u64;
     while first < samples {
         let count = batch.min(samples - first);
-        let mut batch_roots = vec![NONE; batch as usize];
-        for i in 0..count {
-            batch_roots[i as usize] = initial.roots((first + i) as usize)[0];
+        // Walks from roots with edges take the first slots, so that warps of walks that stop
+        // at once (isolated roots) leave together.
+        let mut columns = vec![0u32; count as usize];
+        let mut batch_samples = Vec::with_capacity(batch as usize);
+        let mut batch_roots = Vec::with_capacity(batch as usize);
+        for pass_live in [true, false] {
+            for j in 0..count {
+                let root = initial.roots((first + j) as usize)[0];
+                if (csr.degree(root) > 0) == pass_live {
+                    columns[j as usize] = batch_samples.len() as u32;
+                    batch_samples.push((first + j) as u32);
+                    batch_roots.push(root);
+                }
+            }
         }
+        batch_samples.resize(batch as usize, 0);
+        batch_roots.resize(batch as usize, NONE);
         gpu.write(&mut roots, &batch_roots)?;
+        gpu.write(&mut slot_samples, &batch_samples)?;
         let per_block = u64::from(WALK_THREADS * WALKERS_PER_THREAD);
         let shape =
             Shape { blocks: u32::try_from(count.div_ceil(per_block)).unwrap_or(u32::MAX), threads: WALK_THREADS };
@@ -75,14 +103,14 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
             .bytes(&context.module.params)
             .value(view)
             .value(context.seed)
-            .value(first as u32)
+            .buffer(&slot_samples)
             .value(count as u32)
             .value(steps)
             .buffer(&unique)
             .buffer(&roots)
             .buffer(&walks)
-            .buffer(&failed)
-            .value(packed);
+            .buffer(&failed);
+        let args = if packed_bytes.is_some() { args.value(packed) } else { args };
         let start = gpu.record()?;
         gpu.launch(&kernel, shape, &args)?;
         let end = gpu.record()?;
@@ -98,20 +126,22 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
         }
         gpu.write(&mut failed, &[u64::MAX])?;
         let matrix = gpu.download(&walks)?;
-        append_walks(&mut outcome, &matrix, count as usize, rows as usize);
+        append_walks(&mut outcome, &matrix, &columns, rows as usize);
         first += count;
     }
     Ok((outcome, stats))
 }
 
-/// Appends the `count` walks of a step-major `matrix` (`rows` rows of stride `count`: row 0
-/// the roots) to `outcome`: each walk's vertices up to its first NONE, drawn from the vertex
-/// before, at the step before.
-fn append_walks(outcome: &mut SampleOutcome, matrix: &[VertexId], count: usize, rows: usize) {
-    let lengths: Vec<usize> = (0..count)
-        .into_par_iter()
+/// Appends walks to `outcome` from a step-major `matrix` (`rows` rows of stride
+/// `columns.len()`: row 0 the roots), the walk of the batch's `j`-th sample in column
+/// `columns[j]`: each walk's vertices up to its first NONE, drawn from the vertex before, at
+/// the step before.
+fn append_walks(outcome: &mut SampleOutcome, matrix: &[VertexId], columns: &[u32], rows: usize) {
+    let count = columns.len();
+    let lengths: Vec<usize> = columns
+        .par_iter()
         .with_min_len(TILE)
-        .map(|i| (1..rows).take_while(|&l| matrix[l * count + i] != NONE).count())
+        .map(|&c| (1..rows).take_while(|&l| matrix[l * count + c as usize] != NONE).count())
         .collect();
     let start = outcome.vertices.len();
     let added: usize = lengths.iter().sum();
@@ -127,21 +157,21 @@ fn append_walks(outcome: &mut SampleOutcome, matrix: &[VertexId], count: usize, 
     let mut tiles = Vec::new();
     let (mut vertices, mut sources, mut steps) =
         (&mut outcome.vertices[start..], &mut outcome.sources[start..], &mut outcome.steps[start..]);
-    for (t, tile_lengths) in lengths.chunks(TILE).enumerate() {
+    for (tile_lengths, tile_columns) in lengths.chunks(TILE).zip(columns.chunks(TILE)) {
         let size: usize = tile_lengths.iter().sum();
         let (v, v_rest) = std::mem::take(&mut vertices).split_at_mut(size);
         let (s, s_rest) = std::mem::take(&mut sources).split_at_mut(size);
         let (k, k_rest) = std::mem::take(&mut steps).split_at_mut(size);
         (vertices, sources, steps) = (v_rest, s_rest, k_rest);
-        tiles.push((t * TILE, tile_lengths, v, s, k));
+        tiles.push((tile_columns, tile_lengths, v, s, k));
     }
-    tiles.into_par_iter().for_each(|(first, tile_lengths, v, s, k)| {
+    tiles.into_par_iter().for_each(|(tile_columns, tile_lengths, v, s, k)| {
         let mut at = 0;
-        for (j, &length) in tile_lengths.iter().enumerate() {
-            let i = first + j;
+        for (&c, &length) in tile_columns.iter().zip(tile_lengths) {
+            let c = c as usize;
             for l in 1..=length {
-                v[at] = matrix[l * count + i];
-                s[at] = matrix[(l - 1) * count + i];
+                v[at] = matrix[l * count + c];
+                s[at] = matrix[(l - 1) * count + c];
                 k[at] = (l - 1) as u32;
                 at += 1;
             }
@@ -155,11 +185,12 @@ mod tests {
 
     #[test]
     fn a_step_major_matrix_becomes_rows_up_to_each_walks_first_none() {
-        // Three walks of two steps: 0 -> 5 -> 6; 1 -> 7 -> NONE; 2 -> NONE.
-        let matrix = [0, 1, 2, 5, 7, NONE, 6, NONE, NONE];
+        // Three walks of two steps: 0 -> 5 -> 6; 1 -> 7 -> NONE; 2 -> NONE, in columns 1, 0
+        // and 2; rows past a walk's first NONE hold stale values, never read.
+        let matrix = [1, 0, 2, 7, 5, NONE, NONE, 6, 9];
         let initial = InitialSamples::given(vec![0, 1, 2], 10).unwrap();
         let mut outcome = SampleOutcome::with_roots(&initial);
-        append_walks(&mut outcome, &matrix, 3, 3);
+        append_walks(&mut outcome, &matrix, &[1, 0, 2], 3);
         assert_eq!(outcome.offsets, [0, 2, 3, 3]);
         assert_eq!(outcome.vertices, [5, 6, 7]);
         assert_eq!(outcome.sources, [0, 5, 1]);
