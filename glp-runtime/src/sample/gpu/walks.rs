@@ -2,8 +2,9 @@
 //!
 //! A batch of walks is one launch of `glp_sample_walks` over a step-major matrix of
 //! `(steps + 1) x batch` vertices (row 0 the roots, row `l` every walk's vertex after step
-//! `l - 1`, NONE once a walk stopped), sized to the memory budget; the host turns the matrix
-//! into the outcome's per-sample rows, tile by tile in parallel.
+//! `l - 1`, NONE once a walk stopped), sized to the memory budget; the downloaded matrix goes
+//! to the sink's thread ([`crate::sample::sink`]), which turns it into the batch's per-sample
+//! rows, tile by tile in parallel, while the next batch runs.
 
 use super::{replayed_failure, Context, GpuSampleStats};
 use crate::device::{DeviceBuffer, KernelArgs, Shape};
@@ -12,6 +13,7 @@ use crate::graph::VertexId;
 use crate::sample::outcome::SampleOutcome;
 use crate::sample::roots::InitialSamples;
 use crate::sample::sampler::NONE;
+use crate::sample::sink::Handoff;
 use glp_codegen::kinds::sample::engine::{WALKERS_PER_THREAD, WALK_THREADS};
 use rayon::prelude::*;
 
@@ -19,8 +21,28 @@ use rayon::prelude::*;
 /// it stays in the host's cache while it is transposed).
 const TILE: usize = 1024;
 
-/// Runs the walks of `initial` (one root each).
-pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(SampleOutcome, GpuSampleStats)> {
+/// A batch of walks as the kernel left them: the step-major `matrix` of the `count` walks from
+/// sample `first` (rows of stride `count`).
+pub(super) struct WalkBatch {
+    first: u64,
+    count: u64,
+    matrix: Vec<VertexId>,
+}
+
+/// The samples of `batch` (walks with `rows` rows: steps + 1), as an outcome.
+pub(super) fn outcome_of(initial: &InitialSamples, rows: usize, batch: WalkBatch) -> Result<SampleOutcome> {
+    let (first, count) = (batch.first as usize, batch.count as usize);
+    let mut outcome = SampleOutcome::with_roots_of(initial, first..first + count);
+    append_walks(&mut outcome, &batch.matrix, count, rows);
+    Ok(outcome)
+}
+
+/// Runs the walks of `initial` (one root each), handing each batch over as it completes.
+pub(super) fn run(
+    context: &Context<'_>,
+    initial: &InitialSamples,
+    handoff: &mut Handoff<WalkBatch>,
+) -> Result<GpuSampleStats> {
     let gpu = context.gpu;
     let steps = context.schedule.steps();
     let rows = u64::from(steps) + 1;
@@ -32,7 +54,7 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
             context.budget
         )));
     }
-    let batch = (context.budget / per_walk).min(samples).min(u64::from(u32::MAX)).max(1);
+    let batch = (context.budget / per_walk).min(samples).min(context.batch_samples).min(u64::from(u32::MAX)).max(1);
     let walks: DeviceBuffer<u32> = gpu.alloc_zeros("walks", (batch * rows) as usize)?;
     let mut roots: DeviceBuffer<u32> = gpu.alloc_zeros("roots", batch as usize)?;
     let unique: Vec<u8> = context.schedule.unique.iter().map(|&u| u8::from(u)).collect();
@@ -41,7 +63,6 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
     let fault = gpu.alloc_zeros::<u64>("fault record", 2)?;
     let kernel = context.module.module.kernel("glp_sample_walks")?;
     let view = glp_codegen::kinds::sample::layout::SampleViewArgs { fault: fault.device_ptr(), ..context.graph.view() };
-    let mut outcome = SampleOutcome::with_roots(initial);
     let mut stats = GpuSampleStats {
         engine: "walks",
         device_bytes: walks.bytes() + roots.bytes() + unique.bytes() + failed.bytes() + fault.bytes(),
@@ -83,11 +104,10 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
             return Err(replayed_failure(context, initial, failed_sample));
         }
         gpu.write(&mut failed, &[u64::MAX])?;
-        let matrix = gpu.download(&walks)?;
-        append_walks(&mut outcome, &matrix, count as usize, rows as usize);
+        handoff.send(WalkBatch { first, count, matrix: gpu.download(&walks)? })?;
         first += count;
     }
-    Ok((outcome, stats))
+    Ok(stats)
 }
 
 /// Appends the `count` walks of a step-major `matrix` (`rows` rows of stride `count`: row 0
@@ -144,7 +164,7 @@ mod tests {
         // Three walks of two steps: 0 -> 5 -> 6; 1 -> 7 -> NONE; 2 -> NONE.
         let matrix = [0, 1, 2, 5, 7, NONE, 6, NONE, NONE];
         let initial = InitialSamples::given(vec![0, 1, 2], 10).unwrap();
-        let mut outcome = SampleOutcome::with_roots(&initial);
+        let mut outcome = SampleOutcome::with_roots_of(&initial, 0..3);
         append_walks(&mut outcome, &matrix, 3, 3);
         assert_eq!(outcome.offsets, [0, 2, 3, 3]);
         assert_eq!(outcome.vertices, [5, 6, 7]);

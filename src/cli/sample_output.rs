@@ -1,0 +1,436 @@
+//! `glp sample`'s output files, written batch by batch as a streamed run hands its samples
+//! over ([`SampleWriter`]), so that memory holds a few batches whatever the output's size.
+//!
+//! The bytes are those the whole output would have (the module's tests compare them with
+//! the whole-outcome encoding):
+//! - text (walks: one line per walk; other samplers: one line per sampled edge) is appended
+//!   batch by batch;
+//! - a walks `.npy` is one row per sample padded with -1 to the longest row, whose length is
+//!   only known at the end: rows are written padded to the longest a walk can have (its
+//!   roots and one vertex per step) under a header of that width, and when the longest row
+//!   is shorter the file is rewritten in place, front to back, to the real width (its header
+//!   is never longer: see [`npy::npy_header_i64`]);
+//! - an `.npz` archive needs each array's length before its entry: walks are written as the
+//!   `.npy` above into a spill file, subgraphs' arrays go to a spill file in segments (one
+//!   per batch, hop or step and array, their local ids kept as (hop, index) until the hops'
+//!   sizes are known, see [`SubgraphNumbering`]), and the archive is assembled from the spill
+//!   at the end. Spill files are unnamed temporary files next to the output, gone when
+//!   closed.
+//!
+//! The output itself is a staged file of [`super::output::Outputs`]: renamed over the target
+//! only when the command succeeds, removed when it fails.
+
+use super::sample::App;
+use glp_runtime::graph::{Graph, VertexId};
+use glp_runtime::sample::npy::{self, NpzWriter};
+use glp_runtime::sample::{InitialSamples, LocalVertex, SampleOutcome, SubgraphNumbering};
+use glp_runtime::{Error, Result};
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// Buffer size of the writers and of the spill copies.
+const BUFFER: usize = 1 << 20;
+
+/// How the samples are written, from `--out`'s extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputFormat {
+    Npy,
+    Npz,
+    Text,
+}
+
+impl OutputFormat {
+    /// The format of `path`.
+    pub fn of(path: &Path) -> OutputFormat {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("npy") => OutputFormat::Npy,
+            Some("npz") => OutputFormat::Npz,
+            _ => OutputFormat::Text,
+        }
+    }
+}
+
+/// The input id of dense vertex `v` as NumPy's int64.
+pub fn id_i64(graph: &Graph, v: VertexId) -> Result<i64> {
+    let id = graph.ids.original(v);
+    i64::try_from(id).map_err(|_| Error::invalid(format!("vertex id {id} does not fit NumPy's int64")))
+}
+
+/// Writes a run's samples into a file, batch by batch (see the module docs).
+pub struct SampleWriter<'g> {
+    graph: &'g Graph,
+    /// The name I/O errors give (the output as the user named it).
+    name: PathBuf,
+    /// The file written.
+    path: PathBuf,
+    form: Form,
+}
+
+/// What a [`SampleWriter`] writes.
+enum Form {
+    /// Walks, one line each.
+    TextWalks(BufWriter<File>),
+    /// Sampled edges, one `sample<TAB>step<TAB>from<TAB>vertex` line each.
+    TextEdges(BufWriter<File>),
+    /// Walks as a `.npy` file: the output itself.
+    Npy(WalkRows),
+    /// Walks as the `walks` entry of an `.npz` archive: the rows in a spill file.
+    NpzWalks(WalkRows),
+    /// Subgraphs as an `.npz` archive of PyG's arrays.
+    NpzSubgraphs(Box<SubgraphSpill>),
+}
+
+impl<'g> SampleWriter<'g> {
+    /// A writer of `app`'s samples from `initial` on `graph` into the (new, empty) file
+    /// `path` in `format`; `name` is the output as the user named it, for errors.
+    pub fn create(
+        path: &Path,
+        name: PathBuf,
+        format: OutputFormat,
+        app: &App,
+        graph: &'g Graph,
+        initial: &InitialSamples,
+    ) -> Result<Self> {
+        let io = |e| Error::io(&name, e);
+        // Read back too: a `.npy` may be rewritten in place at the end.
+        let file = || OpenOptions::new().read(true).write(true).truncate(true).open(path).map_err(io);
+        let spill = || tempfile::tempfile_in(directory_of(path)).map_err(io);
+        let walk_bound = || {
+            let max_roots = (0..initial.len()).map(|i| initial.roots(i).len()).max().unwrap_or(0);
+            // A walk adds at most one vertex per step.
+            max_roots + app.steps() as usize
+        };
+        let samples = initial.len() as u64;
+        let form = match (format, app.is_walk()) {
+            (OutputFormat::Text, true) => Form::TextWalks(BufWriter::with_capacity(BUFFER, file()?)),
+            (OutputFormat::Text, false) => Form::TextEdges(BufWriter::with_capacity(BUFFER, file()?)),
+            (OutputFormat::Npy, true) => Form::Npy(WalkRows::new(file()?, samples, walk_bound()).map_err(io)?),
+            (OutputFormat::Npy, false) => {
+                return Err(Error::invalid(format!(
+                    "{} samples subgraphs, which take several arrays: write them to a .npz file",
+                    app.name()
+                )))
+            }
+            (OutputFormat::Npz, true) => Form::NpzWalks(WalkRows::new(spill()?, samples, walk_bound()).map_err(io)?),
+            (OutputFormat::Npz, false) => Form::NpzSubgraphs(Box::new(SubgraphSpill::new(spill()?))),
+        };
+        Ok(SampleWriter { graph, name, path: path.to_path_buf(), form })
+    }
+
+    /// Writes `batch`, the samples that follow those written so far.
+    pub fn write(&mut self, batch: &SampleOutcome) -> Result<()> {
+        let graph = self.graph;
+        let name = &self.name;
+        let io = |e| Error::io(name, e);
+        match &mut self.form {
+            Form::TextWalks(out) => {
+                for i in 0..batch.num_samples() {
+                    let s = batch.sample(i);
+                    for (k, &v) in s.roots.iter().chain(s.vertices).enumerate() {
+                        let separator = if k > 0 { " " } else { "" };
+                        write!(out, "{separator}{}", graph.ids.original(v)).map_err(io)?;
+                    }
+                    out.write_all(b"\n").map_err(io)?;
+                }
+                Ok(())
+            }
+            Form::TextEdges(out) => {
+                for i in 0..batch.num_samples() {
+                    let s = batch.sample(i);
+                    let sample = batch.first + i as u64;
+                    for j in 0..s.vertices.len() {
+                        let (from, to) = (graph.ids.original(s.sources[j]), graph.ids.original(s.vertices[j]));
+                        writeln!(out, "{sample}\t{}\t{from}\t{to}", s.steps[j]).map_err(io)?;
+                    }
+                }
+                Ok(())
+            }
+            Form::Npy(rows) | Form::NpzWalks(rows) => rows.write(graph, batch, name),
+            Form::NpzSubgraphs(spill) => spill.write(graph, batch, name),
+        }
+    }
+
+    /// Completes the file (the whole run written) and flushes it to the disk.
+    pub fn finish(self) -> Result<()> {
+        let io = |e| Error::io(&self.name, e);
+        let file = match self.form {
+            Form::TextWalks(out) | Form::TextEdges(out) => out.into_inner().map_err(|e| io(e.into_error()))?,
+            Form::Npy(rows) => {
+                let target = OpenOptions::new().write(true).open(&self.path).map_err(io)?;
+                rows.finish_in_place(target).map_err(io)?
+            }
+            Form::NpzWalks(rows) => {
+                let mut archive = archive(&self.path, rows.final_bytes()).map_err(io)?;
+                archive.start("walks")?;
+                rows.copy_into(&mut archive).map_err(io)?;
+                finish_archive(archive).map_err(io)?
+            }
+            Form::NpzSubgraphs(spill) => spill.finish(&self.path, &self.name)?,
+        };
+        file.sync_all().map_err(io)
+    }
+}
+
+/// The directory a file lies in.
+fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
+/// An `.npz` archive into the file `path`, whose largest entry has `largest` bytes.
+fn archive(path: &Path, largest: u64) -> io::Result<NpzWriter<BufWriter<File>>> {
+    let file = OpenOptions::new().write(true).truncate(true).open(path)?;
+    Ok(NpzWriter::new(BufWriter::with_capacity(BUFFER, file), largest))
+}
+
+/// Ends `archive` and returns its file, flushed.
+fn finish_archive(archive: NpzWriter<BufWriter<File>>) -> io::Result<File> {
+    let out = archive.finish().map_err(|e| io::Error::other(e.to_string()))?;
+    out.into_inner().map_err(|e| e.into_error())
+}
+
+/// Little-endian bytes of int64 values.
+fn i64_bytes(values: impl Iterator<Item = i64>) -> Vec<u8> {
+    values.flat_map(i64::to_le_bytes).collect()
+}
+
+/// Walks as a `.npy` array being written: its rows padded with -1 to `bound` values under a
+/// header of that width (see the module docs).
+struct WalkRows {
+    out: BufWriter<File>,
+    shape: RowsShape,
+    /// Rows written so far.
+    written: u64,
+    row: Vec<i64>,
+}
+
+/// The rows of a [`WalkRows`] file.
+#[derive(Debug, Clone, Copy)]
+struct RowsShape {
+    samples: u64,
+    /// Values per row in the file.
+    bound: usize,
+    /// Bytes before the first row.
+    header_len: u64,
+    /// The longest row so far: the final array's width.
+    width: usize,
+}
+
+impl RowsShape {
+    /// The `.npy` header of the final array, and the array's bytes.
+    fn final_header(&self) -> (Vec<u8>, u64) {
+        let header = npy::npy_header_i64(&[self.samples as usize, self.width]);
+        let bytes = header.len() as u64 + self.samples * self.width as u64 * 8;
+        (header, bytes)
+    }
+}
+
+impl WalkRows {
+    /// Rows of `samples` walks of at most `bound` vertices into `file` (empty).
+    fn new(file: File, samples: u64, bound: usize) -> io::Result<Self> {
+        let header = npy::npy_header_i64(&[samples as usize, bound]);
+        let mut out = BufWriter::with_capacity(BUFFER, file);
+        out.write_all(&header)?;
+        let shape = RowsShape { samples, bound, header_len: header.len() as u64, width: 0 };
+        Ok(WalkRows { out, shape, written: 0, row: Vec::new() })
+    }
+
+    fn write(&mut self, graph: &Graph, batch: &SampleOutcome, name: &Path) -> Result<()> {
+        for i in 0..batch.num_samples() {
+            let s = batch.sample(i);
+            self.row.clear();
+            for &v in s.roots.iter().chain(s.vertices) {
+                self.row.push(id_i64(graph, v)?);
+            }
+            if self.row.len() > self.shape.bound {
+                return Err(Error::invalid(format!(
+                    "internal: walk {} has {} vertices, more than the {} its roots and steps allow",
+                    batch.first + i as u64,
+                    self.row.len(),
+                    self.shape.bound
+                )));
+            }
+            self.shape.width = self.shape.width.max(self.row.len());
+            self.row.resize(self.shape.bound, -1);
+            self.out.write_all(&i64_bytes(self.row.iter().copied())).map_err(|e| Error::io(name, e))?;
+        }
+        self.written += batch.num_samples() as u64;
+        Ok(())
+    }
+
+    /// The file written, flushed, and the shape of its rows; errors unless every row came.
+    fn into_file(self) -> io::Result<(File, RowsShape)> {
+        if self.written != self.shape.samples {
+            let (written, samples) = (self.written, self.shape.samples);
+            return Err(io::Error::other(format!("internal: {written} walks of {samples} written")));
+        }
+        Ok((self.out.into_inner().map_err(|e| e.into_error())?, self.shape))
+    }
+
+    /// Bytes of the finished `.npy` array.
+    fn final_bytes(&self) -> u64 {
+        self.shape.final_header().1
+    }
+
+    /// Writes the finished array (header, then each row cut to the final width) into `out`,
+    /// reading the rows back from this array's file.
+    fn copy_into(self, out: &mut impl Write) -> io::Result<()> {
+        let (mut file, shape) = self.into_file()?;
+        file.seek(SeekFrom::Start(shape.header_len))?;
+        out.write_all(&shape.final_header().0)?;
+        cut_rows(BufReader::with_capacity(BUFFER, file), out, shape.samples, shape.bound, shape.width)
+    }
+
+    /// Makes this array's file, of which `target` is a second handle, the finished array:
+    /// nothing to do when the longest row has the bound's width, else the header and the
+    /// rows cut to the final width, rewritten front to back (every byte is written at or
+    /// before the place it is read from, after it is read; the new header is no longer than
+    /// the old). Returns the file.
+    fn finish_in_place(self, target: File) -> io::Result<File> {
+        if self.shape.width == self.shape.bound {
+            return Ok(self.into_file()?.0);
+        }
+        let bytes = self.final_bytes();
+        let mut out = BufWriter::with_capacity(BUFFER, target);
+        self.copy_into(&mut out)?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.set_len(bytes)?;
+        Ok(file)
+    }
+}
+
+/// Copies `rows` rows of `from` int64 values from `input` to `out`, each cut to its first `to`.
+fn cut_rows(mut input: impl Read, out: &mut impl Write, rows: u64, from: usize, to: usize) -> io::Result<()> {
+    let mut row = vec![0u8; from * 8];
+    for _ in 0..rows {
+        input.read_exact(&mut row)?;
+        out.write_all(&row[..to * 8])?;
+    }
+    Ok(())
+}
+
+/// The arrays of PyG's `SamplerOutput` being gathered: the numbering, and the arrays' pieces
+/// in a spill file (see the module docs).
+struct SubgraphSpill {
+    numbering: SubgraphNumbering,
+    out: BufWriter<File>,
+    /// Bytes written to the spill.
+    len: u64,
+    /// Each array's pieces (hop or step, array): their (offset, bytes) in the spill, in
+    /// order.
+    segments: BTreeMap<(Piece, usize), Vec<(u64, u64)>>,
+}
+
+/// The arrays spilled: per hop the local vertices' graph ids and samples (int64), per step
+/// the edges' endpoints ([`LocalVertex`] records: hop `u32`, index `u64`, little-endian).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Piece {
+    Node,
+    Batch,
+    Row,
+    Col,
+}
+
+/// Bytes of a spilled [`LocalVertex`].
+const LOCAL_VERTEX_BYTES: usize = 12;
+
+impl SubgraphSpill {
+    fn new(spill: File) -> Self {
+        SubgraphSpill {
+            numbering: SubgraphNumbering::new(),
+            out: BufWriter::with_capacity(BUFFER, spill),
+            len: 0,
+            segments: BTreeMap::new(),
+        }
+    }
+
+    fn append(&mut self, piece: Piece, index: usize, bytes: &[u8], name: &Path) -> Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        self.out.write_all(bytes).map_err(|e| Error::io(name, e))?;
+        self.segments.entry((piece, index)).or_default().push((self.len, bytes.len() as u64));
+        self.len += bytes.len() as u64;
+        Ok(())
+    }
+
+    fn write(&mut self, graph: &Graph, batch: &SampleOutcome, name: &Path) -> Result<()> {
+        let pieces = self.numbering.add(batch)?;
+        for (hop, nodes) in pieces.node.iter().enumerate() {
+            let ids = nodes.iter().map(|&v| id_i64(graph, v)).collect::<Result<Vec<i64>>>()?;
+            self.append(Piece::Node, hop, &i64_bytes(ids.into_iter()), name)?;
+        }
+        for (hop, samples) in pieces.batch.iter().enumerate() {
+            self.append(Piece::Batch, hop, &i64_bytes(samples.iter().map(|&s| s as i64)), name)?;
+        }
+        let records = |vertices: &[LocalVertex]| -> Vec<u8> {
+            vertices.iter().flat_map(|v| v.hop.to_le_bytes().into_iter().chain(v.index.to_le_bytes())).collect()
+        };
+        for (step, rows) in pieces.row.iter().enumerate() {
+            self.append(Piece::Row, step, &records(rows), name)?;
+        }
+        for (step, cols) in pieces.col.iter().enumerate() {
+            self.append(Piece::Col, step, &records(cols), name)?;
+        }
+        Ok(())
+    }
+
+    /// Assembles the archive into `path` from the spill.
+    fn finish(self, path: &Path, name: &Path) -> Result<File> {
+        let io = |e| Error::io(name, e);
+        let nodes = self.numbering.num_sampled_nodes();
+        let edges = self.numbering.num_sampled_edges().to_vec();
+        let starts = self.numbering.hop_starts();
+        let (total_nodes, total_edges) = (nodes.iter().sum::<u64>() as usize, edges.iter().sum::<u64>() as usize);
+        let array_bytes = |len: usize| npy::npy_header_i64(&[len]).len() as u64 + 8 * len as u64;
+        let largest = [total_nodes, total_edges, nodes.len(), edges.len()].into_iter().map(array_bytes).max();
+        let mut archive = archive(path, largest.unwrap_or(0)).map_err(io)?;
+        let mut spill = self.out.into_inner().map_err(|e| io(e.into_error()))?;
+        let segments = &self.segments;
+        let mut copy =
+            |archive: &mut NpzWriter<BufWriter<File>>, name_: &str, piece: Piece, parts: usize, len: usize| {
+                archive.start(name_)?;
+                archive.write_all(&npy::npy_header_i64(&[len])).map_err(io)?;
+                for index in 0..parts {
+                    for &(offset, bytes) in segments.get(&(piece, index)).map_or(&[][..], Vec::as_slice) {
+                        spill.seek(SeekFrom::Start(offset)).map_err(io)?;
+                        let mut segment = BufReader::with_capacity(BUFFER, (&mut spill).take(bytes));
+                        match piece {
+                            Piece::Node | Piece::Batch => {
+                                io::copy(&mut segment, archive).map_err(io)?;
+                            }
+                            Piece::Row | Piece::Col => {
+                                let mut record = [0u8; LOCAL_VERTEX_BYTES];
+                                for _ in 0..bytes / LOCAL_VERTEX_BYTES as u64 {
+                                    segment.read_exact(&mut record).map_err(io)?;
+                                    let hop = u32::from_le_bytes([record[0], record[1], record[2], record[3]]);
+                                    let mut index = [0u8; 8];
+                                    index.copy_from_slice(&record[4..]);
+                                    let start = starts.get(hop as usize).ok_or_else(|| {
+                                        Error::invalid(format!("internal: a local vertex of hop {hop}, past the last"))
+                                    })?;
+                                    let id = start + u64::from_le_bytes(index);
+                                    archive.write_all(&(id as i64).to_le_bytes()).map_err(io)?;
+                                }
+                            }
+                        }
+                    }
+                }
+                Ok::<(), Error>(())
+            };
+        copy(&mut archive, "node", Piece::Node, nodes.len(), total_nodes)?;
+        copy(&mut archive, "batch", Piece::Batch, nodes.len(), total_nodes)?;
+        copy(&mut archive, "row", Piece::Row, edges.len(), total_edges)?;
+        copy(&mut archive, "col", Piece::Col, edges.len(), total_edges)?;
+        for (name_, counts) in [("num_sampled_nodes", &nodes), ("num_sampled_edges", &edges)] {
+            archive.start(name_)?;
+            archive.write_all(&npy::npy_header_i64(&[counts.len()])).map_err(io)?;
+            archive.write_all(&i64_bytes(counts.iter().map(|&c| c as i64))).map_err(io)?;
+        }
+        finish_archive(archive).map_err(io)
+    }
+}
