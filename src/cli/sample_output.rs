@@ -434,3 +434,156 @@ impl SubgraphSpill {
         finish_archive(archive).map_err(io)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::sample::{initial_samples, AppParams, ClustersArg, RootsArg};
+    use glp_runtime::io::{load_graph_from_bytes, LoadOptions, WeightRule};
+    use glp_runtime::sample::{SampleConfig, SampleGraph};
+    use std::fmt::Write as _;
+
+    /// The encoding `glp sample` wrote from the whole outcome before it streamed, kept as it
+    /// was: the reference the streamed files must equal byte for byte.
+    fn encode_whole(app: &App, graph: &Graph, outcome: &SampleOutcome, format: OutputFormat) -> Result<Vec<u8>> {
+        let walks = || -> Result<Vec<u8>> {
+            let (width, rows) = outcome.walks();
+            let values = rows.iter().map(|v| v.map_or(Ok(-1), |v| id_i64(graph, v))).collect::<Result<Vec<i64>>>()?;
+            npy::npy_i64(&[outcome.num_samples(), width], &values)
+        };
+        match (format, app.is_walk()) {
+            (OutputFormat::Npy, true) => walks(),
+            (OutputFormat::Npy, false) => Err(Error::invalid("subgraphs take an .npz file")),
+            (OutputFormat::Npz, true) => npy::npz(&[("walks", walks()?)]),
+            (OutputFormat::Npz, false) => {
+                let batch = outcome.subgraphs()?;
+                let ids = batch.node.iter().map(|&v| id_i64(graph, v)).collect::<Result<Vec<i64>>>()?;
+                let array = |values: &[u64]| {
+                    let values: Vec<i64> = values.iter().map(|&x| x as i64).collect();
+                    npy::npy_i64(&[values.len()], &values)
+                };
+                npy::npz(&[
+                    ("node", npy::npy_i64(&[ids.len()], &ids)?),
+                    ("batch", array(&batch.batch)?),
+                    ("row", array(&batch.row)?),
+                    ("col", array(&batch.col)?),
+                    ("num_sampled_nodes", array(&batch.num_sampled_nodes)?),
+                    ("num_sampled_edges", array(&batch.num_sampled_edges)?),
+                ])
+            }
+            (OutputFormat::Text, true) => {
+                let mut text = String::new();
+                for i in 0..outcome.num_samples() {
+                    let s = outcome.sample(i);
+                    let ids: Vec<String> =
+                        s.roots.iter().chain(s.vertices).map(|&v| graph.ids.original(v).to_string()).collect();
+                    text.push_str(&ids.join(" "));
+                    text.push('\n');
+                }
+                Ok(text.into_bytes())
+            }
+            (OutputFormat::Text, false) => {
+                let mut text = String::new();
+                for i in 0..outcome.num_samples() {
+                    let s = outcome.sample(i);
+                    for j in 0..s.vertices.len() {
+                        let (from, to) = (graph.ids.original(s.sources[j]), graph.ids.original(s.vertices[j]));
+                        let _ = writeln!(text, "{i}\t{}\t{from}\t{to}", s.steps[j]);
+                    }
+                }
+                Ok(text.into_bytes())
+            }
+        }
+    }
+
+    fn load(text: &[u8], directed: bool) -> Graph {
+        let mut options = LoadOptions { progress: false, weights: WeightRule::NonNegative, ..LoadOptions::default() };
+        options.build.symmetrise = !directed;
+        load_graph_from_bytes("graph.txt", text, &options).unwrap()
+    }
+
+    fn params() -> AppParams {
+        AppParams {
+            walk_length: 12,
+            fanouts: vec![5, 3],
+            without_replacement: false,
+            p: 2.0,
+            q: 0.5,
+            termination: 0.15,
+            layers: 2,
+            layer_size: 16,
+            file_params: Vec::new(),
+        }
+    }
+
+    /// The file `app` writes in `format` with batches of `batch` samples, and the directory's
+    /// other files once it is written.
+    fn streamed(app: &App, graph: &Graph, initial: &InitialSamples, format: OutputFormat, batch: usize) -> Vec<u8> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out");
+        File::create(&path).unwrap();
+        let mut writer = SampleWriter::create(&path, path.clone(), format, app, graph, initial).unwrap();
+        let sample_graph = SampleGraph::new(&graph.csr).unwrap();
+        app.run_streamed(&sample_graph, initial, 11, batch, &mut |b| writer.write(&b)).unwrap();
+        writer.finish().unwrap();
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["out"], "no spill file is left");
+        std::fs::read(&path).unwrap()
+    }
+
+    #[test]
+    fn streamed_files_equal_the_whole_outcomes_bytes_in_every_format_and_batch_size() {
+        let graph = load(include_bytes!("../../data/email-Eu-core.txt"), false);
+        let sample_graph = SampleGraph::new(&graph.csr).unwrap();
+        let cases = [
+            ("deepwalk", params(), RootsArg::Random(150), 1),
+            // Walks that mostly end early: the .npy's rows are cut to the longest at the end.
+            ("ppr", AppParams { termination: 0.5, walk_length: 40, ..params() }, RootsArg::Random(150), 1),
+            ("node2vec", params(), RootsArg::Random(150), 1),
+            ("multi-root-walk", params(), RootsArg::Random(60), 4),
+            ("khop", params(), RootsArg::Random(150), 1),
+            ("layer", params(), RootsArg::Every, 40),
+            ("cluster-gcn", params(), RootsArg::Every, 3),
+            ("mvs", AppParams { fanouts: vec![4, 4, 4], ..params() }, RootsArg::Random(100), 1),
+        ];
+        for (name, params, roots, batch) in cases {
+            let app = App::new(name, &params).unwrap();
+            let initial = initial_samples(&app, &graph, &roots, batch, &ClustersArg::Ranges(20), 11).unwrap();
+            let whole =
+                glp_runtime::sample::run(&sample_graph, app.compiled(), &initial, &SampleConfig { seed: 11 }).unwrap();
+            if name == "ppr" {
+                let bound = 1 + app.steps() as usize;
+                assert!(whole.walks().0 < bound, "the rows are rewritten shorter");
+            }
+            let formats: &[OutputFormat] = if app.is_walk() {
+                &[OutputFormat::Npy, OutputFormat::Npz, OutputFormat::Text]
+            } else {
+                &[OutputFormat::Npz, OutputFormat::Text]
+            };
+            for &format in formats {
+                let expected = encode_whole(&app, &graph, &whole, format).unwrap();
+                for batch in [1, 7, 4096] {
+                    let bytes = streamed(&app, &graph, &initial, format, batch);
+                    assert!(bytes == expected, "{name} as {format:?} in batches of {batch}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn walks_on_a_directed_path_keep_their_input_ids_and_are_cut_to_the_longest() {
+        // 1000 -> 2000 -> 3000, and 3000 has no out-edge: the walks of 3 steps from every
+        // vertex are 1000 2000 3000, 2000 3000 and 3000.
+        let graph = load(b"1000 2000\n2000 3000\n", true);
+        let app = App::new("deepwalk", &AppParams { walk_length: 3, ..params() }).unwrap();
+        let initial = InitialSamples::every_vertex(3).unwrap();
+        let npy_bytes = streamed(&app, &graph, &initial, OutputFormat::Npy, 1);
+        assert_eq!(npy_bytes, npy::npy_i64(&[3, 3], &[1000, 2000, 3000, 2000, 3000, -1, 3000, -1, -1]).unwrap());
+        let text = streamed(&app, &graph, &initial, OutputFormat::Text, 2);
+        assert_eq!(String::from_utf8(text).unwrap(), "1000 2000 3000\n2000 3000\n3000\n");
+        let edges = App::new("khop", &AppParams { fanouts: vec![1, 1], ..params() }).unwrap();
+        let text = streamed(&edges, &graph, &initial, OutputFormat::Text, 1);
+        let expected = "0\t0\t1000\t2000\n0\t1\t2000\t3000\n1\t0\t2000\t3000\n";
+        assert_eq!(String::from_utf8(text).unwrap(), expected);
+    }
+}

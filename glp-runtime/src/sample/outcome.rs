@@ -137,3 +137,34 @@ impl SampleOutcome {
         (width, rows)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_holds_its_samples_roots_and_appends_after_the_samples_before() {
+        // Samples with roots [1, 2], [3], [4, 5, 6].
+        let initial = InitialSamples::groups(vec![0, 2, 3, 6], vec![1, 2, 3, 4, 5, 6], 10).unwrap();
+        let mut first = SampleOutcome::with_roots_of(&initial, 0..1);
+        first.push(&[7, 8], &[1, 7], &[0, 1]);
+        let mut rest = SampleOutcome::with_roots_of(&initial, 1..3);
+        assert_eq!((rest.first, &rest.root_offsets, &rest.roots), (1, &vec![0, 1, 4], &vec![3, 4, 5, 6]));
+        rest.push(&[9], &[3], &[0]);
+        rest.push(&[], &[], &[]);
+        assert_eq!(rest.sample(0).roots, [3]);
+        assert_eq!(rest.sample(1).roots, [4, 5, 6]);
+        // Out of order: refused.
+        let mut empty = SampleOutcome::with_roots_of(&initial, 0..0);
+        assert!(empty.append(rest.clone()).is_err());
+        empty.append(first).unwrap();
+        empty.append(rest).unwrap();
+        assert_eq!(empty.root_offsets, [0, 2, 3, 6]);
+        assert_eq!(empty.roots, [1, 2, 3, 4, 5, 6]);
+        assert_eq!(empty.offsets, [0, 2, 3, 3]);
+        assert_eq!(empty.vertices, [7, 8, 9]);
+        assert_eq!(empty.sources, [1, 7, 3]);
+        assert_eq!(empty.steps, [0, 1, 0]);
+        assert_eq!(empty.num_samples(), 3);
+    }
+}

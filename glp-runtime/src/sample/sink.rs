@@ -144,3 +144,135 @@ pub fn collect<R>(
     outcome.elapsed = summary.elapsed;
     Ok((outcome, other))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::RecvTimeoutError;
+
+    /// Initial samples `0..n`, one root each, and the batch of samples `first..first + count`
+    /// with one added vertex each (the root plus 100).
+    fn batch(initial: &InitialSamples, first: usize, count: usize) -> SampleOutcome {
+        let mut batch = SampleOutcome::with_roots_of(initial, first..first + count);
+        for i in first..first + count {
+            batch.push(&[i as u32 + 100], &[i as u32], &[0]);
+        }
+        batch
+    }
+
+    #[test]
+    fn a_pipelined_run_hands_every_batch_in_order_to_the_sink_on_another_thread() {
+        let initial = InitialSamples::every_vertex(10).unwrap();
+        let engine_thread = std::thread::current().id();
+        let mut seen = Vec::new();
+        let mut sink = |b: SampleOutcome| {
+            assert_ne!(std::thread::current().id(), engine_thread, "the sink runs beside the engine");
+            seen.push((b.first, b.num_samples(), b.vertices.clone()));
+            Ok(())
+        };
+        let convert = |(first, count): (usize, usize)| Ok(batch(&initial, first, count));
+        let (produced, summary) = pipelined(10, &mut sink, convert, |handoff| {
+            for first in (0..10).step_by(4) {
+                handoff.send((first, 4.min(10 - first)))?;
+            }
+            Ok("engine stats")
+        })
+        .unwrap();
+        assert_eq!(produced, "engine stats");
+        assert_eq!((summary.samples, summary.sampled_vertices), (10, 10));
+        assert_eq!(
+            seen,
+            vec![(0, 4, vec![100, 101, 102, 103]), (4, 4, vec![104, 105, 106, 107]), (8, 2, vec![108, 109])]
+        );
+    }
+
+    #[test]
+    fn the_engine_runs_ahead_of_a_busy_sink_by_at_most_two_batches() {
+        let initial = InitialSamples::every_vertex(6).unwrap();
+        // The engine reports each batch it has produced; the sink, on its first batch, waits
+        // until the engine has produced the third (the first taken by the sink, the second
+        // in the channel): the engine worked while the sink was busy. The fourth cannot be
+        // handed over before the sink takes the second.
+        let (produced_tx, produced_rx) = mpsc::channel::<usize>();
+        let (sink_tx, sink_rx) = mpsc::channel::<u64>();
+        let mut sink = move |b: SampleOutcome| {
+            if b.first == 0 {
+                for expected in 0..3 {
+                    match produced_rx.recv_timeout(Duration::from_secs(60)) {
+                        Ok(k) => assert_eq!(k, expected),
+                        Err(RecvTimeoutError::Timeout) => panic!("the engine stopped while the sink was busy"),
+                        Err(e) => panic!("{e}"),
+                    }
+                }
+                assert!(
+                    produced_rx.recv_timeout(Duration::from_millis(200)).is_err(),
+                    "a fourth batch was handed over while the sink held the first"
+                );
+            }
+            sink_tx.send(b.first).unwrap();
+            Ok(())
+        };
+        let convert = |k: usize| Ok(batch(&initial, k, 1));
+        let (_, summary) = pipelined(6, &mut sink, convert, |handoff| {
+            for k in 0..6 {
+                let _ = produced_tx.send(k);
+                handoff.send(k)?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(summary.samples, 6);
+        assert_eq!(sink_rx.try_iter().collect::<Vec<u64>>(), [0, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn the_sinks_error_comes_before_the_engines_and_the_engines_before_success() {
+        let initial = InitialSamples::every_vertex(8).unwrap();
+        let convert = |first: usize| Ok(batch(&initial, first, 2));
+        let failing_sink = &mut |b: SampleOutcome| {
+            if b.first == 2 {
+                return Err(Error::invalid("the disk is full"));
+            }
+            Ok(())
+        };
+        let error = pipelined(8, failing_sink, convert, |handoff| {
+            for first in (0..8).step_by(2) {
+                handoff.send(first)?;
+            }
+            Ok(())
+        })
+        .unwrap_err();
+        assert_eq!(error.to_string(), "the disk is full");
+        let error = pipelined(8, &mut |_| Ok(()), convert, |handoff| {
+            handoff.send(0)?;
+            Err::<(), _>(Error::invalid("sample 3 failed"))
+        })
+        .unwrap_err();
+        assert_eq!(error.to_string(), "sample 3 failed");
+        // An engine that stops short of its samples without an error is an internal error.
+        let error = pipelined(8, &mut |_| Ok(()), convert, |handoff| handoff.send(0)).unwrap_err();
+        assert!(error.to_string().contains("a run of 8 samples delivered 2"), "{error}");
+    }
+
+    #[test]
+    fn collected_batches_are_the_whole_outcome() {
+        let initial = InitialSamples::groups(vec![0, 2, 3, 6], vec![1, 2, 3, 4, 5, 6], 10).unwrap();
+        let (outcome, ()) = collect(&initial, |sink| {
+            let mut delivery = Delivery::new(sink);
+            delivery.deliver(batch(&initial, 0, 2))?;
+            delivery.deliver(batch(&initial, 2, 1))?;
+            Ok(((), delivery.finish(3, Instant::now())?))
+        })
+        .unwrap();
+        assert_eq!(outcome.first, 0);
+        assert_eq!(outcome.root_offsets, [0, 2, 3, 6]);
+        assert_eq!(outcome.roots, [1, 2, 3, 4, 5, 6]);
+        assert_eq!(outcome.offsets, [0, 1, 2, 3]);
+        assert_eq!(outcome.vertices, [100, 101, 102]);
+        assert_eq!(outcome.sources, [0, 1, 2]);
+        // A batch that does not follow is refused.
+        let mut sink = |_: SampleOutcome| Ok(());
+        let mut delivery = Delivery::new(&mut sink);
+        assert!(delivery.deliver(batch(&initial, 1, 1)).unwrap_err().to_string().contains("sample 0 comes next"));
+    }
+}
