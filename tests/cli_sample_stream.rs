@@ -21,7 +21,7 @@ fn outputs_are_the_same_files_whatever_the_batch_size() {
     let dir = tempfile::tempdir().unwrap();
     let runs: [(&str, &[&str]); 6] = [
         ("w.npy", &["deepwalk", "--walk-length", "12", "--seed", "3"]),
-        // PPR's walks mostly end early: the .npy's rows are cut to the longest at the end.
+        // PPR's walks have many lengths: batches narrower than the longest row are padded at the end.
         ("p.npy", &["ppr", "--termination", "0.5", "--walk-length", "60", "--seed", "5"]),
         ("p.npz", &["ppr", "--termination", "0.5", "--walk-length", "60", "--seed", "5"]),
         ("k.npz", &["khop", "--fanouts", "5,3", "--roots-random", "300", "--seed", "4"]),

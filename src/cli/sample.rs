@@ -71,9 +71,12 @@ pub const LONG_ABOUT: &str = "Sample random walks or subgraphs from a graph (Nex
     second (vertices added to samples, roots excluded) and the samples per second.\n\n\
     On a GPU (--backend gpu, or auto when one opens) the samples are the CPU's, bit for bit: \
     walks run several walkers per thread, other samplers one sample per thread \
-    (--engine sp; the transit-parallel engine, tp, is not built yet). Samples run in \
-    batches that fit --device-memory, so the output may exceed the GPU's memory; the graph \
-    must fit.";
+    (--engine sp; the transit-parallel engine, tp, is not built yet).\n\n\
+    Samples are computed and written batch by batch (--batch-samples; on a GPU, batches also \
+    fit --device-memory, and the next batch runs while the last one is written), so memory \
+    holds a few batches and the output may exceed the host's and the GPU's memory; the graph \
+    must fit. The output is the same whatever the batch size; a run that fails leaves no \
+    output file (nor changes an existing one).";
 
 #[derive(Debug, Args)]
 pub struct SampleArgs {
@@ -384,11 +387,6 @@ impl App {
     /// The sampler as compiled (its hooks' CUDA, for the GPU engines).
     pub fn compiled(&self) -> &dyn CompiledSampler {
         with_sampler!(self, s => s as &dyn CompiledSampler)
-    }
-
-    /// The sampler's steps (the most a sample takes).
-    pub fn steps(&self) -> u32 {
-        with_sampler!(self, s => s.steps())
     }
 
     /// Runs the sampler on the CPU engine, handing the samples to `sink` in batches of

@@ -6,16 +6,17 @@
 //! - text (walks: one line per walk; other samplers: one line per sampled edge) is appended
 //!   batch by batch;
 //! - a walks `.npy` is one row per sample padded with -1 to the longest row, whose length is
-//!   only known at the end: rows are written padded to the longest a walk can have (its
-//!   roots and one vertex per step) under a header of that width, and when the longest row
-//!   is shorter the file is rewritten in place, front to back, to the real width (its header
-//!   is never longer: see [`npy::npy_header_i64`]);
-//! - an `.npz` archive needs each array's length before its entry: walks are written as the
-//!   `.npy` above into a spill file, subgraphs' arrays go to a spill file in segments (one
-//!   per batch, hop or step and array, their local ids kept as (hop, index) until the hops'
-//!   sizes are known, see [`SubgraphNumbering`]), and the archive is assembled from the spill
-//!   at the end. Spill files are unnamed temporary files next to the output, gone when
-//!   closed.
+//!   only known at the end: each batch's rows are written padded to the batch's longest (so
+//!   the file never outgrows the final array), and at the end the rows of the batches
+//!   narrower than the longest are moved in place to their final places and padded, from the
+//!   end of the file (nothing moves when every batch has the final width, as walks that never
+//!   stop early have), under the final header (always 128 bytes for two dimensions);
+//! - an `.npz` archive needs each array's length before its entry, so the arrays go to a
+//!   spill file as batches come and the archive is assembled from it at the end: walks as
+//!   the `.npy`'s rows above (padded on the way into the archive), subgraphs' arrays in
+//!   segments (one per batch, hop or step and array), their local ids kept as (hop, index)
+//!   until the hops' sizes are known ([`SubgraphNumbering`]). Spill files are unnamed
+//!   temporary files next to the output, gone when closed.
 //!
 //! The output itself is a staged file of [`super::output::Outputs`]: renamed over the target
 //! only when the command succeeds, removed when it fails.
@@ -97,23 +98,18 @@ impl<'g> SampleWriter<'g> {
         // Read back too: a `.npy` may be rewritten in place at the end.
         let file = || OpenOptions::new().read(true).write(true).truncate(true).open(path).map_err(io);
         let spill = || tempfile::tempfile_in(directory_of(path)).map_err(io);
-        let walk_bound = || {
-            let max_roots = (0..initial.len()).map(|i| initial.roots(i).len()).max().unwrap_or(0);
-            // A walk adds at most one vertex per step.
-            max_roots + app.steps() as usize
-        };
         let samples = initial.len() as u64;
         let form = match (format, app.is_walk()) {
             (OutputFormat::Text, true) => Form::TextWalks(BufWriter::with_capacity(BUFFER, file()?)),
             (OutputFormat::Text, false) => Form::TextEdges(BufWriter::with_capacity(BUFFER, file()?)),
-            (OutputFormat::Npy, true) => Form::Npy(WalkRows::new(file()?, samples, walk_bound()).map_err(io)?),
+            (OutputFormat::Npy, true) => Form::Npy(WalkRows::new(file()?, samples).map_err(io)?),
             (OutputFormat::Npy, false) => {
                 return Err(Error::invalid(format!(
                     "{} samples subgraphs, which take several arrays: write them to a .npz file",
                     app.name()
                 )))
             }
-            (OutputFormat::Npz, true) => Form::NpzWalks(WalkRows::new(spill()?, samples, walk_bound()).map_err(io)?),
+            (OutputFormat::Npz, true) => Form::NpzWalks(WalkRows::new(spill()?, samples).map_err(io)?),
             (OutputFormat::Npz, false) => Form::NpzSubgraphs(Box::new(SubgraphSpill::new(spill()?))),
         };
         Ok(SampleWriter { graph, name, path: path.to_path_buf(), form })
@@ -157,10 +153,7 @@ impl<'g> SampleWriter<'g> {
         let io = |e| Error::io(&self.name, e);
         let file = match self.form {
             Form::TextWalks(out) | Form::TextEdges(out) => out.into_inner().map_err(|e| io(e.into_error()))?,
-            Form::Npy(rows) => {
-                let target = OpenOptions::new().write(true).open(&self.path).map_err(io)?;
-                rows.finish_in_place(target).map_err(io)?
-            }
+            Form::Npy(rows) => rows.finish_in_place().map_err(io)?,
             Form::NpzWalks(rows) => {
                 let mut archive = archive(&self.path, rows.final_bytes()).map_err(io)?;
                 archive.start("walks")?;
@@ -198,119 +191,141 @@ fn i64_bytes(values: impl Iterator<Item = i64>) -> Vec<u8> {
     values.flat_map(i64::to_le_bytes).collect()
 }
 
-/// Walks as a `.npy` array being written: its rows padded with -1 to `bound` values under a
-/// header of that width (see the module docs).
+/// A batch's rows in a [`WalkRows`] file: how many, and their width.
+type Segment = (u64, usize);
+
+/// Walks as a `.npy` array being written (see the module docs): a header's room, then the
+/// rows batch by batch, each batch's padded with -1 to its own longest row.
 struct WalkRows {
     out: BufWriter<File>,
-    shape: RowsShape,
-    /// Rows written so far.
-    written: u64,
+    samples: u64,
+    /// Bytes before the first row: a 2-D int64 header's, always 128 (its dict has 59 to 97
+    /// characters), so the final header takes the room of the first.
+    header_len: u64,
+    /// The batches written.
+    segments: Vec<Segment>,
     row: Vec<i64>,
 }
 
-/// The rows of a [`WalkRows`] file.
-#[derive(Debug, Clone, Copy)]
-struct RowsShape {
-    samples: u64,
-    /// Values per row in the file.
-    bound: usize,
-    /// Bytes before the first row.
-    header_len: u64,
-    /// The longest row so far: the final array's width.
-    width: usize,
-}
-
-impl RowsShape {
-    /// The `.npy` header of the final array, and the array's bytes.
-    fn final_header(&self) -> (Vec<u8>, u64) {
-        let header = npy::npy_header_i64(&[self.samples as usize, self.width]);
-        let bytes = header.len() as u64 + self.samples * self.width as u64 * 8;
-        (header, bytes)
-    }
-}
-
 impl WalkRows {
-    /// Rows of `samples` walks of at most `bound` vertices into `file` (empty).
-    fn new(file: File, samples: u64, bound: usize) -> io::Result<Self> {
-        let header = npy::npy_header_i64(&[samples as usize, bound]);
+    /// Rows of `samples` walks into `file` (empty, readable).
+    fn new(file: File, samples: u64) -> io::Result<Self> {
+        let header = npy::npy_header_i64(&[samples as usize, 1]);
         let mut out = BufWriter::with_capacity(BUFFER, file);
         out.write_all(&header)?;
-        let shape = RowsShape { samples, bound, header_len: header.len() as u64, width: 0 };
-        Ok(WalkRows { out, shape, written: 0, row: Vec::new() })
+        Ok(WalkRows { out, samples, header_len: header.len() as u64, segments: Vec::new(), row: Vec::new() })
     }
 
     fn write(&mut self, graph: &Graph, batch: &SampleOutcome, name: &Path) -> Result<()> {
-        for i in 0..batch.num_samples() {
+        let count = batch.num_samples();
+        let width = (0..count).map(|i| batch.sample(i).roots.len() + batch.sample(i).vertices.len()).max();
+        let Some(width) = width else { return Ok(()) };
+        for i in 0..count {
             let s = batch.sample(i);
             self.row.clear();
             for &v in s.roots.iter().chain(s.vertices) {
                 self.row.push(id_i64(graph, v)?);
             }
-            if self.row.len() > self.shape.bound {
-                return Err(Error::invalid(format!(
-                    "internal: walk {} has {} vertices, more than the {} its roots and steps allow",
-                    batch.first + i as u64,
-                    self.row.len(),
-                    self.shape.bound
-                )));
-            }
-            self.shape.width = self.shape.width.max(self.row.len());
-            self.row.resize(self.shape.bound, -1);
+            self.row.resize(width, -1);
             self.out.write_all(&i64_bytes(self.row.iter().copied())).map_err(|e| Error::io(name, e))?;
         }
-        self.written += batch.num_samples() as u64;
+        self.segments.push((count as u64, width));
         Ok(())
     }
 
-    /// The file written, flushed, and the shape of its rows; errors unless every row came.
-    fn into_file(self) -> io::Result<(File, RowsShape)> {
-        if self.written != self.shape.samples {
-            let (written, samples) = (self.written, self.shape.samples);
-            return Err(io::Error::other(format!("internal: {written} walks of {samples} written")));
+    /// The longest row: the final array's width.
+    fn width(&self) -> usize {
+        self.segments.iter().map(|&(_, width)| width).max().unwrap_or(0)
+    }
+
+    /// The final array's header, and the array's bytes.
+    fn final_header(&self) -> (Vec<u8>, u64) {
+        let header = npy::npy_header_i64(&[self.samples as usize, self.width()]);
+        let bytes = header.len() as u64 + self.samples * self.width() as u64 * 8;
+        (header, bytes)
+    }
+
+    /// The file written, flushed, positioned at the first row, the final header and the
+    /// batches; errors unless every row came and the final header takes the first one's
+    /// room.
+    fn into_file(self) -> io::Result<(File, Vec<u8>, Vec<Segment>)> {
+        let rows: u64 = self.segments.iter().map(|&(rows, _)| rows).sum();
+        let (header, _) = self.final_header();
+        if rows != self.samples || header.len() as u64 != self.header_len {
+            return Err(io::Error::other(format!("internal: {rows} walks of {} written", self.samples)));
         }
-        Ok((self.out.into_inner().map_err(|e| e.into_error())?, self.shape))
+        let mut file = self.out.into_inner().map_err(|e| e.into_error())?;
+        file.seek(SeekFrom::Start(self.header_len))?;
+        Ok((file, header, self.segments))
     }
 
     /// Bytes of the finished `.npy` array.
     fn final_bytes(&self) -> u64 {
-        self.shape.final_header().1
+        self.final_header().1
     }
 
-    /// Writes the finished array (header, then each row cut to the final width) into `out`,
-    /// reading the rows back from this array's file.
+    /// Writes the finished array (header, then every row padded to the final width) into
+    /// `out`, reading the rows back from this array's file.
     fn copy_into(self, out: &mut impl Write) -> io::Result<()> {
-        let (mut file, shape) = self.into_file()?;
-        file.seek(SeekFrom::Start(shape.header_len))?;
-        out.write_all(&shape.final_header().0)?;
-        cut_rows(BufReader::with_capacity(BUFFER, file), out, shape.samples, shape.bound, shape.width)
+        let width = self.width();
+        let (file, header, segments) = self.into_file()?;
+        let mut input = BufReader::with_capacity(BUFFER, file);
+        out.write_all(&header)?;
+        let padding = i64_bytes(std::iter::repeat_n(-1, width));
+        let mut row = Vec::new();
+        for (rows, written) in segments {
+            row.resize(written * 8, 0);
+            for _ in 0..rows {
+                input.read_exact(&mut row)?;
+                out.write_all(&row)?;
+                out.write_all(&padding[written * 8..])?;
+            }
+        }
+        Ok(())
     }
 
-    /// Makes this array's file, of which `target` is a second handle, the finished array:
-    /// nothing to do when the longest row has the bound's width, else the header and the
-    /// rows cut to the final width, rewritten front to back (every byte is written at or
-    /// before the place it is read from, after it is read; the new header is no longer than
-    /// the old). Returns the file.
-    fn finish_in_place(self, target: File) -> io::Result<File> {
-        if self.shape.width == self.shape.bound {
-            return Ok(self.into_file()?.0);
+    /// Makes this array's file the finished array, in place: the header, and the rows of
+    /// every batch narrower than the final width moved to their places and padded, batch by
+    /// batch and block by block from the end (a row only moves towards the end, by the
+    /// padding of the rows before it, so what is written never covers a row not yet read).
+    /// Nothing moves when every batch has the final width. Returns the file.
+    fn finish_in_place(self) -> io::Result<File> {
+        let width = self.width();
+        let header_len = self.header_len;
+        let (mut file, header, segments) = self.into_file()?;
+        let rows_bytes = |rows: u64, width: usize| rows * width as u64 * 8;
+        let mut written_end = header_len + segments.iter().map(|&(rows, w)| rows_bytes(rows, w)).sum::<u64>();
+        let mut final_end = header_len + segments.iter().map(|&(rows, _)| rows_bytes(rows, width)).sum::<u64>();
+        file.set_len(final_end)?;
+        let block_rows = (BUFFER / (width * 8)).max(1) as u64;
+        let (mut block, mut padded) = (Vec::new(), Vec::new());
+        for &(rows, written) in segments.iter().rev() {
+            if written_end == final_end {
+                break; // This batch and those before are in place.
+            }
+            let (written_start, final_start) =
+                (written_end - rows_bytes(rows, written), final_end - rows_bytes(rows, width));
+            let mut end = rows;
+            while end > 0 {
+                let start = end.saturating_sub(block_rows);
+                block.resize(rows_bytes(end - start, written) as usize, 0);
+                file.seek(SeekFrom::Start(written_start + rows_bytes(start, written)))?;
+                file.read_exact(&mut block)?;
+                padded.clear();
+                for row in block.chunks_exact(written * 8) {
+                    padded.extend_from_slice(row);
+                    padded.extend(std::iter::repeat_n((-1i64).to_le_bytes(), width - written).flatten());
+                }
+                file.seek(SeekFrom::Start(final_start + rows_bytes(start, width)))?;
+                file.write_all(&padded)?;
+                end = start;
+            }
+            (written_end, final_end) = (written_start, final_start);
         }
-        let bytes = self.final_bytes();
-        let mut out = BufWriter::with_capacity(BUFFER, target);
-        self.copy_into(&mut out)?;
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.set_len(bytes)?;
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(&header)?;
         Ok(file)
     }
-}
-
-/// Copies `rows` rows of `from` int64 values from `input` to `out`, each cut to its first `to`.
-fn cut_rows(mut input: impl Read, out: &mut impl Write, rows: u64, from: usize, to: usize) -> io::Result<()> {
-    let mut row = vec![0u8; from * 8];
-    for _ in 0..rows {
-        input.read_exact(&mut row)?;
-        out.write_all(&row[..to * 8])?;
-    }
-    Ok(())
 }
 
 /// The arrays of PyG's `SamplerOutput` being gathered: the numbering, and the arrays' pieces
@@ -537,7 +552,7 @@ mod tests {
         let sample_graph = SampleGraph::new(&graph.csr).unwrap();
         let cases = [
             ("deepwalk", params(), RootsArg::Random(150), 1),
-            // Walks that mostly end early: the .npy's rows are cut to the longest at the end.
+            // Walks of many lengths: batches narrower than the longest row are padded at the end.
             ("ppr", AppParams { termination: 0.5, walk_length: 40, ..params() }, RootsArg::Random(150), 1),
             ("node2vec", params(), RootsArg::Random(150), 1),
             ("multi-root-walk", params(), RootsArg::Random(60), 4),
@@ -552,8 +567,8 @@ mod tests {
             let whole =
                 glp_runtime::sample::run(&sample_graph, app.compiled(), &initial, &SampleConfig { seed: 11 }).unwrap();
             if name == "ppr" {
-                let bound = 1 + app.steps() as usize;
-                assert!(whole.walks().0 < bound, "the rows are rewritten shorter");
+                let longest = |i: usize| whole.sample(i).roots.len() + whole.sample(i).vertices.len();
+                assert!(longest(0) < whole.walks().0, "a batch narrower than the array: its rows move");
             }
             let formats: &[OutputFormat] = if app.is_walk() {
                 &[OutputFormat::Npy, OutputFormat::Npz, OutputFormat::Text]
@@ -571,7 +586,7 @@ mod tests {
     }
 
     #[test]
-    fn walks_on_a_directed_path_keep_their_input_ids_and_are_cut_to_the_longest() {
+    fn walks_on_a_directed_path_keep_their_input_ids_and_are_padded_to_the_longest() {
         // 1000 -> 2000 -> 3000, and 3000 has no out-edge: the walks of 3 steps from every
         // vertex are 1000 2000 3000, 2000 3000 and 3000.
         let graph = load(b"1000 2000\n2000 3000\n", true);
