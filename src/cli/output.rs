@@ -180,7 +180,7 @@ fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
 }
 
 /// The directory a file path lies in (`.` for a bare name).
-fn directory_of(path: &Path) -> PathBuf {
+pub fn directory_of(path: &Path) -> PathBuf {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),

@@ -21,6 +21,7 @@
 //! The output itself is a staged file of [`super::output::Outputs`]: renamed over the target
 //! only when the command succeeds, removed when it fails.
 
+use super::output::directory_of;
 use super::sample::App;
 use glp_runtime::graph::{Graph, VertexId};
 use glp_runtime::sample::npy::{self, NpzWriter};
@@ -163,14 +164,6 @@ impl<'g> SampleWriter<'g> {
             Form::NpzSubgraphs(spill) => spill.finish(&self.path, &self.name)?,
         };
         file.sync_all().map_err(io)
-    }
-}
-
-/// The directory a file lies in.
-fn directory_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
     }
 }
 
@@ -405,48 +398,63 @@ impl SubgraphSpill {
         let largest = [total_nodes, total_edges, nodes.len(), edges.len()].into_iter().map(array_bytes).max();
         let mut archive = archive(path, largest.unwrap_or(0)).map_err(io)?;
         let mut spill = self.out.into_inner().map_err(|e| io(e.into_error()))?;
-        let segments = &self.segments;
-        let mut copy =
-            |archive: &mut NpzWriter<BufWriter<File>>, name_: &str, piece: Piece, parts: usize, len: usize| {
-                archive.start(name_)?;
-                archive.write_all(&npy::npy_header_i64(&[len])).map_err(io)?;
-                for index in 0..parts {
-                    for &(offset, bytes) in segments.get(&(piece, index)).map_or(&[][..], Vec::as_slice) {
-                        spill.seek(SeekFrom::Start(offset)).map_err(io)?;
-                        let mut segment = BufReader::with_capacity(BUFFER, (&mut spill).take(bytes));
-                        match piece {
-                            Piece::Node | Piece::Batch => {
-                                io::copy(&mut segment, archive).map_err(io)?;
-                            }
-                            Piece::Row | Piece::Col => {
-                                let mut record = [0u8; LOCAL_VERTEX_BYTES];
-                                for _ in 0..bytes / LOCAL_VERTEX_BYTES as u64 {
-                                    segment.read_exact(&mut record).map_err(io)?;
-                                    let hop = u32::from_le_bytes([record[0], record[1], record[2], record[3]]);
-                                    let mut index = [0u8; 8];
-                                    index.copy_from_slice(&record[4..]);
-                                    let start = starts.get(hop as usize).ok_or_else(|| {
-                                        Error::invalid(format!("internal: a local vertex of hop {hop}, past the last"))
-                                    })?;
-                                    let id = start + u64::from_le_bytes(index);
-                                    archive.write_all(&(id as i64).to_le_bytes()).map_err(io)?;
-                                }
-                            }
-                        }
-                    }
+        for (array, piece, parts, len) in [
+            ("node", Piece::Node, nodes.len(), total_nodes),
+            ("batch", Piece::Batch, nodes.len(), total_nodes),
+            ("row", Piece::Row, edges.len(), total_edges),
+            ("col", Piece::Col, edges.len(), total_edges),
+        ] {
+            archive.start(array)?;
+            archive.write_all(&npy::npy_header_i64(&[len])).map_err(io)?;
+            for index in 0..parts {
+                for &(offset, bytes) in self.segments.get(&(piece, index)).map_or(&[][..], Vec::as_slice) {
+                    spill.seek(SeekFrom::Start(offset)).map_err(io)?;
+                    let mut segment = BufReader::with_capacity(BUFFER, (&mut spill).take(bytes));
+                    let copied = match piece {
+                        Piece::Node | Piece::Batch => io::copy(&mut segment, &mut archive).map(drop),
+                        Piece::Row | Piece::Col => copy_local_ids(&mut segment, &starts, &mut archive),
+                    };
+                    copied.map_err(io)?;
                 }
-                Ok::<(), Error>(())
-            };
-        copy(&mut archive, "node", Piece::Node, nodes.len(), total_nodes)?;
-        copy(&mut archive, "batch", Piece::Batch, nodes.len(), total_nodes)?;
-        copy(&mut archive, "row", Piece::Row, edges.len(), total_edges)?;
-        copy(&mut archive, "col", Piece::Col, edges.len(), total_edges)?;
-        for (name_, counts) in [("num_sampled_nodes", &nodes), ("num_sampled_edges", &edges)] {
-            archive.start(name_)?;
+            }
+        }
+        for (array, counts) in [("num_sampled_nodes", &nodes), ("num_sampled_edges", &edges)] {
+            archive.start(array)?;
             archive.write_all(&npy::npy_header_i64(&[counts.len()])).map_err(io)?;
             archive.write_all(&i64_bytes(counts.iter().map(|&c| c as i64))).map_err(io)?;
         }
         finish_archive(archive).map_err(io)
+    }
+}
+
+/// Copies the spilled [`LocalVertex`] records of `segment` into `out` as local ids
+/// (int64), from the hops' first ids `starts`.
+fn copy_local_ids(mut segment: impl Read, starts: &[u64], out: &mut impl Write) -> io::Result<()> {
+    let mut records = vec![0u8; LOCAL_VERTEX_BYTES * 8192];
+    loop {
+        let mut filled = 0;
+        while filled < records.len() {
+            match segment.read(&mut records[filled..])? {
+                0 => break,
+                n => filled += n,
+            }
+        }
+        if filled % LOCAL_VERTEX_BYTES != 0 {
+            return Err(io::Error::other("internal: a spilled local vertex cut short"));
+        }
+        let mut ids = Vec::with_capacity(filled / LOCAL_VERTEX_BYTES * 8);
+        for record in records[..filled].chunks_exact(LOCAL_VERTEX_BYTES) {
+            let (hop, index) = record.split_at(4);
+            let hop = u32::from_le_bytes(hop.try_into().map_err(io::Error::other)?) as usize;
+            let index = u64::from_le_bytes(index.try_into().map_err(io::Error::other)?);
+            let start =
+                starts.get(hop).ok_or_else(|| io::Error::other("internal: a local vertex past the last hop"))?;
+            ids.extend_from_slice(&((start + index) as i64).to_le_bytes());
+        }
+        out.write_all(&ids)?;
+        if filled < records.len() {
+            return Ok(());
+        }
     }
 }
 
