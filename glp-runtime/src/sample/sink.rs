@@ -8,7 +8,7 @@
 //! appends every batch to one outcome ([`collect`]).
 //!
 //! The CPU engine calls the sink on its own thread between batches (the workers are busy
-//! inside a batch). The GPU engines hand their batches to a second thread ([`pipelined`]),
+//! inside a batch). The GPU engines hand their batches to a second thread (`pipelined`),
 //! which turns them into outcomes (the walk engine's step-major matrix becomes rows there)
 //! and calls the sink, while the engine's thread launches the next batch: the host's work
 //! on batch `k` overlaps the kernels of batch `k + 1`. A channel of one batch between the
