@@ -122,7 +122,7 @@ fn subgraphs_relabel_hop_by_hop() {
     }
     let initial = InitialSamples::given(vec![0, 4], 6).unwrap();
     let outcome = run_on(&csr, &All, &initial, 0).unwrap();
-    let batch = outcome.subgraphs();
+    let batch = outcome.subgraphs().unwrap();
     // Hop 0: roots 0 (sample 0), 4 (sample 1). Hop 1: 1 (s0); 3, 5 (s1). Hop 2: 2 (s0; 0
     // is known), 2 (s1; 3 -> 2, then 4 and 5 known, 5 -> 3, 4 known).
     assert_eq!(batch.node, vec![0, 4, 1, 3, 5, 2, 2]);

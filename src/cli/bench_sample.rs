@@ -48,7 +48,7 @@ pub struct SampleBenchArgs {
     /// Where to run: cpu, gpu, or auto (a GPU when one opens, else the CPU)
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     pub backend: BackendArg,
-    /// GPU engines to measure, comma-separated: sp, tp (not built yet), auto
+    /// GPU engines to measure, comma-separated: sp, tp, auto
     #[arg(long, value_enum, value_name = "ENGINE,...", value_delimiter = ',', default_values_t = [EngineArg::Auto])]
     pub engine: Vec<EngineArg>,
     #[command(flatten)]

@@ -27,6 +27,7 @@ mod progress;
 mod quality;
 mod sample;
 mod sample_backend;
+mod sample_output;
 mod sample_roots;
 
 use clap::{Parser, Subcommand};

@@ -137,7 +137,7 @@ impl Destination {
     }
 
     /// A name for I/O errors on the final destination.
-    fn error_path(&self) -> PathBuf {
+    pub fn error_path(&self) -> PathBuf {
         match &self.kind {
             Kind::Stdout => PathBuf::from("standard output"),
             Kind::File(path) | Kind::Stream(path) => path.clone(),
@@ -180,7 +180,7 @@ fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
 }
 
 /// The directory a file path lies in (`.` for a bare name).
-fn directory_of(path: &Path) -> PathBuf {
+pub fn directory_of(path: &Path) -> PathBuf {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
@@ -245,8 +245,10 @@ impl Outputs {
         Ok(())
     }
 
-    /// Stages an output that `write` produces at a path it creates (the `.glpg` writer).
-    pub fn stage_with(&mut self, destination: &Destination, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+    /// Stages an output that `write` produces at a path it is given, an empty file (the
+    /// `.glpg` writer, `glp sample`'s outputs written while the samples come); returns what
+    /// `write` returns. When `write` fails, the file is removed.
+    pub fn stage_with<T>(&mut self, destination: &Destination, write: impl FnOnce(&Path) -> Result<T>) -> Result<T> {
         let temporary = match &destination.kind {
             Kind::File(target) => self.temporary_for(destination, target)?,
             Kind::Stdout | Kind::Stream(_) => {
@@ -254,9 +256,9 @@ impl Outputs {
                 temporary_in(&dir, Path::new("glp-output")).map_err(|e| Error::io(&dir, e))?
             }
         };
-        write(&temporary)?;
+        let written = write(&temporary)?;
         self.staged.push(Staged { destination: destination.clone(), data: Staging::File(temporary) });
-        Ok(())
+        Ok(written)
     }
 
     /// A temporary file next to the regular `target`.

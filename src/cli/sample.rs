@@ -6,21 +6,20 @@ use super::backend::BackendArg;
 use super::common::{self, LoadArgs};
 use super::console;
 use super::output::{self, Content, Destination, Outputs};
-use super::progress::SampleBar;
-use super::sample_backend::{gpu_option, DeviceMemoryArg, EngineArg, Sampling};
+use super::sample_backend::{gpu_option, DeviceMemoryArg, EngineArg, RunOptions, Sampling};
+use super::sample_output::{OutputFormat, SampleWriter};
 pub use super::sample_roots::{initial_samples, ClustersArg, RootsArg};
 use crate::samplers::{
     ClusterGcn, DeepWalk, FastGcn, KHop, Ladies, Layer, MultiRootWalk, Mvs, Node2vec, Ppr, WeightedDeepWalk, MAX_HOPS,
 };
 use clap::Args;
-use glp_runtime::graph::{Graph, VertexId};
 use glp_runtime::io::WeightRule;
 use glp_runtime::sample::{
-    self, npy, CompiledSampler, InitialSamples, InterpretedSampler, SampleConfig, SampleGraph, SampleOutcome, Sampler,
+    self, CompiledSampler, InitialSamples, InterpretedSampler, SampleConfig, SampleGraph, SampleSink, Sampler,
+    StreamSummary,
 };
 use glp_runtime::{Error, Result};
 use serde::Serialize;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The long help of `glp sample`.
@@ -71,10 +70,13 @@ pub const LONG_ABOUT: &str = "Sample random walks or subgraphs from a graph (Nex
     The summary (or JSON with --json, times in milliseconds) gives the sampled vertices per \
     second (vertices added to samples, roots excluded) and the samples per second.\n\n\
     On a GPU (--backend gpu, or auto when one opens) the samples are the CPU's, bit for bit: \
-    walks run several walkers per thread, other samplers one sample per thread \
-    (--engine sp; the transit-parallel engine, tp, is not built yet). Samples run in \
-    batches that fit --device-memory, so the output may exceed the GPU's memory; the graph \
-    must fit.";
+    walks run several walkers per thread, other samplers one sample per thread or warp \
+    (--engine sp), or NextDoor's transit-parallel steps (--engine tp); auto picks per step.\n\n\
+    Samples are computed and written batch by batch (--batch-samples; on a GPU, batches also \
+    fit --device-memory, and the next batch runs while the last one is written), so memory \
+    holds a few batches and the output may exceed the host's and the GPU's memory; the graph \
+    must fit. The output is the same whatever the batch size; a run that fails leaves no \
+    output file (nor changes an existing one).";
 
 #[derive(Debug, Args)]
 pub struct SampleArgs {
@@ -147,12 +149,19 @@ pub struct SampleArgs {
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     pub backend: BackendArg,
 
-    /// The GPU engine: sp (sample-parallel), tp (transit-parallel: not built yet) or auto
+    /// The GPU engine: sp (sample-parallel), tp (transit-parallel) or auto (chosen per step)
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
 
     #[command(flatten)]
     pub device_memory: DeviceMemoryArg,
+
+    /// Samples per batch: samples are computed and written batch by batch, so memory holds a
+    /// few batches, not the whole output (smaller batches take less memory; on the CPU, very
+    /// small ones keep fewer threads busy) [default: 4096 on the CPU, 1048576 on a GPU, fewer
+    /// when --device-memory holds fewer]
+    #[arg(long, value_name = "N")]
+    pub batch_samples: Option<u64>,
 
     /// A sampler written in Rust, instead of APP (the first path is then the graph)
     #[arg(long, value_name = "FILE.rs")]
@@ -380,92 +389,18 @@ impl App {
         with_sampler!(self, s => s as &dyn CompiledSampler)
     }
 
-    /// Runs the sampler on the CPU engine, drawing the progress bar.
-    pub fn run(&self, graph: &SampleGraph<'_>, initial: &InitialSamples, seed: u64) -> Result<SampleOutcome> {
-        let bar = SampleBar::new(self.name(), initial.len() as u64);
-        let observer = |done: u64, _total: u64| bar.done(done);
+    /// Runs the sampler on the CPU engine, handing the samples to `sink` in batches of
+    /// `batch_samples`.
+    pub fn run_streamed(
+        &self,
+        graph: &SampleGraph<'_>,
+        initial: &InitialSamples,
+        seed: u64,
+        batch_samples: usize,
+        sink: &mut SampleSink<'_>,
+    ) -> Result<StreamSummary> {
         let config = SampleConfig { seed };
-        with_sampler!(self, s => sample::run_observed(graph, s, initial, &config, Some(&observer)))
-    }
-}
-
-/// How the samples are written, from `--out`'s extension.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OutputFormat {
-    Npy,
-    Npz,
-    Text,
-}
-
-impl OutputFormat {
-    /// The format of `path`.
-    pub fn of(path: &Path) -> OutputFormat {
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("npy") => OutputFormat::Npy,
-            Some("npz") => OutputFormat::Npz,
-            _ => OutputFormat::Text,
-        }
-    }
-}
-
-/// The input id of dense vertex `v` as NumPy's int64.
-fn id_i64(graph: &Graph, v: VertexId) -> Result<i64> {
-    let id = graph.ids.original(v);
-    i64::try_from(id).map_err(|_| Error::invalid(format!("vertex id {id} does not fit NumPy's int64")))
-}
-
-/// The samples of `app` in `format`.
-pub fn encode(app: &App, graph: &Graph, outcome: &SampleOutcome, format: OutputFormat) -> Result<Vec<u8>> {
-    let walks = || -> Result<Vec<u8>> {
-        let (width, rows) = outcome.walks();
-        let values = rows.iter().map(|v| v.map_or(Ok(-1), |v| id_i64(graph, v))).collect::<Result<Vec<i64>>>()?;
-        npy::npy_i64(&[outcome.num_samples(), width], &values)
-    };
-    match (format, app.is_walk()) {
-        (OutputFormat::Npy, true) => walks(),
-        (OutputFormat::Npy, false) => Err(Error::invalid(format!(
-            "{} samples subgraphs, which take several arrays: write them to a .npz file",
-            app.name()
-        ))),
-        (OutputFormat::Npz, true) => npy::npz(&[("walks", walks()?)]),
-        (OutputFormat::Npz, false) => {
-            let batch = outcome.subgraphs();
-            let ids = batch.node.iter().map(|&v| id_i64(graph, v)).collect::<Result<Vec<i64>>>()?;
-            let array = |values: &[u64]| {
-                let values: Vec<i64> = values.iter().map(|&x| x as i64).collect();
-                npy::npy_i64(&[values.len()], &values)
-            };
-            npy::npz(&[
-                ("node", npy::npy_i64(&[ids.len()], &ids)?),
-                ("batch", array(&batch.batch)?),
-                ("row", array(&batch.row)?),
-                ("col", array(&batch.col)?),
-                ("num_sampled_nodes", array(&batch.num_sampled_nodes)?),
-                ("num_sampled_edges", array(&batch.num_sampled_edges)?),
-            ])
-        }
-        (OutputFormat::Text, true) => {
-            let mut text = String::new();
-            for i in 0..outcome.num_samples() {
-                let s = outcome.sample(i);
-                let ids: Vec<String> =
-                    s.roots.iter().chain(s.vertices).map(|&v| graph.ids.original(v).to_string()).collect();
-                text.push_str(&ids.join(" "));
-                text.push('\n');
-            }
-            Ok(text.into_bytes())
-        }
-        (OutputFormat::Text, false) => {
-            let mut text = String::new();
-            for i in 0..outcome.num_samples() {
-                let s = outcome.sample(i);
-                for j in 0..s.vertices.len() {
-                    let (from, to) = (graph.ids.original(s.sources[j]), graph.ids.original(s.vertices[j]));
-                    let _ = writeln!(text, "{i}\t{}\t{from}\t{to}", s.steps[j]);
-                }
-            }
-            Ok(text.into_bytes())
-        }
+        with_sampler!(self, s => sample::run_streamed(graph, s, initial, &config, batch_samples, sink))
     }
 }
 
@@ -485,7 +420,7 @@ struct SampleReport {
     kernel_ms: Option<f64>,
     seed: u64,
     threads: usize,
-    samples: usize,
+    samples: u64,
     /// Vertices added to samples (roots excluded).
     sampled_vertices: u64,
     time_ms: f64,
@@ -522,6 +457,9 @@ pub fn run(args: SampleArgs) -> Result<()> {
         file_params: args.params.clone(),
     };
     let app = App::new(&app_name, &params)?;
+    if args.batch_samples == Some(0) {
+        return Err(Error::invalid("--batch-samples must be at least 1"));
+    }
     let out = match &args.out {
         Some(path) => {
             let format = OutputFormat::of(path);
@@ -548,13 +486,25 @@ pub fn run(args: SampleArgs) -> Result<()> {
     let initial = initial_samples(&app, &graph, &roots, batch, &clusters, args.seed)?;
     let sample_graph = SampleGraph::new(&graph.csr)?;
     let sampling = Sampling::open(args.backend, &sample_graph, gpu_option(&[args.engine], &args.device_memory))?;
-    let run = sampling.run(&app, &sample_graph, &initial, args.seed, args.engine, args.device_memory.device_memory)?;
-    let outcome = run.outcome;
+    let options = RunOptions {
+        seed: args.seed,
+        engine: args.engine,
+        device_memory: args.device_memory.device_memory,
+        batch_samples: Some(args.batch_samples.unwrap_or(sampling.default_batch_samples())),
+    };
+    let run_into = |sink: &mut SampleSink<'_>| sampling.run_streamed(&app, &sample_graph, &initial, &options, sink);
     let mut outputs = Outputs::new();
-    if let Some((destination, format)) = &out {
-        outputs.stage_bytes(destination, encode(&app, &graph, &outcome, *format)?)?;
-    }
-    let seconds = outcome.elapsed.as_secs_f64().max(1e-9);
+    let run = match &out {
+        Some((destination, format)) => outputs.stage_with(destination, |path| {
+            let mut writer = SampleWriter::create(path, destination.error_path(), *format, &app, &graph, &initial)?;
+            let run = run_into(&mut |batch| writer.write(&batch))?;
+            writer.finish()?;
+            Ok(run)
+        })?,
+        None => run_into(&mut |_| Ok(()))?,
+    };
+    let totals = run.summary;
+    let seconds = totals.elapsed.as_secs_f64().max(1e-9);
     let report = SampleReport {
         graph: common::graph_name(graph_path.as_deref()),
         vertices: graph.num_vertices(),
@@ -566,11 +516,11 @@ pub fn run(args: SampleArgs) -> Result<()> {
         kernel_ms: run.gpu.as_ref().map(|stats| stats.kernel_ms),
         seed: args.seed,
         threads: rayon::current_num_threads(),
-        samples: outcome.num_samples(),
-        sampled_vertices: outcome.sampled_vertices(),
-        time_ms: outcome.elapsed.as_secs_f64() * 1e3,
-        sampled_vertices_per_s: outcome.sampled_vertices() as f64 / seconds,
-        samples_per_s: outcome.num_samples() as f64 / seconds,
+        samples: totals.samples,
+        sampled_vertices: totals.sampled_vertices,
+        time_ms: totals.elapsed.as_secs_f64() * 1e3,
+        sampled_vertices_per_s: totals.sampled_vertices as f64 / seconds,
+        samples_per_s: totals.samples as f64 / seconds,
     };
     let text = if args.json { output::json(&report)? } else { summary(&report) };
     outputs.stage_report(text);

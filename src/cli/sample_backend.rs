@@ -1,21 +1,30 @@
 //! Where `glp sample` and `glp bench sample` run: the CPU engine, or a GPU engine over a
 //! graph uploaded once ([`Sampling`]), with the GPU's options (`--engine`,
-//! `--device-memory`).
+//! `--device-memory`) and the batch size; runs are streamed to a sink batch by batch
+//! ([`Sampling::run_streamed`]), or gathered whole ([`Sampling::run`]), with a progress bar.
 
 use super::backend::{choose_backend, Backend, BackendArg};
+use super::progress::SampleBar;
 use super::sample::App;
 use clap::{Args, ValueEnum};
 use glp_runtime::device::Gpu;
+use glp_runtime::sample::engine::CHUNK;
 use glp_runtime::sample::gpu::{self, DeviceSampleGraph, GpuEngine, GpuSampleConfig, GpuSampleStats};
-use glp_runtime::sample::{InitialSamples, SampleGraph, SampleOutcome};
+use glp_runtime::sample::{sink, InitialSamples, SampleGraph, SampleOutcome, SampleSink, StreamSummary};
 use glp_runtime::{Error, Result};
+
+/// Samples per batch of `glp sample` on a GPU by default (fewer when the device memory
+/// holds fewer): a batch of 100-step walks is 400 MiB of vertices, enough to keep the GPU
+/// busy, while the host, which holds about three batches as outcomes, stays within a few
+/// GiB.
+pub const GPU_BATCH_SAMPLES: u64 = 1 << 20;
 
 /// `--engine` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum EngineArg {
     /// Threads own samples: walkers, several per thread, or one sample per thread
     Sp,
-    /// Threads own transits (NextDoor's scheduling): not built yet
+    /// Threads own transits (NextDoor's scheduling)
     Tp,
     /// The engine the run's statistics favour (today: sp)
     Auto,
@@ -101,6 +110,25 @@ pub struct SampleRun {
     pub gpu: Option<GpuSampleStats>,
 }
 
+/// What a streamed run reports: its summary, and what the GPU measured when one ran it.
+pub struct StreamedRun {
+    pub summary: StreamSummary,
+    pub gpu: Option<GpuSampleStats>,
+}
+
+/// How a run samples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunOptions {
+    pub seed: u64,
+    /// The GPU's engine.
+    pub engine: EngineArg,
+    /// The GPU's memory budget (`None`: most of what is free).
+    pub device_memory: Option<u64>,
+    /// The most samples per batch (`None`: the CPU engine's default; on a GPU, as many as the
+    /// device memory holds).
+    pub batch_samples: Option<u64>,
+}
+
 impl<'g> Sampling<'g> {
     /// The backend `requested` (auto: a GPU when one opens), the graph uploaded to the GPU.
     /// `gpu_options` says whether the command line set a GPU option (an error on the CPU).
@@ -137,7 +165,53 @@ impl<'g> Sampling<'g> {
         }
     }
 
-    /// Runs `app` from `initial` (the CPU engine draws its progress bar).
+    /// `glp sample`'s batch size when `--batch-samples` is not given.
+    pub fn default_batch_samples(&self) -> u64 {
+        match self {
+            Sampling::Cpu => CHUNK as u64,
+            Sampling::Gpu(_) => GPU_BATCH_SAMPLES,
+        }
+    }
+
+    /// Runs `app` from `initial`, handing the samples to `sink` batch by batch, drawing a
+    /// progress bar.
+    pub fn run_streamed(
+        &self,
+        app: &App,
+        host: &SampleGraph<'_>,
+        initial: &InitialSamples,
+        options: &RunOptions,
+        sink: &mut SampleSink<'_>,
+    ) -> Result<StreamedRun> {
+        let bar = SampleBar::new(app.name(), initial.len() as u64);
+        let mut sink = |batch: SampleOutcome| {
+            let done = batch.first + batch.num_samples() as u64;
+            sink(batch)?;
+            bar.done(done);
+            Ok(())
+        };
+        match self {
+            Sampling::Cpu => {
+                let batch = options.batch_samples.map_or(CHUNK, |n| usize::try_from(n).unwrap_or(usize::MAX));
+                let summary = app.run_streamed(host, initial, options.seed, batch, &mut sink)?;
+                Ok(StreamedRun { summary, gpu: None })
+            }
+            Sampling::Gpu(on) => {
+                let config = GpuSampleConfig {
+                    seed: options.seed,
+                    engine: options.engine.engine(),
+                    device_memory: options.device_memory,
+                    batch_samples: options.batch_samples,
+                };
+                let (stats, summary) =
+                    gpu::run_streamed(&on.gpu, &on.graph, app.compiled(), initial, &config, &mut sink)?;
+                Ok(StreamedRun { summary, gpu: Some(stats) })
+            }
+        }
+    }
+
+    /// Runs `app` from `initial`, its samples gathered into one outcome (on a GPU, in
+    /// batches as large as the device memory holds), drawing a progress bar.
     pub fn run(
         &self,
         app: &App,
@@ -147,14 +221,12 @@ impl<'g> Sampling<'g> {
         engine: EngineArg,
         device_memory: Option<u64>,
     ) -> Result<SampleRun> {
-        match self {
-            Sampling::Cpu => Ok(SampleRun { outcome: app.run(host, initial, seed)?, gpu: None }),
-            Sampling::Gpu(on) => {
-                let config = GpuSampleConfig { seed, engine: engine.engine(), device_memory };
-                let (outcome, stats) = gpu::run(&on.gpu, &on.graph, app.compiled(), initial, &config)?;
-                Ok(SampleRun { outcome, gpu: Some(stats) })
-            }
-        }
+        let options = RunOptions { seed, engine, device_memory, batch_samples: None };
+        let (outcome, gpu) = sink::collect(initial, |sink| {
+            let run = self.run_streamed(app, host, initial, &options, sink)?;
+            Ok((run.gpu, run.summary))
+        })?;
+        Ok(SampleRun { outcome, gpu })
     }
 }
 

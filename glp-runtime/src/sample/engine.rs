@@ -1,18 +1,22 @@
 //! The CPU engine: samples in parallel (rayon), each sample computed start to end by one
 //! worker, outputs assembled in sample order.
 //!
-//! Samples are processed in chunks of [`CHUNK`]: the workers compute a chunk's samples into
-//! per-sample records, which are appended to the outcome in sample order; so the working
-//! memory beyond the output is one chunk's records and each worker's scratch (its sample's
-//! transits, history and combined neighbourhood). Every random number comes from the stream
-//! of (seed, sample, step, lane) ([`crate::random::sample_stream`]), never from a worker's
-//! state, so the outcome does not depend on the number of threads or their schedule.
+//! Samples are processed in batches ([`CHUNK`] by default): the workers compute a batch's
+//! samples into per-sample records, which are gathered into the batch's outcome in sample
+//! order and handed to the run's sink ([`run_streamed`], [`super::sink`]) on the calling
+//! thread; so the working memory is one batch's records and outcome and each worker's
+//! scratch (its sample's transits, history and combined neighbourhood), whatever the size of
+//! the run. [`run`] is the streamed run whose sink gathers every batch into one outcome.
+//! Every random number comes from the stream of (seed, sample, step, lane)
+//! ([`crate::random::sample_stream`]), never from a worker's state, so the outcome does not
+//! depend on the number of threads, their schedule or the batch size.
 
 use super::edges::SampleGraph;
 use super::outcome::SampleOutcome;
 use super::roots::InitialSamples;
 use super::sampler::{Sampler, ALL_NEIGHBOURS, NONE, NONE_ENTRY};
 use super::schedule::Schedule;
+use super::sink::{self, Delivery, SampleSink, StreamSummary};
 use super::view::{distinct_in_sorted, SampleState, SampleView, SortedCombined};
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
@@ -20,8 +24,8 @@ use rayon::prelude::*;
 use std::collections::HashSet;
 use std::time::Instant;
 
-/// Samples per chunk: large enough to keep every worker busy, small enough that a chunk's
-/// records are a small part of the output.
+/// Samples per batch by default: large enough to keep every worker busy, small enough that a
+/// batch's records are a small part of the output.
 pub const CHUNK: usize = 4096;
 
 /// A draw without replacement ([`Sampler::unique`]) that repeats a vertex is made again, at
@@ -42,11 +46,8 @@ pub struct SampleConfig {
     pub seed: u64,
 }
 
-/// The type of a run's progress observer: `(samples done, samples in all)`, called on the
-/// calling thread after every chunk.
-pub type SampleObserver<'a> = dyn Fn(u64, u64) + Sync + 'a;
-
-/// Runs `sampler` from every initial sample of `initial` on the current rayon pool.
+/// Runs `sampler` from every initial sample of `initial` on the current rayon pool: the
+/// whole outcome, in sample order.
 ///
 /// Errors: a sampler with no step, a draw count of 0, an unknown sampling type or transit
 /// policy, a graph without edges, a hook returning a vertex that is not a neighbour of its
@@ -59,44 +60,51 @@ pub fn run<S: Sampler + ?Sized>(
     initial: &InitialSamples,
     config: &SampleConfig,
 ) -> Result<SampleOutcome> {
-    run_observed(graph, sampler, initial, config, None)
+    let stream = |sink: &mut SampleSink<'_>| Ok(((), run_streamed(graph, sampler, initial, config, CHUNK, sink)?));
+    Ok(sink::collect(initial, stream)?.0)
 }
 
-/// [`run`] with a progress observer.
-pub fn run_observed<S: Sampler + ?Sized>(
+/// [`run`] streamed: the samples go to `sink` in batches of `batch_samples` (the last one
+/// smaller), in sample order, each as soon as it is complete (see [`super::sink`]). Smaller
+/// batches keep fewer threads busy. The samples are [`run`]'s whatever the batch size.
+///
+/// Errors: [`run`]'s, and the sink's (which stop the run); a batch size of 0.
+pub fn run_streamed<S: Sampler + ?Sized>(
     graph: &SampleGraph<'_>,
     sampler: &S,
     initial: &InitialSamples,
     config: &SampleConfig,
-    observer: Option<&SampleObserver<'_>>,
-) -> Result<SampleOutcome> {
+    batch_samples: usize,
+    sink: &mut SampleSink<'_>,
+) -> Result<StreamSummary> {
+    if batch_samples == 0 {
+        return Err(Error::invalid("a batch of samples must hold at least 1 sample"));
+    }
     let plan = Schedule::of(graph, sampler)?;
     let start = Instant::now();
     let samples = initial.len();
-    let mut outcome = SampleOutcome::with_roots(initial);
-    let mut chunk_start = 0;
-    while chunk_start < samples {
-        let chunk_end = (chunk_start + CHUNK).min(samples);
-        let records: Vec<Result<Record>> = (chunk_start..chunk_end)
+    let mut delivery = Delivery::new(sink);
+    let mut batch_start = 0;
+    while batch_start < samples {
+        let batch_end = batch_start.saturating_add(batch_samples).min(samples);
+        let records: Vec<Result<Record>> = (batch_start..batch_end)
             .into_par_iter()
             .map_init(Scratch::default, |scratch, i| {
                 sample_one(graph, sampler, &plan, config.seed, i as u32, initial.roots(i), scratch)
             })
             .collect();
+        let mut batch = SampleOutcome::with_roots_of(initial, batch_start..batch_end);
         for record in records {
             let record = record?;
-            outcome.push(&record.vertices, &record.sources, &record.steps);
+            batch.push(&record.vertices, &record.sources, &record.steps);
         }
         if let Some(error) = sampler.failure() {
             return Err(error);
         }
-        if let Some(observer) = observer {
-            observer(chunk_end as u64, samples as u64);
-        }
-        chunk_start = chunk_end;
+        delivery.deliver(batch)?;
+        batch_start = batch_end;
     }
-    outcome.elapsed = start.elapsed();
-    Ok(outcome)
+    delivery.finish(samples as u64, start)
 }
 
 /// Sample `sample` (from `roots`) computed alone, as [`run`] computes it: another engine

@@ -55,6 +55,11 @@
 //! (every vertex, given roots, random roots, groups of roots). A [`SampleOutcome`] holds the
 //! samples in sample order; [`SampleOutcome::walks`] and [`SampleOutcome::subgraphs`] give
 //! the shapes other tools read, and [`npy`] writes them as NumPy files.
+//!
+//! Every engine also runs *streamed* ([`run_streamed`], [`gpu::run_streamed`]): it hands
+//! each finished batch of samples to a [`SampleSink`] instead of gathering the whole
+//! outcome, so that outputs larger than the host's (or the device's) memory are written
+//! batch by batch ([`sink`]); [`SubgraphNumbering`] numbers subgraphs batch by batch.
 
 mod compiled;
 pub mod edges;
@@ -67,14 +72,18 @@ pub mod probe;
 mod roots;
 mod sampler;
 pub mod schedule;
+pub mod sink;
+mod subgraphs;
 mod view;
 
 pub use compiled::CompiledSampler;
 pub use edges::SampleGraph;
-pub use engine::{run, run_observed, SampleConfig, SampleObserver};
+pub use engine::{run, run_streamed, SampleConfig};
 pub use interpreted::InterpretedSampler;
-pub use outcome::{SampleOutcome, SampleRef, SubgraphBatch};
+pub use outcome::{SampleOutcome, SampleRef};
 pub use roots::{InitialSamples, ROOT_STEP};
 pub use sampler::{Sampler, ADDED, ALL_NEIGHBOURS, COLLECTIVE, INDIVIDUAL, NONE, NONE_ENTRY, REPLACE};
 pub use schedule::Schedule;
+pub use sink::{SampleSink, StreamSummary};
+pub use subgraphs::{LocalVertex, SubgraphBatch, SubgraphNumbering, SubgraphPieces};
 pub use view::SampleView;

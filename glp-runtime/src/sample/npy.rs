@@ -8,7 +8,7 @@
 //! `numpy.savez` writes them): `numpy.load` opens it as a dictionary of arrays.
 
 use crate::error::{Error, Result};
-use std::io::Write as _;
+use std::io::{Seek, Write};
 
 /// An `int64` array of `shape` (row-major) as a `.npy` file.
 ///
@@ -18,6 +18,18 @@ pub fn npy_i64(shape: &[usize], values: &[i64]) -> Result<Vec<u8>> {
     if count != values.len() {
         return Err(Error::invalid(format!("internal: {} values for the shape {shape:?}", values.len())));
     }
+    let mut bytes = npy_header_i64(shape);
+    bytes.reserve(8 * values.len());
+    for v in values {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    Ok(bytes)
+}
+
+/// The bytes of a `.npy` file of `int64` values of `shape` that come before the values:
+/// magic, version, header length and header. Its length is a multiple of 64, which never
+/// grows when a dimension shrinks.
+pub fn npy_header_i64(shape: &[usize]) -> Vec<u8> {
     let dims = match shape {
         [n] => format!("({n},)"),
         _ => format!("({})", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
@@ -27,28 +39,65 @@ pub fn npy_i64(shape: &[usize], values: &[i64]) -> Result<Vec<u8>> {
     let unpadded = 10 + header.len() + 1;
     header.push_str(&" ".repeat(unpadded.next_multiple_of(64) - unpadded));
     header.push('\n');
-    let mut bytes = Vec::with_capacity(10 + header.len() + 8 * values.len());
+    let mut bytes = Vec::with_capacity(10 + header.len());
     bytes.extend_from_slice(b"\x93NUMPY\x01\x00");
     bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
     bytes.extend_from_slice(header.as_bytes());
-    for v in values {
-        bytes.extend_from_slice(&v.to_le_bytes());
-    }
-    Ok(bytes)
+    bytes
 }
 
 /// An `.npz` archive of `(name, .npy bytes)` entries, each stored as `NAME.npy`.
 pub fn npz(arrays: &[(&str, Vec<u8>)]) -> Result<Vec<u8>> {
-    let fail = |e: &dyn std::fmt::Display| Error::invalid(format!("writing an .npz archive: {e}"));
-    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Stored)
-        .large_file(arrays.iter().any(|(_, b)| b.len() as u64 >= u32::MAX as u64));
+    let largest = arrays.iter().map(|(_, bytes)| bytes.len() as u64).max().unwrap_or(0);
+    let mut archive = NpzWriter::new(std::io::Cursor::new(Vec::new()), largest);
     for (name, bytes) in arrays {
-        zip.start_file(format!("{name}.npy"), options).map_err(|e| fail(&e))?;
-        zip.write_all(bytes).map_err(|e| fail(&e))?;
+        archive.start(name)?;
+        archive.write_all(bytes).map_err(|e| npz_error(&e))?;
     }
-    Ok(zip.finish().map_err(|e| fail(&e))?.into_inner())
+    Ok(archive.finish()?.into_inner())
+}
+
+/// An `.npz` archive written entry by entry into a file (or any seekable writer), for arrays
+/// too large to hold: [`NpzWriter::start`] an entry, write its `.npy` bytes, start the next;
+/// [`npz`] is the same archive built in memory.
+pub struct NpzWriter<W: Write + Seek> {
+    zip: zip::ZipWriter<W>,
+    options: zip::write::SimpleFileOptions,
+}
+
+fn npz_error(e: &dyn std::fmt::Display) -> Error {
+    Error::invalid(format!("writing an .npz archive: {e}"))
+}
+
+impl<W: Write + Seek> NpzWriter<W> {
+    /// An archive into `out` whose largest entry has `largest` bytes (entries of 4 GiB and
+    /// more take zip64 records, which are chosen before an entry starts).
+    pub fn new(out: W, largest: u64) -> Self {
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored)
+            .large_file(largest >= u32::MAX as u64);
+        NpzWriter { zip: zip::ZipWriter::new(out), options }
+    }
+
+    /// Starts the entry `NAME.npy`: what is written next is its bytes.
+    pub fn start(&mut self, name: &str) -> Result<()> {
+        self.zip.start_file(format!("{name}.npy"), self.options).map_err(|e| npz_error(&e))
+    }
+
+    /// Ends the last entry and writes the archive's directory; returns the writer.
+    pub fn finish(self) -> Result<W> {
+        self.zip.finish().map_err(|e| npz_error(&e))
+    }
+}
+
+impl<W: Write + Seek> Write for NpzWriter<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.zip.write(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.zip.flush()
+    }
 }
 
 #[cfg(test)]

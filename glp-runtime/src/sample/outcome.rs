@@ -1,18 +1,23 @@
-//! What a sampling run produces, and its two shapes for other tools: walks (one row of
-//! vertices per sample) and subgraphs (per-hop edge lists over relabelled vertices).
+//! What a sampling run produces, whole or batch by batch, and the walks shape other tools
+//! read (one row of vertices per sample); the subgraph shape is in [`super::subgraphs`].
 
 use super::roots::InitialSamples;
+use crate::error::{Error, Result};
 use crate::graph::VertexId;
-use std::collections::HashMap;
+use std::ops::Range;
 use std::time::Duration;
 
-/// The samples of a run, in sample order. Sample `i` has the roots
-/// `roots[root_offsets[i]..root_offsets[i + 1]]` and added the vertices
+/// Samples of a run, in sample order: the whole run (what [`super::run`] returns), or one
+/// batch of it (what a streamed run hands its sink, [`super::SampleSink`]). It holds the
+/// run's samples `first..first + num_samples()`; its sample `i` (the run's `first + i`) has
+/// the roots `roots[root_offsets[i]..root_offsets[i + 1]]` and added the vertices
 /// `vertices[offsets[i]..offsets[i + 1]]`, in the order of the steps (within a step: transit
 /// by transit, draw by draw); `sources[j]` is the transit `vertices[j]` was drawn from (the
 /// sampled edge is `sources[j] -> vertices[j]`) and `steps[j]` the step that added it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SampleOutcome {
+    /// The run's index of the first sample held (0 for a whole run).
+    pub first: u64,
     /// Row offsets of the roots (`samples + 1` entries).
     pub root_offsets: Vec<u64>,
     /// The roots of every sample.
@@ -25,7 +30,7 @@ pub struct SampleOutcome {
     pub sources: Vec<VertexId>,
     /// The step that added each vertex.
     pub steps: Vec<u32>,
-    /// Time of the sampling itself.
+    /// Time of the sampling itself (a whole run's; zero in a batch).
     pub elapsed: Duration,
 }
 
@@ -43,12 +48,16 @@ pub struct SampleRef<'a> {
 }
 
 impl SampleOutcome {
-    /// An outcome with the roots of `initial` and no sample recorded yet.
-    pub(super) fn with_roots(initial: &InitialSamples) -> Self {
+    /// An outcome for the initial samples `samples` of `initial`, with their roots and no
+    /// sample recorded yet: [`SampleOutcome::push`] records them in order.
+    pub(super) fn with_roots_of(initial: &InitialSamples, samples: Range<usize>) -> Self {
         let (root_offsets, roots) = initial.parts();
+        let base = root_offsets[samples.start];
+        let end = root_offsets[samples.end];
         SampleOutcome {
-            root_offsets: root_offsets.to_vec(),
-            roots: roots.to_vec(),
+            first: samples.start as u64,
+            root_offsets: root_offsets[samples.start..=samples.end].iter().map(|&o| o - base).collect(),
+            roots: roots[base as usize..end as usize].to_vec(),
             offsets: vec![0],
             ..SampleOutcome::default()
         }
@@ -62,9 +71,34 @@ impl SampleOutcome {
         self.offsets.push(self.vertices.len() as u64);
     }
 
+    /// Appends `batch`, the samples that follow this outcome's (its `first` is this one's
+    /// `first + num_samples()`): gathers a streamed run's batches into one outcome. Errors
+    /// when `batch` does not follow, or holds no more recorded samples than root rows.
+    pub fn append(&mut self, batch: SampleOutcome) -> Result<()> {
+        let next = self.first + self.num_samples() as u64;
+        if batch.first != next || batch.offsets.len() != batch.root_offsets.len() {
+            return Err(Error::invalid(format!(
+                "internal: a batch of samples from {} appended after the samples {}..{next}",
+                batch.first, self.first
+            )));
+        }
+        if self.num_samples() == 0 {
+            *self = SampleOutcome { first: self.first, elapsed: self.elapsed, ..batch };
+            return Ok(());
+        }
+        let (root_base, base) = (self.roots.len() as u64, self.vertices.len() as u64);
+        self.root_offsets.extend(batch.root_offsets[1..].iter().map(|&o| o + root_base));
+        self.roots.extend_from_slice(&batch.roots);
+        self.offsets.extend(batch.offsets[1..].iter().map(|&o| o + base));
+        self.vertices.extend_from_slice(&batch.vertices);
+        self.sources.extend_from_slice(&batch.sources);
+        self.steps.extend_from_slice(&batch.steps);
+        Ok(())
+    }
+
     /// Number of samples.
     pub fn num_samples(&self) -> usize {
-        self.offsets.len() - 1
+        self.offsets.len().saturating_sub(1)
     }
 
     /// Vertices added by all samples (NextDoor's "sampled vertices"; roots excluded).
@@ -72,7 +106,7 @@ impl SampleOutcome {
         self.vertices.len() as u64
     }
 
-    /// Sample `i`.
+    /// Sample `i` of this outcome (the run's `first + i`).
     pub fn sample(&self, i: usize) -> SampleRef<'_> {
         let r = self.root_offsets[i] as usize..self.root_offsets[i + 1] as usize;
         let a = self.offsets[i] as usize..self.offsets[i + 1] as usize;
@@ -102,106 +136,35 @@ impl SampleOutcome {
         }
         (width, rows)
     }
-
-    /// The samples as one batch of disjoint subgraphs (PyG's `SamplerOutput` with
-    /// `disjoint=True`, DGL's blocks): see [`SubgraphBatch`].
-    pub fn subgraphs(&self) -> SubgraphBatch {
-        let samples = self.num_samples();
-        let hops = self.steps.iter().max().map_or(0, |&s| s as usize + 1);
-        // Per sample: its distinct vertices in order of first appearance, with their hop.
-        let mut per_sample: Vec<Vec<(VertexId, usize)>> = Vec::with_capacity(samples);
-        let mut local_of: Vec<HashMap<VertexId, usize>> = Vec::with_capacity(samples);
-        for i in 0..samples {
-            let s = self.sample(i);
-            let mut nodes = Vec::new();
-            let mut index = HashMap::new();
-            for &r in s.roots {
-                index.entry(r).or_insert_with(|| {
-                    nodes.push((r, 0));
-                    nodes.len() - 1
-                });
-            }
-            for (&v, &step) in s.vertices.iter().zip(s.steps) {
-                index.entry(v).or_insert_with(|| {
-                    nodes.push((v, step as usize + 1));
-                    nodes.len() - 1
-                });
-            }
-            per_sample.push(nodes);
-            local_of.push(index);
-        }
-        // Global order: hop by hop, sample by sample inside a hop.
-        let mut num_sampled_nodes = vec![0u64; hops + 1];
-        for nodes in &per_sample {
-            for &(_, hop) in nodes {
-                num_sampled_nodes[hop] += 1;
-            }
-        }
-        let mut next_of_hop: Vec<u64> = num_sampled_nodes
-            .iter()
-            .scan(0u64, |acc, &n| {
-                let start = *acc;
-                *acc += n;
-                Some(start)
-            })
-            .collect();
-        let total: u64 = num_sampled_nodes.iter().sum();
-        let mut node = vec![0 as VertexId; total as usize];
-        let mut batch = vec![0u64; total as usize];
-        let mut global_of: Vec<Vec<u64>> = per_sample.iter().map(|nodes| vec![0; nodes.len()]).collect();
-        for (hop, next) in next_of_hop.iter_mut().enumerate() {
-            for (i, nodes) in per_sample.iter().enumerate() {
-                for (k, &(v, h)) in nodes.iter().enumerate() {
-                    if h == hop {
-                        node[*next as usize] = v;
-                        batch[*next as usize] = i as u64;
-                        global_of[i][k] = *next;
-                        *next += 1;
-                    }
-                }
-            }
-        }
-        // Edges: step by step, sample by sample.
-        let mut num_sampled_edges = vec![0u64; hops];
-        let mut row = Vec::with_capacity(self.vertices.len());
-        let mut col = Vec::with_capacity(self.vertices.len());
-        for (step, count) in num_sampled_edges.iter_mut().enumerate() {
-            for i in 0..samples {
-                let s = self.sample(i);
-                let local = |v: VertexId| global_of[i][local_of[i][&v]];
-                for ((&v, &source), _) in
-                    s.vertices.iter().zip(s.sources).zip(s.steps).filter(|&(_, &st)| st as usize == step)
-                {
-                    row.push(local(v));
-                    col.push(local(source));
-                    *count += 1;
-                }
-            }
-        }
-        SubgraphBatch { node, batch, row, col, num_sampled_nodes, num_sampled_edges }
-    }
 }
 
-/// Samples as subgraphs over local vertex ids, the arrays PyG's `SamplerOutput` (with
-/// `disjoint=True`) and DGL's blocks are built from.
-///
-/// Every sample has its own copy of its vertices (a vertex two samples reached has two local
-/// ids). Local ids are numbered hop by hop: first every sample's roots (hop 0), sample by
-/// sample, then the vertices first reached at step 0 (hop 1), and so on; a vertex keeps the
-/// local id of its first appearance in its sample.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SubgraphBatch {
-    /// Graph vertex of each local id.
-    pub node: Vec<VertexId>,
-    /// Sample of each local id.
-    pub batch: Vec<u64>,
-    /// Sampled edges: local id of the vertex drawn (the message's source in PyG's
-    /// convention) ...
-    pub row: Vec<u64>,
-    /// ... and of the transit it was drawn from (the message's destination), step by step.
-    pub col: Vec<u64>,
-    /// Local ids per hop (hop 0: the roots).
-    pub num_sampled_nodes: Vec<u64>,
-    /// Edges per step.
-    pub num_sampled_edges: Vec<u64>,
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_holds_its_samples_roots_and_appends_after_the_samples_before() {
+        // Samples with roots [1, 2], [3], [4, 5, 6].
+        let initial = InitialSamples::groups(vec![0, 2, 3, 6], vec![1, 2, 3, 4, 5, 6], 10).unwrap();
+        let mut first = SampleOutcome::with_roots_of(&initial, 0..1);
+        first.push(&[7, 8], &[1, 7], &[0, 1]);
+        let mut rest = SampleOutcome::with_roots_of(&initial, 1..3);
+        assert_eq!((rest.first, &rest.root_offsets, &rest.roots), (1, &vec![0, 1, 4], &vec![3, 4, 5, 6]));
+        rest.push(&[9], &[3], &[0]);
+        rest.push(&[], &[], &[]);
+        assert_eq!(rest.sample(0).roots, [3]);
+        assert_eq!(rest.sample(1).roots, [4, 5, 6]);
+        // Out of order: refused.
+        let mut empty = SampleOutcome::with_roots_of(&initial, 0..0);
+        assert!(empty.append(rest.clone()).is_err());
+        empty.append(first).unwrap();
+        empty.append(rest).unwrap();
+        assert_eq!(empty.root_offsets, [0, 2, 3, 6]);
+        assert_eq!(empty.roots, [1, 2, 3, 4, 5, 6]);
+        assert_eq!(empty.offsets, [0, 2, 3, 3]);
+        assert_eq!(empty.vertices, [7, 8, 9]);
+        assert_eq!(empty.sources, [1, 7, 3]);
+        assert_eq!(empty.steps, [0, 1, 0]);
+        assert_eq!(empty.num_samples(), 3);
+    }
 }

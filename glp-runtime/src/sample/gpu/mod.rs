@@ -36,8 +36,15 @@
 //! # Memory
 //!
 //! Samples run in batches sized to the device memory glp may use ([`GpuSampleConfig`]'s
-//! `device_memory`, by default most of what is free): outputs larger than the device are
-//! produced batch by batch. The graph itself must fit on the device.
+//! `device_memory`, by default most of what is free) and to at most `batch_samples` samples:
+//! outputs larger than the device are produced batch by batch. The graph itself must fit on
+//! the device.
+//!
+//! [`run_streamed`] hands each batch to a sink as soon as it is downloaded: a second thread
+//! converts it (the walk engine's step-major matrix becomes rows) and calls the sink while
+//! this thread launches the next batch ([`crate::sample::sink`]), so that writing batch `k`
+//! overlaps the kernels of batch `k + 1` and the host holds about three batches, not the
+//! output. [`run`] gathers the batches into one outcome.
 
 mod arena;
 mod choice;
@@ -58,8 +65,8 @@ use crate::sample::compiled::CompiledSampler;
 use crate::sample::outcome::SampleOutcome;
 use crate::sample::roots::InitialSamples;
 use crate::sample::schedule::Schedule;
+use crate::sample::sink::{self, SampleSink, StreamSummary};
 use glp_codegen::kinds::sample::engine::engine_kernel_source;
-use std::time::Instant;
 
 /// Which engine samples (`--engine`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -82,6 +89,9 @@ pub struct GpuSampleConfig {
     /// The most device memory the run's buffers may take besides the graph (`None`: nine
     /// tenths of what is free when the run starts).
     pub device_memory: Option<u64>,
+    /// The most samples per batch (`None`: as many as `device_memory` holds): a streamed
+    /// run's host memory is about three batches.
+    pub batch_samples: Option<u64>,
 }
 
 /// What a GPU run measured besides its samples.
@@ -124,13 +134,29 @@ pub fn run(
     initial: &InitialSamples,
     config: &GpuSampleConfig,
 ) -> Result<(SampleOutcome, GpuSampleStats)> {
+    sink::collect(initial, |sink| run_streamed(gpu, graph, sampler, initial, config, sink))
+}
+
+/// [`run`] streamed: each batch of samples goes to `sink` as soon as it is complete, in
+/// sample order (see the [module docs](self)). Errors: [`run`]'s, and the sink's (which stop
+/// the run); a `batch_samples` of 0.
+pub fn run_streamed(
+    gpu: &Gpu,
+    graph: &DeviceSampleGraph<'_>,
+    sampler: &dyn CompiledSampler,
+    initial: &InitialSamples,
+    config: &GpuSampleConfig,
+    sink: &mut SampleSink<'_>,
+) -> Result<(GpuSampleStats, StreamSummary)> {
+    if config.batch_samples == Some(0) {
+        return Err(Error::invalid("a batch of samples must hold at least 1 sample"));
+    }
     let schedule = Schedule::of(graph.host(), sampler)?;
     let module = SamplerModule::load(gpu, sampler, "engines", engine_kernel_source)?;
     let budget = match config.device_memory {
         Some(bytes) => bytes,
         None => gpu.memory_info()?.0 / 10 * 9,
     };
-    let start = Instant::now();
     let max_roots = (0..initial.len()).map(|i| initial.roots(i).len() as u64).max().unwrap_or(1);
     let stats = choice::GraphStats {
         active_vertices: graph.active_vertices(),
@@ -138,14 +164,17 @@ pub fn run(
         fits_l2: graph.bytes() <= gpu.info().l2_bytes,
     };
     let plan = choice::plan(config.engine, &schedule, initial.len() as u64, max_roots, stats);
-    let context = Context { gpu, graph, sampler, schedule: &schedule, module: &module, seed: config.seed, budget };
-    let (mut outcome, stats) = if schedule.is_walk() && max_roots == 1 && plan == choice::Plan::Fused {
-        walks::run(&context, initial)?
+    let batch_samples = config.batch_samples.unwrap_or(u64::MAX);
+    let context =
+        Context { gpu, graph, sampler, schedule: &schedule, module: &module, seed: config.seed, budget, batch_samples };
+    let samples = initial.len() as u64;
+    if schedule.is_walk() && max_roots == 1 && plan == choice::Plan::Fused {
+        let rows = schedule.steps() as usize + 1;
+        let convert = |batch| walks::outcome_of(initial, rows, batch);
+        sink::pipelined(samples, sink, convert, |handoff| walks::run(&context, initial, handoff))
     } else {
-        per_sample::run(&context, initial, plan)?
-    };
-    outcome.elapsed = start.elapsed();
-    Ok((outcome, stats))
+        sink::pipelined(samples, sink, Ok, |handoff| per_sample::run(&context, initial, plan, handoff))
+    }
 }
 
 /// What an engine's run reads.
@@ -158,6 +187,8 @@ struct Context<'r> {
     seed: u64,
     /// Device memory the run's buffers may take.
     budget: u64,
+    /// The most samples per batch.
+    batch_samples: u64,
 }
 
 /// The replayed error of `sample`, which the GPU marked as failed: the CPU engine's error for

@@ -20,6 +20,7 @@ use crate::sample::outcome::SampleOutcome;
 use crate::sample::roots::InitialSamples;
 use crate::sample::sampler::ALL_NEIGHBOURS;
 use crate::sample::schedule::Schedule;
+use crate::sample::sink::Handoff;
 use glp_codegen::kinds::sample::engine::{
     FAILED, OVERFLOW_COMBINED, OVERFLOW_HISTORY, OVERFLOW_OUT, PER_SAMPLE_THREADS, PER_SAMPLE_WARP_THREADS,
 };
@@ -129,12 +130,13 @@ struct Run<'c, 'r> {
     stats: GpuSampleStats,
 }
 
-/// Runs the samples of `initial`.
+/// Runs the samples of `initial`, handing each batch over as it completes.
 pub(super) fn run(
     context: &Context<'_>,
     initial: &InitialSamples,
     plan: Plan,
-) -> Result<(SampleOutcome, GpuSampleStats)> {
+    handoff: &mut Handoff<SampleOutcome>,
+) -> Result<GpuSampleStats> {
     let gpu = context.gpu;
     let schedule = context.schedule;
     let max_roots = (0..initial.len()).map(|i| initial.roots(i).len() as u64).max().unwrap_or(1);
@@ -166,9 +168,10 @@ pub(super) fn run(
     };
     let capacity = Capacity::start(run.bound);
     let batch = run.batch_size(capacity, initial.len() as u64)?;
-    let mut outcome = SampleOutcome::with_roots(initial);
     let ids: Vec<u32> = (0..initial.len() as u32).collect();
     for chunk in ids.chunks(batch) {
+        let first = chunk[0] as usize;
+        let mut outcome = SampleOutcome::with_roots_of(initial, first..first + chunk.len());
         let result = run.launch(chunk, capacity)?;
         run.check_failures(chunk, &result)?;
         let overflowed: Vec<(u32, u32)> = chunk
@@ -187,8 +190,9 @@ pub(super) fn run(
                 }
             }
         }
+        handoff.send(outcome)?;
     }
-    Ok((outcome, run.stats))
+    Ok(run.stats)
 }
 
 impl Run<'_, '_> {
@@ -216,7 +220,7 @@ impl Run<'_, '_> {
         // A transit-parallel step's entries (at most a history region per sample) are counted
         // in 32 bits.
         let most = if step_bytes > 0 { u64::from(u32::MAX) / capacity.history.max(1) } else { u64::from(u32::MAX) };
-        Ok((budget / per_sample).min(samples).min(most).max(1) as usize)
+        Ok((budget / per_sample).min(samples).min(most).min(self.context.batch_samples).max(1) as usize)
     }
 
     /// The first failed sample of a launch, replayed on the CPU for its error.

@@ -2,8 +2,9 @@
 //!
 //! A batch of walks is one launch of `glp_sample_walks` over a step-major matrix of
 //! `(steps + 1) x batch` vertices (row 0 the roots, row `l` every walk's vertex after step
-//! `l - 1`, NONE once a walk stopped), sized to the memory budget; the host turns the matrix
-//! into the outcome's per-sample rows, tile by tile in parallel. When memory allows, the graph's
+//! `l - 1`, NONE once a walk stopped), sized to the memory budget; the downloaded matrix goes
+//! to the sink's thread ([`crate::sample::sink`]), which turns it into the batch's per-sample
+//! rows, tile by tile in parallel, while the next batch runs. When memory allows, the graph's
 //! packed edges (each edge with its target's row) make a step one read.
 
 use super::{replayed_failure, Context, GpuSampleStats};
@@ -13,6 +14,7 @@ use crate::graph::VertexId;
 use crate::sample::outcome::SampleOutcome;
 use crate::sample::roots::InitialSamples;
 use crate::sample::sampler::NONE;
+use crate::sample::sink::Handoff;
 use glp_codegen::kinds::sample::engine::{WALKERS_PER_THREAD, WALK_THREADS};
 use rayon::prelude::*;
 
@@ -20,8 +22,29 @@ use rayon::prelude::*;
 /// it stays in the host's cache while it is transposed).
 const TILE: usize = 1024;
 
-/// Runs the walks of `initial` (one root each).
-pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(SampleOutcome, GpuSampleStats)> {
+/// A batch of walks as the kernel left them: the step-major `matrix` (rows of stride
+/// `columns.len()`) of the walks of samples `first..`, sample `first + j`'s in column
+/// `columns[j]`.
+pub(super) struct WalkBatch {
+    first: u64,
+    columns: Vec<u32>,
+    matrix: Vec<VertexId>,
+}
+
+/// The samples of `batch` (walks with `rows` rows: steps + 1), as an outcome.
+pub(super) fn outcome_of(initial: &InitialSamples, rows: usize, batch: WalkBatch) -> Result<SampleOutcome> {
+    let (first, count) = (batch.first as usize, batch.columns.len());
+    let mut outcome = SampleOutcome::with_roots_of(initial, first..first + count);
+    append_walks(&mut outcome, &batch.matrix, &batch.columns, rows);
+    Ok(outcome)
+}
+
+/// Runs the walks of `initial` (one root each), handing each batch over as it completes.
+pub(super) fn run(
+    context: &Context<'_>,
+    initial: &InitialSamples,
+    handoff: &mut Handoff<WalkBatch>,
+) -> Result<GpuSampleStats> {
     let gpu = context.gpu;
     let steps = context.schedule.steps();
     let rows = u64::from(steps) + 1;
@@ -47,7 +70,7 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
         None => 0,
     };
     let budget = context.budget - packed_bytes.unwrap_or(0);
-    let batch = (budget / per_walk).min(samples).min(u64::from(u32::MAX)).max(1);
+    let batch = (budget / per_walk).min(samples).min(context.batch_samples).min(u64::from(u32::MAX)).max(1);
     let walks: DeviceBuffer<u32> = gpu.alloc_zeros("walks", (batch * rows) as usize)?;
     let mut roots: DeviceBuffer<u32> = gpu.alloc_zeros("roots", batch as usize)?;
     let mut slot_samples: DeviceBuffer<u32> = gpu.alloc_zeros("walk samples", batch as usize)?;
@@ -62,7 +85,6 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
     })?;
     let csr = context.graph.host().csr();
     let view = glp_codegen::kinds::sample::layout::SampleViewArgs { fault: fault.device_ptr(), ..context.graph.view() };
-    let mut outcome = SampleOutcome::with_roots(initial);
     let mut stats = GpuSampleStats {
         engine: "walks",
         device_bytes: walks.bytes()
@@ -125,11 +147,10 @@ pub(super) fn run(context: &Context<'_>, initial: &InitialSamples) -> Result<(Sa
             return Err(replayed_failure(context, initial, failed_sample));
         }
         gpu.write(&mut failed, &[u64::MAX])?;
-        let matrix = gpu.download(&walks)?;
-        append_walks(&mut outcome, &matrix, &columns, rows as usize);
+        handoff.send(WalkBatch { first, columns, matrix: gpu.download(&walks)? })?;
         first += count;
     }
-    Ok((outcome, stats))
+    Ok(stats)
 }
 
 /// Appends walks to `outcome` from a step-major `matrix` (`rows` rows of stride
@@ -189,7 +210,7 @@ mod tests {
         // and 2; rows past a walk's first NONE hold stale values, never read.
         let matrix = [1, 0, 2, 7, 5, NONE, NONE, 6, 9];
         let initial = InitialSamples::given(vec![0, 1, 2], 10).unwrap();
-        let mut outcome = SampleOutcome::with_roots(&initial);
+        let mut outcome = SampleOutcome::with_roots_of(&initial, 0..3);
         append_walks(&mut outcome, &matrix, &[1, 0, 2], 3);
         assert_eq!(outcome.offsets, [0, 2, 3, 3]);
         assert_eq!(outcome.vertices, [5, 6, 7]);
