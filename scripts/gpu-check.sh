@@ -77,6 +77,10 @@ run() {
   done
   step memcheck-sample-tp-khop-distinct 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample khop "$g" --backend gpu --engine tp --roots-random 300 --fanouts 25,10 --without-replacement
   step racecheck-sample-tp-khop 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" sample khop "$g" --backend gpu --engine tp --roots-random 300 --fanouts 10,5
+  # Streamed outputs: the GPU's files, written batch by batch, equal the CPU's byte for byte.
+  for app in deepwalk khop; do
+    step "stream-$app" 300 bash -c "'$bin/glp' sample $app '$g' --backend gpu --batch-samples 100 --roots-random 1000 --seed 4 --out /dev/shm/gpu-$app.npz --quiet && '$bin/glp' sample $app '$g' --backend cpu --roots-random 1000 --seed 4 --out /dev/shm/cpu-$app.npz --quiet && cmp /dev/shm/gpu-$app.npz /dev/shm/cpu-$app.npz"
+  done
   step racecheck-sample-deepwalk 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" sample deepwalk "$g" --backend gpu --roots-random 300 --walk-length 10
   step memcheck-llp 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp data/com-dblp.edges.gz --backend gpu --schedule sync --iterations 3 --variant llp
   step memcheck-async 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp data/com-dblp.edges.gz --backend gpu --schedule async --variant llp
