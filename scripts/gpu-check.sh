@@ -14,7 +14,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-}"
-GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_sample_hooks gpu_sample_engines)
+GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_sample_hooks gpu_sample_engines sampler_stream)
 SAMPLERS=(deepwalk weighted-deepwalk ppr node2vec khop layer fastgcn ladies mvs cluster-gcn multi-root-walk)
 MFL_STRATEGIES=(glp smem global sort hash mg8 bm)
 
