@@ -40,20 +40,22 @@ __device__ __forceinline__ glp_u64 glp_transit_lanes(const glp_sample_view& grap
     return size == GLP_SAMPLE_ALL_NEIGHBOURS ? glp_sample_degree(graph, t) : (glp_u64)size;
 }
 
-// The warp-per-sample kernels' sample and lane.
-#define GLP_TRANSIT_WARP_SAMPLE                                                     \
+// The warp-per-sample kernels' prologue: the warp's sample k, its lane, the sample's region s
+// as the last kernel left it and its transits [t_begin, t_end) at this step; the warp leaves
+// when it has no sample or the sample has stopped.
+#define GLP_TRANSIT_RUNNING_SAMPLE                                                  \
     const glp_u64 k = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / 32ull; \
     const glp_u32 lane_id = threadIdx.x & 31u;                                      \
-    if (k >= b.samples) return;
+    if (k >= b.samples) return;                                                     \
+    glp_engine_sample s = glp_engine_resume(b, k);                                  \
+    if (s.status != 0u) return;                                                     \
+    const glp_u64 t_begin = s.starts[ts.step], t_end = s.starts[ts.step + 1u];
 
 // Step 1: each running sample's lanes (overflow when its dense slots would not fit its output
 // region) and the histogram of its entries by transit.
 extern "C" __global__ void glp_transit_count(const glp_sample_view graph, const glp_sample_batch b,
                                              const glp_transit_step ts) {
-    GLP_TRANSIT_WARP_SAMPLE
-    const glp_engine_sample s = glp_engine_resume(b, k);
-    if (s.status != 0u) return;
-    const glp_u64 t_begin = s.starts[ts.step], t_end = s.starts[ts.step + 1u];
+    GLP_TRANSIT_RUNNING_SAMPLE
     glp_u64 lanes = 0ull, entries = 0ull;
     for (glp_u64 pos = t_begin + lane_id; pos < t_end; pos += 32ull) {
         const glp_u64 l = glp_transit_lanes(graph, b, ts.step, s.history[pos]);
@@ -110,8 +112,9 @@ __device__ __forceinline__ glp_u32 glp_block_exclusive_sum(glp_u32 x, glp_u32* t
     return before;
 }
 
-// Scans values[tile] in place for the block's tile, its total to sums[blockIdx.x].
-__device__ __forceinline__ void glp_scan_tile(glp_u32* values, glp_u64 n, glp_u32* sums, glp_u64 tile) {
+// Scans tile `tile` of values[0, n) in place (exclusive, starting from carry); returns the
+// tile's total.
+__device__ __forceinline__ glp_u32 glp_scan_tile(glp_u32* values, glp_u64 n, glp_u64 tile, glp_u32 carry) {
     const glp_u64 base = tile * GLP_TRANSIT_SCAN_TILE + (glp_u64)threadIdx.x * GLP_TRANSIT_SCAN_ITEMS;
     glp_u32 own[GLP_TRANSIT_SCAN_ITEMS];
     glp_u32 sum = 0u;
@@ -121,18 +124,20 @@ __device__ __forceinline__ void glp_scan_tile(glp_u32* values, glp_u64 n, glp_u3
         sum += own[i];
     }
     glp_u32 total;
-    glp_u32 running = glp_block_exclusive_sum(sum, &total);
+    glp_u32 running = carry + glp_block_exclusive_sum(sum, &total);
 #pragma unroll
     for (int i = 0; i < GLP_TRANSIT_SCAN_ITEMS; ++i) {
         if (base + i < n) values[base + i] = running;
         running += own[i];
     }
-    if (threadIdx.x == 0u && sums) sums[tile] = total;
+    return total;
 }
 
+// A block per tile of counts, its total to tile_sums.
 extern "C" __global__ void __launch_bounds__(GLP_TRANSIT_SCAN_THREADS)
 glp_transit_scan_tiles(const glp_transit_step ts) {
-    glp_scan_tile(ts.counts, ts.num_vertices, ts.tile_sums, blockIdx.x);
+    const glp_u32 total = glp_scan_tile(ts.counts, ts.num_vertices, blockIdx.x, 0u);
+    if (threadIdx.x == 0u) ts.tile_sums[blockIdx.x] = total;
 }
 
 // The tiles' totals, scanned by one block, tile after tile.
@@ -140,22 +145,7 @@ extern "C" __global__ void __launch_bounds__(GLP_TRANSIT_SCAN_THREADS)
 glp_transit_scan_totals(const glp_transit_step ts, const glp_u64 tiles) {
     glp_u32 carry = 0u;
     for (glp_u64 tile = 0ull; tile * GLP_TRANSIT_SCAN_TILE < tiles; ++tile) {
-        const glp_u64 base = tile * GLP_TRANSIT_SCAN_TILE + (glp_u64)threadIdx.x * GLP_TRANSIT_SCAN_ITEMS;
-        glp_u32 own[GLP_TRANSIT_SCAN_ITEMS];
-        glp_u32 sum = 0u;
-#pragma unroll
-        for (int i = 0; i < GLP_TRANSIT_SCAN_ITEMS; ++i) {
-            own[i] = base + i < tiles ? ts.tile_sums[base + i] : 0u;
-            sum += own[i];
-        }
-        glp_u32 total;
-        glp_u32 running = carry + glp_block_exclusive_sum(sum, &total);
-#pragma unroll
-        for (int i = 0; i < GLP_TRANSIT_SCAN_ITEMS; ++i) {
-            if (base + i < tiles) ts.tile_sums[base + i] = running;
-            running += own[i];
-        }
-        carry += total;
+        carry += glp_scan_tile(ts.tile_sums, tiles, tile, carry);
     }
 }
 
@@ -168,10 +158,7 @@ extern "C" __global__ void glp_transit_scan_add(const glp_transit_step ts) {
 // counts[t] is where t's entries end), with its sample, position and slot.
 extern "C" __global__ void glp_transit_scatter(const glp_sample_view graph, const glp_sample_batch b,
                                                const glp_transit_step ts) {
-    GLP_TRANSIT_WARP_SAMPLE
-    const glp_engine_sample s = glp_engine_resume(b, k);
-    if (s.status != 0u) return;
-    const glp_u64 t_begin = s.starts[ts.step], t_end = s.starts[ts.step + 1u];
+    GLP_TRANSIT_RUNNING_SAMPLE
     glp_u64 slot_base = 0ull;
     for (glp_u64 chunk = t_begin; chunk < t_end; chunk += 32ull) {
         const glp_u64 pos = chunk + lane_id;
@@ -346,11 +333,8 @@ glp_transit_draw_large(const glp_sample_params params, const glp_sample_view gra
 // Step 6: each running sample's dense slots, in lane order, appended to its record (NONE
 // left out, compacted with ballots), then its next level.
 extern "C" __global__ void glp_transit_gather(const glp_sample_batch b, const glp_transit_step ts) {
-    GLP_TRANSIT_WARP_SAMPLE
-    glp_engine_sample s = glp_engine_resume(b, k);
-    if (s.status != 0u) return;
+    GLP_TRANSIT_RUNNING_SAMPLE
     const glp_u32 step = ts.step;
-    const glp_u64 t_begin = s.starts[step], t_end = s.starts[step + 1u];
     const glp_u64 added_start = s.len;
     if (t_begin < t_end) {
         const glp_u64 lanes = ts.step_lanes[k];
