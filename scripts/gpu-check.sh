@@ -14,7 +14,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-}"
-GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_sample_hooks gpu_sample_engines sampler_stream)
+GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_sample_hooks gpu_sample_engines gpu_sample_placement sampler_stream)
 SAMPLERS=(deepwalk weighted-deepwalk ppr node2vec khop layer fastgcn ladies mvs cluster-gcn multi-root-walk)
 MFL_STRATEGIES=(glp smem global sort hash mg8 bm)
 
@@ -80,6 +80,17 @@ run() {
   # Streamed outputs: the GPU's files, written batch by batch, equal the CPU's byte for byte.
   for app in deepwalk khop; do
     step "stream-$app" 300 bash -c "'$bin/glp' sample $app '$g' --backend gpu --batch-samples 100 --roots-random 1000 --seed 4 --out /dev/shm/gpu-$app.npz --quiet && '$bin/glp' sample $app '$g' --backend cpu --roots-random 1000 --seed 4 --out /dev/shm/cpu-$app.npz --quiet && cmp /dev/shm/gpu-$app.npz /dev/shm/cpu-$app.npz"
+  done
+  # Edges in host memory: partitions copied in turn (walks: the partition table, the ring of
+  # rows, the waiting counts in shared memory) and read over the bus (every other sampler).
+  local small="--device-memory 96K --roots-random 1000 --walk-length 20"
+  for app in deepwalk node2vec; do
+    step "memcheck-sample-partitions-$app" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample "$app" "$g" --backend gpu --placement partitions $small
+  done
+  step racecheck-sample-partitions-deepwalk 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" sample deepwalk "$g" --backend gpu --placement partitions $small
+  step memcheck-sample-zero-copy-khop 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample khop "$g" --backend gpu --placement zero-copy --device-memory 64K --roots-random 300 --fanouts 10,5
+  for app in deepwalk node2vec; do
+    step "stream-partitions-$app" 300 bash -c "'$bin/glp' sample $app '$g' --backend gpu --placement partitions $small --seed 4 --out /dev/shm/gpu-p-$app.npy --quiet && '$bin/glp' sample $app '$g' --backend cpu --roots-random 1000 --walk-length 20 --seed 4 --out /dev/shm/cpu-p-$app.npy --quiet && cmp /dev/shm/gpu-p-$app.npy /dev/shm/cpu-p-$app.npy"
   done
   step racecheck-sample-deepwalk 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" sample deepwalk "$g" --backend gpu --roots-random 300 --walk-length 10
   step memcheck-llp 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp data/com-dblp.edges.gz --backend gpu --schedule sync --iterations 3 --variant llp

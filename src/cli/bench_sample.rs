@@ -10,16 +10,22 @@
 //! random-access ceiling, measured in the same run (`glp bench probe`): a sampled vertex is
 //! at least one random read of the column array, so sampled vertices per second over the
 //! ceiling's reads per second for an array of that size is the share of the hardware used.
+//!
+//! With `--placement` (a graph whose edges stay in host memory), rows also give the bytes of
+//! partitions copied, the rate they were copied at while the walks ran, and its fraction of
+//! the probe's pinned host-to-device copy rate, measured in the same run.
 
 use super::backend::BackendArg;
 use super::bench::{median_min, print_json};
 use super::common::{self, LoadArgs};
 use super::output;
 use super::sample::{initial_samples, App, AppParams, ClustersArg, RootsArg};
-use super::sample_backend::{gpu_option, DeviceMemoryArg, EngineArg, Sampling};
+use super::sample_backend::SampleRun;
+use super::sample_backend::{gpu_option, DeviceMemoryArg, EngineArg, PlacementArg, Sampling};
 use clap::Args;
-use glp_runtime::device::ceiling;
+use glp_runtime::device::ceiling::{self, HostMemory};
 use glp_runtime::io::WeightRule;
+use glp_runtime::sample::gpu::Placement;
 use glp_runtime::sample::SampleGraph;
 use glp_runtime::{Error, Result};
 use serde::Serialize;
@@ -53,6 +59,10 @@ pub struct SampleBenchArgs {
     pub engine: Vec<EngineArg>,
     #[command(flatten)]
     pub device_memory: DeviceMemoryArg,
+    /// Where the GPU keeps the graph, comma-separated (each measured): auto, device,
+    /// zero-copy, partitions
+    #[arg(long, value_enum, value_name = "PLACEMENT,...", value_delimiter = ',', default_values_t = [PlacementArg::Auto])]
+    pub placement: Vec<PlacementArg>,
     /// Print JSON
     #[arg(long)]
     pub json: bool,
@@ -66,6 +76,8 @@ struct SampleBenchRow {
     sampler: String,
     /// cpu, or the GPU engine asked for (sp, tp, auto) and the one that ran.
     engine: String,
+    /// GPU: where the graph was (device, zero-copy, partitions).
+    placement: Option<&'static str>,
     samples: usize,
     sampled_vertices: u64,
     median_ms: f64,
@@ -85,6 +97,14 @@ struct SampleBenchRow {
     /// transits of each kernel class (sub-warp, block, grid).
     index_share: Option<f64>,
     transit_classes: Option<[u64; 3]>,
+    /// GPU, partitioned walks (the last run): bytes of partitions copied, passes over the
+    /// partitions, visits read over the bus, the copy rate over the run's time (bytes/s) and
+    /// its fraction of the probe's pinned copy rate.
+    copied_bytes: Option<u64>,
+    passes: Option<u32>,
+    bus_visits: Option<u64>,
+    copy_bytes_per_s: Option<f64>,
+    copy_fraction: Option<f64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -100,6 +120,10 @@ struct SampleBenchReport {
     column_bytes: u64,
     /// GPU: the random-read ceiling for an array of that size, reads/s, measured in this run.
     ceiling_reads_per_s: Option<f64>,
+    /// GPU, with a placement in host memory: the probe's pinned host-to-device copy rate
+    /// (bytes/s) and zero-copy random reads of host memory (reads/s), measured in this run.
+    pinned_copy_bytes_per_s: Option<f64>,
+    zero_copy_reads_per_s: Option<f64>,
     samplers: Vec<SampleBenchRow>,
 }
 
@@ -133,81 +157,70 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
     let graph = common::load(args.graph.as_deref(), &args.load.with_weights(WeightRule::NonNegative))?;
     let sample_graph = SampleGraph::new(&graph.csr)?;
     let roots = args.roots_random.map_or(RootsArg::Every, RootsArg::Random);
-    let sampling = Sampling::open(args.backend, &sample_graph, gpu_option(&args.engine, &args.device_memory))?;
+    let gpu_options = gpu_option(&args.engine, &args.device_memory, &args.placement);
     let column_bytes = graph.csr.num_edges() * 4;
-    let ceiling = match &sampling {
-        Sampling::Gpu(on) => ceiling::measure_quick(&on.gpu)?.for_array_bytes(column_bytes),
-        Sampling::Cpu => None,
-    };
-    let engines: Vec<Option<EngineArg>> = match sampling {
-        Sampling::Cpu => vec![None],
-        Sampling::Gpu(_) => args.engine.iter().copied().map(Some).collect(),
-    };
     let mut rows = Vec::new();
-    for app in &apps {
-        let initial = initial_samples(app, &graph, &roots, app.default_batch(), &ClustersArg::Ranges(100), args.seed)?;
-        for &engine in &engines {
-            let mut times = Vec::with_capacity(args.repeat);
-            let mut with_transfers = Vec::with_capacity(args.repeat);
-            let mut last = None;
-            for _ in 0..args.repeat {
-                let run = sampling.run(
-                    app,
-                    &sample_graph,
-                    &initial,
-                    args.seed,
-                    engine.unwrap_or(EngineArg::Auto),
-                    args.device_memory.device_memory,
-                )?;
-                with_transfers.push(run.outcome.elapsed);
-                times
-                    .push(run.gpu.as_ref().map_or(run.outcome.elapsed, |g| Duration::from_secs_f64(g.kernel_ms / 1e3)));
-                last = Some(run);
+    let (mut backend, mut device, mut ceiling, mut host_rates) = ("cpu", None, None, None);
+    for (index, &placement) in args.placement.iter().enumerate() {
+        let sampling =
+            Sampling::open(args.backend, &sample_graph, gpu_options, placement, args.device_memory.device_memory)?;
+        (backend, device) = (sampling.name(), sampling.device());
+        if index == 0 {
+            if let Sampling::Gpu(on) = &sampling {
+                let in_host_memory = on.graph.placement() != Placement::Device
+                    || args.placement.iter().any(|&p| p == PlacementArg::ZeroCopy || p == PlacementArg::Partitions);
+                let measured = if in_host_memory {
+                    ceiling::measure_quick_with_host(&on.gpu)?
+                } else {
+                    ceiling::measure_quick(&on.gpu)?
+                };
+                ceiling = measured.for_array_bytes(column_bytes);
+                host_rates = measured.host.clone();
             }
-            let Some(run) = last else { continue };
-            let outcome = &run.outcome;
-            let (median, min) = median_min(&mut times);
-            let seconds = median.as_secs_f64().max(1e-9);
-            let sampled_vertices_per_s = outcome.sampled_vertices() as f64 / seconds;
-            rows.push(SampleBenchRow {
-                sampler: app.name().to_string(),
-                engine: match (engine, &run.gpu) {
-                    (Some(asked), Some(stats)) => format!("{}:{}", asked.name(), stats.engine),
-                    _ => "cpu".to_string(),
-                },
-                samples: outcome.num_samples(),
-                sampled_vertices: outcome.sampled_vertices(),
-                median_ms: median.as_secs_f64() * 1e3,
-                min_ms: min.as_secs_f64() * 1e3,
-                sampled_vertices_per_s,
-                samples_per_s: outcome.num_samples() as f64 / seconds,
-                median_with_transfers_ms: run
-                    .gpu
-                    .as_ref()
-                    .map(|_| median_min(&mut with_transfers).0.as_secs_f64() * 1e3),
-                ceiling_fraction: ceiling.map(|c| sampled_vertices_per_s / c),
-                extra_device_bytes: run.gpu.as_ref().map(|g| g.device_bytes),
-                step_engines: run.gpu.as_ref().map_or_else(Vec::new, |g| g.step_engines.clone()),
-                step_ms: run.gpu.as_ref().map_or_else(Vec::new, |g| g.step_ms.clone()),
-                index_share: run
-                    .gpu
-                    .as_ref()
-                    .filter(|g| g.step_engines.contains(&"tp"))
-                    .map(|g| g.index_ms / g.kernel_ms.max(1e-9)),
-                transit_classes: run.gpu.as_ref().filter(|g| g.step_engines.contains(&"tp")).map(|g| g.transit_classes),
-            });
+        }
+        let engines: Vec<Option<EngineArg>> = match sampling {
+            Sampling::Cpu => vec![None],
+            Sampling::Gpu(_) => args.engine.iter().copied().map(Some).collect(),
+        };
+        for app in &apps {
+            let initial =
+                initial_samples(app, &graph, &roots, app.default_batch(), &ClustersArg::Ranges(100), args.seed)?;
+            for &engine in &engines {
+                let mut times = Vec::with_capacity(args.repeat);
+                let mut with_transfers = Vec::with_capacity(args.repeat);
+                let mut last = None;
+                for _ in 0..args.repeat {
+                    let run = sampling.run(
+                        app,
+                        &sample_graph,
+                        &initial,
+                        args.seed,
+                        engine.unwrap_or(EngineArg::Auto),
+                        args.device_memory.device_memory,
+                    )?;
+                    with_transfers.push(run.outcome.elapsed);
+                    times.push(
+                        run.gpu.as_ref().map_or(run.outcome.elapsed, |g| Duration::from_secs_f64(g.kernel_ms / 1e3)),
+                    );
+                    last = Some(run);
+                }
+                let Some(run) = last else { continue };
+                rows.push(row_of(app, engine, &run, &mut times, &mut with_transfers, ceiling, host_rates.as_ref()));
+            }
         }
     }
     let report = SampleBenchReport {
         graph: common::graph_name(args.graph.as_deref()),
         vertices: graph.num_vertices(),
         stored_edges: graph.num_edges(),
-        backend: sampling.name(),
-        device: sampling.device(),
+        backend,
+        device,
         threads: rayon::current_num_threads(),
         seed: args.seed,
         column_bytes,
         ceiling_reads_per_s: ceiling,
+        pinned_copy_bytes_per_s: host_rates.as_ref().and_then(|h| h.copy_bytes_per_s),
+        zero_copy_reads_per_s: host_rates.as_ref().map(|h| h.random_reads_per_s),
         samplers: rows,
     };
     if args.json {
@@ -216,10 +229,58 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
     output::print(&table(&report))
 }
 
+/// The report's row of `app` on `engine` (`None`: the CPU) from its last run and the times of
+/// every run.
+fn row_of(
+    app: &App,
+    engine: Option<EngineArg>,
+    run: &SampleRun,
+    times: &mut [Duration],
+    with_transfers: &mut [Duration],
+    ceiling: Option<f64>,
+    host_rates: Option<&HostMemory>,
+) -> SampleBenchRow {
+    let outcome = &run.outcome;
+    let (median, min) = median_min(times);
+    let seconds = median.as_secs_f64().max(1e-9);
+    let sampled_vertices_per_s = outcome.sampled_vertices() as f64 / seconds;
+    let gpu = run.gpu.as_ref();
+    let streamed = gpu.filter(|g| g.copied_bytes > 0);
+    let copy_bytes_per_s = streamed.map(|g| g.copied_bytes as f64 / (g.kernel_ms.max(1e-9) / 1e3));
+    SampleBenchRow {
+        sampler: app.name().to_string(),
+        engine: match (engine, gpu) {
+            (Some(asked), Some(stats)) => format!("{}:{}", asked.name(), stats.engine),
+            _ => "cpu".to_string(),
+        },
+        placement: gpu.map(|g| g.placement),
+        samples: outcome.num_samples(),
+        sampled_vertices: outcome.sampled_vertices(),
+        median_ms: median.as_secs_f64() * 1e3,
+        min_ms: min.as_secs_f64() * 1e3,
+        sampled_vertices_per_s,
+        samples_per_s: outcome.num_samples() as f64 / seconds,
+        median_with_transfers_ms: gpu.map(|_| median_min(with_transfers).0.as_secs_f64() * 1e3),
+        ceiling_fraction: ceiling.filter(|_| gpu.is_some()).map(|c| sampled_vertices_per_s / c),
+        extra_device_bytes: gpu.map(|g| g.device_bytes),
+        step_engines: gpu.map_or_else(Vec::new, |g| g.step_engines.clone()),
+        step_ms: gpu.map_or_else(Vec::new, |g| g.step_ms.clone()),
+        index_share: gpu.filter(|g| g.step_engines.contains(&"tp")).map(|g| g.index_ms / g.kernel_ms.max(1e-9)),
+        transit_classes: gpu.filter(|g| g.step_engines.contains(&"tp")).map(|g| g.transit_classes),
+        copied_bytes: streamed.map(|g| g.copied_bytes),
+        passes: streamed.map(|g| g.passes),
+        bus_visits: streamed.map(|g| g.bus_visits),
+        copy_bytes_per_s,
+        copy_fraction: copy_bytes_per_s
+            .zip(host_rates.and_then(|h| h.copy_bytes_per_s))
+            .map(|(rate, probe)| rate / probe),
+    }
+}
+
 fn table(report: &SampleBenchReport) -> String {
     let mut s = String::new();
     let place = match &report.device {
-        Some(device) => format!("{device}, GPU engines (kernel time, graph resident)"),
+        Some(device) => format!("{device}, GPU engines (kernel time, graph placed before the runs)"),
         None => format!("{} threads, CPU engine", report.threads),
     };
     let _ =
@@ -232,19 +293,27 @@ fn table(report: &SampleBenchReport) -> String {
             report.column_bytes >> 20
         );
     }
+    if let Some(copy) = report.pinned_copy_bytes_per_s {
+        let zero_copy = report
+            .zero_copy_reads_per_s
+            .map_or_else(String::new, |r| format!("; zero-copy random reads of host memory: {:.1} M/s", r / 1e6));
+        let _ =
+            writeln!(s, "pinned host-to-device copies: {:.1} GB/s{zero_copy} (glp bench probe, this run)", copy / 1e9);
+    }
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "{:<18} {:<22} {:>9} {:>12} {:>10} {:>16} {:>12} {:>9}",
-        "sampler", "engine", "samples", "sampled", "median ms", "sampled verts/s", "samples/s", "ceiling"
+        "{:<18} {:<22} {:<10} {:>9} {:>12} {:>10} {:>16} {:>12} {:>9}",
+        "sampler", "engine", "placement", "samples", "sampled", "median ms", "sampled verts/s", "samples/s", "ceiling"
     );
     for r in &report.samplers {
         let fraction = r.ceiling_fraction.map_or_else(|| "-".to_string(), |f| format!("{:.1}%", f * 100.0));
         let _ = writeln!(
             s,
-            "{:<18} {:<22} {:>9} {:>12} {:>10.2} {:>16.3e} {:>12.3e} {:>9}",
+            "{:<18} {:<22} {:<10} {:>9} {:>12} {:>10.2} {:>16.3e} {:>12.3e} {:>9}",
             r.sampler,
             r.engine,
+            r.placement.unwrap_or("-"),
             r.samples,
             r.sampled_vertices,
             r.median_ms,
@@ -252,6 +321,24 @@ fn table(report: &SampleBenchReport) -> String {
             r.samples_per_s,
             fraction
         );
+    }
+    let streamed: Vec<&SampleBenchRow> = report.samplers.iter().filter(|r| r.copied_bytes.is_some()).collect();
+    if !streamed.is_empty() {
+        let _ = writeln!(s, "\npartitions copied while the walks ran (the last run)");
+        for r in streamed {
+            let fraction =
+                r.copy_fraction.map_or_else(String::new, |f| format!(", {:.0}% of the pinned copy rate", f * 100.0));
+            let _ = writeln!(
+                s,
+                "{:<18} {:<22} {:.2} GB in {} passes ({} partition visits over the bus): {:.1} GB/s{fraction}",
+                r.sampler,
+                r.engine,
+                r.copied_bytes.unwrap_or(0) as f64 / 1e9,
+                r.passes.unwrap_or(0),
+                r.bus_visits.unwrap_or(0),
+                r.copy_bytes_per_s.unwrap_or(0.0) / 1e9
+            );
+        }
     }
     let stepwise: Vec<&SampleBenchRow> = report.samplers.iter().filter(|r| !r.step_engines.is_empty()).collect();
     if !stepwise.is_empty() {

@@ -6,7 +6,7 @@ use super::backend::BackendArg;
 use super::common::{self, LoadArgs};
 use super::console;
 use super::output::{self, Content, Destination, Outputs};
-use super::sample_backend::{gpu_option, DeviceMemoryArg, EngineArg, RunOptions, Sampling};
+use super::sample_backend::{gpu_option, DeviceMemoryArg, EngineArg, PlacementArg, RunOptions, Sampling};
 use super::sample_output::{OutputFormat, SampleWriter};
 pub use super::sample_roots::{initial_samples, ClustersArg, RootsArg};
 use crate::samplers::{
@@ -74,8 +74,9 @@ pub const LONG_ABOUT: &str = "Sample random walks or subgraphs from a graph (Nex
     (--engine sp), or NextDoor's transit-parallel steps (--engine tp); auto picks per step.\n\n\
     Samples are computed and written batch by batch (--batch-samples; on a GPU, batches also \
     fit --device-memory, and the next batch runs while the last one is written), so memory \
-    holds a few batches and the output may exceed the host's and the GPU's memory; the graph \
-    must fit. The output is the same whatever the batch size; a run that fails leaves no \
+    holds a few batches and the output may exceed the host's and the GPU's memory. A graph \
+    beyond --device-memory keeps its edges in pinned host memory (--placement): walks copy \
+    it to the GPU partition by partition, other samplers read it over the bus. The output is the same whatever the batch size; a run that fails leaves no \
     output file (nor changes an existing one).";
 
 #[derive(Debug, Args)]
@@ -155,6 +156,11 @@ pub struct SampleArgs {
 
     #[command(flatten)]
     pub device_memory: DeviceMemoryArg,
+
+    /// Where the GPU keeps the graph: auto, device, zero-copy (edges in host memory, read over
+    /// the bus) or partitions (edges in host memory, copied partition by partition for walks)
+    #[arg(long, value_enum, default_value_t = PlacementArg::Auto)]
+    pub placement: PlacementArg,
 
     /// Samples per batch: samples are computed and written batch by batch, so memory holds a
     /// few batches, not the whole output (smaller batches take less memory; on the CPU, very
@@ -414,8 +420,11 @@ struct SampleReport {
     backend: &'static str,
     /// The GPU's name (GPU runs).
     device: Option<String>,
-    /// The GPU engine that ran: walks, per-sample or warp-per-sample (GPU runs).
+    /// The GPU engine that ran: walks, partitioned-walks, per-sample, warp-per-sample or
+    /// step-by-step (GPU runs).
     engine: Option<&'static str>,
+    /// Where the GPU kept the graph: device, zero-copy or partitions (GPU runs).
+    placement: Option<&'static str>,
     /// Time of the GPU's sampling kernels alone (GPU runs; time_ms adds the transfers).
     kernel_ms: Option<f64>,
     seed: u64,
@@ -485,7 +494,9 @@ pub fn run(args: SampleArgs) -> Result<()> {
     let clusters = ClustersArg::parse(&args.clusters);
     let initial = initial_samples(&app, &graph, &roots, batch, &clusters, args.seed)?;
     let sample_graph = SampleGraph::new(&graph.csr)?;
-    let sampling = Sampling::open(args.backend, &sample_graph, gpu_option(&[args.engine], &args.device_memory))?;
+    let gpu_options = gpu_option(&[args.engine], &args.device_memory, &[args.placement]);
+    let sampling =
+        Sampling::open(args.backend, &sample_graph, gpu_options, args.placement, args.device_memory.device_memory)?;
     let options = RunOptions {
         seed: args.seed,
         engine: args.engine,
@@ -513,6 +524,7 @@ pub fn run(args: SampleArgs) -> Result<()> {
         backend: sampling.name(),
         device: sampling.device(),
         engine: run.gpu.as_ref().map(|stats| stats.engine),
+        placement: run.gpu.as_ref().map(|stats| stats.placement),
         kernel_ms: run.gpu.as_ref().map(|stats| stats.kernel_ms),
         seed: args.seed,
         threads: rayon::current_num_threads(),
@@ -528,8 +540,10 @@ pub fn run(args: SampleArgs) -> Result<()> {
 }
 
 fn summary(r: &SampleReport) -> String {
-    let place = match (&r.device, r.engine) {
-        (Some(device), Some(engine)) => format!("on {device} ({engine} engine, seed {})", r.seed),
+    let place = match (&r.device, r.engine, r.placement) {
+        (Some(device), Some(engine), Some(placement)) => {
+            format!("on {device} ({engine} engine, graph placed: {placement}, seed {})", r.seed)
+        }
         _ => format!("on the CPU ({} threads, seed {})", r.threads, r.seed),
     };
     let kernels = r.kernel_ms.map_or_else(String::new, |ms| format!(" ({ms:.1} ms in the sampling kernels)"));

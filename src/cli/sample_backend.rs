@@ -1,6 +1,6 @@
 //! Where `glp sample` and `glp bench sample` run: the CPU engine, or a GPU engine over a
-//! graph uploaded once ([`Sampling`]), with the GPU's options (`--engine`,
-//! `--device-memory`) and the batch size; runs are streamed to a sink batch by batch
+//! graph placed once ([`Sampling`]), with the GPU's options (`--engine`, `--device-memory`,
+//! `--placement`) and the batch size; runs are streamed to a sink batch by batch
 //! ([`Sampling::run_streamed`]), or gathered whole ([`Sampling::run`]), with a progress bar.
 
 use super::backend::{choose_backend, Backend, BackendArg};
@@ -9,7 +9,7 @@ use super::sample::App;
 use clap::{Args, ValueEnum};
 use glp_runtime::device::Gpu;
 use glp_runtime::sample::engine::CHUNK;
-use glp_runtime::sample::gpu::{self, DeviceSampleGraph, GpuEngine, GpuSampleConfig, GpuSampleStats};
+use glp_runtime::sample::gpu::{self, DeviceSampleGraph, GpuEngine, GpuSampleConfig, GpuSampleStats, Placement};
 use glp_runtime::sample::{sink, InitialSamples, SampleGraph, SampleOutcome, SampleSink, StreamSummary};
 use glp_runtime::{Error, Result};
 
@@ -50,22 +50,55 @@ impl EngineArg {
     }
 }
 
-/// The GPU's sampling options.
+/// `--placement` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PlacementArg {
+    /// device when the graph takes at most three quarters of --device-memory, else partitions
+    Auto,
+    /// The whole graph in device memory
+    Device,
+    /// Edges in pinned host memory, read over the bus where they do not fit
+    ZeroCopy,
+    /// Edges in pinned host memory, copied to the device partition by partition for walks
+    /// (read over the bus by the other samplers)
+    Partitions,
+}
+
+impl PlacementArg {
+    /// The runtime's placement.
+    pub fn placement(self) -> Placement {
+        match self {
+            PlacementArg::Auto => Placement::Auto,
+            PlacementArg::Device => Placement::Device,
+            PlacementArg::ZeroCopy => Placement::ZeroCopy,
+            PlacementArg::Partitions => Placement::Partitions,
+        }
+    }
+}
+
+/// The GPU's memory option.
 #[derive(Debug, Clone, Args)]
 pub struct DeviceMemoryArg {
-    /// The most device memory a GPU run's buffers may take besides the graph: bytes, or with
-    /// a K, M, G or T suffix (powers of 1024) [default: nine tenths of what is free]
+    /// The most device memory a GPU run may use, the graph included: bytes, or with a K, M,
+    /// G or T suffix (powers of 1024); a graph that does not fit keeps its edges in host
+    /// memory (--placement) [default: nine tenths of what is free]
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     pub device_memory: Option<u64>,
 }
 
-/// The first GPU option a command line set, by its flag (`None`: neither): `--backend cpu`
-/// with one is an error.
-pub fn gpu_option(engines: &[EngineArg], device_memory: &DeviceMemoryArg) -> Option<&'static str> {
+/// The first GPU option a command line set, by its flag (`None`: none): `--backend cpu` with
+/// one is an error.
+pub fn gpu_option(
+    engines: &[EngineArg],
+    device_memory: &DeviceMemoryArg,
+    placements: &[PlacementArg],
+) -> Option<&'static str> {
     if engines.iter().any(|&e| e != EngineArg::Auto) {
         Some("--engine")
     } else if device_memory.device_memory.is_some() {
         Some("--device-memory")
+    } else if placements.iter().any(|&p| p != PlacementArg::Auto) {
+        Some("--placement")
     } else {
         None
     }
@@ -98,7 +131,7 @@ pub enum Sampling<'g> {
     Gpu(Box<GpuSampling<'g>>),
 }
 
-/// A GPU and the graph uploaded to it.
+/// A GPU and the graph placed on it.
 pub struct GpuSampling<'g> {
     pub gpu: Gpu,
     pub graph: DeviceSampleGraph<'g>,
@@ -122,7 +155,7 @@ pub struct RunOptions {
     pub seed: u64,
     /// The GPU's engine.
     pub engine: EngineArg,
-    /// The GPU's memory budget (`None`: most of what is free).
+    /// The GPU's memory budget, the graph included (`None`: most of what is free).
     pub device_memory: Option<u64>,
     /// The most samples per batch (`None`: the CPU engine's default; on a GPU, as many as the
     /// device memory holds).
@@ -130,9 +163,16 @@ pub struct RunOptions {
 }
 
 impl<'g> Sampling<'g> {
-    /// The backend `requested` (auto: a GPU when one opens), the graph uploaded to the GPU.
-    /// `gpu_options` says whether the command line set a GPU option (an error on the CPU).
-    pub fn open(requested: BackendArg, graph: &'g SampleGraph<'g>, gpu_options: Option<&str>) -> Result<Self> {
+    /// The backend `requested` (auto: a GPU when one opens), the graph placed on the GPU as
+    /// `placement` says within `device_memory`. `gpu_options` says whether the command line
+    /// set a GPU option (an error on the CPU).
+    pub fn open(
+        requested: BackendArg,
+        graph: &'g SampleGraph<'g>,
+        gpu_options: Option<&str>,
+        placement: PlacementArg,
+        device_memory: Option<u64>,
+    ) -> Result<Self> {
         match choose_backend(requested)? {
             Backend::Cpu => {
                 if let (BackendArg::Cpu, Some(option)) = (requested, gpu_options) {
@@ -143,7 +183,7 @@ impl<'g> Sampling<'g> {
                 Ok(Sampling::Cpu)
             }
             Backend::Gpu(gpu) => {
-                let graph = DeviceSampleGraph::upload(&gpu, graph)?;
+                let graph = DeviceSampleGraph::place(&gpu, graph, placement.placement(), device_memory)?;
                 Ok(Sampling::Gpu(Box::new(GpuSampling { gpu, graph })))
             }
         }

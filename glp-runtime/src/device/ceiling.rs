@@ -154,6 +154,12 @@ pub fn measure_quick(gpu: &Gpu) -> Result<Ceiling> {
     measure_with(gpu, &QUICK)
 }
 
+/// [`measure_quick`] and pinned host memory's rates (the copy, zero-copy reads): what a
+/// benchmark of a graph kept in host memory compares with.
+pub fn measure_quick_with_host(gpu: &Gpu) -> Result<Ceiling> {
+    measure_with(gpu, &Plan { transfers: true, ..QUICK })
+}
+
 /// The probe's kernels and the sink every thread writes its folded reads to.
 struct Probe<'a> {
     gpu: &'a Gpu,

@@ -40,6 +40,9 @@ pub struct DeviceBuffer<T> {
 pub struct PinnedHostBuffer<T> {
     slice: PinnedHostSlice<T>,
     device_ptr: u64,
+    /// The host address of the first element (an address, so the buffer stays `Send` as the
+    /// slice is).
+    host: usize,
 }
 
 /// Maps a driver error of `what` to [`Error::Gpu`].
@@ -190,12 +193,31 @@ impl Gpu {
         self.context.bind_to_thread().map_err(pinning)?;
         let slice = pinned_zeroed::<T>(&self.context, len).map_err(pinning)?;
         let device_ptr = mapped_device_ptr(&slice).map_err(pinning)?;
-        Ok(PinnedHostBuffer { slice, device_ptr })
+        let host = slice.as_ptr().map_err(pinning)? as usize;
+        Ok(PinnedHostBuffer { slice, device_ptr, host })
     }
 
     /// Copies `buffer` to the host.
     pub fn download<T: DeviceRepr + Default + Clone>(&self, buffer: &DeviceBuffer<T>) -> Result<Vec<T>> {
         self.stream.clone_dtoh(&buffer.slice).map_err(gpu_error("device-to-host copy"))
+    }
+
+    /// Copies `buffer[start..start + destination.len()]` to `destination`.
+    pub fn download_into<T: DeviceRepr>(
+        &self,
+        buffer: &DeviceBuffer<T>,
+        start: usize,
+        destination: &mut [T],
+    ) -> Result<()> {
+        let Some(view) = buffer.slice.try_slice(start..start + destination.len()) else {
+            return Err(Error::Gpu(format!(
+                "reading elements {start}..{} of a device buffer of {}",
+                start + destination.len(),
+                buffer.len()
+            )));
+        };
+        self.stream.memcpy_dtoh(&view, destination).map_err(gpu_error("device-to-host copy"))?;
+        self.synchronize()
     }
 
     /// Sets every byte of `buffer` to zero.
@@ -274,6 +296,21 @@ impl<T> PinnedHostBuffer<T> {
     /// The address kernels read the host memory through (zero-copy), for kernel arguments.
     pub fn device_ptr(&self) -> u64 {
         self.device_ptr
+    }
+
+    /// The host address of the first element.
+    pub(super) fn host_ptr(&self) -> *const T {
+        // The pinned slice's pointer, as allocated; `as_ptr` would wait for its event, which
+        // glp never records (copies from it are ordered by the caller's events).
+        self.host as *const T
+    }
+}
+
+impl<T: ValidAsZeroBits> PinnedHostBuffer<T> {
+    /// The elements, to fill from the host (waits for copies from the buffer queued by
+    /// [`Gpu::write_pinned`]).
+    pub fn as_mut_slice(&mut self) -> Result<&mut [T]> {
+        self.slice.as_mut_slice().map_err(gpu_error("reading pinned host memory"))
     }
 }
 

@@ -10,13 +10,15 @@
 
 pub mod cache;
 pub mod ceiling;
+mod copy_stream;
 mod gpu;
 mod graph;
 mod launch;
 pub mod nvrtc;
 mod params;
 
-pub use gpu::{DeviceBuffer, Gpu};
+pub use copy_stream::CopyStream;
+pub use gpu::{DeviceBuffer, Gpu, PinnedHostBuffer};
 pub use graph::DeviceGraph;
 pub use launch::{Kernel, KernelArg, KernelArgs, Module, Shape};
 pub use params::param_block;

@@ -15,6 +15,10 @@ pub const WALKERS_PER_THREAD: u32 = 4;
 /// Threads per block of the walk kernel.
 pub const WALK_THREADS: u32 = 128;
 
+/// The most partitions of a graph whose edges stay in host memory (the partitioned walks count
+/// their waiting walks per partition in shared memory: 16 KiB).
+pub const MAX_PARTITIONS: u32 = 4096;
+
 /// Threads per block of the per-sample kernel (one sample per thread).
 pub const PER_SAMPLE_THREADS: u32 = 64;
 
@@ -154,6 +158,7 @@ pub fn engine_cuda() -> String {
     let defines = [
         ("WALKERS", u64::from(WALKERS_PER_THREAD), "walkers per thread of glp_sample_walks"),
         ("WALK_THREADS", u64::from(WALK_THREADS), "threads per block of glp_sample_walks"),
+        ("MAX_PARTITIONS", u64::from(MAX_PARTITIONS), "the most partitions of a graph in host memory"),
         ("WARP_DRAWS", u64::from(WARP_DRAWS), "draws in flight per thread of glp_engine_individual_step_warp"),
         ("UNIQUE_ATTEMPTS", UNIQUE_ATTEMPTS, "repeats a draw without replacement may make per distinct vertex"),
         ("OVERFLOW_HISTORY", u64::from(OVERFLOW_HISTORY), "status: the history did not fit"),

@@ -22,12 +22,29 @@ __device__ __forceinline__ bool glp_engine_is_neighbour(const glp_sample_view& v
     return (view.stream->last_source == t && view.stream->last_target == v) || glp_sample_contains(view, t, v);
 }
 
+// The vertex step `step` of a walk (sample `sample`, at transit t, its view's history and roots
+// set) moves to: the hook's vertex, GLP_SAMPLE_NONE when the walk stops. A draw that is not a
+// neighbour of its transit stops the walk and records the smallest such sample in
+// *failed_sample (the host replays it on the CPU for the message).
+__device__ __forceinline__ glp_u32 glp_walk_next(const glp_sample_params& params, glp_sample_view& view,
+                                                 glp_u32 sample, glp_u32 t, glp_u32 step, bool unique,
+                                                 glp_u64* failed_sample) {
+    // A draw without replacement from an empty row, which the CPU engine does not make.
+    if (unique && glp_sample_degree(view, t) == 0ull) return GLP_SAMPLE_NONE;
+    view.history_levels = step + 1u;
+    view.step = step;
+    glp_u32 v = glp_sample_next(params, view, sample, t, 0u, step);
+    if (v != GLP_SAMPLE_NONE && !glp_engine_is_neighbour(view, t, v)) {
+        atomicMin(failed_sample, (glp_u64)sample);
+        v = GLP_SAMPLE_NONE;
+    }
+    return v;
+}
+
 // Walks from `count` roots: the walk in slot i is sample samples[i], from roots[i], copied to
 // walks[i] (row 0); its vertex at level l (after step l - 1) goes to walks[l * count + i],
 // GLP_SAMPLE_NONE once it has stopped (rows after that are left as they were: the host reads a
-// walk up to its first NONE). A thread whose walkers have all stopped leaves. A draw that is
-// not a neighbour of its transit stops the walk and records the smallest such sample in
-// *failed_sample (the host replays it on the CPU for the message).
+// walk up to its first NONE). A thread whose walkers have all stopped leaves.
 // PACKED (glp_sample_walks_packed, over glp_sample_pack_edges's array): a walker keeps its
 // vertex's row (offset, degree) in registers, taken from the packed edge it arrived by, so a
 // step is one 16-byte read instead of the offsets' read and then the edge's. Samplers whose
@@ -73,20 +90,13 @@ __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const
             view.known_offset = row_offset[w];
             view.known_degree = row_degree[w];
             view.stream = &stream;
-            // A draw without replacement from an empty row, which the CPU engine does not make.
-            if (unique && glp_sample_degree(view, t) == 0ull) continue;
-            view.roots = walks + i;
-            view.sorted_roots = walks + i;
+            view.roots = roots + i;
+            view.sorted_roots = roots + i;
             view.root_count = 1u;
             view.history = walks + i;
             view.walk_stride = count;
-            view.history_levels = step + 1u;
-            view.step = step;
-            glp_u32 v = glp_sample_next(params, view, sample[w], t, 0u, step);
-            if (v != GLP_SAMPLE_NONE && !glp_engine_is_neighbour(view, t, v)) {
-                atomicMin(failed_sample, (glp_u64)sample[w]);
-                v = GLP_SAMPLE_NONE;
-            }
+            view.walk_mask = ~0ull;
+            const glp_u32 v = glp_walk_next(params, view, sample[w], t, step, unique, failed_sample);
             next[w] = v;
             if (PACKED && v != GLP_SAMPLE_NONE) {
                 if (stream.last_source == t && stream.last_target == v && stream.last_offset != ~0ull) {
@@ -124,6 +134,94 @@ glp_sample_walks_packed(const glp_sample_params params, const glp_sample_view gr
                         const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots,
                         glp_u32* walks, glp_u64* failed_sample, const uint4* __restrict__ packed) {
     glp_walks<true>(params, graph, seed, samples, count, steps, unique_steps, roots, walks, failed_sample, packed);
+}
+
+// ----- walks over a graph whose edges stay in host memory (the partitions placement) -----
+// The graph's edges are cut into partitions; the host copies them to the device one after the
+// other, and each launch advances every walk whose transit's row is in device memory (a
+// resident partition, or the one just copied) until it leaves it, so that one copy serves every
+// walk waiting there. A walk keeps its state between launches: its level in levels[i] (steps
+// once it has stopped) and its last rows in a ring of ring_mask + 1 rows (level l of slot i at
+// ring[(l & ring_mask) * count + i]), which the host downloads as rows complete.
+
+// Slot i's walk starts: its root at level 0.
+extern "C" __global__ void glp_sample_walks_partitioned_start(const glp_u32* __restrict__ roots, const glp_u32 count,
+                                                           glp_u32* ring, glp_u32* levels) {
+    const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    ring[i] = roots[i];
+    levels[i] = 0u;
+}
+
+// Whether the walk at transit t can step now: t's row is in device memory, or in the partition
+// this launch reads over the bus (bus_partition; ~0: none), or empty (nothing to read).
+__device__ __forceinline__ bool glp_walk_readable(const glp_sample_view& view, glp_u32 t, glp_u64 bus_partition) {
+    const glp_u64 offset = view.offsets[t];
+    if (view.offsets[t + 1u] == offset) return true;
+    const glp_u64 p = offset >> view.partition_shift;
+    return (view.partitions[p] & 1ull) == 0ull || p == bus_partition;
+}
+
+// Advances each walk while its row is readable and its level is below level_cap (the ring's
+// last free row: the host keeps level_cap <= steps). Rows of other vertices a hook reads
+// (node2vec's history) come from wherever the partition table says, over the bus if need be.
+extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
+glp_sample_walks_partitioned(const glp_sample_params params, const glp_sample_view graph, const glp_u64 seed,
+                          const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
+                          const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots,
+                          glp_u32* ring, const glp_u32 ring_mask, glp_u32* levels, const glp_u32 level_cap,
+                          const glp_u64 bus_partition, glp_u64* failed_sample) {
+    const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    glp_u32 level = levels[i];
+    if (level >= level_cap) return;
+    const glp_u32 sample = samples[i];
+    glp_u32 t = ring[(glp_u64)(level & ring_mask) * count + i];
+    glp_sample_view view = graph;
+    view.cached_row = nullptr;
+    view.packed_edges = nullptr;
+    view.roots = roots + i;
+    view.sorted_roots = roots + i;
+    view.root_count = 1u;
+    view.history = ring + i;
+    view.walk_stride = count;
+    view.walk_mask = ring_mask;
+    while (level < level_cap && glp_walk_readable(graph, t, bus_partition)) {
+        glp_sample_stream stream = glp_sample_stream_new(seed, sample, level, 0u);
+        view.stream = &stream;
+        const glp_u32 v = glp_walk_next(params, view, sample, t, level, unique_steps[level] != 0, failed_sample);
+        ring[(glp_u64)((level + 1u) & ring_mask) * count + i] = v;
+        level = v == GLP_SAMPLE_NONE ? steps : level + 1u;
+        t = v;
+    }
+    levels[i] = level;
+}
+
+// The partitioned walks' state for the host: waiting[p] += the running walks whose transit's
+// row starts in partition p (p < partitions), waiting[partitions] = min(itself, the lowest level
+// of a running walk), waiting[partitions + 1] += the running walks at an empty row.
+extern "C" __global__ void glp_sample_walks_waiting(const glp_sample_view graph, const glp_u32* __restrict__ ring,
+                                                    const glp_u32 ring_mask, const glp_u32* __restrict__ levels,
+                                                    const glp_u32 count, const glp_u32 steps,
+                                                    const glp_u32 partitions, glp_u32* waiting) {
+    __shared__ glp_u32 per_partition[GLP_SAMPLE_MAX_PARTITIONS];
+    for (glp_u32 p = threadIdx.x; p < partitions; p += blockDim.x) per_partition[p] = 0u;
+    __syncthreads();
+    const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count) {
+        const glp_u32 level = levels[i];
+        if (level < steps) {
+            atomicMin(&waiting[partitions], level);
+            const glp_u32 t = ring[(glp_u64)(level & ring_mask) * count + i];
+            const glp_u64 offset = graph.offsets[t];
+            if (graph.offsets[t + 1u] == offset) atomicAdd(&waiting[partitions + 1u], 1u);
+            else atomicAdd(&per_partition[offset >> graph.partition_shift], 1u);
+        }
+    }
+    __syncthreads();
+    for (glp_u32 p = threadIdx.x; p < partitions; p += blockDim.x) {
+        if (per_partition[p] != 0u) atomicAdd(&waiting[p], per_partition[p]);
+    }
 }
 
 // The packed edges of glp_sample_walks: for edge e, its target, the target's degree and the
@@ -276,7 +374,7 @@ __device__ void glp_engine_collective_step(const glp_sample_params& params, glp_
         const glp_u32 t = s.history[pos];
         const glp_u64 d = glp_sample_degree(view, t);
         if (n + d > b.cap_combined) { s.status = GLP_SAMPLE_OVERFLOW_COMBINED; return; }
-        const glp_u32* row = view.targets + view.offsets[t];
+        const glp_u32* row = glp_sample_row(view, t);
         for (glp_u64 e = 0ull; e < d; ++e) {
             s.combined[n + e] = row[e];
             s.combined_sources[n + e] = (glp_u32)(pos - t_begin);
@@ -342,7 +440,7 @@ __device__ void glp_engine_individual_step(const glp_sample_params& params, glp_
         const glp_u64 d = glp_sample_degree(view, t);
         const glp_u64 lanes = size == GLP_SAMPLE_ALL_NEIGHBOURS ? d : (glp_u64)size;
         glp_u64 distinct = ~0ull;
-        if (unique) distinct = b.rows_distinct ? d : glp_engine_distinct_sorted(view.targets + view.offsets[t], d);
+        if (unique) distinct = b.rows_distinct ? d : glp_engine_distinct_sorted(glp_sample_row(view, t), d);
         const glp_u64 neighbourhood_start = s.len;
         bool exhausted = false;
         for (glp_u64 j = 0ull; j < lanes && !exhausted; ++j) {

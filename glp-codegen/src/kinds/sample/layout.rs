@@ -46,6 +46,9 @@ crate::c_struct! {
         /// walks (one transit per level): level l's vertex is history[l * walk_stride] and
         /// history_starts is unused; 0: the levels are laid out by history_starts
         walk_stride: u64 => "glp_u64",
+        /// walks: rows kept of the history (level l at row l & walk_mask: a ring of the last
+        /// rows when the engine keeps no more; all ones: every row)
+        walk_mask: u64 => "glp_u64",
         combined_len: u64 => "glp_u64",
         /// loop iterations one hook call may run in all (glp-codegen's `loops`)
         loop_budget: u64 => "glp_u64",
@@ -58,6 +61,13 @@ crate::c_struct! {
         packed_edges: u64 => "const uint4*",
         /// known_vertex's offset, when packed_edges is set
         known_offset: u64 => "glp_u64",
+        /// a graph whose edges stay in host memory: per partition of 2^partition_shift edges
+        /// (CSR order), the address of the partition's first edge, each row whole from there: a
+        /// device buffer, or the host memory through its mapping with bit 0 set (null: targets
+        /// holds every edge in device memory)
+        partitions: u64 => "const glp_u64*",
+        /// log2 of the edges per partition
+        partition_shift: u64 => "glp_u64",
         num_vertices: u32 => "glp_u32",
         root_count: u32 => "glp_u32",
         /// step + 1
@@ -119,6 +129,6 @@ mod tests {
         assert!(view.contains("glp_sample_loop_fault(const glp_sample_view& view"));
         assert!(!view.contains("/*{{"));
         assert!(view.contains(&format!("\n{}\n", SampleViewArgs::c_definition())));
-        assert_eq!(std::mem::size_of::<SampleViewArgs>(), 21 * 8 + 8 * 4);
+        assert_eq!(std::mem::size_of::<SampleViewArgs>(), 24 * 8 + 8 * 4);
     }
 }

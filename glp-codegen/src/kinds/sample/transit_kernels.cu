@@ -312,7 +312,7 @@ glp_transit_draw_large(const glp_sample_params params, const glp_sample_view gra
     const glp_u64 d = glp_sample_degree(graph, t);
     glp_sample_view view = graph;
     if (d > 0ull && d <= GLP_TRANSIT_SHARED_ROW && d <= 8ull * items) {
-        const glp_u32* source = graph.targets + graph.offsets[t];
+        const glp_u32* source = glp_sample_row(graph, t);
         for (glp_u64 e = threadIdx.x; e < d; e += blockDim.x) row[e] = source[e];
         view.cached_row = row;
         view.cached_vertex = t;

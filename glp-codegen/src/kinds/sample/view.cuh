@@ -86,10 +86,19 @@ __device__ __forceinline__ glp_u64 glp_sample_degree(const glp_sample_view& view
     if (glp_sample_is_known(view, v)) return view.known_degree;
     return v < view.num_vertices ? view.offsets[v + 1] - view.offsets[v] : 0ull;
 }
+// Where the CSR's edges from `offset` on are read: the targets, or for a graph whose edges stay
+// in host memory, the place the partition table gives for offset's partition (a device buffer
+// the engine copied the partition to, or the host memory through its mapping, marked by bit 0);
+// a row is whole there from its first edge on.
+__device__ __forceinline__ const glp_u32* glp_sample_edges_at(const glp_sample_view& view, glp_u64 offset) {
+    if (view.partitions == nullptr) return view.targets + offset;
+    const glp_u64 base = view.partitions[offset >> view.partition_shift] & ~1ull;
+    return (const glp_u32*)base + (offset & ((1ull << view.partition_shift) - 1ull));
+}
 // v's neighbours (v < num_vertices): the cached row or the CSR's.
 __device__ __forceinline__ const glp_u32* glp_sample_row(const glp_sample_view& view, glp_u32 v) {
     if (glp_sample_is_cached(view, v)) return view.cached_row;
-    return view.targets + (glp_sample_is_known(view, v) ? view.known_offset : view.offsets[v]);
+    return glp_sample_edges_at(view, glp_sample_is_known(view, v) ? view.known_offset : view.offsets[v]);
 }
 __device__ __forceinline__ glp_u32 glp_sample_edge(const glp_sample_view& view, glp_u32 v, glp_u64 i) {
     if (i >= glp_sample_degree(view, v)) return GLP_SAMPLE_NONE;
@@ -183,7 +192,7 @@ __device__ __forceinline__ glp_u32 glp_sample_previous_count(const glp_sample_vi
 __device__ __forceinline__ glp_u32 glp_sample_previous_vertex(const glp_sample_view& view, glp_u32 back, glp_u32 pos) {
     if (pos >= glp_sample_previous_count(view, back)) return GLP_SAMPLE_NONE;
     const glp_u32 level = view.history_levels - back;
-    if (view.walk_stride) return view.history[(glp_u64)level * view.walk_stride];
+    if (view.walk_stride) return view.history[(glp_u64)(level & view.walk_mask) * view.walk_stride];
     return view.history[view.history_starts[level] + pos];
 }
 __device__ __forceinline__ glp_u32 glp_sample_transit_count(const glp_sample_view& view) {

@@ -35,10 +35,12 @@
 //!
 //! # Memory
 //!
-//! Samples run in batches sized to the device memory glp may use ([`GpuSampleConfig`]'s
-//! `device_memory`, by default most of what is free) and to at most `batch_samples` samples:
-//! outputs larger than the device are produced batch by batch. The graph itself must fit on
-//! the device.
+//! The device memory glp may use ([`GpuSampleConfig`]'s `device_memory`, by default most of
+//! what is free) holds the graph and the run's buffers. A graph too large for it keeps its
+//! edges in host memory ([`placement`]): kernels read them over the bus, or, for walks, the
+//! partitioned engine ([`partitioned`]) copies them to the device partition by partition.
+//! Samples run in batches sized to the memory left beside the graph and to at most
+//! `batch_samples` samples: outputs larger than the device are produced batch by batch.
 //!
 //! [`run_streamed`] hands each batch to a sink as soon as it is downloaded: a second thread
 //! converts it (the walk engine's step-major matrix becomes rows) and calls the sink while
@@ -49,18 +51,22 @@
 mod arena;
 mod choice;
 mod graph;
+mod partitioned;
 mod per_sample;
+pub mod placement;
 mod program;
 mod reference;
 mod steps;
 mod walks;
 
 pub use graph::DeviceSampleGraph;
+pub use placement::Placement;
 pub use reference::ReferenceKernels;
 
 use self::program::SamplerModule;
 use crate::device::Gpu;
 use crate::error::{Error, Result};
+use crate::memory::format_bytes;
 use crate::sample::compiled::CompiledSampler;
 use crate::sample::outcome::SampleOutcome;
 use crate::sample::roots::InitialSamples;
@@ -86,8 +92,8 @@ pub struct GpuSampleConfig {
     /// Key of every random number (as the CPU engine's).
     pub seed: u64,
     pub engine: GpuEngine,
-    /// The most device memory the run's buffers may take besides the graph (`None`: nine
-    /// tenths of what is free when the run starts).
+    /// The most device memory glp may use, the graph's included (`None`: nine tenths of what
+    /// is free when the run starts, for the run's buffers).
     pub device_memory: Option<u64>,
     /// The most samples per batch (`None`: as many as `device_memory` holds): a streamed
     /// run's host memory is about three batches.
@@ -97,9 +103,12 @@ pub struct GpuSampleConfig {
 /// What a GPU run measured besides its samples.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GpuSampleStats {
-    /// The engine that ran: `walks`, `per-sample`, `warp-per-sample` (one launch per batch)
-    /// or `step-by-step` (a launch per step, each on the engine of `step_engines`).
+    /// The engine that ran: `walks`, `partitioned-walks`, `per-sample`, `warp-per-sample`
+    /// (one launch per batch) or `step-by-step` (a launch per step, each on the engine of
+    /// `step_engines`).
     pub engine: &'static str,
+    /// Where the graph's edges were: `device`, `zero-copy` or `partitions`.
+    pub placement: &'static str,
     /// Step by step: each step's engine, `sp` or `tp`.
     pub step_engines: Vec<&'static str>,
     /// Time of the sampling kernels alone (CUDA events), in milliseconds; step by step, with
@@ -119,6 +128,11 @@ pub struct GpuSampleStats {
     pub rerun_samples: u64,
     /// The most device memory the run's buffers held at once, besides the graph.
     pub device_bytes: u64,
+    /// Partitioned walks: bytes of partitions copied to the device, passes over the
+    /// partitions, and partition visits read over the bus instead.
+    pub copied_bytes: u64,
+    pub passes: u32,
+    pub bus_visits: u64,
 }
 
 /// Runs `sampler` from every initial sample of `initial` on `gpu`, over `graph` (uploaded
@@ -154,27 +168,43 @@ pub fn run_streamed(
     let schedule = Schedule::of(graph.host(), sampler)?;
     let module = SamplerModule::load(gpu, sampler, "engines", engine_kernel_source)?;
     let budget = match config.device_memory {
-        Some(bytes) => bytes,
-        None => gpu.memory_info()?.0 / 10 * 9,
+        Some(bytes) if bytes <= graph.bytes() => {
+            return Err(Error::TooLarge(format!(
+                "the graph takes {} of the {} of device memory allowed, which leaves nothing for the run: raise \
+                 --device-memory, or place the graph with less (--placement partitions or zero-copy)",
+                format_bytes(graph.bytes()),
+                format_bytes(bytes)
+            )))
+        }
+        Some(bytes) => bytes - graph.bytes(),
+        None => graph::default_budget(gpu)?,
     };
     let max_roots = (0..initial.len()).map(|i| initial.roots(i).len() as u64).max().unwrap_or(1);
     let stats = choice::GraphStats {
         active_vertices: graph.active_vertices(),
         mean_degree: graph.host().csr().num_edges() as f64 / graph.active_vertices().max(1) as f64,
-        fits_l2: graph.bytes() <= gpu.info().l2_bytes,
+        fits_l2: graph.placement() == Placement::Device && graph.bytes() <= gpu.info().l2_bytes,
     };
     let plan = choice::plan(config.engine, &schedule, initial.len() as u64, max_roots, stats);
     let batch_samples = config.batch_samples.unwrap_or(u64::MAX);
     let context =
         Context { gpu, graph, sampler, schedule: &schedule, module: &module, seed: config.seed, budget, batch_samples };
     let samples = initial.len() as u64;
-    if schedule.is_walk() && max_roots == 1 && plan == choice::Plan::Fused {
+    let placement = graph.placement().name();
+    let (stats, summary) = if schedule.is_walk() && max_roots == 1 && plan == choice::Plan::Fused {
         let rows = schedule.steps() as usize + 1;
         let convert = |batch| walks::outcome_of(initial, rows, batch);
-        sink::pipelined(samples, sink, convert, |handoff| walks::run(&context, initial, handoff))
+        let streamed = graph.host_edges().filter(|host| host.plan().staging == 2);
+        match streamed {
+            Some(host) if partitioned::pays(&context, initial, host)? => {
+                sink::pipelined(samples, sink, convert, |handoff| partitioned::run(&context, initial, host, handoff))?
+            }
+            _ => sink::pipelined(samples, sink, convert, |handoff| walks::run(&context, initial, handoff))?,
+        }
     } else {
-        sink::pipelined(samples, sink, Ok, |handoff| per_sample::run(&context, initial, plan, handoff))
-    }
+        sink::pipelined(samples, sink, Ok, |handoff| per_sample::run(&context, initial, plan, handoff))?
+    };
+    Ok((GpuSampleStats { placement, ..stats }, summary))
 }
 
 /// What an engine's run reads.

@@ -26,9 +26,39 @@ const TILE: usize = 1024;
 /// `columns.len()`) of the walks of samples `first..`, sample `first + j`'s in column
 /// `columns[j]`.
 pub(super) struct WalkBatch {
-    first: u64,
-    columns: Vec<u32>,
-    matrix: Vec<VertexId>,
+    pub first: u64,
+    pub columns: Vec<u32>,
+    pub matrix: Vec<VertexId>,
+}
+
+/// The slots of walks `first..first + count` in a batch of `batch` slots: each sample's column,
+/// then each slot's sample and root (roots NONE past `count`). Walks from roots with edges take
+/// the first slots, so that warps of walks that stop at once (isolated roots) leave together.
+pub(super) struct Slots {
+    pub columns: Vec<u32>,
+    pub samples: Vec<u32>,
+    pub roots: Vec<VertexId>,
+}
+
+impl Slots {
+    pub(super) fn of(initial: &InitialSamples, csr: &crate::graph::Csr, first: u64, count: u64, batch: u64) -> Slots {
+        let mut columns = vec![0u32; count as usize];
+        let mut samples = Vec::with_capacity(batch as usize);
+        let mut roots = Vec::with_capacity(batch as usize);
+        for pass_live in [true, false] {
+            for j in 0..count {
+                let root = initial.roots((first + j) as usize)[0];
+                if (csr.degree(root) > 0) == pass_live {
+                    columns[j as usize] = samples.len() as u32;
+                    samples.push((first + j) as u32);
+                    roots.push(root);
+                }
+            }
+        }
+        samples.resize(batch as usize, 0);
+        roots.resize(batch as usize, NONE);
+        Slots { columns, samples, roots }
+    }
 }
 
 /// The samples of `batch` (walks with `rows` rows: steps + 1), as an outcome.
@@ -99,23 +129,8 @@ pub(super) fn run(
     let mut first = 0u64;
     while first < samples {
         let count = batch.min(samples - first);
-        // Walks from roots with edges take the first slots, so that warps of walks that stop
-        // at once (isolated roots) leave together.
-        let mut columns = vec![0u32; count as usize];
-        let mut batch_samples = Vec::with_capacity(batch as usize);
-        let mut batch_roots = Vec::with_capacity(batch as usize);
-        for pass_live in [true, false] {
-            for j in 0..count {
-                let root = initial.roots((first + j) as usize)[0];
-                if (csr.degree(root) > 0) == pass_live {
-                    columns[j as usize] = batch_samples.len() as u32;
-                    batch_samples.push((first + j) as u32);
-                    batch_roots.push(root);
-                }
-            }
-        }
-        batch_samples.resize(batch as usize, 0);
-        batch_roots.resize(batch as usize, NONE);
+        let Slots { columns, samples: batch_samples, roots: batch_roots } =
+            Slots::of(initial, csr, first, count, batch);
         gpu.write(&mut roots, &batch_roots)?;
         gpu.write(&mut slot_samples, &batch_samples)?;
         let per_block = u64::from(WALK_THREADS * WALKERS_PER_THREAD);

@@ -1,0 +1,97 @@
+//! A second stream for host-to-device copies that overlap the kernels of the main stream (the
+//! partitions placement copies the next partition of a graph while the last one is sampled),
+//! and the events that order the two streams.
+
+use super::gpu::{gpu_error, DeviceBuffer, Gpu, PinnedHostBuffer};
+use crate::error::{Error, Result};
+use cudarc::driver::{sys, CudaEvent, CudaStream, DeviceRepr};
+use std::ops::Range;
+use std::sync::Arc;
+
+/// A stream of copies from pinned host memory. Its copies read sources and write destinations
+/// that live at least as long as it (`'s`), and dropping it waits for them, so no copy outlives
+/// its buffers. What orders a copy after the kernels that still read its destination, and
+/// the kernels that read the copy after it, are events: [`CopyStream::wait_for`] an event
+/// [`Gpu::record`]ed after the readers, and [`Gpu::wait_for`] one [`CopyStream::record`]ed
+/// after the copy.
+pub struct CopyStream<'s> {
+    stream: Arc<CudaStream>,
+    _buffers: std::marker::PhantomData<&'s ()>,
+}
+
+impl Gpu {
+    /// A new stream for copies beside the main one.
+    pub fn copy_stream<'s>(&self) -> Result<CopyStream<'s>> {
+        let stream = self.context().new_stream().map_err(gpu_error("creating a copy stream"))?;
+        Ok(CopyStream { stream, _buffers: std::marker::PhantomData })
+    }
+
+    /// Makes the main stream's later work wait for `event` (recorded on another stream).
+    pub fn wait_for(&self, event: &CudaEvent) -> Result<()> {
+        self.stream().wait(event).map_err(gpu_error("ordering the main stream after a copy"))
+    }
+}
+
+impl<'s> CopyStream<'s> {
+    /// Queues the copy of `source[range]` to the start of `destination`.
+    ///
+    /// Errors: a range past the source's end or longer than the destination.
+    pub fn copy<T: DeviceRepr>(
+        &self,
+        source: &'s PinnedHostBuffer<T>,
+        range: Range<usize>,
+        destination: &'s DeviceBuffer<T>,
+    ) -> Result<()> {
+        if range.start > range.end || range.end > source.len() || range.len() > destination.len() {
+            return Err(Error::Gpu(format!(
+                "copying elements {range:?} of a pinned buffer of {} into a device buffer of {}",
+                source.len(),
+                destination.len()
+            )));
+        }
+        if range.is_empty() {
+            return Ok(());
+        }
+        let bytes = range.len() * std::mem::size_of::<T>();
+        // SAFETY: `source` is pinned host memory of `source.len()` elements (its host address
+        // from the allocation), `range` lies inside it and `destination` holds at least
+        // `range.len()` elements (checked above); both outlive the copy, since they outlive
+        // `'s` and dropping this stream waits for its copies; the stream belongs to the
+        // context the buffers were made in.
+        unsafe {
+            sys::cuMemcpyHtoDAsync_v2(
+                destination.device_ptr(),
+                source.host_ptr().add(range.start) as *const std::ffi::c_void,
+                bytes,
+                self.stream.cu_stream(),
+            )
+        }
+        .result()
+        .map_err(gpu_error("copying pinned host memory to the device"))
+    }
+
+    /// An event recorded now on this stream: the copies queued so far.
+    pub fn record(&self) -> Result<CudaEvent> {
+        self.stream
+            .record_event(Some(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING))
+            .map_err(gpu_error("recording an event"))
+    }
+
+    /// Makes this stream's later copies wait for `event` (recorded on the main stream).
+    pub fn wait_for(&self, event: &CudaEvent) -> Result<()> {
+        self.stream.wait(event).map_err(gpu_error("ordering a copy after the kernels"))
+    }
+
+    /// Waits for every queued copy.
+    pub fn synchronize(&self) -> Result<()> {
+        self.stream.synchronize().map_err(gpu_error("copying to the device"))
+    }
+}
+
+impl Drop for CopyStream<'_> {
+    fn drop(&mut self) {
+        // The copies must not outlive their buffers (`'s`). An error here means the context is
+        // broken, and then nothing more runs on it.
+        let _ = self.stream.synchronize();
+    }
+}

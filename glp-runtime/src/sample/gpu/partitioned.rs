@@ -1,0 +1,260 @@
+//! The partitioned walk engine: walks over a graph whose edges stay in host memory, its
+//! partitions copied to the device in turn ([`super::placement`]).
+//!
+//! A batch of walks runs in *passes*. A pass counts the walks waiting in each partition (the
+//! partition of their transit's row, `glp_sample_walks_waiting`), then visits the partitions
+//! that are not resident and hold waiting walks, in order: a partition whose waiting walks
+//! make its copy worth it ([`COPY_BYTES_PER_WAITING_WALK`]) is copied into one of two staging
+//! buffers on the copy stream, while the walks of the partition before advance in the other;
+//! one with few waiting walks is read over the bus instead. Each visit's launch
+//! (`glp_sample_walks_partitioned`) advances every walk whose row is in device memory (the
+//! resident partitions and the visited one) until it leaves, so a walk moves on in every
+//! later partition of the same pass.
+//!
+//! Walks progress at different speeds, so each keeps its level and only its last rows on the
+//! device, in a ring of [`RING_ROWS`] rows; a row is downloaded into the batch's step-major
+//! matrix once every walk has passed it, and no walk runs more than the ring's rows ahead of
+//! the slowest. The matrix then goes to the sink's thread as the walk engine's does.
+//!
+//! [`COPY_BYTES_PER_WAITING_WALK`]: super::placement::COPY_BYTES_PER_WAITING_WALK
+
+use super::graph::HostEdges;
+use super::placement::COPY_BYTES_PER_WAITING_WALK;
+use super::walks::{Slots, WalkBatch};
+use super::{replayed_failure, Context, GpuSampleStats};
+use crate::device::{DeviceBuffer, KernelArgs, Shape};
+use crate::error::{Error, Result};
+use crate::sample::roots::InitialSamples;
+use crate::sample::sampler::NONE;
+use crate::sample::sink::Handoff;
+use glp_codegen::kinds::sample::engine::WALK_THREADS;
+
+/// Rows of the walks kept on the device: the most a walk may run ahead of the slowest walk of
+/// its batch (a walk advances about 2.5 steps per pass on random partitions; a ring of 16
+/// rows stalls almost none).
+pub const RING_ROWS: u32 = 16;
+
+/// A visit of a pass: a partition copied into a staging slot, or read over the bus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Visit {
+    Copy { partition: u64, slot: usize },
+    Bus { partition: u64 },
+}
+
+/// The visits of a pass, given the walks waiting in each partition: the partitions that are not
+/// resident and hold waiting walks, in order, copied when the copy is worth it, the copies
+/// alternating between the two staging slots.
+fn plan_pass(host: &HostEdges, waiting: &[u32]) -> Vec<Visit> {
+    let mut copies = 0;
+    let mut visits = Vec::new();
+    for (p, &walks) in waiting.iter().enumerate() {
+        let partition = p as u64;
+        if walks == 0 || host.is_resident(partition) {
+            continue;
+        }
+        let bytes = host.copied_range(partition).len() as u64 * 4;
+        if u64::from(walks) * COPY_BYTES_PER_WAITING_WALK >= bytes {
+            visits.push(Visit::Copy { partition, slot: copies % 2 });
+            copies += 1;
+        } else {
+            visits.push(Visit::Bus { partition });
+        }
+    }
+    visits
+}
+
+/// Walks per batch and rows of their ring, within the memory left beside the graph.
+fn batch_shape(context: &Context<'_>, samples: u64) -> Result<(u64, u64)> {
+    let rows = u64::from(context.schedule.steps()) + 1;
+    let ring_rows = u64::from(RING_ROWS).min(rows.next_power_of_two());
+    let per_walk = ring_rows * 4 + 12;
+    if per_walk > context.budget {
+        return Err(Error::TooLarge(format!(
+            "a walk over partitions needs {per_walk} bytes of device memory, more than the {} left beside the graph",
+            context.budget
+        )));
+    }
+    let batch = (context.budget / per_walk).min(samples).min(context.batch_samples).min(u64::from(u32::MAX)).max(1);
+    Ok((batch, ring_rows))
+}
+
+/// Whether copying partitions can pay for these walks: a full batch's walks from roots with
+/// edges, spread evenly over the partitions, make a partition's copy worth it. When not, the
+/// walk engine reads the edges over the bus, which then is faster.
+pub(super) fn pays(context: &Context<'_>, initial: &InitialSamples, host: &HostEdges) -> Result<bool> {
+    let csr = context.graph.host().csr();
+    let samples = initial.len() as u64;
+    let live = (0..initial.len()).filter(|&i| csr.degree(initial.roots(i)[0]) > 0).count() as u64;
+    let (batch, _) = batch_shape(context, samples)?;
+    let live_per_batch = live * batch / samples.max(1);
+    let per_partition = live_per_batch / host.plan().partitions.max(1);
+    Ok(per_partition * COPY_BYTES_PER_WAITING_WALK >= (1u64 << host.plan().shift) * 4)
+}
+
+/// Runs the walks of `initial` (one root each) over `host`'s partitions, handing each batch
+/// over as it completes.
+pub(super) fn run(
+    context: &Context<'_>,
+    initial: &InitialSamples,
+    host: &HostEdges,
+    handoff: &mut Handoff<WalkBatch>,
+) -> Result<GpuSampleStats> {
+    let gpu = context.gpu;
+    let steps = context.schedule.steps();
+    let rows = u64::from(steps) + 1;
+    let samples = initial.len() as u64;
+    let (batch, ring_rows) = batch_shape(context, samples)?;
+    let ring_mask = (ring_rows - 1) as u32;
+    let partitions = host.plan().partitions as usize;
+    let ring: DeviceBuffer<u32> = gpu.alloc_zeros("walk rows", (batch * ring_rows) as usize)?;
+    let mut roots: DeviceBuffer<u32> = gpu.alloc_zeros("roots", batch as usize)?;
+    let mut slot_samples: DeviceBuffer<u32> = gpu.alloc_zeros("walk samples", batch as usize)?;
+    let levels: DeviceBuffer<u32> = gpu.alloc_zeros("walk levels", batch as usize)?;
+    let mut waiting: DeviceBuffer<u32> = gpu.alloc_zeros("waiting walks", partitions + 2)?;
+    let unique: Vec<u8> = context.schedule.unique.iter().map(|&u| u8::from(u)).collect();
+    let unique = gpu.upload("the steps' draw rules", &unique)?;
+    let failed = gpu.upload("failed sample", &[u64::MAX])?;
+    let fault = gpu.alloc_zeros::<u64>("fault record", 2)?;
+    let module = &context.module.module;
+    let (start_kernel, walk_kernel, waiting_kernel) = (
+        module.kernel("glp_sample_walks_partitioned_start")?,
+        module.kernel("glp_sample_walks_partitioned")?,
+        module.kernel("glp_sample_walks_waiting")?,
+    );
+    let csr = context.graph.host().csr();
+    let view = glp_codegen::kinds::sample::layout::SampleViewArgs { fault: fault.device_ptr(), ..context.graph.view() };
+    let copies = gpu.copy_stream()?;
+    let mut stats = GpuSampleStats {
+        engine: "partitioned-walks",
+        device_bytes: ring.bytes()
+            + roots.bytes()
+            + slot_samples.bytes()
+            + levels.bytes()
+            + waiting.bytes()
+            + unique.bytes()
+            + failed.bytes()
+            + fault.bytes(),
+        ..GpuSampleStats::default()
+    };
+    let mut idle_waiting = vec![0u32; partitions + 2];
+    idle_waiting[partitions] = u32::MAX;
+    let mut first = 0u64;
+    while first < samples {
+        let count = batch.min(samples - first);
+        let slots = Slots::of(initial, csr, first, count, batch);
+        gpu.write(&mut roots, &slots.roots)?;
+        gpu.write(&mut slot_samples, &slots.samples)?;
+        let shape = Shape::covering(count, WALK_THREADS)?;
+        let start = gpu.record()?;
+        let args = KernelArgs::new().buffer(&roots).value(count as u32).buffer(&ring).buffer(&levels);
+        gpu.launch(&start_kernel, shape, &args)?;
+        let mut matrix = vec![NONE; (rows * count) as usize];
+        let mut next_row = 0u64;
+        loop {
+            gpu.write(&mut waiting, &idle_waiting)?;
+            let args = KernelArgs::new()
+                .value(view)
+                .buffer(&ring)
+                .value(ring_mask)
+                .buffer(&levels)
+                .value(count as u32)
+                .value(steps)
+                .value(partitions as u32)
+                .buffer(&waiting);
+            gpu.launch(&waiting_kernel, shape, &args)?;
+            let counts = gpu.download(&waiting)?;
+            let lowest = counts[partitions];
+            // Rows every walk has passed (all of them once none runs).
+            let complete = if lowest == u32::MAX { u64::from(steps) } else { u64::from(lowest) };
+            for row in next_row..=complete {
+                let at = (row * count) as usize;
+                let ring_at = ((row & u64::from(ring_mask)) * count) as usize;
+                gpu.download_into(&ring, ring_at, &mut matrix[at..at + count as usize])?;
+            }
+            next_row = next_row.max(complete + 1);
+            if lowest == u32::MAX {
+                break;
+            }
+            // A walk at level l writes row l + 1, which must not reach the oldest row not yet
+            // downloaded (next_row) around the ring.
+            let level_cap = (next_row + ring_rows - 1).min(u64::from(steps)) as u32;
+            let walk = |bus_partition: u64| {
+                let args = KernelArgs::new()
+                    .bytes(&context.module.params)
+                    .value(view)
+                    .value(context.seed)
+                    .buffer(&slot_samples)
+                    .value(count as u32)
+                    .value(steps)
+                    .buffer(&unique)
+                    .buffer(&roots)
+                    .buffer(&ring)
+                    .value(ring_mask)
+                    .buffer(&levels)
+                    .value(level_cap)
+                    .value(bus_partition)
+                    .buffer(&failed);
+                gpu.launch(&walk_kernel, shape, &args)
+            };
+            let visits = plan_pass(host, &counts[..partitions]);
+            if visits.is_empty() {
+                // Every waiting walk is in a resident partition or at an empty row.
+                host.publish(gpu)?;
+                walk(u64::MAX)?;
+            }
+            let copy_visits: Vec<(u64, usize)> = visits
+                .iter()
+                .filter_map(|v| match *v {
+                    Visit::Copy { partition, slot } => Some((partition, slot)),
+                    Visit::Bus { .. } => None,
+                })
+                .collect();
+            let mut ready = Vec::with_capacity(copy_visits.len());
+            let staging = host.staging();
+            for &(partition, slot) in copy_visits.iter().take(2) {
+                copies.copy(host.targets(), host.copied_range(partition), &staging[slot])?;
+                ready.push(copies.record()?);
+            }
+            let mut copied = 0;
+            for visit in visits {
+                match visit {
+                    Visit::Copy { partition, slot } => {
+                        gpu.wait_for(&ready[copied])?;
+                        host.point(partition, Some(slot));
+                        host.publish(gpu)?;
+                        walk(u64::MAX)?;
+                        host.point(partition, None);
+                        stats.copied_bytes += host.copied_range(partition).len() as u64 * 4;
+                        if let Some(&(next, next_slot)) = copy_visits.get(copied + 2) {
+                            copies.wait_for(&gpu.record()?)?;
+                            copies.copy(host.targets(), host.copied_range(next), &staging[next_slot])?;
+                            ready.push(copies.record()?);
+                        }
+                        copied += 1;
+                    }
+                    Visit::Bus { partition } => {
+                        host.publish(gpu)?;
+                        walk(partition)?;
+                        stats.bus_visits += 1;
+                    }
+                }
+            }
+            stats.passes += 1;
+        }
+        let end = gpu.record()?;
+        stats.kernel_ms += gpu.elapsed_ms(&start, &end)?;
+        stats.batches += 1;
+        let record = gpu.download(&fault)?;
+        if let Some(error) = context.module.loop_fault(&record, view.loop_budget, "in a walk") {
+            return Err(error);
+        }
+        let failed_sample = gpu.download(&failed)?[0];
+        if failed_sample != u64::MAX {
+            return Err(replayed_failure(context, initial, failed_sample));
+        }
+        handoff.send(WalkBatch { first, columns: slots.columns, matrix })?;
+        first += count;
+    }
+    host.publish(gpu)?;
+    Ok(stats)
+}
