@@ -199,7 +199,10 @@ pub fn run_streamed(
             Some(host) if partitioned::pays(&context, initial, host)? => {
                 sink::pipelined(samples, sink, convert, |handoff| partitioned::run(&context, initial, host, handoff))?
             }
-            _ => sink::pipelined(samples, sink, convert, |handoff| walks::run(&context, initial, handoff))?,
+            Some(host) => partitioned::with_staging_resident(&context, host, || {
+                sink::pipelined(samples, sink, convert, |handoff| walks::run(&context, initial, handoff))
+            })?,
+            None => sink::pipelined(samples, sink, convert, |handoff| walks::run(&context, initial, handoff))?,
         }
     } else {
         sink::pipelined(samples, sink, Ok, |handoff| per_sample::run(&context, initial, plan, handoff))?

@@ -91,6 +91,34 @@ pub(super) fn pays(context: &Context<'_>, initial: &InitialSamples, host: &HostE
     Ok(per_partition * COPY_BYTES_PER_WAITING_WALK >= (1u64 << host.plan().shift) * 4)
 }
 
+/// Runs `walks` (an engine that reads the edges where the partition table says) with the
+/// staging buffers holding the first partitions that are not resident, so that walks too
+/// sparse for copies to pay find as much of the graph in device memory as under the zero-copy
+/// placement; the table is restored afterwards.
+pub(super) fn with_staging_resident<T>(
+    context: &Context<'_>,
+    host: &HostEdges,
+    walks: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    let gpu = context.gpu;
+    let partitions: Vec<u64> = (host.plan().resident..host.plan().partitions).take(host.staging().len()).collect();
+    {
+        let copies = gpu.copy_stream()?;
+        for (slot, &partition) in partitions.iter().enumerate() {
+            copies.copy(host.targets(), host.copied_range(partition), &host.staging()[slot])?;
+            host.point(partition, Some(slot));
+        }
+        copies.synchronize()?;
+    }
+    host.publish(gpu)?;
+    let result = walks();
+    for &partition in &partitions {
+        host.point(partition, None);
+    }
+    host.publish(gpu)?;
+    result
+}
+
 /// Runs the walks of `initial` (one root each) over `host`'s partitions, handing each batch
 /// over as it completes.
 pub(super) fn run(
