@@ -87,7 +87,7 @@ run() {
   for app in deepwalk node2vec; do
     step "memcheck-sample-partitions-$app" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample "$app" "$g" --backend gpu --placement partitions $small
   done
-  # Too few walks for copies to pay: the walk engine over the bus, staging buffers resident.
+  # Too few walks for copies to pay: partitions visited over the bus.
   step memcheck-sample-partitions-sparse 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample deepwalk "$g" --backend gpu --placement partitions --device-memory 96K --roots-random 40 --walk-length 20
   step racecheck-sample-partitions-deepwalk 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" sample deepwalk "$g" --backend gpu --placement partitions $small
   step memcheck-sample-zero-copy-khop 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample khop "$g" --backend gpu --placement zero-copy --device-memory 64K --roots-random 300 --fanouts 10,5

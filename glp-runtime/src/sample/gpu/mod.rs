@@ -196,12 +196,9 @@ pub fn run_streamed(
         let convert = |batch| walks::outcome_of(initial, rows, batch);
         let streamed = graph.host_edges().filter(|host| host.plan().staging == 2);
         match streamed {
-            Some(host) if partitioned::pays(&context, initial, host)? => {
+            Some(host) => {
                 sink::pipelined(samples, sink, convert, |handoff| partitioned::run(&context, initial, host, handoff))?
             }
-            Some(host) => partitioned::with_staging_resident(&context, host, || {
-                sink::pipelined(samples, sink, convert, |handoff| walks::run(&context, initial, handoff))
-            })?,
             None => sink::pipelined(samples, sink, convert, |handoff| walks::run(&context, initial, handoff))?,
         }
     } else {

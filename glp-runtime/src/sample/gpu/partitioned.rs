@@ -78,47 +78,6 @@ fn batch_shape(context: &Context<'_>, samples: u64) -> Result<(u64, u64)> {
     Ok((batch, ring_rows))
 }
 
-/// Whether copying partitions can pay for these walks: a full batch's walks from roots with
-/// edges, spread evenly over the partitions, make a partition's copy worth it. When not, the
-/// walk engine reads the edges over the bus, which then is faster.
-pub(super) fn pays(context: &Context<'_>, initial: &InitialSamples, host: &HostEdges) -> Result<bool> {
-    let csr = context.graph.host().csr();
-    let samples = initial.len() as u64;
-    let live = (0..initial.len()).filter(|&i| csr.degree(initial.roots(i)[0]) > 0).count() as u64;
-    let (batch, _) = batch_shape(context, samples)?;
-    let live_per_batch = live * batch / samples.max(1);
-    let per_partition = live_per_batch / host.plan().partitions.max(1);
-    Ok(per_partition * COPY_BYTES_PER_WAITING_WALK >= (1u64 << host.plan().shift) * 4)
-}
-
-/// Runs `walks` (an engine that reads the edges where the partition table says) with the
-/// staging buffers holding the first partitions that are not resident, so that walks too
-/// sparse for copies to pay find as much of the graph in device memory as under the zero-copy
-/// placement; the table is restored afterwards.
-pub(super) fn with_staging_resident<T>(
-    context: &Context<'_>,
-    host: &HostEdges,
-    walks: impl FnOnce() -> Result<T>,
-) -> Result<T> {
-    let gpu = context.gpu;
-    let partitions: Vec<u64> = (host.plan().resident..host.plan().partitions).take(host.staging().len()).collect();
-    {
-        let copies = gpu.copy_stream()?;
-        for (slot, &partition) in partitions.iter().enumerate() {
-            copies.copy(host.targets(), host.copied_range(partition), &host.staging()[slot])?;
-            host.point(partition, Some(slot));
-        }
-        copies.synchronize()?;
-    }
-    host.publish(gpu)?;
-    let result = walks();
-    for &partition in &partitions {
-        host.point(partition, None);
-    }
-    host.publish(gpu)?;
-    result
-}
-
 /// Runs the walks of `initial` (one root each) over `host`'s partitions, handing each batch
 /// over as it completes.
 pub(super) fn run(

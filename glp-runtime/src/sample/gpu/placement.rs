@@ -16,11 +16,11 @@
 //!
 //! Which of the two pays is a matter of density: a pass over the partitions copies the
 //! non-resident edges once and serves each waiting walk about two steps, so copying beats the
-//! bus only when there are more waiting walks per partition than its bytes over
-//! [`COPY_BYTES_PER_WAITING_WALK`]. On R-MAT 25 under 2 GiB (25 partitions of 137 MB copied,
-//! 2 M walks from 4 M random roots: 62 k walks each) the bus wins; the engine decides per
-//! partition visit, and runs the plain walk engine over the bus when no partition of a
-//! batch's first pass would be copied.
+//! bus only with more waiting walks per partition than its bytes over
+//! [`COPY_BYTES_PER_WAITING_WALK`]. Measured on the lent H100 with R-MAT 25, zero-copy won at
+//! both densities tried (2 GiB and 4 M random roots: 2.76 s against 4.00 s copying every
+//! partition; 4 GiB and a walk from every vertex: 6.19 s against 13.6 s), so `auto` places a
+//! graph that does not fit as zero-copy, and the partitioned engine runs when asked for.
 //!
 //! A copied partition holds its edges and the longest row's worth after them, so every row
 //! that starts in it is whole in the buffer, and the table entry of a partition is one
@@ -35,7 +35,8 @@ use glp_codegen::kinds::sample::engine::MAX_PARTITIONS;
 /// Where the edges live (`--placement`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Placement {
-    /// Device when the graph takes at most [`DEVICE_SHARE`] of the budget, else partitions.
+    /// Device when the graph takes at most [`DEVICE_SHARE`] of the budget, else zero-copy
+    /// (measured faster than partitions: see the module docs).
     #[default]
     Auto,
     /// The whole graph in device memory.
