@@ -112,10 +112,9 @@ fn placements_beyond_the_budget_are_refused_with_what_fits() {
     assert!(offsets.contains("per-vertex arrays") && offsets.contains("--device-memory"), "{offsets}");
     let row = error(Placement::ZeroCopy, 18 << 10);
     assert!(row.contains("longest row (345 edges)"), "{row}");
-    // The auto placement keeps a graph that fits on the device, and one that does not in host
-    // memory, read over the bus.
+    // The auto placement keeps a graph that fits on the device, and cuts one that does not.
     let fits = DeviceSampleGraph::place(&gpu, &graph, Placement::Auto, None).unwrap();
     assert_eq!(fits.placement(), Placement::Device);
     let cut = DeviceSampleGraph::place(&gpu, &graph, Placement::Auto, Some(64 << 10)).unwrap();
-    assert_eq!(cut.placement(), Placement::ZeroCopy);
+    assert_eq!(cut.placement(), Placement::Partitions);
 }

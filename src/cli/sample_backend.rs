@@ -53,7 +53,7 @@ impl EngineArg {
 /// `--placement` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum PlacementArg {
-    /// device when the graph takes at most three quarters of --device-memory, else zero-copy
+    /// device when the graph takes at most three quarters of --device-memory, else partitions
     Auto,
     /// The whole graph in device memory
     Device,

@@ -138,28 +138,38 @@ glp_sample_walks_packed(const glp_sample_params params, const glp_sample_view gr
 
 // ----- walks over a graph whose edges stay in host memory (the partitions placement) -----
 // The graph's edges are cut into partitions; the host copies them to the device one after the
-// other, and each launch advances every walk whose transit's row is in device memory (a
-// resident partition, or the one just copied) until it leaves it, so that one copy serves every
-// walk waiting there. A walk keeps its state between launches: its level in levels[i] (steps
-// once it has stopped) and its last rows in a ring of ring_mask + 1 rows (level l of slot i at
-// ring[(l & ring_mask) * count + i]), which the host downloads as rows complete.
+// other (or lets a launch read a sparse one over the bus), and each launch advances every walk
+// whose transit's row is readable (a resident partition, or the one visited) until it leaves,
+// so that one copy serves every walk waiting there. A walk keeps its state between launches:
+// its level in levels[i] (steps once it has stopped), the partition of its transit's row in
+// parts[i] (GLP_WALK_EMPTY_ROW for an empty row, GLP_SAMPLE_NONE once stopped: a launch skips
+// the walks of other partitions reading 4 bytes), and its last rows in a ring of ring_mask + 1
+// rows (level l of slot i at ring[(l & ring_mask) * count + i]), which the host downloads as
+// rows complete.
+#define GLP_WALK_EMPTY_ROW 0xFFFFFFFEu
 
-// Slot i's walk starts: its root at level 0.
-extern "C" __global__ void glp_sample_walks_partitioned_start(const glp_u32* __restrict__ roots, const glp_u32 count,
-                                                           glp_u32* ring, glp_u32* levels) {
+// The partition of t's row (GLP_WALK_EMPTY_ROW when t has no edge: nothing to read).
+__device__ __forceinline__ glp_u32 glp_walk_partition(const glp_sample_view& view, glp_u32 t) {
+    const glp_u64 offset = view.offsets[t];
+    return view.offsets[t + 1u] == offset ? GLP_WALK_EMPTY_ROW : (glp_u32)(offset >> view.partition_shift);
+}
+
+// Whether a walk whose row is in partition p can step now: p is in device memory, or is the
+// partition this launch reads over the bus (bus_partition; ~0: none), or the row is empty.
+__device__ __forceinline__ bool glp_walk_readable(const glp_sample_view& view, glp_u32 p, glp_u64 bus_partition) {
+    return p == GLP_WALK_EMPTY_ROW || (view.partitions[p] & 1ull) == 0ull || (glp_u64)p == bus_partition;
+}
+
+// Slot i's walk starts: its root at level 0 (stopped at once when there is no step).
+extern "C" __global__ void glp_sample_walks_partitioned_start(const glp_sample_view graph,
+                                                           const glp_u32* __restrict__ roots, const glp_u32 count,
+                                                           const glp_u32 steps, glp_u32* ring, glp_u32* levels,
+                                                           glp_u32* parts) {
     const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count) return;
     ring[i] = roots[i];
     levels[i] = 0u;
-}
-
-// Whether the walk at transit t can step now: t's row is in device memory, or in the partition
-// this launch reads over the bus (bus_partition; ~0: none), or empty (nothing to read).
-__device__ __forceinline__ bool glp_walk_readable(const glp_sample_view& view, glp_u32 t, glp_u64 bus_partition) {
-    const glp_u64 offset = view.offsets[t];
-    if (view.offsets[t + 1u] == offset) return true;
-    const glp_u64 p = offset >> view.partition_shift;
-    return (view.partitions[p] & 1ull) == 0ull || p == bus_partition;
+    parts[i] = steps == 0u ? GLP_SAMPLE_NONE : glp_walk_partition(graph, roots[i]);
 }
 
 // Advances each walk while its row is readable and its level is below level_cap (the ring's
@@ -167,12 +177,14 @@ __device__ __forceinline__ bool glp_walk_readable(const glp_sample_view& view, g
 // (node2vec's history) come from wherever the partition table says, over the bus if need be.
 extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
 glp_sample_walks_partitioned(const glp_sample_params params, const glp_sample_view graph, const glp_u64 seed,
-                          const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
-                          const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots,
-                          glp_u32* ring, const glp_u32 ring_mask, glp_u32* levels, const glp_u32 level_cap,
-                          const glp_u64 bus_partition, glp_u64* failed_sample) {
+                             const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
+                             const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots,
+                             glp_u32* ring, const glp_u32 ring_mask, glp_u32* levels, glp_u32* parts,
+                             const glp_u32 level_cap, const glp_u64 bus_partition, glp_u64* failed_sample) {
     const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count) return;
+    glp_u32 p = parts[i];
+    if (p == GLP_SAMPLE_NONE || !glp_walk_readable(graph, p, bus_partition)) return;
     glp_u32 level = levels[i];
     if (level >= level_cap) return;
     const glp_u32 sample = samples[i];
@@ -186,36 +198,39 @@ glp_sample_walks_partitioned(const glp_sample_params params, const glp_sample_vi
     view.history = ring + i;
     view.walk_stride = count;
     view.walk_mask = ring_mask;
-    while (level < level_cap && glp_walk_readable(graph, t, bus_partition)) {
+    while (level < level_cap && glp_walk_readable(graph, p, bus_partition)) {
         glp_sample_stream stream = glp_sample_stream_new(seed, sample, level, 0u);
         view.stream = &stream;
         const glp_u32 v = glp_walk_next(params, view, sample, t, level, unique_steps[level] != 0, failed_sample);
         ring[(glp_u64)((level + 1u) & ring_mask) * count + i] = v;
-        level = v == GLP_SAMPLE_NONE ? steps : level + 1u;
+        if (v == GLP_SAMPLE_NONE) {
+            level = steps;
+            break;
+        }
+        level += 1u;
         t = v;
+        p = glp_walk_partition(graph, t);
     }
     levels[i] = level;
+    parts[i] = level >= steps ? GLP_SAMPLE_NONE : p;
 }
 
 // The partitioned walks' state for the host: waiting[p] += the running walks whose transit's
-// row starts in partition p (p < partitions), waiting[partitions] = min(itself, the lowest level
+// row is in partition p (p < partitions), waiting[partitions] = min(itself, the lowest level
 // of a running walk), waiting[partitions + 1] += the running walks at an empty row.
-extern "C" __global__ void glp_sample_walks_waiting(const glp_sample_view graph, const glp_u32* __restrict__ ring,
-                                                    const glp_u32 ring_mask, const glp_u32* __restrict__ levels,
-                                                    const glp_u32 count, const glp_u32 steps,
+extern "C" __global__ void glp_sample_walks_waiting(const glp_u32* __restrict__ levels,
+                                                    const glp_u32* __restrict__ parts, const glp_u32 count,
                                                     const glp_u32 partitions, glp_u32* waiting) {
     __shared__ glp_u32 per_partition[GLP_SAMPLE_MAX_PARTITIONS];
     for (glp_u32 p = threadIdx.x; p < partitions; p += blockDim.x) per_partition[p] = 0u;
     __syncthreads();
     const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < count) {
-        const glp_u32 level = levels[i];
-        if (level < steps) {
-            atomicMin(&waiting[partitions], level);
-            const glp_u32 t = ring[(glp_u64)(level & ring_mask) * count + i];
-            const glp_u64 offset = graph.offsets[t];
-            if (graph.offsets[t + 1u] == offset) atomicAdd(&waiting[partitions + 1u], 1u);
-            else atomicAdd(&per_partition[offset >> graph.partition_shift], 1u);
+        const glp_u32 p = parts[i];
+        if (p != GLP_SAMPLE_NONE) {
+            atomicMin(&waiting[partitions], levels[i]);
+            if (p == GLP_WALK_EMPTY_ROW) atomicAdd(&waiting[partitions + 1u], 1u);
+            else atomicAdd(&per_partition[p], 1u);
         }
     }
     __syncthreads();

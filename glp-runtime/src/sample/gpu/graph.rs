@@ -82,7 +82,7 @@ impl<'a> DeviceSampleGraph<'a> {
         let sizes = sizes_of(graph, max_degree);
         let placement = match placement {
             Placement::Auto if placement::fits_device(&sizes, budget) => Placement::Device,
-            Placement::Auto => Placement::ZeroCopy,
+            Placement::Auto => Placement::Partitions,
             chosen => chosen,
         };
         if placement == Placement::Device && sizes.device_bytes > budget {

@@ -67,7 +67,7 @@ fn plan_pass(host: &HostEdges, waiting: &[u32]) -> Vec<Visit> {
 fn batch_shape(context: &Context<'_>, samples: u64) -> Result<(u64, u64)> {
     let rows = u64::from(context.schedule.steps()) + 1;
     let ring_rows = u64::from(RING_ROWS).min(rows.next_power_of_two());
-    let per_walk = ring_rows * 4 + 12;
+    let per_walk = ring_rows * 4 + 16;
     if per_walk > context.budget {
         return Err(Error::TooLarge(format!(
             "a walk over partitions needs {per_walk} bytes of device memory, more than the {} left beside the graph",
@@ -97,6 +97,7 @@ pub(super) fn run(
     let mut roots: DeviceBuffer<u32> = gpu.alloc_zeros("roots", batch as usize)?;
     let mut slot_samples: DeviceBuffer<u32> = gpu.alloc_zeros("walk samples", batch as usize)?;
     let levels: DeviceBuffer<u32> = gpu.alloc_zeros("walk levels", batch as usize)?;
+    let parts: DeviceBuffer<u32> = gpu.alloc_zeros("walk partitions", batch as usize)?;
     let mut waiting: DeviceBuffer<u32> = gpu.alloc_zeros("waiting walks", partitions + 2)?;
     let unique: Vec<u8> = context.schedule.unique.iter().map(|&u| u8::from(u)).collect();
     let unique = gpu.upload("the steps' draw rules", &unique)?;
@@ -117,6 +118,7 @@ pub(super) fn run(
             + roots.bytes()
             + slot_samples.bytes()
             + levels.bytes()
+            + parts.bytes()
             + waiting.bytes()
             + unique.bytes()
             + failed.bytes()
@@ -133,19 +135,23 @@ pub(super) fn run(
         gpu.write(&mut slot_samples, &slots.samples)?;
         let shape = Shape::covering(count, WALK_THREADS)?;
         let start = gpu.record()?;
-        let args = KernelArgs::new().buffer(&roots).value(count as u32).buffer(&ring).buffer(&levels);
+        let args = KernelArgs::new()
+            .value(view)
+            .buffer(&roots)
+            .value(count as u32)
+            .value(steps)
+            .buffer(&ring)
+            .buffer(&levels)
+            .buffer(&parts);
         gpu.launch(&start_kernel, shape, &args)?;
         let mut matrix = vec![NONE; (rows * count) as usize];
         let mut next_row = 0u64;
         loop {
             gpu.write(&mut waiting, &idle_waiting)?;
             let args = KernelArgs::new()
-                .value(view)
-                .buffer(&ring)
-                .value(ring_mask)
                 .buffer(&levels)
+                .buffer(&parts)
                 .value(count as u32)
-                .value(steps)
                 .value(partitions as u32)
                 .buffer(&waiting);
             gpu.launch(&waiting_kernel, shape, &args)?;
@@ -178,6 +184,7 @@ pub(super) fn run(
                     .buffer(&ring)
                     .value(ring_mask)
                     .buffer(&levels)
+                    .buffer(&parts)
                     .value(level_cap)
                     .value(bus_partition)
                     .buffer(&failed);

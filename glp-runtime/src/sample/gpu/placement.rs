@@ -17,10 +17,14 @@
 //! Which of the two pays is a matter of density: a pass over the partitions copies the
 //! non-resident edges once and serves each waiting walk about two steps, so copying beats the
 //! bus only with more waiting walks per partition than its bytes over
-//! [`COPY_BYTES_PER_WAITING_WALK`]. Measured on the lent H100 with R-MAT 25, zero-copy won at
-//! both densities tried (2 GiB and 4 M random roots: 2.76 s against 4.00 s copying every
-//! partition; 4 GiB and a walk from every vertex: 6.19 s against 13.6 s), so `auto` places a
-//! graph that does not fit as zero-copy, and the partitioned engine runs when asked for.
+//! [`COPY_BYTES_PER_WAITING_WALK`]; the engine decides per partition visit. Reading a sparse
+//! partition over the bus in a launch of its own pays too: the lent H100 serves about twice as
+//! many scattered reads of host memory when they fall in one partition (137 MB) as when they
+//! fall anywhere in 4 GB. Measured with R-MAT 25 (100-step DeepWalk): under 2 GiB from 4 M
+//! random roots, partitions 1.48 s (every visit over the bus) against zero-copy 2.79 s; under
+//! 4 GiB from every vertex, partitions 11.6 s (136 GB copied, the walks' download included)
+//! against zero-copy 6.0 s (download excluded). `auto` takes partitions for a graph that does
+//! not fit.
 //!
 //! A copied partition holds its edges and the longest row's worth after them, so every row
 //! that starts in it is whole in the buffer, and the table entry of a partition is one
@@ -35,8 +39,7 @@ use glp_codegen::kinds::sample::engine::MAX_PARTITIONS;
 /// Where the edges live (`--placement`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Placement {
-    /// Device when the graph takes at most [`DEVICE_SHARE`] of the budget, else zero-copy
-    /// (measured faster than partitions: see the module docs).
+    /// Device when the graph takes at most [`DEVICE_SHARE`] of the budget, else partitions.
     #[default]
     Auto,
     /// The whole graph in device memory.
