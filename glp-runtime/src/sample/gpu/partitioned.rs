@@ -20,8 +20,8 @@
 
 use super::graph::HostEdges;
 use super::placement::COPY_BYTES_PER_WAITING_WALK;
-use super::walks::{Slots, WalkBatch};
-use super::{replayed_failure, Context, GpuSampleStats};
+use super::walks::{check_batch, Slots, WalkBatch};
+use super::{Context, GpuSampleStats};
 use crate::device::{DeviceBuffer, KernelArgs, Shape};
 use crate::error::{Error, Result};
 use crate::sample::roots::InitialSamples;
@@ -238,14 +238,7 @@ pub(super) fn run(
         let end = gpu.record()?;
         stats.kernel_ms += gpu.elapsed_ms(&start, &end)?;
         stats.batches += 1;
-        let record = gpu.download(&fault)?;
-        if let Some(error) = context.module.loop_fault(&record, view.loop_budget, "in a walk") {
-            return Err(error);
-        }
-        let failed_sample = gpu.download(&failed)?[0];
-        if failed_sample != u64::MAX {
-            return Err(replayed_failure(context, initial, failed_sample));
-        }
+        check_batch(context, initial, &fault, &failed)?;
         handoff.send(WalkBatch { first, columns: slots.columns, matrix })?;
         first += count;
     }

@@ -153,19 +153,32 @@ pub(super) fn run(
         let end = gpu.record()?;
         stats.kernel_ms += gpu.elapsed_ms(&start, &end)?;
         stats.batches += 1;
-        let record = gpu.download(&fault)?;
-        if let Some(error) = context.module.loop_fault(&record, view.loop_budget, "in a walk") {
-            return Err(error);
-        }
-        let failed_sample = gpu.download(&failed)?[0];
-        if failed_sample != u64::MAX {
-            return Err(replayed_failure(context, initial, failed_sample));
-        }
+        check_batch(context, initial, &fault, &failed)?;
         gpu.write(&mut failed, &[u64::MAX])?;
         handoff.send(WalkBatch { first, columns, matrix: gpu.download(&walks)? })?;
         first += count;
     }
     Ok(stats)
+}
+
+/// The error of a batch of walks, if its kernels recorded one: a hook loop past its budget (in
+/// `fault`), or the smallest sample whose hook gave a result the CPU refuses (in `failed`),
+/// replayed on the CPU for its message.
+pub(super) fn check_batch(
+    context: &Context<'_>,
+    initial: &InitialSamples,
+    fault: &DeviceBuffer<u64>,
+    failed: &DeviceBuffer<u64>,
+) -> Result<()> {
+    let record = context.gpu.download(fault)?;
+    if let Some(error) = context.module.loop_fault(&record, context.graph.view().loop_budget, "in a walk") {
+        return Err(error);
+    }
+    let failed_sample = context.gpu.download(failed)?[0];
+    if failed_sample != u64::MAX {
+        return Err(replayed_failure(context, initial, failed_sample));
+    }
+    Ok(())
 }
 
 /// Appends walks to `outcome` from a step-major `matrix` (`rows` rows of stride
