@@ -20,7 +20,7 @@
 
 use super::graph::HostEdges;
 use super::placement::COPY_BYTES_PER_WAITING_WALK;
-use super::walks::{check_batch, Slots, WalkBatch};
+use super::walks::{Slots, WalkBatch, WalkShared};
 use super::{Context, GpuSampleStats};
 use crate::device::{DeviceBuffer, KernelArgs, Shape};
 use crate::error::{Error, Result};
@@ -99,10 +99,7 @@ pub(super) fn run(
     let levels: DeviceBuffer<u32> = gpu.alloc_zeros("walk levels", batch as usize)?;
     let parts: DeviceBuffer<u32> = gpu.alloc_zeros("walk partitions", batch as usize)?;
     let mut waiting: DeviceBuffer<u32> = gpu.alloc_zeros("waiting walks", partitions + 2)?;
-    let unique: Vec<u8> = context.schedule.unique.iter().map(|&u| u8::from(u)).collect();
-    let unique = gpu.upload("the steps' draw rules", &unique)?;
-    let failed = gpu.upload("failed sample", &[u64::MAX])?;
-    let fault = gpu.alloc_zeros::<u64>("fault record", 2)?;
+    let shared = WalkShared::new(context)?;
     let module = &context.module.module;
     let (start_kernel, walk_kernel, waiting_kernel) = (
         module.kernel("glp_sample_walks_partitioned_start")?,
@@ -110,7 +107,7 @@ pub(super) fn run(
         module.kernel("glp_sample_walks_waiting")?,
     );
     let csr = context.graph.host().csr();
-    let view = glp_codegen::kinds::sample::layout::SampleViewArgs { fault: fault.device_ptr(), ..context.graph.view() };
+    let view = shared.view;
     let copies = gpu.copy_stream()?;
     let mut stats = GpuSampleStats {
         engine: "partitioned-walks",
@@ -120,9 +117,7 @@ pub(super) fn run(
             + levels.bytes()
             + parts.bytes()
             + waiting.bytes()
-            + unique.bytes()
-            + failed.bytes()
-            + fault.bytes(),
+            + shared.bytes(),
         ..GpuSampleStats::default()
     };
     let mut idle_waiting = vec![0u32; partitions + 2];
@@ -172,22 +167,15 @@ pub(super) fn run(
             // downloaded (next_row) around the ring.
             let level_cap = (next_row + ring_rows - 1).min(u64::from(steps)) as u32;
             let walk = |bus_partition: u64| {
-                let args = KernelArgs::new()
-                    .bytes(&context.module.params)
-                    .value(view)
-                    .value(context.seed)
-                    .buffer(&slot_samples)
-                    .value(count as u32)
-                    .value(steps)
-                    .buffer(&unique)
-                    .buffer(&roots)
+                let args = shared
+                    .leading_args(context, &slot_samples, count, &roots)
                     .buffer(&ring)
                     .value(ring_mask)
                     .buffer(&levels)
                     .buffer(&parts)
                     .value(level_cap)
                     .value(bus_partition)
-                    .buffer(&failed);
+                    .buffer(&shared.failed);
                 gpu.launch(&walk_kernel, shape, &args)
             };
             let visits = plan_pass(host, &counts[..partitions]);
@@ -238,7 +226,7 @@ pub(super) fn run(
         let end = gpu.record()?;
         stats.kernel_ms += gpu.elapsed_ms(&start, &end)?;
         stats.batches += 1;
-        check_batch(context, initial, &fault, &failed)?;
+        shared.check(context, initial)?;
         handoff.send(WalkBatch { first, columns: slots.columns, matrix })?;
         first += count;
     }

@@ -16,6 +16,7 @@ use crate::sample::roots::InitialSamples;
 use crate::sample::sampler::NONE;
 use crate::sample::sink::Handoff;
 use glp_codegen::kinds::sample::engine::{WALKERS_PER_THREAD, WALK_THREADS};
+use glp_codegen::kinds::sample::layout::SampleViewArgs;
 use rayon::prelude::*;
 
 /// Walks per tile of the matrix's conversion to rows (a tile of 100-step walks is 400 KiB:
@@ -104,26 +105,16 @@ pub(super) fn run(
     let walks: DeviceBuffer<u32> = gpu.alloc_zeros("walks", (batch * rows) as usize)?;
     let mut roots: DeviceBuffer<u32> = gpu.alloc_zeros("roots", batch as usize)?;
     let mut slot_samples: DeviceBuffer<u32> = gpu.alloc_zeros("walk samples", batch as usize)?;
-    let unique: Vec<u8> = context.schedule.unique.iter().map(|&u| u8::from(u)).collect();
-    let unique = gpu.upload("the steps' draw rules", &unique)?;
-    let mut failed = gpu.upload("failed sample", &[u64::MAX])?;
-    let fault = gpu.alloc_zeros::<u64>("fault record", 2)?;
+    let shared = WalkShared::new(context)?;
     let kernel = context.module.module.kernel(if packed_bytes.is_some() {
         "glp_sample_walks_packed"
     } else {
         "glp_sample_walks"
     })?;
     let csr = context.graph.host().csr();
-    let view = glp_codegen::kinds::sample::layout::SampleViewArgs { fault: fault.device_ptr(), ..context.graph.view() };
     let mut stats = GpuSampleStats {
         engine: "walks",
-        device_bytes: walks.bytes()
-            + roots.bytes()
-            + slot_samples.bytes()
-            + unique.bytes()
-            + failed.bytes()
-            + fault.bytes()
-            + packed_bytes.unwrap_or(0),
+        device_bytes: walks.bytes() + roots.bytes() + slot_samples.bytes() + shared.bytes() + packed_bytes.unwrap_or(0),
         ..GpuSampleStats::default()
     };
     let mut first = 0u64;
@@ -136,49 +127,81 @@ pub(super) fn run(
         let per_block = u64::from(WALK_THREADS * WALKERS_PER_THREAD);
         let shape =
             Shape { blocks: u32::try_from(count.div_ceil(per_block)).unwrap_or(u32::MAX), threads: WALK_THREADS };
-        let args = KernelArgs::new()
-            .bytes(&context.module.params)
-            .value(view)
-            .value(context.seed)
-            .buffer(&slot_samples)
-            .value(count as u32)
-            .value(steps)
-            .buffer(&unique)
-            .buffer(&roots)
-            .buffer(&walks)
-            .buffer(&failed);
+        let args = shared.leading_args(context, &slot_samples, count, &roots).buffer(&walks).buffer(&shared.failed);
         let args = if packed_bytes.is_some() { args.value(packed) } else { args };
         let start = gpu.record()?;
         gpu.launch(&kernel, shape, &args)?;
         let end = gpu.record()?;
         stats.kernel_ms += gpu.elapsed_ms(&start, &end)?;
         stats.batches += 1;
-        check_batch(context, initial, &fault, &failed)?;
-        gpu.write(&mut failed, &[u64::MAX])?;
+        shared.check(context, initial)?;
         handoff.send(WalkBatch { first, columns, matrix: gpu.download(&walks)? })?;
         first += count;
     }
     Ok(stats)
 }
 
-/// The error of a batch of walks, if its kernels recorded one: a hook loop past its budget (in
-/// `fault`), or the smallest sample whose hook gave a result the CPU refuses (in `failed`),
-/// replayed on the CPU for its message.
-pub(super) fn check_batch(
-    context: &Context<'_>,
-    initial: &InitialSamples,
-    fault: &DeviceBuffer<u64>,
-    failed: &DeviceBuffer<u64>,
-) -> Result<()> {
-    let record = context.gpu.download(fault)?;
-    if let Some(error) = context.module.loop_fault(&record, context.graph.view().loop_budget, "in a walk") {
-        return Err(error);
+/// What both walk engines' kernels share: the steps' draw rules, the record of the smallest
+/// sample whose hook gave a result the CPU refuses, the record of a hook loop past its budget,
+/// and the graph's view pointing at the latter.
+pub(super) struct WalkShared {
+    unique: DeviceBuffer<u8>,
+    pub failed: DeviceBuffer<u64>,
+    fault: DeviceBuffer<u64>,
+    pub view: SampleViewArgs,
+}
+
+impl WalkShared {
+    pub(super) fn new(context: &Context<'_>) -> Result<Self> {
+        let gpu = context.gpu;
+        let unique: Vec<u8> = context.schedule.unique.iter().map(|&u| u8::from(u)).collect();
+        let unique = gpu.upload("the steps' draw rules", &unique)?;
+        let failed = gpu.upload("failed sample", &[u64::MAX])?;
+        let fault = gpu.alloc_zeros::<u64>("fault record", 2)?;
+        let view = SampleViewArgs { fault: fault.device_ptr(), ..context.graph.view() };
+        Ok(WalkShared { unique, failed, fault, view })
     }
-    let failed_sample = context.gpu.download(failed)?[0];
-    if failed_sample != u64::MAX {
-        return Err(replayed_failure(context, initial, failed_sample));
+
+    /// Bytes on the device.
+    pub(super) fn bytes(&self) -> u64 {
+        self.unique.bytes() + self.failed.bytes() + self.fault.bytes()
     }
-    Ok(())
+
+    /// The arguments every walk kernel starts with (`params, graph, seed, samples, count,
+    /// steps, unique_steps, roots`): `count` walks, slot i's sample `samples[i]` from
+    /// `roots[i]`.
+    pub(super) fn leading_args(
+        &self,
+        context: &Context<'_>,
+        samples: &DeviceBuffer<u32>,
+        count: u64,
+        roots: &DeviceBuffer<u32>,
+    ) -> KernelArgs {
+        KernelArgs::new()
+            .bytes(&context.module.params)
+            .value(self.view)
+            .value(context.seed)
+            .buffer(samples)
+            .value(count as u32)
+            .value(context.schedule.steps())
+            .buffer(&self.unique)
+            .buffer(roots)
+    }
+
+    /// The error of the batch the kernels ran, if they recorded one: a hook loop past its
+    /// budget, or the smallest failed sample, replayed on the CPU for its message (the run
+    /// stops at the first, so the records are never reset).
+    pub(super) fn check(&self, context: &Context<'_>, initial: &InitialSamples) -> Result<()> {
+        let record = context.gpu.download(&self.fault)?;
+        if let Some(error) = context.module.loop_fault(&record, self.view.loop_budget, "in a walk") {
+            return Err(error);
+        }
+        let failed_sample = context.gpu.download(&self.failed)?[0];
+        if failed_sample != u64::MAX {
+            return Err(replayed_failure(context, initial, failed_sample));
+        }
+        Ok(())
+    }
 }
 
 /// Appends walks to `outcome` from a step-major `matrix` (`rows` rows of stride
