@@ -125,6 +125,12 @@ impl<'a> DeviceSampleGraph<'a> {
         }
     }
 
+    /// For a graph whose edges stay in host memory, its resident partitions and all its
+    /// partitions (`None` on the device).
+    pub fn resident_partitions(&self) -> Option<(u64, u64)> {
+        self.host_edges().map(|host| (host.plan.resident, host.plan.partitions))
+    }
+
     /// The partitions of a graph whose edges stay in host memory (`None` on the device).
     pub(super) fn host_edges(&self) -> Option<&HostEdges> {
         match &self.edges {
