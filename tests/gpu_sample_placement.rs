@@ -86,7 +86,9 @@ fn walks_over_partitions_copied_in_turn_match_the_cpu() {
 #[test]
 fn every_sampler_reads_edges_over_the_bus_as_the_cpu() {
     let Some(gpu) = common::gpu_or_skip("every_sampler_reads_edges_over_the_bus_as_the_cpu") else { return };
-    for (graph_name, csr, budget) in graphs() {
+    // email-Eu-core only: the hub graph's longest row (3,000) sets partitions so large that a
+    // budget holding one keeps every partition resident without staging buffers.
+    for (graph_name, csr, budget) in graphs().into_iter().take(1) {
         let initial = InitialSamples::random(400, 1, csr.num_vertices(), 4).unwrap();
         for built_in in BUILT_IN {
             let sampler = (built_in.sampler)();
