@@ -69,7 +69,7 @@ fn walks(
     seed: u64,
 ) -> glp::Result<(glp::graph::Graph, usize, Vec<Option<VertexId>>)> {
     let graph = glp::io::load_graph(path, &LoadOptions::default())?;
-    let sample_graph = SampleGraph::new(&graph.csr)?;
+    let sample_graph = SampleGraph::of(&graph)?;
     let initial = InitialSamples::every_vertex(graph.csr.num_vertices())?;
     let outcome = glp::sample::run(&sample_graph, &NonBacktrackingWalk { length }, &initial, &SampleConfig { seed })?;
     let (width, rows) = outcome.walks();

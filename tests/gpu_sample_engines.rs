@@ -36,7 +36,7 @@ fn both(
     initial: &InitialSamples,
     config: GpuSampleConfig,
 ) -> (SampleOutcome, glp::Result<(SampleOutcome, GpuSampleStats)>) {
-    let graph = SampleGraph::new(csr).unwrap();
+    let graph = SampleGraph::detecting_symmetry(csr).unwrap();
     let cpu = sample::run(&graph, sampler, initial, &SampleConfig { seed: config.seed })
         .unwrap_or_else(|e| panic!("{} on the CPU: {e}", sampler.name()));
     let device = DeviceSampleGraph::upload(gpu, &graph).unwrap();

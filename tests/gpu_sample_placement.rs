@@ -32,7 +32,7 @@ fn same_as_cpu(
     (placement, budget, engine): (Placement, u64, GpuEngine),
     run_memory: Option<u64>,
 ) -> GpuSampleStats {
-    let graph = SampleGraph::new(csr).unwrap();
+    let graph = SampleGraph::detecting_symmetry(csr).unwrap();
     let cpu = sample::run(&graph, sampler, initial, &SampleConfig { seed: 3 }).unwrap();
     let device = DeviceSampleGraph::place(gpu, &graph, placement, Some(budget))
         .unwrap_or_else(|e| panic!("{context}: placing the graph: {e}"));

@@ -48,7 +48,7 @@ impl Kind for Sampling {
 
 impl<S: Sampler + ?Sized> Runs<S> for Sampling {
     fn run(&self, sampler: &S, (_, csr): &Self::Input, run: &Run) -> Samples {
-        let graph = SampleGraph::new(csr).unwrap();
+        let graph = SampleGraph::detecting_symmetry(csr).unwrap();
         let n = csr.num_vertices();
         let initial = InitialSamples::random(200, run.batch, n, run.seed).unwrap();
         let config = SampleConfig { seed: run.seed };
@@ -133,7 +133,7 @@ const RECORDED: [Recorded; 11] = {
             &[("length", U32), ("p", F64), ("q", F64)],
             &["length", "p", "q"],
             &["edge_weights", "history", "max_weight", "random"],
-            &[("next", 70, 9)],
+            &[("next", 75, 9)],
         ),
         recorded(
             "khop",

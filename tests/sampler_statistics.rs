@@ -18,7 +18,7 @@ use std::collections::HashMap;
 const P_MIN: f64 = 1e-4;
 
 fn run<S: Sampler>(csr: &Csr, sampler: &S, initial: &InitialSamples, seed: u64) -> SampleOutcome {
-    let graph = SampleGraph::new(csr).unwrap();
+    let graph = SampleGraph::detecting_symmetry(csr).unwrap();
     sample::run(&graph, sampler, initial, &SampleConfig { seed }).unwrap()
 }
 
@@ -360,7 +360,7 @@ fn collective_draws_without_replacement_never_repeat() {
     let csr = &graph.csr;
     let initial = InitialSamples::random(500, 4, csr.num_vertices(), 6).unwrap();
     for sampler in [&Layer { layers: 3, size: 40 } as &dyn Sampler, &Ladies { layers: 3, size: 40 }] {
-        let graph = SampleGraph::new(csr).unwrap();
+        let graph = SampleGraph::detecting_symmetry(csr).unwrap();
         let outcome = sample::run(&graph, sampler, &initial, &SampleConfig { seed: 6 }).unwrap();
         for i in 0..outcome.num_samples() {
             let s = outcome.sample(i);

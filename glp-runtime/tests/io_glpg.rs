@@ -142,6 +142,12 @@ fn corruption_is_detected() {
     flags[12] |= 8;
     assert!(load_fails(&flags).contains("unknown flags"));
 
+    // A directed graph (10 -> 20 -> 30 -> 10) whose header claims symmetry.
+    let mut symmetric = good.clone();
+    symmetric[12] |= 2;
+    reseal(&mut symmetric);
+    assert!(load_fails(&symmetric).contains("marks the graph symmetric, but some edge has no reverse"));
+
     // Consistent sizes and a valid checksum, but a target outside 0..n.
     let mut target = good.clone();
     target[96..100].copy_from_slice(&7u32.to_le_bytes());

@@ -155,7 +155,7 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
         })
         .collect::<Result<Vec<App>>>()?;
     let graph = common::load(args.graph.as_deref(), &args.load.with_weights(WeightRule::NonNegative))?;
-    let sample_graph = SampleGraph::new(&graph.csr)?;
+    let sample_graph = SampleGraph::of(&graph)?;
     let roots = args.roots_random.map_or(RootsArg::Every, RootsArg::Random);
     let gpu_options = gpu_option(&args.engine, &args.device_memory, &args.placement);
     let column_bytes = graph.csr.num_edges() * 4;

@@ -493,7 +493,7 @@ pub fn run(args: SampleArgs) -> Result<()> {
     let graph = common::load(graph_path.as_deref(), &args.load.with_weights(WeightRule::NonNegative))?;
     let clusters = ClustersArg::parse(&args.clusters);
     let initial = initial_samples(&app, &graph, &roots, batch, &clusters, args.seed)?;
-    let sample_graph = SampleGraph::new(&graph.csr)?;
+    let sample_graph = SampleGraph::of(&graph)?;
     let gpu_options = gpu_option(&[args.engine], &args.device_memory, &[args.placement]);
     let sampling =
         Sampling::open(args.backend, &sample_graph, gpu_options, args.placement, args.device_memory.device_memory)?;

@@ -18,8 +18,11 @@ use crate::{Error, Result};
 /// Rejection sampling: draw a candidate edge `i` uniformly, accept it with probability
 /// `w(v, x) * bias(x) / (max_weight(v) * max_bias)`, `max_bias = max(1 / p, 1, 1 / q)`, else
 /// draw again: each attempt costs one exact integer draw, one `f64` and, for the bias, a
-/// binary search in `t`'s sorted row (`contains`). The accepted edge has exactly the
-/// distribution above.
+/// membership test of `x` in `t`'s row (`contains`, a binary search in the shorter of the two
+/// rows on a symmetric graph). The test is made only when its answer decides: a draw below
+/// `w(v, x) * min(1, 1 / q)` is accepted and one at or above `w(v, x) * max(1, 1 / q)`
+/// rejected without it (with `q = 0.5`, half the attempts skip it). The accepted edge has
+/// exactly the distribution above.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Node2vec {
     /// Steps of a walk (>= 1).
@@ -66,19 +69,28 @@ impl Sampler for Node2vec {
             max_bias = max_bias.max(return_bias).max(out_bias);
         }
         let bound = max_weight * max_bias;
+        let low_bias = out_bias.min(1.0);
+        let high_bias = out_bias.max(1.0);
         let mut chosen = NONE;
         while chosen == NONE {
             let i = view.random_below(degree);
             let x = view.edge(transit, i);
-            let mut bias = 1.0;
-            if previous != NONE {
-                if x == previous {
-                    bias = return_bias;
-                } else if !view.contains(previous, x) {
-                    bias = out_bias;
-                }
-            }
-            if view.random_f64() * bound < view.edge_weight(transit, i) * bias {
+            let threshold = view.random_f64() * bound;
+            let weight = view.edge_weight(transit, i);
+            let accepted = if previous == NONE {
+                threshold < weight
+            } else if x == previous {
+                threshold < weight * return_bias
+            } else if threshold < weight * low_bias {
+                true // accepted whether x is a neighbour of `previous` (bias 1) or not
+            } else if threshold >= weight * high_bias {
+                false // rejected either way
+            } else if view.contains(previous, x) {
+                threshold < weight
+            } else {
+                threshold < weight * out_bias
+            };
+            if accepted {
                 chosen = x;
             }
         }

@@ -155,8 +155,81 @@ impl Csr {
         }
     }
 
+    /// Whether every edge `u -> v` has its reverse `v -> u`, as often as it appears itself
+    /// (self loops are their own reverse). O(m) and streaming: the sum over the edges of a keyed
+    /// hash of `(u, v)` equals that of `(v, u)` exactly when the edge multiset equals its
+    /// reverse, up to a collision of probability about 2^-64 under a key drawn per call (so
+    /// an input cannot be crafted to collide). Used to check a file's claim of symmetry, which
+    /// samplers' membership tests rely on (`SampleGraph::contains` searches the shorter row).
+    pub fn is_symmetric(&self) -> bool {
+        use std::hash::BuildHasher;
+        let key = std::collections::hash_map::RandomState::new().hash_one(0x676c_7073_796d_6d65_u64);
+        let hash = |s: VertexId, t: VertexId| mix64(key ^ ((u64::from(s) << 32) | u64::from(t)));
+        let (forward, backward) = (0..self.num_vertices() as VertexId)
+            .into_par_iter()
+            .map(|v| {
+                self.neighbors(v)
+                    .iter()
+                    .fold((0u64, 0u64), |(f, b), &u| (f.wrapping_add(hash(v, u)), b.wrapping_add(hash(u, v))))
+            })
+            .reduce(|| (0, 0), |(f1, b1), (f2, b2)| (f1.wrapping_add(f2), b1.wrapping_add(b2)));
+        forward == backward
+    }
+
     /// The arrays, for serialisation.
     pub fn into_parts(self) -> (Vec<u64>, Vec<VertexId>, Option<Vec<f32>>) {
         (self.offsets, self.targets, self.weights)
+    }
+}
+
+/// A bijective 64-bit mixer (the finaliser of SplitMix64): every input bit flips each output
+/// bit with probability about 1/2.
+fn mix64(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A CSR from edge pairs (rows sorted here).
+    fn csr_of(n: usize, edges: &[(VertexId, VertexId)]) -> Csr {
+        let mut sorted = edges.to_vec();
+        sorted.sort_unstable();
+        let mut offsets = vec![0u64; n + 1];
+        for &(s, _) in &sorted {
+            offsets[s as usize + 1] += 1;
+        }
+        for v in 0..n {
+            offsets[v + 1] += offsets[v];
+        }
+        Csr::new(offsets, sorted.iter().map(|&(_, t)| t).collect(), None).unwrap()
+    }
+
+    /// Symmetry by definition: the edge multiset equals its reverse.
+    fn symmetric_by_counting(edges: &[(VertexId, VertexId)]) -> bool {
+        let mut forward = edges.to_vec();
+        let mut backward: Vec<_> = edges.iter().map(|&(s, t)| (t, s)).collect();
+        forward.sort_unstable();
+        backward.sort_unstable();
+        forward == backward
+    }
+
+    #[test]
+    fn symmetry_is_the_edge_multiset_equal_to_its_reverse() {
+        let cases: Vec<(usize, Vec<(VertexId, VertexId)>)> = vec![
+            (4, vec![(0, 1), (1, 0), (1, 2), (2, 1), (3, 3)]),
+            (3, vec![(0, 1), (1, 2), (2, 0)]),
+            (3, vec![(0, 1), (0, 1), (1, 0)]),
+            (3, vec![(0, 1), (0, 1), (1, 0), (1, 0), (2, 2), (2, 2)]),
+            (2, vec![]),
+            (5, vec![(0, 4), (4, 0), (1, 3)]),
+        ];
+        for (n, edges) in cases {
+            let csr = csr_of(n, &edges);
+            assert_eq!(csr.is_symmetric(), symmetric_by_counting(&edges), "{edges:?}");
+        }
     }
 }

@@ -15,13 +15,16 @@
 //! unweighted graphs, where every weight is 1 and the sums are the edge counts.
 
 use crate::error::{Error, Result};
-use crate::graph::{Csr, VertexId};
+use crate::graph::{Csr, Graph, VertexId};
 use std::sync::OnceLock;
 
 /// A CSR with the cached data of weighted sampling.
 #[derive(Debug)]
 pub struct SampleGraph<'a> {
     csr: &'a Csr,
+    /// Every edge has its reverse ([`Graph::symmetric`]): membership tests search the
+    /// shorter of the two rows.
+    symmetric: bool,
     prefix: OnceLock<Vec<f64>>,
     max_weight: OnceLock<Vec<f32>>,
 }
@@ -38,7 +41,24 @@ impl<'a> SampleGraph<'a> {
                 )));
             }
         }
-        Ok(SampleGraph { csr, prefix: OnceLock::new(), max_weight: OnceLock::new() })
+        Ok(SampleGraph { csr, symmetric: false, prefix: OnceLock::new(), max_weight: OnceLock::new() })
+    }
+
+    /// The sampling view of `graph` ([`SampleGraph::new`]), knowing whether it is symmetric.
+    pub fn of(graph: &'a Graph) -> Result<Self> {
+        Ok(SampleGraph { symmetric: graph.symmetric, ..SampleGraph::new(&graph.csr)? })
+    }
+
+    /// The sampling view of a bare CSR, symmetric when [`Csr::is_symmetric`] finds it so
+    /// (one O(m) pass over the edges).
+    pub fn detecting_symmetry(csr: &'a Csr) -> Result<Self> {
+        Ok(SampleGraph { symmetric: csr.is_symmetric(), ..SampleGraph::new(csr)? })
+    }
+
+    /// Whether every edge has its reverse (as the loaded graph said; `false` for a bare CSR).
+    #[inline]
+    pub fn symmetric(&self) -> bool {
+        self.symmetric
     }
 
     /// The CSR.
@@ -139,9 +159,54 @@ impl<'a> SampleGraph<'a> {
         }
     }
 
-    /// Whether `u` is a neighbour of `v`: binary search in the sorted row, O(log degree).
+    /// Whether `u` is a neighbour of `v`: binary search in `v`'s sorted row, or on a
+    /// symmetric graph in `u`'s when it is strictly shorter (`v` is then `u`'s neighbour
+    /// exactly when `u` is `v`'s). O(log min(degrees)): node2vec's test of a candidate against
+    /// a hub it came from searches the candidate's short row. The GPU view
+    /// (`glp_sample_contains`) picks the row by the same rule.
     #[inline]
     pub fn contains(&self, v: VertexId, u: VertexId) -> bool {
+        let n = self.csr.num_vertices();
+        if self.symmetric && (u as usize) < n && self.csr.degree(u) < self.csr.degree(v) {
+            return self.csr.neighbors(u).binary_search(&v).is_ok();
+        }
         self.csr.neighbors(v).binary_search(&u).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{build_csr, BuildOptions, EdgeList, VertexIds};
+
+    /// A symmetrised graph of 60 vertices with hubs (vertex ids skewed towards 0).
+    fn skewed_graph() -> Graph {
+        let n = 60u32;
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |bound: u32| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let x = ((state >> 33) as u32) % bound;
+            x % (x % bound + 1)
+        };
+        let (sources, targets) = (0..400).map(|_| (next(n), next(n))).unzip();
+        let edges = EdgeList { num_vertices: n as usize, sources, targets, weights: None };
+        let csr = build_csr(&edges, &BuildOptions::default()).unwrap();
+        Graph { csr, ids: VertexIds::Range { first: 0, len: n as usize }, symmetric: true }
+    }
+
+    #[test]
+    fn membership_on_a_symmetric_graph_is_the_row_scan_whichever_row_is_searched() {
+        let graph = skewed_graph();
+        assert!(graph.csr.is_symmetric());
+        let sampled = SampleGraph::of(&graph).unwrap();
+        assert!(sampled.symmetric());
+        let degrees: Vec<usize> = (0..60).map(|v| graph.csr.degree(v)).collect();
+        assert!(degrees.iter().max() > degrees.iter().min(), "rows of different lengths");
+        for v in 0..60 {
+            for u in 0..70 {
+                let scanned = graph.csr.neighbors(v).contains(&u);
+                assert_eq!(sampled.contains(v, u), scanned, "{v} -> {u}");
+            }
+        }
     }
 }

@@ -68,6 +68,8 @@ crate::c_struct! {
         partitions: u64 => "const glp_u64*",
         /// log2 of the edges per partition
         partition_shift: u64 => "glp_u64",
+        /// 1: every edge has its reverse, so a membership test may search the shorter row
+        symmetric: u64 => "glp_u64",
         num_vertices: u32 => "glp_u32",
         root_count: u32 => "glp_u32",
         /// step + 1

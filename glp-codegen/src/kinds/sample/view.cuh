@@ -154,9 +154,21 @@ __device__ __forceinline__ glp_u64 glp_sample_weighted_edge(const glp_sample_vie
     if (!(x >= 0.0)) return 0ull;
     return x >= (double)d ? d : (glp_u64)x;
 }
+// Whether u is in v's row; on a symmetric graph, whether v is in u's row when that one is
+// strictly shorter (the CPU's SampleGraph::contains picks the row by the same rule).
 __device__ __forceinline__ bool glp_sample_contains(const glp_sample_view& view, glp_u32 v, glp_u32 u) {
-    const glp_u64 d = glp_sample_degree(view, v);
+    glp_u64 d = glp_sample_degree(view, v);
     if (d == 0ull) return false;
+    if (view.symmetric) {
+        const glp_u64 du = glp_sample_degree(view, u);
+        if (du < d) {
+            const glp_u32 w = v;
+            v = u;
+            u = w;
+            d = du;
+            if (d == 0ull) return false;
+        }
+    }
     const glp_u32* row = glp_sample_row(view, v);
     glp_u64 lo = 0ull, hi = d;
     while (lo < hi) {
