@@ -100,6 +100,24 @@ fn draws_without_replacement_and_samples_that_outgrow_their_regions_match_the_cp
     let (engines, _) = compare(&gpu, "k-hop 25,10 without replacement", &khop, GpuEngine::Auto);
     assert!(engines.iter().all(|&e| e == "per-sample"), "{engines:?}");
     compare(&gpu, "k-hop 25,10 without replacement", &khop, GpuEngine::TransitParallel);
+    // A first hop with replacement and a second without: the general warp-per-sample kernel
+    // (k-hop, whose hops all draw with replacement, runs its draws-only twin).
+    let source = r#"
+        struct MixedHops { fanout: u32 }
+        impl Sampler for MixedHops {
+            fn steps(&self) -> u32 { 2 }
+            fn sample_size(&self, _step: u32) -> u32 { self.fanout }
+            fn unique(&self, step: u32) -> bool { step == 1 }
+            fn next(&self, view: &SampleView, _sample: u32, transit: VertexId, _lane: u32, _step: u32) -> VertexId {
+                let degree = view.degree(transit);
+                if degree == 0 { return NONE; }
+                view.edge(transit, view.random_below(degree))
+            }
+        }
+    "#;
+    let mixed = InterpretedSampler::from_source("mixed_hops.rs", source, &["fanout=12"]).unwrap();
+    let (engines, _) = compare(&gpu, "hops with and without replacement", &mixed, GpuEngine::Auto);
+    assert!(engines.iter().all(|&e| e == "warp-per-sample"), "{engines:?}");
     // 6,000 draws per layer: more than the first region's 4,096 added vertices.
     let layer = Layer { layers: 2, size: 6000 };
     for engine in [GpuEngine::Auto, GpuEngine::TransitParallel] {

@@ -202,7 +202,9 @@ pub(crate) fn read(name: &Path, bytes: &[u8], rule: WeightRule) -> Result<Graph>
     let csr = Csr::new(offsets, targets, weights).map_err(|e| fail(format!("inconsistent graph data: {e}")))?;
     let symmetric = header.flags & SYMMETRIC != 0;
     if symmetric && !csr.is_symmetric() {
-        return Err(fail("inconsistent graph data: the header marks the graph symmetric, but some edge has no reverse".into()));
+        return Err(fail(
+            "inconsistent graph data: the header marks the graph symmetric, but some edge has no reverse".into(),
+        ));
     }
     let graph = Graph { csr, ids, symmetric };
     check_weights(&graph, rule).map_err(fail)?;

@@ -30,6 +30,14 @@ pub const WARP_DRAWS: u32 = 1;
 /// Threads per block of the warp-per-sample kernel (four samples per block).
 pub const PER_SAMPLE_WARP_THREADS: u32 = 128;
 
+/// Blocks of [`PER_SAMPLE_WARP_THREADS`] per SM that `glp_sample_per_sample_draws` (the
+/// warp-per-sample kernel of samplers whose steps all draw with replacement) is compiled for: a
+/// register bound (72 per thread on sm_90). Its warps spend their time waiting on dependent
+/// reads, so more of them in flight pay: k-hop 25,10 on R-MAT 22 took 16.4 ms at its natural
+/// 86 registers (4 blocks), 14.2 ms at 6 blocks, 13.1 ms at 7 and 13.3 ms at 8, which spills
+/// (H100).
+pub const DRAWS_WARP_BLOCKS: u32 = 7;
+
 /// Threads per block of the transit-parallel engine's block and grid kernels.
 pub const TRANSIT_BLOCK_THREADS: u32 = 256;
 
@@ -158,6 +166,12 @@ pub fn engine_cuda() -> String {
     let defines = [
         ("WALKERS", u64::from(WALKERS_PER_THREAD), "walkers per thread of glp_sample_walks"),
         ("WALK_THREADS", u64::from(WALK_THREADS), "threads per block of glp_sample_walks"),
+        (
+            "PER_SAMPLE_WARP_THREADS",
+            u64::from(PER_SAMPLE_WARP_THREADS),
+            "threads per block of the warp-per-sample kernels",
+        ),
+        ("DRAWS_WARP_BLOCKS", u64::from(DRAWS_WARP_BLOCKS), "blocks per SM glp_sample_per_sample_draws is bounded for"),
         ("MAX_PARTITIONS", u64::from(MAX_PARTITIONS), "the most partitions of a graph in host memory"),
         ("WARP_DRAWS", u64::from(WARP_DRAWS), "draws in flight per thread of glp_engine_individual_step_warp"),
         ("UNIQUE_ATTEMPTS", UNIQUE_ATTEMPTS, "repeats a draw without replacement may make per distinct vertex"),
@@ -195,12 +209,14 @@ const TRANSIT_KERNELS: &str = include_str!("transit_kernels.cu");
 pub const ENGINE_KERNELS: Template = Template::new("kinds/sample/engine_kernels.cu", include_str!("engine_kernels.cu"));
 
 /// The entry points of [`ENGINE_KERNELS`].
-pub const ENGINE_KERNEL_NAMES: [&str; 16] = [
+pub const ENGINE_KERNEL_NAMES: [&str; 18] = [
     "glp_sample_walks",
+    "glp_sample_walks_single",
     "glp_sample_walks_packed",
     "glp_sample_pack_edges",
     "glp_sample_per_sample",
     "glp_sample_per_sample_warp",
+    "glp_sample_per_sample_draws",
     "glp_sample_begin",
     "glp_sample_step_warp",
     "glp_transit_count",

@@ -10,7 +10,8 @@
 // - glp_sample_per_sample: any sampler, one thread per sample running the CPU engine's loop
 //   over its steps, its state in a per-sample region of the batch's arena;
 // - glp_sample_per_sample_warp: the same with a warp per sample, whose 32 threads share the
-//   draws of individual steps with replacement (k-hop's fan-outs) and the next level.
+//   draws of individual steps with replacement (k-hop's fan-outs) and the next level;
+//   glp_sample_per_sample_draws is its twin for samplers that make only such steps.
 /*{{PRELUDE}}*/
 /*{{VIEW}}*/
 /*{{ENGINE}}*/
@@ -50,18 +51,18 @@ __device__ __forceinline__ glp_u32 glp_walk_next(const glp_sample_params& params
 // step is one 16-byte read instead of the offsets' read and then the edge's. Samplers whose
 // hooks read other rows each draw (node2vec's history) run the plain kernel: their time is
 // in those reads, and the packed walker's registers would cost them occupancy.
-template <bool PACKED>
+template <bool PACKED, int W>
 __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const glp_sample_view& graph, glp_u64 seed,
                                           const glp_u32* __restrict__ samples, glp_u32 count, glp_u32 steps,
                                           const unsigned char* __restrict__ unique_steps,
                                           const glp_u32* __restrict__ roots, glp_u32* walks, glp_u64* failed_sample,
                                           const uint4* __restrict__ packed) {
-    const glp_u64 base = (glp_u64)blockIdx.x * blockDim.x * GLP_SAMPLE_WALKERS + threadIdx.x;
-    glp_u32 current[GLP_SAMPLE_WALKERS], sample[GLP_SAMPLE_WALKERS];
-    glp_u64 row_offset[GLP_SAMPLE_WALKERS];
-    glp_u32 row_degree[GLP_SAMPLE_WALKERS];
+    const glp_u64 base = (glp_u64)blockIdx.x * blockDim.x * W + threadIdx.x;
+    glp_u32 current[W], sample[W];
+    glp_u64 row_offset[W];
+    glp_u32 row_degree[W];
 #pragma unroll
-    for (int w = 0; w < GLP_SAMPLE_WALKERS; ++w) {
+    for (int w = 0; w < W; ++w) {
         const glp_u64 i = base + (glp_u64)w * blockDim.x;
         current[w] = i < count ? roots[i] : GLP_SAMPLE_NONE;
         sample[w] = i < count ? samples[i] : 0u;
@@ -75,9 +76,9 @@ __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const
     }
     for (glp_u32 step = 0; step < steps; ++step) {
         const bool unique = unique_steps[step] != 0;
-        glp_u32 next[GLP_SAMPLE_WALKERS];
+        glp_u32 next[W];
 #pragma unroll
-        for (int w = 0; w < GLP_SAMPLE_WALKERS; ++w) {
+        for (int w = 0; w < W; ++w) {
             const glp_u64 i = base + (glp_u64)w * blockDim.x;
             const glp_u32 t = current[w];
             next[w] = GLP_SAMPLE_NONE;
@@ -110,7 +111,7 @@ __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const
         }
         bool running = false;
 #pragma unroll
-        for (int w = 0; w < GLP_SAMPLE_WALKERS; ++w) {
+        for (int w = 0; w < W; ++w) {
             const glp_u64 i = base + (glp_u64)w * blockDim.x;
             if (current[w] != GLP_SAMPLE_NONE && i < count) walks[(glp_u64)(step + 1u) * count + i] = next[w];
             current[w] = next[w];
@@ -125,7 +126,18 @@ glp_sample_walks(const glp_sample_params params, const glp_sample_view graph, co
                  const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
                  const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots, glp_u32* walks,
                  glp_u64* failed_sample) {
-    glp_walks<false>(params, graph, seed, samples, count, steps, unique_steps, roots, walks, failed_sample, nullptr);
+    glp_walks<false, GLP_SAMPLE_WALKERS>(params, graph, seed, samples, count, steps, unique_steps, roots, walks, failed_sample, nullptr);
+}
+
+// Walks whose hooks loop (node2vec's rejection): a draw is a loop of data-dependent length, so
+// a thread's walkers would run one after the other whatever the unrolling; one walker per
+// thread takes fewer registers and puts more threads, each a chain of reads, in flight.
+extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
+glp_sample_walks_single(const glp_sample_params params, const glp_sample_view graph, const glp_u64 seed,
+                        const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
+                        const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots,
+                        glp_u32* walks, glp_u64* failed_sample) {
+    glp_walks<false, 1>(params, graph, seed, samples, count, steps, unique_steps, roots, walks, failed_sample, nullptr);
 }
 
 extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
@@ -133,8 +145,9 @@ glp_sample_walks_packed(const glp_sample_params params, const glp_sample_view gr
                         const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
                         const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots,
                         glp_u32* walks, glp_u64* failed_sample, const uint4* __restrict__ packed) {
-    glp_walks<true>(params, graph, seed, samples, count, steps, unique_steps, roots, walks, failed_sample, packed);
+    glp_walks<true, GLP_SAMPLE_WALKERS>(params, graph, seed, samples, count, steps, unique_steps, roots, walks, failed_sample, packed);
 }
+
 
 // ----- walks over a graph whose edges stay in host memory (the partitions placement) -----
 // The graph's edges are cut into partitions; the host copies them to the device one after the
@@ -640,6 +653,7 @@ __device__ void glp_engine_finish_step_warp(const glp_sample_batch& b, glp_engin
 // One step of sample s by a warp (lane_id): the draws of individual steps with replacement
 // shared by its 32 threads, the other steps (collective, without replacement) on its first
 // thread; then the next level.
+template <bool DRAWS_ONLY>
 __device__ void glp_engine_step_warp(const glp_sample_params& params, glp_sample_view& view,
                                      const glp_sample_batch& b, glp_engine_sample& s, glp_u64 seed, glp_u32 step,
                                      glp_u32 lane_id) {
@@ -648,7 +662,7 @@ __device__ void glp_engine_step_warp(const glp_sample_params& params, glp_sample
     view.history_levels = step + 1u;
     const glp_u64 added_start = s.len;
     if (t_begin < t_end) {
-        if (!b.collective && b.unique_steps[step] == 0) {
+        if (DRAWS_ONLY || (!b.collective && b.unique_steps[step] == 0)) {
             glp_engine_individual_step_warp(params, view, b, s, seed, step, t_begin, t_end, lane_id);
         } else {
             if (lane_id == 0u) {
@@ -667,8 +681,9 @@ __device__ void glp_engine_step_warp(const glp_sample_params& params, glp_sample
 
 // Sample sample_ids[k], one warp each (k = global warp index): glp_sample_per_sample's record,
 // every step by glp_engine_step_warp.
-extern "C" __global__ void glp_sample_per_sample_warp(const glp_sample_params params, const glp_sample_view graph,
-                                                      const glp_sample_batch b, const glp_u64 seed) {
+template <bool DRAWS_ONLY>
+__device__ __forceinline__ void glp_per_sample_warp(const glp_sample_params& params, const glp_sample_view& graph,
+                                                    const glp_sample_batch& b, glp_u64 seed) {
     const glp_u64 k = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / 32ull;
     const glp_u32 lane_id = threadIdx.x & 31u;
     if (k >= b.samples) return;  // the whole warp
@@ -677,12 +692,26 @@ extern "C" __global__ void glp_sample_per_sample_warp(const glp_sample_params pa
     glp_engine_sample s = glp_engine_begin(b, k, lane_id, 32u, view, stream);
     __syncwarp();
     for (glp_u32 step = 0u; step < b.steps && s.status == 0u && s.starts[step] < s.starts[step + 1u]; ++step) {
-        glp_engine_step_warp(params, view, b, s, seed, step, lane_id);
+        glp_engine_step_warp<DRAWS_ONLY>(params, view, b, s, seed, step, lane_id);
     }
     if (lane_id == 0u) {
         b.status[k] = s.status;
         b.lengths[k] = s.len;
     }
+}
+
+extern "C" __global__ void glp_sample_per_sample_warp(const glp_sample_params params, const glp_sample_view graph,
+                                                      const glp_sample_batch b, const glp_u64 seed) {
+    glp_per_sample_warp<false>(params, graph, b, seed);
+}
+
+// The same for samplers whose every step is individual with replacement (k-hop's fan-outs):
+// without the code of the other steps, it fits in fewer registers, bounded so that
+// GLP_SAMPLE_DRAWS_WARP_BLOCKS blocks share an SM.
+extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_PER_SAMPLE_WARP_THREADS, GLP_SAMPLE_DRAWS_WARP_BLOCKS)
+glp_sample_per_sample_draws(const glp_sample_params params, const glp_sample_view graph, const glp_sample_batch b,
+                            const glp_u64 seed) {
+    glp_per_sample_warp<true>(params, graph, b, seed);
 }
 
 // ----- one step at a time: engines chosen per step -----
@@ -723,7 +752,7 @@ extern "C" __global__ void glp_sample_step_warp(const glp_sample_params params, 
     glp_sample_stream stream;
     glp_engine_view(b, k, s, view, stream);
     view.cached_row = nullptr;  // the transit-parallel engine's alone: the checks fold away
-    glp_engine_step_warp(params, view, b, s, seed, step, lane_id);
+    glp_engine_step_warp<false>(params, view, b, s, seed, step, lane_id);
     if (lane_id == 0u) {
         b.status[k] = s.status;
         b.lengths[k] = s.len;

@@ -111,6 +111,47 @@ impl Capacity {
     }
 }
 
+/// The kernel of a fused launch (every step of a batch's samples in one launch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fused {
+    /// `glp_sample_per_sample`: a thread per sample (collective samplers, and samplers whose
+    /// every step draws without replacement: their draws are sequential).
+    PerSample,
+    /// `glp_sample_per_sample_warp`: a warp per sample, whose threads share the draws of the
+    /// individual steps with replacement (each independent of the others).
+    Warp,
+    /// `glp_sample_per_sample_draws`: the same kernel for samplers whose every step is such a
+    /// step (k-hop with replacement), in fewer registers.
+    Draws,
+}
+
+impl Fused {
+    fn of(schedule: &Schedule) -> Fused {
+        let draws_with_replacement = schedule.unique.contains(&false);
+        match (schedule.collective, draws_with_replacement, schedule.unique.contains(&true)) {
+            (false, true, false) => Fused::Draws,
+            (false, true, true) => Fused::Warp,
+            _ => Fused::PerSample,
+        }
+    }
+
+    fn kernel(self) -> &'static str {
+        match self {
+            Fused::PerSample => "glp_sample_per_sample",
+            Fused::Warp => "glp_sample_per_sample_warp",
+            Fused::Draws => "glp_sample_per_sample_draws",
+        }
+    }
+
+    /// The engine's name in statistics (both warp kernels are one engine).
+    fn engine(self) -> &'static str {
+        match self {
+            Fused::PerSample => "per-sample",
+            Fused::Warp | Fused::Draws => "warp-per-sample",
+        }
+    }
+}
+
 /// What stays the same across a run's batches.
 struct Run<'c, 'r> {
     context: &'c Context<'r>,
@@ -122,10 +163,8 @@ struct Run<'c, 'r> {
     /// samples sort their combined neighbourhoods.
     sorted: bool,
     bound: Capacity,
-    /// A warp per sample (`glp_sample_per_sample_warp`) in fused launches: some step draws
-    /// from each transit independently (individual, with replacement), which the warp's
-    /// threads share.
-    warp: bool,
+    /// The kernel of fused launches.
+    fused: Fused,
     plan: Plan,
     stats: GpuSampleStats,
 }
@@ -141,7 +180,7 @@ pub(super) fn run(
     let schedule = context.schedule;
     let max_roots = (0..initial.len()).map(|i| initial.roots(i).len() as u64).max().unwrap_or(1);
     let unique: Vec<u8> = schedule.unique.iter().map(|&u| u8::from(u)).collect();
-    let warp = !schedule.collective && schedule.unique.contains(&false);
+    let fused = Fused::of(schedule);
     let mut run = Run {
         context,
         initial,
@@ -151,12 +190,11 @@ pub(super) fn run(
         sorted: schedule.collective
             && (context.sampler.features().contains(&"combined_count") || schedule.unique.contains(&true)),
         bound: Capacity::bound(schedule, max_roots, context.graph.max_degree()),
-        warp,
+        fused,
         stats: GpuSampleStats {
-            engine: match (&plan, warp) {
-                (Plan::Steps(_), _) => "step-by-step",
-                (Plan::Fused, true) => "warp-per-sample",
-                (Plan::Fused, false) => "per-sample",
+            engine: match &plan {
+                Plan::Steps(_) => "step-by-step",
+                Plan::Fused => fused.engine(),
             },
             step_engines: match &plan {
                 Plan::Steps(engines) => engines.iter().map(|e| e.name()).collect(),
@@ -283,12 +321,11 @@ impl Run<'_, '_> {
             Plan::Steps(engines) => steps::run(context, &arena, capacity, view, engines, &mut self.stats)?,
             Plan::Fused => {
                 let samples = ids.len() as u64;
-                let (kernel, shape) = if self.warp {
-                    ("glp_sample_per_sample_warp", Shape::covering(samples * 32, PER_SAMPLE_WARP_THREADS)?)
-                } else {
-                    ("glp_sample_per_sample", Shape::covering(samples, PER_SAMPLE_THREADS)?)
+                let shape = match self.fused {
+                    Fused::PerSample => Shape::covering(samples, PER_SAMPLE_THREADS)?,
+                    Fused::Warp | Fused::Draws => Shape::covering(samples * 32, PER_SAMPLE_WARP_THREADS)?,
                 };
-                let kernel = context.module.module.kernel(kernel)?;
+                let kernel = context.module.module.kernel(self.fused.kernel())?;
                 let args =
                     KernelArgs::new().bytes(&context.module.params).value(view).value(arena.args).value(context.seed);
                 let start = gpu.record()?;
@@ -313,6 +350,17 @@ mod tests {
     fn schedule(sizes: Vec<u32>, collective: bool, replace: bool) -> Schedule {
         let unique = vec![false; sizes.len()];
         Schedule { name: "test".into(), sizes, unique, collective, replace }
+    }
+
+    #[test]
+    fn fused_launches_take_a_warp_per_sample_when_some_step_draws_with_replacement() {
+        assert_eq!(Fused::of(&schedule(vec![25, 10], false, false)), Fused::Draws);
+        let mut mixed = schedule(vec![25, 10], false, false);
+        mixed.unique[1] = true;
+        assert_eq!(Fused::of(&mixed), Fused::Warp);
+        mixed.unique[0] = true;
+        assert_eq!(Fused::of(&mixed), Fused::PerSample);
+        assert_eq!(Fused::of(&schedule(vec![64, 32], true, false)), Fused::PerSample);
     }
 
     #[test]
