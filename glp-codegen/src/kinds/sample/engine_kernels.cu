@@ -581,14 +581,17 @@ __device__ void glp_engine_individual_step_warp(const glp_sample_params& params,
                 t[q] = GLP_SAMPLE_NONE;
                 pos[q] = 0u;
                 if (i >= lanes) continue;
-                const glp_u64 j = all ? i : i % size;
-                pos[q] = (glp_u32)(all ? group - t_begin : i / size);
-                t[q] = s.history[t_begin + pos[q]];
                 const glp_u64 lane = lane_base + i;
                 if (lane > 0xFFFFFFFFull) {
                     failed = true;
                     continue;
                 }
+                // i <= lane fits in 32 bits: a 32-bit division (a 64-bit one is a long
+                // software routine, run for every draw).
+                const glp_u32 quotient = all ? 0u : (glp_u32)i / size;
+                const glp_u64 j = all ? i : (glp_u64)((glp_u32)i - quotient * size);
+                pos[q] = all ? (glp_u32)(group - t_begin) : quotient;
+                t[q] = s.history[t_begin + pos[q]];
                 glp_sample_stream stream = glp_sample_stream_new(seed, s.sample, step, (glp_u32)lane);
                 glp_sample_view draw = view;
                 draw.stream = &stream;

@@ -226,10 +226,13 @@ __device__ __forceinline__ double glp_sample_random_f64(const glp_sample_view& v
 __device__ __forceinline__ glp_u64 glp_sample_random_below(const glp_sample_view& view, glp_u64 n) {
     if (n == 0ull) return 0ull;
     if (n <= 0xFFFFFFFFull) {
-        const glp_u64 threshold = ((1ull << 32) - n) % n;
+        // Lemire's nearly divisionless draw: a product whose low word is at least n is
+        // accepted without the threshold (2^32 mod n < n), a 32-bit modulo taken only below n.
+        const glp_u32 bound = (glp_u32)n;
         for (;;) {
-            const glp_u64 product = (glp_u64)glp_sample_stream_u32(*view.stream) * n;
-            if ((product & 0xFFFFFFFFull) >= threshold) return product >> 32;
+            const glp_u32 word = glp_sample_stream_u32(*view.stream);
+            const glp_u32 low = word * bound;
+            if (low >= bound || low >= (0u - bound) % bound) return __umulhi(word, bound);
         }
     }
     glp_u64 x = glp_sample_stream_u64(*view.stream);
