@@ -820,6 +820,22 @@ fn bench_probe_measures_the_gpu_or_says_there_is_none() {
         let line = error_line(&run);
         assert!(line.contains("GPU"), "{line}");
     }
-    let line = error_line(&glp(&["bench", "probe", "--backend", "cpu"]));
-    assert!(line.contains("--backend cpu"), "{line}");
+}
+
+/// `glp bench probe --backend cpu` measures dependent random reads with 1 to 32 chains per
+/// thread for an array in L2, one in L3 and one in DRAM.
+#[test]
+fn bench_probe_measures_the_cpu() {
+    let run = glp(&["--threads", "1", "bench", "probe", "--backend", "cpu", "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+    assert_eq!(report["threads"], 1);
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3 * 6, "{report}");
+    let tiers: Vec<&str> = rows.iter().map(|r| r["tier"].as_str().unwrap()).collect();
+    assert_eq!((tiers[0], tiers[6], tiers[12]), ("L2", "L3", "Dram"), "{report}");
+    assert!(rows.iter().all(|r| r["reads_per_s"].as_f64().unwrap() > 1e5), "{report}");
+    let sizes: Vec<u64> = rows.iter().map(|r| r["bytes"].as_u64().unwrap()).collect();
+    assert!(sizes[0] < sizes[6] && sizes[6] < sizes[12] && sizes[12] >= 128 << 20, "{report}");
+    let line = error_line(&glp(&["bench", "probe", "--backend", "cpu", "--quick"]));
+    assert!(line.contains("--quick"), "{line}");
 }

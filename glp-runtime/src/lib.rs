@@ -29,6 +29,7 @@ pub mod device;
 pub mod error;
 pub mod gen;
 pub mod graph;
+pub mod host_ceiling;
 pub mod io;
 pub mod lp;
 pub mod memory;

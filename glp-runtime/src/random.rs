@@ -168,13 +168,30 @@ impl Stream {
     #[inline]
     pub fn next_u32(&mut self) -> u32 {
         if self.used == 4 {
-            self.buffer = philox4x32_10(counter_words(self.stream, self.next_block), self.key);
-            self.next_block = self.next_block.wrapping_add(1);
-            self.used = 0;
+            self.refill();
         }
         let word = self.buffer[self.used as usize];
         self.used += 1;
         word
+    }
+
+    /// The stream with its next block drawn already (the same words follow): a caller that
+    /// will read the stream draws the block ahead, apart from the reads that depend on it (the
+    /// CPU walk engine draws a group's blocks together, so that their arithmetic does not sit
+    /// between dependent memory reads).
+    #[inline]
+    pub fn filled(mut self) -> Self {
+        if self.used == 4 {
+            self.refill();
+        }
+        self
+    }
+
+    #[inline]
+    fn refill(&mut self) {
+        self.buffer = philox4x32_10(counter_words(self.stream, self.next_block), self.key);
+        self.next_block = self.next_block.wrapping_add(1);
+        self.used = 0;
     }
 
     /// The next `u64`: two words, low half first.

@@ -11,6 +11,7 @@ use super::output;
 use clap::Args;
 use glp_runtime::device::ceiling::{self, Ceiling, CeilingRow, SkippedSize, CHAINS};
 use glp_runtime::device::Gpu;
+use glp_runtime::host_ceiling::{self, HostCeiling, HostCeilingRow, HostTier};
 use glp_runtime::memory::format_bytes;
 use glp_runtime::{Error, Result};
 use serde::Serialize;
@@ -18,7 +19,8 @@ use std::fmt::Write as _;
 
 #[derive(Debug, Args)]
 pub struct ProbeArgs {
-    /// Where to measure: gpu (the CPU's probe comes with the CPU sampling work); auto is gpu
+    /// Where to measure: gpu, or cpu (dependent random reads on every worker thread); auto
+    /// is gpu
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     pub backend: BackendArg,
     /// Independent reads only, one run per size (well under a second): what benchmarks
@@ -56,9 +58,14 @@ struct ProbeReport<'a> {
 
 pub fn run(args: ProbeArgs) -> Result<()> {
     if args.backend == BackendArg::Cpu {
-        return Err(Error::invalid(
-            "--backend cpu: the CPU's probe comes with the CPU sampling engine's work; this one measures a GPU",
-        ));
+        if args.quick {
+            return Err(Error::invalid("--quick measures a GPU's independent reads; the CPU probe has no quick form"));
+        }
+        let found = host_ceiling::measure();
+        if args.json {
+            return print_json(&found);
+        }
+        return output::print(&host_table(&found));
     }
     let gpu = Gpu::open(0)?;
     let found = if args.quick { ceiling::measure_quick(&gpu)? } else { ceiling::measure(&gpu)? };
@@ -145,6 +152,42 @@ fn table(report: &ProbeReport) -> String {
     text
 }
 
+/// The CPU probe for people: a line per array size, a column per chain count.
+fn host_table(found: &HostCeiling) -> String {
+    let mut text = format!(
+        "cpu          {} worker threads, {} of L2 per core, {} of L3\n",
+        found.threads,
+        format_bytes(found.l2_bytes),
+        format_bytes(found.l3_bytes)
+    );
+    let _ = writeln!(text, "dependent random reads, M reads/s over all threads (k chains per thread)");
+    let _ = write!(text, "{:>6}  {:<6}", "KiB", "tier");
+    for k in host_ceiling::CHAINS {
+        let _ = write!(text, " {:>7}", format!("k={k}"));
+    }
+    text.push('\n');
+    let mut sizes: Vec<u64> = found.rows.iter().map(|r| r.bytes).collect();
+    sizes.dedup();
+    for bytes in sizes {
+        let rows: Vec<&HostCeilingRow> = found.rows.iter().filter(|r| r.bytes == bytes).collect();
+        let _ = write!(text, "{:>6}  {:<6}", bytes >> 10, rows[0].tier.name());
+        for k in host_ceiling::CHAINS {
+            match rows.iter().find(|r| r.chains == k) {
+                Some(r) => write!(text, " {:>7.1}", r.reads_per_s / 1e6),
+                None => write!(text, " {:>7}", "-"),
+            }
+            .unwrap_or(());
+        }
+        text.push('\n');
+    }
+    for tier in [HostTier::L2, HostTier::L3, HostTier::Dram] {
+        if let Some(best) = found.best(tier) {
+            let _ = writeln!(text, "ceiling {:<4} {:.1} M reads/s", tier.name(), best / 1e6);
+        }
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,6 +234,36 @@ ceiling DRAM 33.10 G reads/s
 note         something
 ";
         assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn the_cpu_table_has_a_line_per_size_and_a_column_per_chain_count() {
+        let row = |kib: u64, tier, chains, m_reads: f64| HostCeilingRow {
+            bytes: kib << 10,
+            tier,
+            chains,
+            reads_per_s: m_reads * 1e6,
+        };
+        let found = HostCeiling {
+            threads: 2,
+            l2_bytes: 1 << 20,
+            l3_bytes: 32 << 20,
+            rows: vec![
+                row(256, HostTier::L2, 1, 137.6),
+                row(256, HostTier::L2, 32, 1977.7),
+                row(8192, HostTier::L3, 2, 31.8),
+            ],
+        };
+        let expected = "\
+cpu          2 worker threads, 1.0 MB of L2 per core, 33.6 MB of L3
+dependent random reads, M reads/s over all threads (k chains per thread)
+   KiB  tier       k=1     k=2     k=4     k=8    k=16    k=32
+   256  L2       137.6       -       -       -       -  1977.7
+  8192  L3           -    31.8       -       -       -       -
+ceiling L2   1977.7 M reads/s
+ceiling L3   31.8 M reads/s
+";
+        assert_eq!(host_table(&found), expected);
     }
 
     #[test]

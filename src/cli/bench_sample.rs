@@ -10,6 +10,9 @@
 //! random-access ceiling, measured in the same run (`glp bench probe`): a sampled vertex is
 //! at least one random read of the column array, so sampled vertices per second over the
 //! ceiling's reads per second for an array of that size is the share of the hardware used.
+//! CPU rows give the same against the CPU's probe (`glp bench probe --backend cpu`, in the
+//! same run): a walk step there is two dependent reads (the row's offsets, then the
+//! neighbour), so the ceiling is half the dependent random reads per second.
 //!
 //! With `--placement` (a graph whose edges stay in host memory), rows also give the bytes of
 //! partitions copied, the rate they were copied at while the walks ran, and its fraction of
@@ -24,6 +27,7 @@ use super::sample_backend::SampleRun;
 use super::sample_backend::{gpu_option, DeviceMemoryArg, EngineArg, PlacementArg, Sampling};
 use clap::Args;
 use glp_runtime::device::ceiling::{self, HostMemory};
+use glp_runtime::host_ceiling;
 use glp_runtime::io::WeightRule;
 use glp_runtime::sample::gpu::Placement;
 use glp_runtime::sample::SampleGraph;
@@ -86,7 +90,8 @@ struct SampleBenchRow {
     samples_per_s: f64,
     /// GPU: the median time with the transfers of roots and samples.
     median_with_transfers_ms: Option<f64>,
-    /// GPU: sampled vertices per second over the ceiling's random reads per second.
+    /// Sampled vertices per second over the ceiling's: its random reads per second on the GPU,
+    /// half its dependent random reads per second on the CPU.
     ceiling_fraction: Option<f64>,
     /// GPU: the most device memory the run's buffers held besides the graph.
     extra_device_bytes: Option<u64>,
@@ -118,7 +123,8 @@ struct SampleBenchReport {
     seed: u64,
     /// Bytes of the column array (what steps read at random).
     column_bytes: u64,
-    /// GPU: the random-read ceiling for an array of that size, reads/s, measured in this run.
+    /// The random-read ceiling for an array of that size, reads/s, measured in this run
+    /// (the CPU's: dependent reads, `glp bench probe --backend cpu`).
     ceiling_reads_per_s: Option<f64>,
     /// GPU, with a placement in host memory: the probe's pinned host-to-device copy rate
     /// (bytes/s) and zero-copy random reads of host memory (reads/s), measured in this run.
@@ -161,6 +167,9 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
     let column_bytes = graph.csr.num_edges() * 4;
     let mut rows = Vec::new();
     let (mut backend, mut device, mut ceiling, mut host_rates) = ("cpu", None, None, None);
+    // Dependent reads a sampled vertex costs at the ceiling: one on the GPU (a packed edge
+    // holds the next row), two on the CPU (the row's offsets, then the neighbour).
+    let mut reads_per_vertex = 1.0;
     for (index, &placement) in args.placement.iter().enumerate() {
         let sampling =
             Sampling::open(args.backend, &sample_graph, gpu_options, placement, args.device_memory.device_memory)?;
@@ -176,6 +185,9 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
                 };
                 ceiling = measured.for_array_bytes(column_bytes);
                 host_rates = measured.host.clone();
+            } else {
+                ceiling = host_ceiling::measure().for_array(column_bytes);
+                reads_per_vertex = 2.0;
             }
         }
         let engines: Vec<Option<EngineArg>> = match sampling {
@@ -205,7 +217,16 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
                     last = Some(run);
                 }
                 let Some(run) = last else { continue };
-                rows.push(row_of(app, engine, &run, &mut times, &mut with_transfers, ceiling, host_rates.as_ref()));
+                let vertex_ceiling = ceiling.map(|reads| reads / reads_per_vertex);
+                rows.push(row_of(
+                    app,
+                    engine,
+                    &run,
+                    &mut times,
+                    &mut with_transfers,
+                    vertex_ceiling,
+                    host_rates.as_ref(),
+                ));
             }
         }
     }
@@ -261,7 +282,7 @@ fn row_of(
         sampled_vertices_per_s,
         samples_per_s: outcome.num_samples() as f64 / seconds,
         median_with_transfers_ms: gpu.map(|_| median_min(with_transfers).0.as_secs_f64() * 1e3),
-        ceiling_fraction: ceiling.filter(|_| gpu.is_some()).map(|c| sampled_vertices_per_s / c),
+        ceiling_fraction: ceiling.map(|c| sampled_vertices_per_s / c),
         extra_device_bytes: gpu.map(|g| g.device_bytes),
         step_engines: gpu.map_or_else(Vec::new, |g| g.step_engines.clone()),
         step_ms: gpu.map_or_else(Vec::new, |g| g.step_ms.clone()),
@@ -285,13 +306,25 @@ fn table(report: &SampleBenchReport) -> String {
     };
     let _ =
         writeln!(s, "{} ({} vertices, {} stored edges), {place}", report.graph, report.vertices, report.stored_edges);
-    if let Some(ceiling) = report.ceiling_reads_per_s {
-        let _ = writeln!(
-            s,
-            "ceiling: {:.2} G random reads/s for the {} MiB column array (glp bench probe, this run)",
-            ceiling / 1e9,
-            report.column_bytes >> 20
-        );
+    match (report.ceiling_reads_per_s, &report.device) {
+        (Some(ceiling), Some(_)) => {
+            let _ = writeln!(
+                s,
+                "ceiling: {:.2} G random reads/s for the {} MiB column array (glp bench probe, this run)",
+                ceiling / 1e9,
+                report.column_bytes >> 20
+            );
+        }
+        (Some(ceiling), None) => {
+            let _ = writeln!(
+                s,
+                "ceiling: {:.1} M dependent random reads/s for the {} MiB column array, a sampled vertex two of them \
+                 (glp bench probe --backend cpu, this run)",
+                ceiling / 1e6,
+                report.column_bytes >> 20
+            );
+        }
+        (None, _) => {}
     }
     if let Some(copy) = report.pinned_copy_bytes_per_s {
         let zero_copy = report

@@ -83,21 +83,27 @@ pub fn run_streamed<S: Sampler + ?Sized>(
     let plan = Schedule::of(graph, sampler)?;
     let start = Instant::now();
     let samples = initial.len();
+    let walks = plan.is_walk() && initial.one_root_each();
     let mut delivery = Delivery::new(sink);
     let mut batch_start = 0;
     while batch_start < samples {
         let batch_end = batch_start.saturating_add(batch_samples).min(samples);
-        let records: Vec<Result<Record>> = (batch_start..batch_end)
-            .into_par_iter()
-            .map_init(Scratch::default, |scratch, i| {
-                sample_one(graph, sampler, &plan, config.seed, i as u32, initial.roots(i), scratch)
-            })
-            .collect();
-        let mut batch = SampleOutcome::with_roots_of(initial, batch_start..batch_end);
-        for record in records {
-            let record = record?;
-            batch.push(&record.vertices, &record.sources, &record.steps);
-        }
+        let batch = if walks {
+            super::walks::run(graph, sampler, &plan, config.seed, initial, batch_start..batch_end)?
+        } else {
+            let records: Vec<Result<Record>> = (batch_start..batch_end)
+                .into_par_iter()
+                .map_init(Scratch::default, |scratch, i| {
+                    sample_one(graph, sampler, &plan, config.seed, i as u32, initial.roots(i), scratch)
+                })
+                .collect();
+            let mut batch = SampleOutcome::with_roots_of(initial, batch_start..batch_end);
+            for record in records {
+                let record = record?;
+                batch.push(&record.vertices, &record.sources, &record.steps);
+            }
+            batch
+        };
         if let Some(error) = sampler.failure() {
             return Err(error);
         }
@@ -163,7 +169,7 @@ struct Scratch {
 }
 
 /// The sampler `name`'s hook error prefix.
-fn hook_error(plan: &Schedule, hook: &str, what: String, sample: u32, step: u32, lane: u64) -> Error {
+pub(super) fn hook_error(plan: &Schedule, hook: &str, what: String, sample: u32, step: u32, lane: u64) -> Error {
     Error::Program(format!("sampler `{}`: `{hook}` {what} (sample {sample}, step {step}, lane {lane})", plan.name))
 }
 
@@ -318,7 +324,7 @@ fn sample_one<S: Sampler + ?Sized>(
                         if v == NONE {
                             break;
                         }
-                        if row.binary_search(&v).is_err() {
+                        if !view.read_edge(t, v) && row.binary_search(&v).is_err() {
                             return Err(hook_error(
                                 plan,
                                 "next",

@@ -75,6 +75,7 @@ pub mod schedule;
 pub mod sink;
 mod subgraphs;
 mod view;
+mod walks;
 
 pub use compiled::CompiledSampler;
 pub use edges::SampleGraph;

@@ -85,6 +85,11 @@ impl InitialSamples {
         self.len() == 0
     }
 
+    /// Whether every sample has exactly one root.
+    pub fn one_root_each(&self) -> bool {
+        self.roots.len() == self.len()
+    }
+
     /// The roots of sample `i`.
     pub fn roots(&self, i: usize) -> &[VertexId] {
         &self.roots[self.offsets[i] as usize..self.offsets[i + 1] as usize]

@@ -90,11 +90,42 @@ pub struct SampleView<'a> {
     sample: u32,
     step: u32,
     stream: RefCell<Stream>,
+    /// The last edge [`SampleView::edge`] read, `(source, target)`: a hook result equal to it
+    /// is a neighbour of its transit without a search (the engines' check of `next`).
+    last_edge: Cell<(VertexId, VertexId)>,
 }
 
 impl<'a> SampleView<'a> {
     pub(super) fn new(graph: &'a SampleGraph<'a>, state: SampleState<'a>, seed: u64, sample: u32, step: u32) -> Self {
-        SampleView { graph, state, seed, sample, step, stream: RefCell::new(sample_stream(seed, sample, step, 0)) }
+        SampleView::with_stream(graph, state, seed, sample, step, sample_stream(seed, sample, step, 0))
+    }
+
+    /// [`SampleView::new`] with lane 0's stream given: `sample_stream(seed, sample, step, 0)`,
+    /// drawn ahead or not.
+    pub(super) fn with_stream(
+        graph: &'a SampleGraph<'a>,
+        state: SampleState<'a>,
+        seed: u64,
+        sample: u32,
+        step: u32,
+        stream: Stream,
+    ) -> Self {
+        SampleView {
+            graph,
+            state,
+            seed,
+            sample,
+            step,
+            stream: RefCell::new(stream),
+            last_edge: Cell::new((NONE, NONE)),
+        }
+    }
+
+    /// Whether a hook of this view read the edge `source -> target` ([`SampleView::edge`]):
+    /// then `target` is a neighbour of `source`, known without a search.
+    #[inline]
+    pub(super) fn read_edge(&self, source: VertexId, target: VertexId) -> bool {
+        self.last_edge.get() == (source, target)
     }
 
     /// Starts the random stream of draw `lane` (every random number a hook call draws comes
@@ -133,7 +164,9 @@ impl<'a> SampleView<'a> {
         if i >= self.degree(v) {
             return NONE;
         }
-        self.graph.csr().neighbors(v)[i as usize]
+        let u = self.graph.csr().neighbors(v)[i as usize];
+        self.last_edge.set((v, u));
+        u
     }
 
     /// Weight of edge `i` of `v` (1 on unweighted graphs; 0 past the end).

@@ -1,0 +1,273 @@
+//! The CPU engine's walks: samplers with one transit per step ([`Schedule::is_walk`]) from one
+//! root each (DeepWalk, node2vec, PPR, weighted walks), the GPU walk engine's scheme on a
+//! core.
+//!
+//! A walk step is a chain of dependent reads (the transit's row, then a neighbour), so a
+//! worker advances a group of [`WALKERS`] walks together, step by step: the walks' steps are
+//! independent, and the core overlaps their misses: before the hook calls of a step, the rows
+//! of the group's transits are prefetched and the first block of each walk's random stream is
+//! drawn, so that a hook call is a few instructions around its reads and several fit in the
+//! core's window at once. The samples are the general engine's
+//! ([`super::engine`]) exactly: the same hook calls with the same views and random streams,
+//! the same checks, and on a refused result the error of the first such sample in sample
+//! order.
+
+use super::edges::SampleGraph;
+use super::engine::hook_error;
+use super::outcome::SampleOutcome;
+use super::roots::InitialSamples;
+use super::sampler::{Sampler, NONE};
+use super::schedule::Schedule;
+use super::view::{SampleState, SampleView, SortedCombined};
+use crate::error::{Error, Result};
+use crate::graph::VertexId;
+use crate::random::{sample_stream, Stream};
+use rayon::prelude::*;
+use std::ops::Range;
+
+/// Walks a worker advances together: enough independent chains of reads to overlap their
+/// misses, few enough that the group's walks stay in the core's cache.
+pub const WALKERS: usize = 16;
+
+/// The walks of samples `samples` of `initial` (one root each), as an outcome in sample
+/// order.
+pub(super) fn run<S: Sampler + ?Sized>(
+    graph: &SampleGraph<'_>,
+    sampler: &S,
+    plan: &Schedule,
+    seed: u64,
+    initial: &InitialSamples,
+    samples: Range<usize>,
+) -> Result<SampleOutcome> {
+    let steps = plan.steps() as usize;
+    // A walk's history: level l's transit at history[l], so level l starts at l.
+    let starts: Vec<usize> = (0..=steps).collect();
+    let step_numbers: Vec<u32> = (0..steps as u32).collect();
+    let groups: Vec<Vec<std::result::Result<Vec<VertexId>, Error>>> = samples
+        .clone()
+        .step_by(WALKERS)
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|first| {
+            let group = first..(first + WALKERS).min(samples.end);
+            walk_group(graph, sampler, plan, seed, initial, group, &starts)
+        })
+        .collect();
+    let mut outcome = SampleOutcome::with_roots_of(initial, samples);
+    for walk in groups.into_iter().flatten() {
+        let walk = walk?;
+        let added = walk.len() - 1;
+        outcome.push(&walk[1..], &walk[..added], &step_numbers[..added]);
+    }
+    Ok(outcome)
+}
+
+/// The walks of samples `group`, each its vertices from the root on, or the error that
+/// stopped it.
+fn walk_group<S: Sampler + ?Sized>(
+    graph: &SampleGraph<'_>,
+    sampler: &S,
+    plan: &Schedule,
+    seed: u64,
+    initial: &InitialSamples,
+    group: Range<usize>,
+    starts: &[usize],
+) -> Vec<std::result::Result<Vec<VertexId>, Error>> {
+    let csr = graph.csr();
+    let rows = starts.len();
+    let mut walks: Vec<Vec<VertexId>> = group
+        .clone()
+        .map(|i| {
+            let mut walk = Vec::with_capacity(rows);
+            walk.push(initial.roots(i)[0]);
+            walk
+        })
+        .collect();
+    let mut errors: Vec<Option<Error>> = (0..walks.len()).map(|_| None).collect();
+    let no_combined = SortedCombined::default();
+    // Each running walk's stream for the step, its first block drawn before the hook calls.
+    let mut streams: Vec<Stream> = vec![Stream::new(seed, 0); walks.len()];
+    for step in 0..plan.steps() {
+        let level = step as usize;
+        let running = |walk: &Vec<VertexId>, error: &Option<Error>| walk.len() == level + 1 && error.is_none();
+        for (w, sample) in group.clone().enumerate() {
+            if running(&walks[w], &errors[w]) {
+                prefetch_row(csr.offsets(), walks[w][level]);
+                streams[w] = sample_stream(seed, sample as u32, step, 0).filled();
+            }
+        }
+        let mut advanced = false;
+        for (w, sample) in group.clone().enumerate() {
+            if !running(&walks[w], &errors[w]) {
+                continue;
+            }
+            let walk = &walks[w];
+            let t = walk[level];
+            // A draw without replacement from an empty row, which the general engine does
+            // not make.
+            if plan.unique[level] && csr.degree(t) == 0 {
+                continue;
+            }
+            let sample = sample as u32;
+            let state = SampleState {
+                roots: &walk[..1],
+                sorted_roots: &walk[..1],
+                history: walk,
+                history_starts: &starts[..=level],
+                combined: &[],
+                combined_sources: &[],
+                combined_prefix: &[],
+                combined_sorted: &no_combined,
+            };
+            let view = SampleView::with_stream(graph, state, seed, sample, step, streams[w].clone());
+            let v = sampler.next(&view, sample, t, 0, step);
+            if v == NONE {
+                continue;
+            }
+            if !view.read_edge(t, v) && csr.neighbors(t).binary_search(&v).is_err() {
+                let what = format!("returned vertex {v}, which is not a neighbour of its transit {t}");
+                errors[w] = Some(hook_error(plan, "next", what, sample, step, 0));
+                continue;
+            }
+            walks[w].push(v);
+            advanced = true;
+        }
+        if !advanced {
+            break;
+        }
+    }
+    walks.into_iter().zip(errors).map(|(walk, error)| error.map_or(Ok(walk), Err)).collect()
+}
+
+/// Asks the core to fetch vertex `v`'s row offsets (the first read of its next step) while
+/// the other walks of the group step.
+#[inline]
+fn prefetch_row(offsets: &[u64], v: VertexId) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(entry) = offsets.get(v as usize) {
+        // SAFETY: a prefetch reads nothing architecturally and cannot fault; the address is
+        // that of a live element of `offsets`.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(entry as *const u64 as *const i8)
+        };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (offsets, v);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{build_csr, BuildOptions, DuplicateEdges, EdgeList};
+    use crate::sample::engine::replay_sample;
+    use crate::sample::InterpretedSampler;
+
+    /// A directed graph of 300 vertices with hubs, sinks (no out-edges) and isolated vertices.
+    fn graph() -> crate::graph::Csr {
+        let n = 300u32;
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |bound: u32| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let x = (state % u64::from(bound)) as u32;
+            x % (x % 37 + 1) + x / 41 * 41 % bound
+        };
+        let (sources, targets): (Vec<u32>, Vec<u32>) =
+            (0..3000).map(|_| (next(n - 20), next(n - 20))).filter(|(s, _)| s % 13 != 5).unzip();
+        let edges = EdgeList { num_vertices: n as usize, sources, targets, weights: None };
+        let options = BuildOptions { symmetrise: false, drop_self_loops: true, duplicates: DuplicateEdges::Collapse };
+        build_csr(&edges, &options).unwrap()
+    }
+
+    /// Walk samplers as files: uniform, second order (history, membership, a rejection loop),
+    /// stopping at random, drawing without replacement, and one whose result is sometimes not
+    /// a neighbour.
+    const SAMPLERS: [(&str, &str); 5] = [
+        (
+            "uniform",
+            "fn next(&self, view: &SampleView, _s: u32, t: VertexId, _l: u32, _st: u32) -> VertexId {
+            let d = view.degree(t); if d == 0 { return NONE; } view.edge(t, view.random_below(d)) }",
+        ),
+        (
+            "second order",
+            "fn next(&self, view: &SampleView, _s: u32, t: VertexId, _l: u32, _st: u32) -> VertexId {
+            let d = view.degree(t); if d == 0 { return NONE; }
+            let back = view.previous_vertex(2, 0);
+            let mut chosen = NONE;
+            while chosen == NONE {
+                let x = view.edge(t, view.random_below(d));
+                let keep = if back == NONE || view.contains(back, x) { 1.0 } else { 0.5 };
+                if view.random_f64() < keep { chosen = x; }
+            }
+            chosen }",
+        ),
+        (
+            "stopping",
+            "fn next(&self, view: &SampleView, _s: u32, t: VertexId, _l: u32, _st: u32) -> VertexId {
+            if view.random_f64() < 0.1 { return NONE; }
+            let d = view.degree(t); if d == 0 { return NONE; } view.edge(t, view.random_below(d)) }",
+        ),
+        (
+            "unique",
+            "fn unique(&self, _step: u32) -> bool { true }
+            fn next(&self, view: &SampleView, _s: u32, t: VertexId, _l: u32, _st: u32) -> VertexId {
+            view.edge(t, view.random_below(view.degree(t))) }",
+        ),
+        (
+            "off by one",
+            "fn next(&self, view: &SampleView, sample: u32, t: VertexId, _l: u32, step: u32) -> VertexId {
+            let d = view.degree(t); if d == 0 { return NONE; }
+            if sample % 7 == 3 && step == 4 { return view.edge(t, 0) + 1; }
+            view.edge(t, view.random_below(d)) }",
+        ),
+    ];
+
+    #[test]
+    fn walks_are_the_general_engines_samples_and_errors() {
+        let csr = graph();
+        let graph = SampleGraph::new(&csr).unwrap();
+        let n = csr.num_vertices();
+        let initial = InitialSamples::every_vertex(n).unwrap();
+        let mut failed = Vec::new();
+        for (name, hooks) in SAMPLERS {
+            let source = format!(
+                "struct Walk {{ length: u32 }}
+                impl Sampler for Walk {{
+                    fn steps(&self) -> u32 {{ self.length }}
+                    fn sample_size(&self, _step: u32) -> u32 {{ 1 }}
+                    {hooks}
+                }}"
+            );
+            let sampler = InterpretedSampler::from_source("walk.rs", &source, &["length=12"]).unwrap();
+            let plan = Schedule::of(&graph, &sampler).unwrap();
+            assert!(plan.is_walk());
+            for seed in [0, 9] {
+                let walks = run(&graph, &sampler, &plan, seed, &initial, 5..n);
+                let general: Vec<Result<_>> =
+                    (5..n).map(|i| replay_sample(&graph, &sampler, &plan, seed, i as u32, initial.roots(i))).collect();
+                match walks {
+                    Ok(outcome) => {
+                        assert_eq!(outcome.num_samples(), n - 5);
+                        for (k, expected) in general.into_iter().enumerate() {
+                            let (vertices, sources, steps) = expected.unwrap();
+                            let got = outcome.sample(k);
+                            assert_eq!(got.roots, initial.roots(k + 5), "{name}: sample {}", k + 5);
+                            assert_eq!(
+                                (got.vertices, got.sources, got.steps),
+                                (&vertices[..], &sources[..], &steps[..])
+                            );
+                        }
+                    }
+                    Err(error) => {
+                        let first = general.into_iter().find_map(|r| r.err()).expect("the general engine fails too");
+                        assert_eq!(error.to_string(), first.to_string(), "{name}");
+                        assert!(error.to_string().contains("which is not a neighbour of its transit"), "{error}");
+                        failed.push(name);
+                    }
+                }
+            }
+        }
+        assert_eq!(failed, ["off by one", "off by one"], "only the bad hook fails, with both seeds");
+    }
+}
