@@ -187,6 +187,13 @@ impl Stream {
         self
     }
 
+    /// The word `k` places ahead in the buffer drawn already (`None` past it), without
+    /// taking it: what an engine predicts a hook's draw from, to prefetch what it will read.
+    #[inline]
+    pub fn peek(&self, k: usize) -> Option<u32> {
+        self.buffer.get(self.used as usize + k).copied()
+    }
+
     #[inline]
     fn refill(&mut self) {
         self.buffer = philox4x32_10(counter_words(self.stream, self.next_block), self.key);

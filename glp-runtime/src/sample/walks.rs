@@ -4,10 +4,10 @@
 //!
 //! A walk step is a chain of dependent reads (the transit's row, then a neighbour), so a
 //! worker advances a group of [`WALKERS`] walks together, step by step: the walks' steps are
-//! independent, and the core overlaps their misses: before the hook calls of a step, the rows
-//! of the group's transits are prefetched and the first block of each walk's random stream is
-//! drawn, so that a hook call is a few instructions around its reads and several fit in the
-//! core's window at once. The samples are the general engine's
+//! independent, and their misses overlap: a walk's next row offsets are prefetched as it
+//! arrives, and before the hook calls of a step each walk's random block is drawn and the
+//! edges a uniform draw would read from it are prefetched, so that the hook calls find their
+//! reads in cache. The samples are the general engine's
 //! ([`super::engine`]) exactly: the same hook calls with the same views and random streams,
 //! the same checks, and on a refused result the error of the first such sample in sample
 //! order.
@@ -87,13 +87,16 @@ fn walk_group<S: Sampler + ?Sized>(
     let no_combined = SortedCombined::default();
     // Each running walk's stream for the step, its first block drawn before the hook calls.
     let mut streams: Vec<Stream> = vec![Stream::new(seed, 0); walks.len()];
+    for walk in &walks {
+        prefetch(csr.offsets(), walk[0] as usize);
+    }
     for step in 0..plan.steps() {
         let level = step as usize;
         let running = |walk: &Vec<VertexId>, error: &Option<Error>| walk.len() == level + 1 && error.is_none();
         for (w, sample) in group.clone().enumerate() {
             if running(&walks[w], &errors[w]) {
-                prefetch_row(csr.offsets(), walks[w][level]);
                 streams[w] = sample_stream(seed, sample as u32, step, 0).filled();
+                prefetch_predicted_edges(csr, walks[w][level], &streams[w]);
             }
         }
         let mut advanced = false;
@@ -130,6 +133,7 @@ fn walk_group<S: Sampler + ?Sized>(
                 continue;
             }
             walks[w].push(v);
+            prefetch(csr.offsets(), v as usize);
             advanced = true;
         }
         if !advanced {
@@ -139,20 +143,41 @@ fn walk_group<S: Sampler + ?Sized>(
     walks.into_iter().zip(errors).map(|(walk, error)| error.map_or(Ok(walk), Err)).collect()
 }
 
-/// Asks the core to fetch vertex `v`'s row offsets (the first read of its next step) while
-/// the other walks of the group step.
+/// Prefetches the edges of `t` a hook is likely to read first: a uniform draw among the row
+/// (`random_below(degree)`, Lemire's method, whose first attempt is accepted but for a
+/// fraction degree / 2^32) from the first word of the step's stream (DeepWalk, node2vec) or
+/// from the third (after a termination test's `random_f64`, PPR). A prefetch has no effect but
+/// on timing: a hook that reads otherwise gets the same values. The row's offsets were
+/// prefetched when the walk arrived at `t`.
 #[inline]
-fn prefetch_row(offsets: &[u64], v: VertexId) {
+fn prefetch_predicted_edges(csr: &crate::graph::Csr, t: VertexId, stream: &Stream) {
+    let offsets = csr.offsets();
+    let t = t as usize;
+    if t + 1 >= offsets.len() {
+        return;
+    }
+    let (start, degree) = (offsets[t], offsets[t + 1] - offsets[t]);
+    for k in [0, 2] {
+        if let Some(word) = stream.peek(k) {
+            let predicted = (u64::from(word) * degree) >> 32;
+            prefetch(csr.targets(), (start + predicted) as usize);
+        }
+    }
+}
+
+/// Asks the core to fetch `values[i]` into its cache (nothing when `i` is past the end).
+#[inline]
+fn prefetch<T>(values: &[T], i: usize) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(entry) = offsets.get(v as usize) {
+    if let Some(value) = values.get(i) {
         // SAFETY: a prefetch reads nothing architecturally and cannot fault; the address is
-        // that of a live element of `offsets`.
+        // that of a live element of `values`.
         unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(entry as *const u64 as *const i8)
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(value as *const T as *const i8)
         };
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (offsets, v);
+    let _ = (values, i);
 }
 
 #[cfg(test)]
