@@ -131,6 +131,6 @@ mod tests {
         assert!(view.contains("glp_sample_loop_fault(const glp_sample_view& view"));
         assert!(!view.contains("/*{{"));
         assert!(view.contains(&format!("\n{}\n", SampleViewArgs::c_definition())));
-        assert_eq!(std::mem::size_of::<SampleViewArgs>(), 24 * 8 + 8 * 4);
+        assert_eq!(std::mem::size_of::<SampleViewArgs>(), 25 * 8 + 8 * 4);
     }
 }
