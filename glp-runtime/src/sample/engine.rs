@@ -169,7 +169,7 @@ struct Scratch {
 }
 
 /// The sampler `name`'s hook error prefix.
-pub(super) fn hook_error(plan: &Schedule, hook: &str, what: String, sample: u32, step: u32, lane: u64) -> Error {
+fn hook_error(plan: &Schedule, hook: &str, what: String, sample: u32, step: u32, lane: u64) -> Error {
     Error::Program(format!("sampler `{}`: `{hook}` {what} (sample {sample}, step {step}, lane {lane})", plan.name))
 }
 
@@ -324,16 +324,7 @@ fn sample_one<S: Sampler + ?Sized>(
                         if v == NONE {
                             break;
                         }
-                        if !view.read_edge(t, v) && row.binary_search(&v).is_err() {
-                            return Err(hook_error(
-                                plan,
-                                "next",
-                                format!("returned vertex {v}, which is not a neighbour of its transit {t}"),
-                                sample,
-                                step,
-                                lane_base + j,
-                            ));
-                        }
+                        check_neighbour(&view, row, plan, (t, v), sample, step, lane_base + j)?;
                         if unique && !drawn.insert(v) {
                             attempts += 1;
                             if attempts > UNIQUE_ATTEMPTS * (distinct + 1) {
@@ -369,6 +360,25 @@ fn sample_one<S: Sampler + ?Sized>(
         }
     }
     Ok(record)
+}
+
+/// Whether `next`'s result `v`, drawn from transit `t` whose neighbours are `row`, is one of
+/// them: at once when it is the edge the hook read last, else by a search; the hook's error
+/// when it is not.
+pub(super) fn check_neighbour(
+    view: &SampleView<'_>,
+    row: &[VertexId],
+    plan: &Schedule,
+    (t, v): (VertexId, VertexId),
+    sample: u32,
+    step: u32,
+    lane: u64,
+) -> Result<()> {
+    if view.read_edge(t, v) || row.binary_search(&v).is_ok() {
+        return Ok(());
+    }
+    let what = format!("returned vertex {v}, which is not a neighbour of its transit {t}");
+    Err(hook_error(plan, "next", what, sample, step, lane))
 }
 
 /// The stream lane of draw `lane` of a step; draws are numbered in `u32`.

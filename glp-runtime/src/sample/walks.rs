@@ -13,7 +13,7 @@
 //! order.
 
 use super::edges::SampleGraph;
-use super::engine::hook_error;
+use super::engine::check_neighbour;
 use super::outcome::SampleOutcome;
 use super::roots::InitialSamples;
 use super::sampler::{Sampler, NONE};
@@ -127,9 +127,8 @@ fn walk_group<S: Sampler + ?Sized>(
             if v == NONE {
                 continue;
             }
-            if !view.read_edge(t, v) && csr.neighbors(t).binary_search(&v).is_err() {
-                let what = format!("returned vertex {v}, which is not a neighbour of its transit {t}");
-                errors[w] = Some(hook_error(plan, "next", what, sample, step, 0));
+            if let Err(error) = check_neighbour(&view, csr.neighbors(t), plan, (t, v), sample, step, 0) {
+                errors[w] = Some(error);
                 continue;
             }
             walks[w].push(v);
