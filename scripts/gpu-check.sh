@@ -8,6 +8,9 @@
 #                                carried over) runs the GPU tests with GLP_REQUIRE_GPU=1,
 #                                compute-sanitizer memcheck and racecheck on real graphs,
 #                                and the GPU benchmark; logs go to $OUT (default .gpu/out)
+#   scripts/gpu-check.sh run PART...  runs only the named parts (tests, sanitizers, bench),
+#                                for a machine that gives each command less time than the
+#                                whole run takes
 #
 # $OUT/summary.txt lists every step with its exit code; the steps' logs are gathered into
 # tests.log, sanitizers.log and bench.log, and kept one by one in logs.tgz.
@@ -52,17 +55,36 @@ step() { # step NAME TIMEOUT COMMAND...
   echo "$name rc=$rc $((SECONDS - start))s" | tee -a "$OUT/summary.txt"
 }
 
-run() {
+run() { # run [PART...]: every part when none is named
+  local parts=("$@")
+  [ ${#parts[@]} -gt 0 ] || parts=(tests sanitizers bench)
   OUT="${OUT:-.gpu/out}"; mkdir -p "$OUT"; : >"$OUT/summary.txt"
   # The binaries look for data/ where they were built; here it is the repository's copy.
   export GLP_REQUIRE_GPU=1 GLP_REQUIRE_DATA=1 GLP_DATA_DIR="$PWD/data" GLP_CACHE_DIR=/dev/shm/glp-cache
-  local bin=.gpu/bin
   step nvidia-smi 30 nvidia-smi
+  local part
+  for part in "${parts[@]}"; do
+    case "$part" in
+      tests) run_tests ;;
+      sanitizers) run_sanitizers ;;
+      bench) run_bench ;;
+      *) echo "unknown part $part (expected tests, sanitizers or bench)" >&2; exit 2 ;;
+    esac
+  done
+  collect
+  cat "$OUT/summary.txt"
+}
+
+run_tests() {
+  local bin=.gpu/bin
   step unit 120 "$bin/glp_runtime_unit" device
   for t in "${GPU_TESTS[@]}"; do
     step "test-$t" 400 "$bin/$t" --test-threads=1
   done
-  local g=data/email-Eu-core.txt
+}
+
+run_sanitizers() {
+  local bin=.gpu/bin g=data/email-Eu-core.txt
   step memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 5 --variant slp
   step racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 3
   step memcheck-sample-hooks 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/gpu_sample_hooks" --test-threads=1
@@ -106,6 +128,10 @@ run() {
     [ "$mfl" = sort ] && continue # synchronous only
     step "memcheck-rmat-async-$mfl" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp /dev/shm/rmat14.glpg --backend gpu --schedule async --mfl "$mfl"
   done
+}
+
+run_bench() {
+  local bin=.gpu/bin
   # Benchmarks: GLP_BENCH_ARGS, several runs separated by `;` (each names its --schedule).
   local i=0
   IFS=';' read -ra benches <<<"${GLP_BENCH_ARGS:-}"
@@ -127,15 +153,13 @@ run() {
     # shellcheck disable=SC2086
     step "bench-$i" 500 "$bin/glp" bench sample "$graph" --backend gpu $rest
   done
-  collect
-  cat "$OUT/summary.txt"
 }
 
 # Few files come back from the GPU machine: gather the logs into tests.log, sanitizers.log
 # (each run's summary lines, the whole log of a failing one) and bench.log, keep every log in
 # logs.tgz, and remove the single ones.
 collect() {
-  (cd "$OUT" && {
+  (cd "$OUT" && shopt -s nullglob && {
     for f in test-*.log; do echo "== $f"; cat "$f"; done >tests.log
     for f in memcheck*.log racecheck*.log; do
       echo "== $f"
@@ -149,6 +173,6 @@ collect() {
 
 case "$mode" in
   build) build ;;
-  run) run ;;
-  *) echo "usage: $0 build|run" >&2; exit 2 ;;
+  run) shift; run "$@" ;;
+  *) echo "usage: $0 build | run [tests] [sanitizers] [bench]" >&2; exit 2 ;;
 esac
