@@ -98,6 +98,75 @@ fn philox_round(ctr: [u32; 4], key: [u32; 2]) -> [u32; 4] {
     [hi1 ^ ctr[1] ^ key[0], lo1, hi0 ^ ctr[3] ^ key[1], lo0]
 }
 
+/// Streams [`Stream::fill_all`] draws a block for at once: one 512-bit vector of `u32` words.
+pub const FILL_WIDTH: usize = 16;
+
+/// [`FILL_WIDTH`] Philox4x32-10 evaluations side by side, word-major (`counter[w][i]` is word
+/// `w` of evaluation `i`), so that each round is the same few operations on whole vectors.
+#[derive(Default)]
+struct PhiloxLanes {
+    counter: [[u32; FILL_WIDTH]; 4],
+    key: [[u32; FILL_WIDTH]; 2],
+}
+
+impl PhiloxLanes {
+    /// Replaces every counter by its block: [`philox4x32_10`] of each (counter, key), with the
+    /// widest vector instructions the CPU has (checked once, then a cached flag).
+    fn blocks(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU has the feature the function is compiled for.
+                unsafe { self.blocks_avx512() };
+                return;
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: as above.
+                unsafe { self.blocks_avx2() };
+                return;
+            }
+        }
+        self.blocks_portable();
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    fn blocks_avx512(&mut self) {
+        self.blocks_portable();
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn blocks_avx2(&mut self) {
+        self.blocks_portable();
+    }
+
+    /// The rounds of [`philox4x32`] on every lane, written so that the compiler vectorises
+    /// them for the target features of its caller.
+    #[inline(always)]
+    fn blocks_portable(&mut self) {
+        let [c0, c1, c2, c3] = &mut self.counter;
+        let [k0, k1] = &mut self.key;
+        for round in 0..10 {
+            if round > 0 {
+                for i in 0..FILL_WIDTH {
+                    k0[i] = k0[i].wrapping_add(PHILOX_W32[0]);
+                    k1[i] = k1[i].wrapping_add(PHILOX_W32[1]);
+                }
+            }
+            for i in 0..FILL_WIDTH {
+                let p0 = PHILOX_M4X32[0] as u64 * c0[i] as u64;
+                let p1 = PHILOX_M4X32[1] as u64 * c2[i] as u64;
+                let (w1, w3) = (c1[i], c3[i]);
+                c0[i] = (p1 >> 32) as u32 ^ w1 ^ k0[i];
+                c1[i] = p1 as u32;
+                c2[i] = (p0 >> 32) as u32 ^ w3 ^ k1[i];
+                c3[i] = p0 as u32;
+            }
+        }
+    }
+}
+
 /// Philox key words of `seed`: `[low 32 bits, high 32 bits]`.
 #[inline]
 pub fn key_words(seed: u64) -> [u32; 2] {
@@ -165,7 +234,7 @@ impl Stream {
     }
 
     /// The next `u32` word.
-    #[inline]
+    #[inline(always)]
     pub fn next_u32(&mut self) -> u32 {
         if self.used == 4 {
             self.refill();
@@ -194,7 +263,41 @@ impl Stream {
         self.buffer.get(self.used as usize + k).copied()
     }
 
-    #[inline]
+    /// Draws the next block of every stream of `streams` whose buffer is used up, as
+    /// [`Stream::filled`] does stream by stream (the others are left as they are): the same
+    /// words, computed [`FILL_WIDTH`] streams at a time with the core's vector instructions,
+    /// several times faster than one block after the other. The CPU engines fill a step's
+    /// streams with it before the hook calls that draw from them.
+    pub fn fill_all(streams: &mut [Stream]) {
+        for chunk in streams.chunks_mut(FILL_WIDTH) {
+            // Gathering the words into vectors and back costs about as much as a few blocks.
+            if chunk.iter().filter(|stream| stream.used == 4).count() < FILL_WIDTH / 4 {
+                chunk.iter_mut().filter(|stream| stream.used == 4).for_each(Stream::refill);
+                continue;
+            }
+            let mut lanes = PhiloxLanes::default();
+            for (i, stream) in chunk.iter().enumerate() {
+                let counter = counter_words(stream.stream, stream.next_block);
+                for (word, value) in lanes.counter.iter_mut().zip(counter) {
+                    word[i] = value;
+                }
+                lanes.key[0][i] = stream.key[0];
+                lanes.key[1][i] = stream.key[1];
+            }
+            lanes.blocks();
+            for (i, stream) in chunk.iter_mut().enumerate() {
+                if stream.used == 4 {
+                    stream.buffer = std::array::from_fn(|word| lanes.counter[word][i]);
+                    stream.next_block = stream.next_block.wrapping_add(1);
+                    stream.used = 0;
+                }
+            }
+        }
+    }
+
+    /// Draws the next block: out of line, so that a word drawn from the buffer is a few
+    /// instructions wherever [`Stream::next_u32`] is inlined.
+    #[inline(never)]
     fn refill(&mut self) {
         self.buffer = philox4x32_10(counter_words(self.stream, self.next_block), self.key);
         self.next_block = self.next_block.wrapping_add(1);

@@ -94,6 +94,41 @@ fn stream_hands_out_words_block_after_block_across_the_counter_carry() {
 }
 
 #[test]
+fn streams_filled_together_draw_the_words_of_streams_filled_one_by_one() {
+    // Lengths around the vector width; keys, streams and counters of every size (carries).
+    for len in [0usize, 1, 5, 15, 16, 17, 40] {
+        let streams: Vec<Stream> = (0..len as u64)
+            .map(|i| {
+                let seed = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (i << 60);
+                let mut s = Stream::at(seed, i.wrapping_mul(0xff51_afd7_ed55_8ccd), 0xffff_fffe + i * (1 << 31));
+                // Every third stream has words left, which a fill must keep.
+                if i % 3 == 1 {
+                    s.next_u32();
+                }
+                s
+            })
+            .collect();
+        let mut together = streams.clone();
+        Stream::fill_all(&mut together);
+        for (i, (mut one, mut filled)) in streams.into_iter().zip(together).enumerate() {
+            let expected: Vec<u32> = (0..9).map(|_| one.next_u32()).collect();
+            let drawn: Vec<u32> = (0..9).map(|_| filled.next_u32()).collect();
+            assert_eq!(drawn, expected, "stream {i} of {len}");
+        }
+    }
+    // A filled stream draws its block's words: the documented mapping.
+    let mut streams = [Stream::at(7, 3, 1 << 32), Stream::at(u64::MAX, u64::MAX, u64::MAX)];
+    Stream::fill_all(&mut streams);
+    assert_eq!(streams[0].peek(0), Some(reference_block(7, 3, 1 << 32)[0]));
+    assert_eq!(streams[1].peek(3), Some(reference_block(u64::MAX, u64::MAX, u64::MAX)[3]));
+    assert_eq!(
+        streams[1].next_u64(),
+        u64::from(reference_block(u64::MAX, u64::MAX, u64::MAX)[0])
+            | u64::from(reference_block(u64::MAX, u64::MAX, u64::MAX)[1]) << 32
+    );
+}
+
+#[test]
 fn u64_and_floats_follow_the_documented_bit_recipes() {
     let (seed, stream) = (3u64, 5u64);
     let words: Vec<u32> = (0..4).flat_map(|b| reference_block(seed, stream, b)).collect();

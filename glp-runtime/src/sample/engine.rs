@@ -13,6 +13,7 @@
 
 use super::edges::SampleGraph;
 use super::outcome::SampleOutcome;
+use super::prefetch::{prefetch, prefetch_predicted_edges};
 use super::roots::InitialSamples;
 use super::sampler::{Sampler, ALL_NEIGHBOURS, NONE, NONE_ENTRY};
 use super::schedule::Schedule;
@@ -20,8 +21,9 @@ use super::sink::{self, Delivery, SampleSink, StreamSummary};
 use super::view::{distinct_in_sorted, SampleState, SampleView, SortedCombined};
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
+use crate::random::{sample_stream, Stream, FILL_WIDTH};
 use rayon::prelude::*;
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 use std::time::Instant;
 
 /// Samples per batch by default: large enough to keep every worker busy, small enough that a
@@ -91,16 +93,36 @@ pub fn run_streamed<S: Sampler + ?Sized>(
         let batch = if walks {
             super::walks::run(graph, sampler, &plan, config.seed, initial, batch_start..batch_end)?
         } else {
-            let records: Vec<Result<Record>> = (batch_start..batch_end)
+            let tasks: Vec<Result<Task>> = (batch_start..batch_end)
+                .step_by(SAMPLES_PER_TASK)
+                .collect::<Vec<_>>()
                 .into_par_iter()
-                .map_init(Scratch::default, |scratch, i| {
-                    sample_one(graph, sampler, &plan, config.seed, i as u32, initial.roots(i), scratch)
+                .map_init(Scratch::default, |scratch, first| {
+                    let mut task = Task::default();
+                    for i in first..(first + SAMPLES_PER_TASK).min(batch_end) {
+                        sample_one(
+                            graph,
+                            sampler,
+                            &plan,
+                            config.seed,
+                            i as u32,
+                            initial.roots(i),
+                            scratch,
+                            &mut task.record,
+                        )?;
+                        task.ends.push(task.record.vertices.len());
+                    }
+                    Ok(task)
                 })
                 .collect();
             let mut batch = SampleOutcome::with_roots_of(initial, batch_start..batch_end);
-            for record in records {
-                let record = record?;
-                batch.push(&record.vertices, &record.sources, &record.steps);
+            for task in tasks {
+                let Task { record, ends } = task?;
+                let mut start = 0;
+                for end in ends {
+                    batch.push(&record.vertices[start..end], &record.sources[start..end], &record.steps[start..end]);
+                    start = end;
+                }
             }
             batch
         };
@@ -125,7 +147,8 @@ pub(crate) fn replay_sample<S: Sampler + ?Sized>(
     sample: u32,
     roots: &[VertexId],
 ) -> Result<(Vec<VertexId>, Vec<VertexId>, Vec<u32>)> {
-    let record = sample_one(graph, sampler, schedule, seed, sample, roots, &mut Scratch::default())?;
+    let mut record = Record::default();
+    sample_one(graph, sampler, schedule, seed, sample, roots, &mut Scratch::default(), &mut record)?;
     if let Some(error) = sampler.failure() {
         return Err(error);
     }
@@ -150,6 +173,17 @@ impl Record {
     }
 }
 
+/// Samples a worker computes in one go, into one [`Task`]: enough that a task's buffers
+/// serve many samples, few enough that the workers share out a batch evenly.
+const SAMPLES_PER_TASK: usize = 32;
+
+/// The samples of one task: their records one after the other, and where each ends.
+#[derive(Default)]
+struct Task {
+    record: Record,
+    ends: Vec<usize>,
+}
+
 /// A worker's buffers, reused from sample to sample.
 #[derive(Default)]
 struct Scratch {
@@ -162,10 +196,12 @@ struct Scratch {
     combined_prefix: Vec<f64>,
     combined_sorted: SortedCombined,
     /// Vertices drawn from the current neighbourhood (draws without replacement).
-    drawn: HashSet<VertexId>,
+    drawn: FxHashSet<VertexId>,
+    /// The lanes' streams of the current step, filled ahead.
+    lane_streams: LaneStreams,
     /// REPLACE: (transit position, vertex) of this step's additions.
     replaced: Vec<(u32, VertexId)>,
-    seen: HashSet<VertexId>,
+    seen: FxHashSet<VertexId>,
 }
 
 /// The sampler `name`'s hook error prefix.
@@ -173,6 +209,8 @@ fn hook_error(plan: &Schedule, hook: &str, what: String, sample: u32, step: u32,
     Error::Program(format!("sampler `{}`: `{hook}` {what} (sample {sample}, step {step}, lane {lane})", plan.name))
 }
 
+/// Sample `sample` from `roots`, appended to `record`.
+#[allow(clippy::too_many_arguments)]
 fn sample_one<S: Sampler + ?Sized>(
     graph: &SampleGraph<'_>,
     sampler: &S,
@@ -181,9 +219,9 @@ fn sample_one<S: Sampler + ?Sized>(
     sample: u32,
     roots: &[VertexId],
     scratch: &mut Scratch,
-) -> Result<Record> {
+    record: &mut Record,
+) -> Result<()> {
     let csr = graph.csr();
-    let mut record = Record::default();
     let Scratch {
         sorted_roots,
         transits,
@@ -194,6 +232,7 @@ fn sample_one<S: Sampler + ?Sized>(
         combined_prefix,
         combined_sorted,
         drawn,
+        lane_streams,
         replaced,
         seen,
     } = scratch;
@@ -305,11 +344,20 @@ fn sample_one<S: Sampler + ?Sized>(
             }
         } else {
             let view = SampleView::new(graph, base, seed, sample, step);
+            for &t in transits.iter() {
+                prefetch(csr.offsets(), t as usize);
+            }
+            lane_streams.start(seed, sample, step);
             let mut lane_base = 0u64;
             for (pos, &t) in transits.iter().enumerate() {
                 let row = csr.neighbors(t);
                 let lanes = if size == ALL_NEIGHBOURS { row.len() as u64 } else { size as u64 };
                 let distinct = if unique { distinct_in_sorted(row) } else { u64::MAX };
+                if let Ok(first) = u32::try_from(lane_base) {
+                    for stream in lane_streams.window(first, lanes.min(FILL_WIDTH as u64) as u32) {
+                        prefetch_predicted_edges(csr, t, stream);
+                    }
+                }
                 drawn.clear();
                 let mut exhausted = false;
                 for j in 0..lanes {
@@ -317,7 +365,7 @@ fn sample_one<S: Sampler + ?Sized>(
                         break;
                     }
                     let lane = lane_index(plan, sample, step, lane_base + j)?;
-                    view.start_lane(lane);
+                    view.start_lane_with(lane_streams.window(lane, 1)[0].clone());
                     let mut attempts = 0;
                     loop {
                         let v = sampler.next(&view, sample, t, j as u32, step);
@@ -359,7 +407,45 @@ fn sample_one<S: Sampler + ?Sized>(
             }
         }
     }
-    Ok(record)
+    Ok(())
+}
+
+/// The streams of a step's lanes, [`FILL_WIDTH`] consecutive lanes filled at once
+/// ([`Stream::fill_all`]): the engine asks for lanes in increasing order (a transit's first
+/// lanes to prefetch their edges, then each lane as it draws), so a window is filled once.
+#[derive(Default)]
+struct LaneStreams {
+    seed: u64,
+    sample: u32,
+    step: u32,
+    /// The lane of `streams[0]`.
+    first: u32,
+    streams: Vec<Stream>,
+}
+
+impl LaneStreams {
+    /// Forgets the lanes filled so far: the next are of (`seed`, `sample`, `step`).
+    fn start(&mut self, seed: u64, sample: u32, step: u32) {
+        (self.seed, self.sample, self.step) = (seed, sample, step);
+        self.streams.clear();
+    }
+
+    /// The streams of lanes `lane..lane + count` (`count <= FILL_WIDTH`; fewer past lane
+    /// `u32::MAX`), their first blocks drawn: those filled already, else a window filled
+    /// from `lane` on.
+    fn window(&mut self, lane: u32, count: u32) -> &[Stream] {
+        debug_assert!(count as usize <= FILL_WIDTH);
+        let held = lane >= self.first && (lane - self.first) as usize + count as usize <= self.streams.len();
+        if !held {
+            self.first = lane;
+            self.streams.clear();
+            let end = lane.saturating_add(FILL_WIDTH as u32 - 1);
+            self.streams.extend((lane..=end).map(|l| sample_stream(self.seed, self.sample, self.step, l)));
+            Stream::fill_all(&mut self.streams);
+        }
+        let start = (lane - self.first) as usize;
+        &self.streams[start..(start + count as usize).min(self.streams.len())]
+    }
 }
 
 /// Whether `next`'s result `v`, drawn from transit `t` whose neighbours are `row`, is one of

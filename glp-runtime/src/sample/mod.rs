@@ -68,6 +68,7 @@ pub mod gpu;
 mod interpreted;
 pub mod npy;
 mod outcome;
+mod prefetch;
 pub mod probe;
 mod roots;
 mod sampler;

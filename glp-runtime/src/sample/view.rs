@@ -132,7 +132,14 @@ impl<'a> SampleView<'a> {
     /// from the stream of (seed, sample, step, lane), in call order).
     #[inline]
     pub(super) fn start_lane(&self, lane: u32) {
-        *self.stream.borrow_mut() = sample_stream(self.seed, self.sample, self.step, lane);
+        self.start_lane_with(sample_stream(self.seed, self.sample, self.step, lane));
+    }
+
+    /// [`SampleView::start_lane`] with the lane's stream given: `sample_stream(seed, sample,
+    /// step, lane)`, drawn ahead or not (an engine that fills several lanes' blocks at once).
+    #[inline]
+    pub(super) fn start_lane_with(&self, stream: Stream) {
+        *self.stream.borrow_mut() = stream;
     }
 
     // ----- the graph -----

@@ -1,0 +1,44 @@
+//! Software prefetches of the CPU engines: a sampling step is a chain of dependent reads (a
+//! transit's row offsets, then a neighbour), and an engine that knows several steps' transits
+//! and random words ahead of the hook calls asks the core for their lines early, so that the
+//! misses of many steps overlap. A prefetch never changes a result, only when it is ready.
+
+use crate::graph::{Csr, VertexId};
+use crate::random::Stream;
+
+/// Prefetches the edges of `t` a hook is likely to read first: a uniform draw among the row
+/// (`random_below(degree)`, Lemire's method, whose first attempt is accepted but for a
+/// fraction degree / 2^32) from the first word of the step's stream (DeepWalk, node2vec) or
+/// from the third (after a termination test's `random_f64`, PPR). A prefetch has no effect but
+/// on timing: a hook that reads otherwise gets the same values. The engines prefetch the
+/// row's offsets some time before.
+#[inline]
+pub(super) fn prefetch_predicted_edges(csr: &Csr, t: VertexId, stream: &Stream) {
+    let offsets = csr.offsets();
+    let t = t as usize;
+    if t + 1 >= offsets.len() {
+        return;
+    }
+    let (start, degree) = (offsets[t], offsets[t + 1] - offsets[t]);
+    for k in [0, 2] {
+        if let Some(word) = stream.peek(k) {
+            let predicted = (u64::from(word) * degree) >> 32;
+            prefetch(csr.targets(), (start + predicted) as usize);
+        }
+    }
+}
+
+/// Asks the core to fetch `values[i]` into its cache (nothing when `i` is past the end).
+#[inline]
+pub(super) fn prefetch<T>(values: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(value) = values.get(i) {
+        // SAFETY: a prefetch reads nothing architecturally and cannot fault; the address is
+        // that of a live element of `values`.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(value as *const T as *const i8)
+        };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (values, i);
+}
