@@ -389,6 +389,9 @@ fn sample_one<S: Sampler + ?Sized>(
                 lane_base += lanes;
             }
         }
+        if step + 1 == plan.steps() {
+            break; // no step grows from the last one's transits
+        }
         if plan.replace {
             if replaced.is_empty() {
                 transits.clear();
@@ -451,6 +454,7 @@ impl LaneStreams {
 /// Whether `next`'s result `v`, drawn from transit `t` whose neighbours are `row`, is one of
 /// them: at once when it is the edge the hook read last, else by a search; the hook's error
 /// when it is not.
+#[inline(always)]
 pub(super) fn check_neighbour(
     view: &SampleView<'_>,
     row: &[VertexId],
@@ -460,7 +464,23 @@ pub(super) fn check_neighbour(
     step: u32,
     lane: u64,
 ) -> Result<()> {
-    if view.read_edge(t, v) || row.binary_search(&v).is_ok() {
+    if view.read_edge(t, v) {
+        return Ok(());
+    }
+    search_neighbour(row, plan, (t, v), sample, step, lane)
+}
+
+/// [`check_neighbour`] for a result that is not the edge the hook read: by a search.
+#[inline(never)]
+fn search_neighbour(
+    row: &[VertexId],
+    plan: &Schedule,
+    (t, v): (VertexId, VertexId),
+    sample: u32,
+    step: u32,
+    lane: u64,
+) -> Result<()> {
+    if row.binary_search(&v).is_ok() {
         return Ok(());
     }
     let what = format!("returned vertex {v}, which is not a neighbour of its transit {t}");

@@ -361,7 +361,7 @@ impl<'a> SampleView<'a> {
 
     /// A uniform integer in `0..n`, exact (Lemire's method: [`Stream::next_below`]); 0, with
     /// no draw, when `n` is 0.
-    #[inline]
+    #[inline(always)]
     pub fn random_below(&self, n: u64) -> u64 {
         if n == 0 {
             return 0;
