@@ -26,11 +26,12 @@ use crate::random::{sample_stream, Stream};
 use rayon::prelude::*;
 use std::ops::Range;
 
-/// Walks a worker advances together: enough independent chains of reads to overlap their
-/// misses (the prefetches of one step get the time of the group's other hook calls), few
-/// enough that the group's walks stay in the core's cache (64 walks of 100 steps: 26 KB).
-/// On 2 threads of this project's CI machine, 16 -> 64 took DeepWalk on R-MAT 20 from
-/// 36 to 48 M steps/s and PPR from 28 to 37-44.
+/// Walks a worker keeps in flight: enough independent chains of reads to overlap their
+/// misses (the prefetches of one step get the time of the other walks' hook calls), few
+/// enough that their walks stay in the core's cache (64 walks of 100 steps: 26 KB). A walk
+/// that ends hands its place to the task's next sample, so the count stays up while walks
+/// stop early (PPR). On 2 threads of this project's CI machine, 16 -> 64 took DeepWalk on
+/// R-MAT 20 from 36 to 48 M steps/s and PPR from 28 to 37-44.
 pub const WALKERS: usize = 64;
 
 /// The walks of samples `samples` of `initial` (one root each), as an outcome in sample
@@ -47,18 +48,20 @@ pub(super) fn run<S: Sampler + ?Sized>(
     // A walk's history: level l's transit at history[l], so level l starts at l.
     let starts: Vec<usize> = (0..=steps).collect();
     let step_numbers: Vec<u32> = (0..steps as u32).collect();
-    let groups: Vec<Vec<std::result::Result<Vec<VertexId>, Error>>> = samples
+    // Tasks of several walkers' worth of samples, about four per thread.
+    let task = (samples.len() / (4 * rayon::current_num_threads())).clamp(WALKERS, 16 * WALKERS);
+    let tasks: Vec<Vec<std::result::Result<Vec<VertexId>, Error>>> = samples
         .clone()
-        .step_by(WALKERS)
+        .step_by(task)
         .collect::<Vec<_>>()
         .into_par_iter()
         .map(|first| {
-            let group = first..(first + WALKERS).min(samples.end);
-            walk_group(graph, sampler, plan, seed, initial, group, &starts)
+            let samples = first..(first + task).min(samples.end);
+            walk_task(graph, sampler, plan, seed, initial, samples, &starts)
         })
         .collect();
     let mut outcome = SampleOutcome::with_roots_of(initial, samples);
-    for walk in groups.into_iter().flatten() {
+    for walk in tasks.into_iter().flatten() {
         let walk = walk?;
         let added = walk.len() - 1;
         outcome.push(&walk[1..], &walk[..added], &step_numbers[..added]);
@@ -66,89 +69,97 @@ pub(super) fn run<S: Sampler + ?Sized>(
     Ok(outcome)
 }
 
-/// The walks of samples `group`, each its vertices from the root on, or the error that
-/// stopped it.
-fn walk_group<S: Sampler + ?Sized>(
+/// A walk in flight: its sample and its vertices from the root on.
+struct Walker {
+    sample: usize,
+    walk: Vec<VertexId>,
+}
+
+/// The walks of samples `samples`, in sample order, each its vertices from the root on, or
+/// the error that stopped it: [`WALKERS`] walks advance together, one step each per round,
+/// and a walk that ends makes room for the next sample.
+fn walk_task<S: Sampler + ?Sized>(
     graph: &SampleGraph<'_>,
     sampler: &S,
     plan: &Schedule,
     seed: u64,
     initial: &InitialSamples,
-    group: Range<usize>,
+    samples: Range<usize>,
     starts: &[usize],
 ) -> Vec<std::result::Result<Vec<VertexId>, Error>> {
     let csr = graph.csr();
-    let rows = starts.len();
-    let mut walks: Vec<Vec<VertexId>> = group
-        .clone()
-        .map(|i| {
-            let mut walk = Vec::with_capacity(rows);
-            walk.push(initial.roots(i)[0]);
-            walk
+    let steps = plan.steps() as usize;
+    let mut results: Vec<std::result::Result<Vec<VertexId>, Error>> = Vec::with_capacity(samples.len());
+    results.resize_with(samples.len(), || Ok(Vec::new()));
+    let mut pending = samples.clone();
+    let start = |pending: &mut Range<usize>| {
+        pending.next().map(|sample| {
+            let root = initial.roots(sample)[0];
+            prefetch(csr.offsets(), root as usize);
+            let mut walk = Vec::with_capacity(steps + 1);
+            walk.push(root);
+            Walker { sample, walk }
         })
-        .collect();
-    let mut errors: Vec<Option<Error>> = (0..walks.len()).map(|_| None).collect();
+    };
+    let mut walkers: Vec<Option<Walker>> = (0..WALKERS.min(samples.len())).map(|_| start(&mut pending)).collect();
     let no_combined = SortedCombined::default();
-    // Each running walk's stream for the step, its first block drawn before the hook calls.
-    let mut streams: Vec<Stream> = vec![Stream::new(seed, 0); walks.len()];
-    for walk in &walks {
-        prefetch(csr.offsets(), walk[0] as usize);
-    }
-    for step in 0..plan.steps() {
-        let level = step as usize;
-        let running = |walk: &Vec<VertexId>, error: &Option<Error>| walk.len() == level + 1 && error.is_none();
-        for (w, sample) in group.clone().enumerate() {
-            if running(&walks[w], &errors[w]) {
-                streams[w] = sample_stream(seed, sample as u32, step, 0);
+    // Each walker's stream for its step, its first block drawn before the hook calls.
+    let mut streams: Vec<Stream> = vec![Stream::new(seed, 0); walkers.len()];
+    while walkers.iter().any(Option::is_some) {
+        for (walker, stream) in walkers.iter().zip(streams.iter_mut()) {
+            if let Some(Walker { sample, walk }) = walker {
+                *stream = sample_stream(seed, *sample as u32, (walk.len() - 1) as u32, 0);
             }
         }
         Stream::fill_all(&mut streams);
-        for (walk, stream) in walks.iter().zip(&streams) {
-            if walk.len() == level + 1 {
-                prefetch_predicted_edges(csr, walk[level], stream);
+        for (walker, stream) in walkers.iter().zip(&streams) {
+            if let Some(Walker { walk, .. }) = walker {
+                prefetch_predicted_edges(csr, walk[walk.len() - 1], stream);
             }
         }
-        let mut advanced = false;
-        for (w, sample) in group.clone().enumerate() {
-            if !running(&walks[w], &errors[w]) {
-                continue;
-            }
-            let walk = &walks[w];
+        for (slot, stream) in walkers.iter_mut().zip(&streams) {
+            let Some(Walker { sample, walk }) = slot else { continue };
+            let level = walk.len() - 1;
+            let step = level as u32;
             let t = walk[level];
+            let mut ended = true;
             // A draw without replacement from an empty row, which the general engine does
-            // not make.
-            if plan.unique[level] && csr.degree(t) == 0 {
-                continue;
+            // not make, ends the walk.
+            if !(plan.unique[level] && csr.degree(t) == 0) {
+                let state = SampleState {
+                    roots: &walk[..1],
+                    sorted_roots: &walk[..1],
+                    history: walk,
+                    history_starts: &starts[..=level],
+                    combined: &[],
+                    combined_sources: &[],
+                    combined_prefix: &[],
+                    combined_sorted: &no_combined,
+                };
+                let sample32 = *sample as u32;
+                let view = SampleView::with_stream(graph, state, seed, sample32, step, stream.clone());
+                let v = sampler.next(&view, sample32, t, 0, step);
+                if v != NONE {
+                    match check_neighbour(&view, csr.neighbors(t), plan, (t, v), sample32, step, 0) {
+                        Ok(()) => {
+                            walk.push(v);
+                            prefetch(csr.offsets(), v as usize);
+                            ended = walk.len() == steps + 1;
+                        }
+                        Err(error) => results[*sample - samples.start] = Err(error),
+                    }
+                }
             }
-            let sample = sample as u32;
-            let state = SampleState {
-                roots: &walk[..1],
-                sorted_roots: &walk[..1],
-                history: walk,
-                history_starts: &starts[..=level],
-                combined: &[],
-                combined_sources: &[],
-                combined_prefix: &[],
-                combined_sorted: &no_combined,
-            };
-            let view = SampleView::with_stream(graph, state, seed, sample, step, streams[w].clone());
-            let v = sampler.next(&view, sample, t, 0, step);
-            if v == NONE {
-                continue;
+            if ended {
+                let Walker { sample, walk } = slot.take().expect("the walker is in flight");
+                if let Ok(done) = &mut results[sample - samples.start] {
+                    *done = walk;
+                }
+                *slot = start(&mut pending);
             }
-            if let Err(error) = check_neighbour(&view, csr.neighbors(t), plan, (t, v), sample, step, 0) {
-                errors[w] = Some(error);
-                continue;
-            }
-            walks[w].push(v);
-            prefetch(csr.offsets(), v as usize);
-            advanced = true;
-        }
-        if !advanced {
-            break;
         }
     }
-    walks.into_iter().zip(errors).map(|(walk, error)| error.map_or(Ok(walk), Err)).collect()
+    results
 }
 
 #[cfg(test)]
