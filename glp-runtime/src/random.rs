@@ -266,7 +266,7 @@ impl Stream {
     /// Draws the next block of every stream of `streams` whose buffer is used up, as
     /// [`Stream::filled`] does stream by stream (the others are left as they are): the same
     /// words, computed [`FILL_WIDTH`] streams at a time with the core's vector instructions,
-    /// several times faster than one block after the other. The CPU engines fill a step's
+    /// in fewer instructions than one block after the other. The CPU engines fill a step's
     /// streams with it before the hook calls that draw from them.
     pub fn fill_all(streams: &mut [Stream]) {
         for chunk in streams.chunks_mut(FILL_WIDTH) {
