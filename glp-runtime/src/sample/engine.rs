@@ -464,27 +464,18 @@ pub(super) fn check_neighbour(
     step: u32,
     lane: u64,
 ) -> Result<()> {
-    if view.read_edge(t, v) {
-        return Ok(());
-    }
-    search_neighbour(row, plan, (t, v), sample, step, lane)
-}
-
-/// [`check_neighbour`] for a result that is not the edge the hook read: by a search.
-#[inline(never)]
-fn search_neighbour(
-    row: &[VertexId],
-    plan: &Schedule,
-    (t, v): (VertexId, VertexId),
-    sample: u32,
-    step: u32,
-    lane: u64,
-) -> Result<()> {
-    if row.binary_search(&v).is_ok() {
+    if view.read_edge(t, v) || in_row(row, v) {
         return Ok(());
     }
     let what = format!("returned vertex {v}, which is not a neighbour of its transit {t}");
     Err(hook_error(plan, "next", what, sample, step, lane))
+}
+
+/// Whether the sorted `row` holds `v`: [`check_neighbour`]'s search, out of line so that its
+/// fast path stays small where it is inlined.
+#[inline(never)]
+fn in_row(row: &[VertexId], v: VertexId) -> bool {
+    row.binary_search(&v).is_ok()
 }
 
 /// The stream lane of draw `lane` of a step; draws are numbered in `u32`.
