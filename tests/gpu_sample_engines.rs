@@ -1,7 +1,8 @@
 //! CPU == GPU for whole sampling runs: every built-in sampler, a sampler file, draws without
 //! replacement and samples that outgrow their first region give on the GPU engines
 //! (`glp::sample::gpu::run`, sample-parallel through `auto`, and transit-parallel) exactly
-//! the CPU engine's samples (every vertex, its transit and step) for the same seed: on a
+//! the CPU engine's samples (every vertex, its transit and step) for the same seed, whichever
+//! way the walk engine reads its edges (the CSR, 8- or 16-byte packed edges): on a
 //! weighted real graph, on a small graph with a dead end, and on a graph with hubs of
 //! thousands of neighbours and repeated neighbours; with one root per sample (the walk engine
 //! for walks) and several (the per-sample engine); with thousands of samples on one hub, so
@@ -14,7 +15,7 @@ mod common;
 use common::{degree_mix, load, small_with_dead_end, with_integer_weights};
 use glp::device::Gpu;
 use glp::graph::Csr;
-use glp::sample::gpu::{DeviceSampleGraph, GpuEngine, GpuSampleConfig, GpuSampleStats};
+use glp::sample::gpu::{DeviceSampleGraph, GpuEngine, GpuSampleConfig, GpuSampleStats, WalkPacking};
 use glp::sample::{
     self, CompiledSampler, InitialSamples, InterpretedSampler, SampleConfig, SampleGraph, SampleOutcome,
 };
@@ -149,6 +150,33 @@ fn walks_in_several_batches_and_a_sampler_file_match_the_cpu() {
         let (outcome, stats) = on_gpu.unwrap();
         assert_same(sampler.name(), &cpu, &outcome);
         assert_eq!((stats.engine, stats.batches), ("walks", 11), "{}", sampler.name());
+    }
+}
+
+/// The walk engine's three ways of reading a step's edge (the CSR, 8-byte and 16-byte packed
+/// edges) give the CPU's walks, for first- and second-order walks, weighted or not.
+#[test]
+fn every_walk_packing_samples_as_the_cpu() {
+    let Some(gpu) = common::gpu_or_skip("every_walk_packing_samples_as_the_cpu") else { return };
+    let expected = [
+        (WalkPacking::Plain, ["glp_sample_walks", "glp_sample_walks_single"]),
+        (WalkPacking::Narrow, ["glp_sample_walks_narrow"; 2]),
+        (WalkPacking::Wide, ["glp_sample_walks_packed"; 2]),
+    ];
+    for (name, csr) in graphs() {
+        let initial = InitialSamples::every_vertex(csr.num_vertices()).unwrap();
+        for app in ["deepwalk", "weighted-deepwalk", "ppr", "node2vec"] {
+            let sampler = (BUILT_IN.iter().find(|b| b.name == app).unwrap().sampler)();
+            for (packing, kernels) in expected {
+                let config = GpuSampleConfig { seed: 21, walk_packing: Some(packing), ..GpuSampleConfig::default() };
+                let (cpu, on_gpu) = both(&gpu, &csr, sampler.as_ref(), &initial, config);
+                let (outcome, stats) = on_gpu.unwrap_or_else(|e| panic!("{app} {packing:?} on {name}: {e}"));
+                assert_same(&format!("{app} {packing:?} on {name}"), &cpu, &outcome);
+                let looping = !sampler.loop_sites().is_empty();
+                let kernel = if looping && packing == WalkPacking::Plain { kernels[1] } else { kernels[0] };
+                assert_eq!(stats.walk_kernel, kernel, "{app} {packing:?} on {name}");
+            }
+        }
     }
 }
 

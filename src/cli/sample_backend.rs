@@ -242,6 +242,7 @@ impl<'g> Sampling<'g> {
                     engine: options.engine.engine(),
                     device_memory: options.device_memory,
                     batch_samples: options.batch_samples,
+                    walk_packing: None,
                 };
                 let (stats, summary) =
                     gpu::run_streamed(&on.gpu, &on.graph, app.compiled(), initial, &config, &mut sink)?;

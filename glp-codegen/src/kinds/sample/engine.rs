@@ -209,11 +209,13 @@ const TRANSIT_KERNELS: &str = include_str!("transit_kernels.cu");
 pub const ENGINE_KERNELS: Template = Template::new("kinds/sample/engine_kernels.cu", include_str!("engine_kernels.cu"));
 
 /// The entry points of [`ENGINE_KERNELS`].
-pub const ENGINE_KERNEL_NAMES: [&str; 18] = [
+pub const ENGINE_KERNEL_NAMES: [&str; 20] = [
     "glp_sample_walks",
     "glp_sample_walks_single",
     "glp_sample_walks_packed",
+    "glp_sample_walks_narrow",
     "glp_sample_pack_edges",
+    "glp_sample_pack_edges_narrow",
     "glp_sample_per_sample",
     "glp_sample_per_sample_warp",
     "glp_sample_per_sample_draws",

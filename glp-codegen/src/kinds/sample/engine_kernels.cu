@@ -46,17 +46,23 @@ __device__ __forceinline__ glp_u32 glp_walk_next(const glp_sample_params& params
 // walks[i] (row 0); its vertex at level l (after step l - 1) goes to walks[l * count + i],
 // GLP_SAMPLE_NONE once it has stopped (rows after that are left as they were: the host reads a
 // walk up to its first NONE). A thread whose walkers have all stopped leaves.
-// PACKED (glp_sample_walks_packed, over glp_sample_pack_edges's array): a walker keeps its
-// vertex's row (offset, degree) in registers, taken from the packed edge it arrived by, so a
-// step is one 16-byte read instead of the offsets' read and then the edge's. Samplers whose
-// hooks read other rows each draw (node2vec's history) run the plain kernel: their time is
-// in those reads, and the packed walker's registers would cost them occupancy.
-template <bool PACKED, int W>
+// PACKING (glp_sample_walks_packed over glp_sample_pack_edges's array, glp_sample_walks_narrow
+// over glp_sample_pack_edges_narrow's): a walker keeps its vertex's row (offset, degree) in
+// registers, taken from the packed edge it arrived by, so a step is one 16-byte (8-byte) read
+// instead of the offsets' read and then the edge's. Samplers whose hooks read other rows each
+// draw (node2vec's history) run the plain kernel: their time is in those reads, and the packed
+// walker's registers would cost them occupancy.
+#define GLP_WALKS_PLAIN 0
+#define GLP_WALKS_PACKED 1
+#define GLP_WALKS_NARROW 2
+template <int PACKING, int W>
 __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const glp_sample_view& graph, glp_u64 seed,
                                           const glp_u32* __restrict__ samples, glp_u32 count, glp_u32 steps,
                                           const unsigned char* __restrict__ unique_steps,
                                           const glp_u32* __restrict__ roots, glp_u32* walks, glp_u64* failed_sample,
-                                          const uint4* __restrict__ packed) {
+                                          const void* __restrict__ packed, glp_u32 target_bits,
+                                          glp_u32 offset_bits) {
+    constexpr bool PACKED = PACKING != GLP_WALKS_PLAIN;
     const glp_u64 base = (glp_u64)blockIdx.x * blockDim.x * W + threadIdx.x;
     glp_u32 current[W], sample[W];
     glp_u64 row_offset[W];
@@ -86,7 +92,10 @@ __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const
             glp_sample_stream stream = glp_sample_stream_new(seed, sample[w], step, 0u);
             glp_sample_view view = graph;
             view.cached_row = nullptr;  // known to the compiler: the checks fold away
-            view.packed_edges = PACKED ? packed : nullptr;
+            view.packed_edges = PACKING == GLP_WALKS_PACKED ? (const uint4*)packed : nullptr;
+            view.packed_narrow = PACKING == GLP_WALKS_NARROW ? (const glp_u64*)packed : nullptr;
+            view.packed_target_bits = target_bits;
+            view.packed_offset_bits = offset_bits;
             view.known_vertex = t;
             view.known_offset = row_offset[w];
             view.known_degree = row_degree[w];
@@ -126,7 +135,8 @@ glp_sample_walks(const glp_sample_params params, const glp_sample_view graph, co
                  const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
                  const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots, glp_u32* walks,
                  glp_u64* failed_sample) {
-    glp_walks<false, GLP_SAMPLE_WALKERS>(params, graph, seed, samples, count, steps, unique_steps, roots, walks, failed_sample, nullptr);
+    glp_walks<GLP_WALKS_PLAIN, GLP_SAMPLE_WALKERS>(params, graph, seed, samples, count, steps, unique_steps, roots, walks,
+                                                   failed_sample, nullptr, 0u, 0u);
 }
 
 // Walks whose hooks loop (node2vec's rejection): a draw is a loop of data-dependent length, so
@@ -137,7 +147,8 @@ glp_sample_walks_single(const glp_sample_params params, const glp_sample_view gr
                         const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
                         const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots,
                         glp_u32* walks, glp_u64* failed_sample) {
-    glp_walks<false, 1>(params, graph, seed, samples, count, steps, unique_steps, roots, walks, failed_sample, nullptr);
+    glp_walks<GLP_WALKS_PLAIN, 1>(params, graph, seed, samples, count, steps, unique_steps, roots, walks, failed_sample,
+                                  nullptr, 0u, 0u);
 }
 
 extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
@@ -145,7 +156,18 @@ glp_sample_walks_packed(const glp_sample_params params, const glp_sample_view gr
                         const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
                         const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots,
                         glp_u32* walks, glp_u64* failed_sample, const uint4* __restrict__ packed) {
-    glp_walks<true, GLP_SAMPLE_WALKERS>(params, graph, seed, samples, count, steps, unique_steps, roots, walks, failed_sample, packed);
+    glp_walks<GLP_WALKS_PACKED, GLP_SAMPLE_WALKERS>(params, graph, seed, samples, count, steps, unique_steps, roots, walks,
+                                                    failed_sample, packed, 0u, 0u);
+}
+
+extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
+glp_sample_walks_narrow(const glp_sample_params params, const glp_sample_view graph, const glp_u64 seed,
+                        const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
+                        const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots,
+                        glp_u32* walks, glp_u64* failed_sample, const glp_u64* __restrict__ packed,
+                        const glp_u32 target_bits, const glp_u32 offset_bits) {
+    glp_walks<GLP_WALKS_NARROW, GLP_SAMPLE_WALKERS>(params, graph, seed, samples, count, steps, unique_steps, roots, walks,
+                                                    failed_sample, packed, target_bits, offset_bits);
 }
 
 
@@ -205,6 +227,7 @@ glp_sample_walks_partitioned(const glp_sample_params params, const glp_sample_vi
     glp_sample_view view = graph;
     view.cached_row = nullptr;
     view.packed_edges = nullptr;
+    view.packed_narrow = nullptr;
     view.roots = roots + i;
     view.sorted_roots = roots + i;
     view.root_count = 1u;
@@ -260,6 +283,18 @@ extern "C" __global__ void glp_sample_pack_edges(const glp_sample_view graph, ui
     const glp_u32 u = graph.targets[e];
     const glp_u64 offset = graph.offsets[u];
     packed[e] = make_uint4(u, (glp_u32)(graph.offsets[u + 1u] - offset), (glp_u32)offset, (glp_u32)(offset >> 32));
+}
+
+// The same in one word per edge (glp_sample_walks_narrow): target | offset << target_bits |
+// degree << (target_bits + offset_bits). The host builds them when the three fit 64 bits.
+extern "C" __global__ void glp_sample_pack_edges_narrow(const glp_sample_view graph, glp_u64* packed, const glp_u64 edges,
+                                                        const glp_u32 target_bits, const glp_u32 offset_bits) {
+    const glp_u64 e = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= edges) return;
+    const glp_u32 u = graph.targets[e];
+    const glp_u64 offset = graph.offsets[u];
+    const glp_u64 degree = graph.offsets[u + 1u] - offset;
+    packed[e] = (glp_u64)u | (offset << target_bits) | (degree << (target_bits + offset_bits));
 }
 
 // ----- one sample per thread, or per warp -----
@@ -353,6 +388,7 @@ __device__ __forceinline__ void glp_engine_view(const glp_sample_batch& b, glp_u
     view.history_starts = s.starts;
     view.stream = &stream;
     view.packed_edges = nullptr;  // the walk engine's alone: known to the compiler, the checks fold away
+    view.packed_narrow = nullptr;
     view.combined = nullptr;
     view.combined_sources = nullptr;
     view.combined_prefix = nullptr;

@@ -59,7 +59,11 @@ crate::c_struct! {
         /// that a walk step reads its next row's metadata with the edge (null: none; set by
         /// the walk engine, which then fills known_*)
         packed_edges: u64 => "const uint4*",
-        /// known_vertex's offset, when packed_edges is set
+        /// the same in one word per edge: target | offset << packed_target_bits | degree <<
+        /// (packed_target_bits + packed_offset_bits), for graphs whose three fit 64 bits
+        /// (null: none; set by the walk engine instead of packed_edges)
+        packed_narrow: u64 => "const glp_u64*",
+        /// known_vertex's offset, when packed_edges or packed_narrow is set
         known_offset: u64 => "glp_u64",
         /// a graph whose edges stay in host memory: per partition of 2^partition_shift edges
         /// (CSR order), the address of the partition's first edge, each row whole from there: a
@@ -81,6 +85,9 @@ crate::c_struct! {
         /// the vertex whose row metadata the engine knows (when packed_edges is set)
         known_vertex: u32 => "glp_u32",
         known_degree: u32 => "glp_u32",
+        /// the bits of a target and of an offset in packed_narrow's words
+        packed_target_bits: u32 => "glp_u32",
+        packed_offset_bits: u32 => "glp_u32",
     }
 }
 
@@ -131,6 +138,6 @@ mod tests {
         assert!(view.contains("glp_sample_loop_fault(const glp_sample_view& view"));
         assert!(!view.contains("/*{{"));
         assert!(view.contains(&format!("\n{}\n", SampleViewArgs::c_definition())));
-        assert_eq!(std::mem::size_of::<SampleViewArgs>(), 25 * 8 + 8 * 4);
+        assert_eq!(std::mem::size_of::<SampleViewArgs>(), 26 * 8 + 10 * 4);
     }
 }

@@ -79,7 +79,7 @@ __device__ __forceinline__ bool glp_sample_is_cached(const glp_sample_view& view
 // Whether the engine knows v's row metadata (the walk engine's transit, from the packed edge
 // that led to it): no read of the offsets.
 __device__ __forceinline__ bool glp_sample_is_known(const glp_sample_view& view, glp_u32 v) {
-    return view.packed_edges != nullptr && v == view.known_vertex;
+    return (view.packed_edges != nullptr || view.packed_narrow != nullptr) && v == view.known_vertex;
 }
 __device__ __forceinline__ glp_u64 glp_sample_degree(const glp_sample_view& view, glp_u32 v) {
     if (glp_sample_is_cached(view, v)) return view.cached_degree;
@@ -103,7 +103,14 @@ __device__ __forceinline__ const glp_u32* glp_sample_row(const glp_sample_view& 
 __device__ __forceinline__ glp_u32 glp_sample_edge(const glp_sample_view& view, glp_u32 v, glp_u64 i) {
     if (i >= glp_sample_degree(view, v)) return GLP_SAMPLE_NONE;
     glp_u32 u;
-    if (glp_sample_is_known(view, v)) {  // one 16-byte read: the target and its row
+    if (glp_sample_is_known(view, v) && view.packed_narrow != nullptr) {  // one 8-byte read: the target and its row
+        const glp_u64 e = view.packed_narrow[view.known_offset + i];
+        const glp_u32 offset_shift = view.packed_target_bits;
+        const glp_u32 degree_shift = offset_shift + view.packed_offset_bits;
+        u = (glp_u32)(e & ((1ull << offset_shift) - 1ull));
+        view.stream->last_offset = (e >> offset_shift) & ((1ull << view.packed_offset_bits) - 1ull);
+        view.stream->last_degree = (glp_u32)(e >> degree_shift);
+    } else if (glp_sample_is_known(view, v)) {  // one 16-byte read: the target and its row
         const uint4 e = view.packed_edges[view.known_offset + i];
         u = e.x;
         view.stream->last_degree = e.y;

@@ -7,7 +7,7 @@ use crate::memory::format_bytes;
 use crate::sample::edges::SampleGraph;
 use glp_codegen::kinds::sample::layout::SampleViewArgs;
 use glp_codegen::loops::default_loop_budget;
-use std::cell::{OnceCell, RefCell};
+use std::cell::RefCell;
 
 /// A graph on the GPU with what sampler views read besides the CSR (the weights' prefix
 /// sums and per-vertex maxima on weighted graphs), and the host graph it mirrors, from which
@@ -19,9 +19,39 @@ pub struct DeviceSampleGraph<'a> {
     max_degree: u64,
     active_vertices: u64,
     rows_distinct: bool,
-    /// The walk engine's packed edges (`glp_sample_pack_edges`): four words per edge, built on
-    /// first use.
-    packed: OnceCell<DeviceBuffer<u32>>,
+    /// The walk engine's packed edges (`glp_sample_pack_edges`, `_narrow`) and their
+    /// packing, built on first use.
+    packed: RefCell<Option<(Packing, DeviceBuffer<u32>)>>,
+}
+
+/// How the walk engine's packed edges hold, per edge (CSR order), its target and the target's
+/// row, so that a walk step reads its next row's metadata with the edge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Packing {
+    /// 16 bytes: target, degree, offset (two words).
+    Wide,
+    /// 8 bytes: `target | offset << target_bits | degree << (target_bits + offset_bits)`,
+    /// for graphs whose vertex ids, offsets and degrees fit that word.
+    Narrow { target_bits: u32, offset_bits: u32 },
+}
+
+impl Packing {
+    /// The narrow packing of a graph of `vertices`, `edges` and largest degree `max_degree`,
+    /// when its three fields fit 64 bits.
+    pub(super) fn narrow(vertices: u64, edges: u64, max_degree: u64) -> Option<Packing> {
+        let bits = |x: u64| (64 - x.leading_zeros()).max(1);
+        let target_bits = bits(vertices.saturating_sub(1));
+        let offset_bits = bits(edges);
+        (target_bits + offset_bits + bits(max_degree) <= 64).then_some(Packing::Narrow { target_bits, offset_bits })
+    }
+
+    /// Bytes per edge.
+    pub(super) fn edge_bytes(self) -> u64 {
+        match self {
+            Packing::Wide => 16,
+            Packing::Narrow { .. } => 8,
+        }
+    }
 }
 
 /// Where the edges are.
@@ -108,7 +138,7 @@ impl<'a> DeviceSampleGraph<'a> {
             max_degree,
             active_vertices,
             rows_distinct,
-            packed: OnceCell::new(),
+            packed: RefCell::new(None),
         })
     }
 
@@ -154,24 +184,45 @@ impl<'a> DeviceSampleGraph<'a> {
         self.rows_distinct
     }
 
-    /// Bytes the walk engine's packed edges take (16 per edge), or `None` when they cannot be
-    /// built (a degree beyond 32 bits, edges in host memory).
-    pub(super) fn packed_bytes(&self) -> Option<u64> {
-        let on_device = matches!(self.edges, Edges::Device { .. });
-        (on_device && self.max_degree <= u64::from(u32::MAX)).then(|| self.host.csr().num_edges() * 16)
+    /// The packings the walk engine's packed edges may take on this graph, narrowest first
+    /// (none when the edges are in host memory or a degree passes 32 bits).
+    pub(super) fn packings(&self) -> Vec<Packing> {
+        if !matches!(self.edges, Edges::Device { .. }) || self.max_degree > u64::from(u32::MAX) {
+            return Vec::new();
+        }
+        let csr = self.host.csr();
+        let narrow = Packing::narrow(csr.num_vertices() as u64, csr.num_edges(), self.max_degree);
+        narrow.into_iter().chain([Packing::Wide]).collect()
     }
 
-    /// The device address of the packed edges, built with `module`'s `glp_sample_pack_edges`
-    /// the first time (the caller checked [`Self::packed_bytes`]).
-    pub(super) fn packed_edges(&self, gpu: &Gpu, module: &Module) -> Result<u64> {
-        if let Some(packed) = self.packed.get() {
-            return Ok(packed.device_ptr());
+    /// Bytes the packed edges take in `packing`.
+    pub(super) fn packed_bytes(&self, packing: Packing) -> u64 {
+        self.host.csr().num_edges() * packing.edge_bytes()
+    }
+
+    /// The device address of the packed edges in `packing` (one of [`Self::packings`]), built
+    /// with `module`'s `glp_sample_pack_edges` (`_narrow`) the first time.
+    pub(super) fn packed_edges(&self, gpu: &Gpu, module: &Module, packing: Packing) -> Result<u64> {
+        let mut packed = self.packed.borrow_mut();
+        if let Some((built, buffer)) = packed.as_ref() {
+            if *built == packing {
+                return Ok(buffer.device_ptr());
+            }
         }
+        *packed = None; // another packing's memory goes first
         let edges = self.host.csr().num_edges();
-        let packed = gpu.alloc_zeros::<u32>("packed edges", (edges * 4) as usize)?;
-        let args = KernelArgs::new().value(self.view()).buffer(&packed).value(edges);
-        gpu.launch(&module.kernel("glp_sample_pack_edges")?, Shape::covering(edges, 256)?, &args)?;
-        Ok(self.packed.get_or_init(|| packed).device_ptr())
+        let buffer = gpu.alloc_zeros::<u32>("packed edges", (self.packed_bytes(packing) / 4) as usize)?;
+        let args = KernelArgs::new().value(self.view()).buffer(&buffer).value(edges);
+        let (kernel, args) = match packing {
+            Packing::Wide => ("glp_sample_pack_edges", args),
+            Packing::Narrow { target_bits, offset_bits } => {
+                ("glp_sample_pack_edges_narrow", args.value(target_bits).value(offset_bits))
+            }
+        };
+        gpu.launch(&module.kernel(kernel)?, Shape::covering(edges, 256)?, &args)?;
+        let address = buffer.device_ptr();
+        *packed = Some((packing, buffer));
+        Ok(address)
     }
 
     /// Bytes the graph holds on the device.
@@ -331,4 +382,36 @@ fn pin<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits + Copy>(
     let mut pinned = gpu.alloc_pinned::<T>(what, data.len())?;
     pinned.as_mut_slice()?[..data.len()].copy_from_slice(data);
     Ok(pinned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Packing;
+
+    #[test]
+    fn the_narrow_packing_holds_an_id_an_offset_and_a_degree_in_64_bits() {
+        // com-DBLP: 317,080 vertices (19 bits), 2,099,732 stored edges (22), degree 343 (9).
+        assert_eq!(
+            Packing::narrow(317_080, 2_099_732, 343),
+            Some(Packing::Narrow { target_bits: 19, offset_bits: 22 })
+        );
+        // R-MAT 22: 22 + 27 bits leave 15 for a degree: its hubs of ~10^5 do not fit.
+        assert_eq!(
+            Packing::narrow(1 << 22, 128_311_778, 32_767),
+            Some(Packing::Narrow { target_bits: 22, offset_bits: 27 })
+        );
+        assert_eq!(Packing::narrow(1 << 22, 128_311_778, 32_768), None);
+        // The smallest graphs take one bit a field.
+        assert_eq!(Packing::narrow(1, 0, 0), Some(Packing::Narrow { target_bits: 1, offset_bits: 1 }));
+        // Exactly 64 bits fit; one more does not.
+        assert_eq!(
+            Packing::narrow(1 << 32, (1 << 16) - 1, u64::from(u16::MAX)),
+            Some(Packing::Narrow { target_bits: 32, offset_bits: 16 })
+        );
+        assert_eq!(Packing::narrow(1 << 32, 1 << 16, u64::from(u16::MAX)), None);
+        assert_eq!(
+            (Packing::Wide.edge_bytes(), Packing::Narrow { target_bits: 1, offset_bits: 1 }.edge_bytes()),
+            (16, 8)
+        );
+    }
 }

@@ -98,6 +98,22 @@ pub struct GpuSampleConfig {
     /// The most samples per batch (`None`: as many as `device_memory` holds): a streamed
     /// run's host memory is about three batches.
     pub batch_samples: Option<u64>,
+    /// The walk engine's edges: `None` picks by the graph and the hooks (packed edges when
+    /// they fit and the hooks read no history, narrow where the graph allows); a value forces
+    /// it where the graph allows (tests and benchmarks compare them).
+    pub walk_packing: Option<WalkPacking>,
+}
+
+/// How the walk engine reads a step's edge and its target's row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WalkPacking {
+    /// The CSR: the row's offsets, then the edge.
+    Plain,
+    /// Packed edges of 8 bytes (target, its row's offset and degree in one word), for graphs
+    /// whose ids, offsets and degrees fit it; else as `Plain`.
+    Narrow,
+    /// Packed edges of 16 bytes.
+    Wide,
 }
 
 /// What a GPU run measured besides its samples.
@@ -128,6 +144,8 @@ pub struct GpuSampleStats {
     pub rerun_samples: u64,
     /// The most device memory the run's buffers held at once, besides the graph.
     pub device_bytes: u64,
+    /// The walk engine's kernel (`glp_sample_walks`, `_single`, `_packed`, `_narrow`).
+    pub walk_kernel: &'static str,
     /// Partitioned walks: bytes of partitions copied to the device, passes over the
     /// partitions, and partition visits read over the bus instead.
     pub copied_bytes: u64,
@@ -187,8 +205,17 @@ pub fn run_streamed(
     };
     let plan = choice::plan(config.engine, &schedule, initial.len() as u64, max_roots, stats);
     let batch_samples = config.batch_samples.unwrap_or(u64::MAX);
-    let context =
-        Context { gpu, graph, sampler, schedule: &schedule, module: &module, seed: config.seed, budget, batch_samples };
+    let context = Context {
+        gpu,
+        graph,
+        sampler,
+        schedule: &schedule,
+        module: &module,
+        seed: config.seed,
+        budget,
+        batch_samples,
+        walk_packing: config.walk_packing,
+    };
     let samples = initial.len() as u64;
     let placement = graph.placement().name();
     let (stats, summary) = if schedule.is_walk() && max_roots == 1 && plan == choice::Plan::Fused {
@@ -219,6 +246,8 @@ struct Context<'r> {
     budget: u64,
     /// The most samples per batch.
     batch_samples: u64,
+    /// The walk engine's edges (`None`: its choice).
+    walk_packing: Option<WalkPacking>,
 }
 
 /// The replayed error of `sample`, which the GPU marked as failed: the CPU engine's error for

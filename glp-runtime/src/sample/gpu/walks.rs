@@ -7,6 +7,8 @@
 //! rows, tile by tile in parallel, while the next batch runs. When memory allows, the graph's
 //! packed edges (each edge with its target's row) make a step one read.
 
+use super::graph::Packing;
+use super::WalkPacking;
 use super::{replayed_failure, Context, GpuSampleStats};
 use crate::device::{DeviceBuffer, KernelArgs, Shape};
 use crate::error::{Error, Result};
@@ -87,17 +89,26 @@ pub(super) fn run(
             context.budget
         )));
     }
-    // The packed edges when the column array is not held in L2 (else the offsets' read is a
-    // hit and four times the bytes per edge would push the graph out of L2), they take at most
-    // half the memory allowed, and the hooks read no history (a second-order walk's time is in
-    // its other rows): a step is then one read.
+    // Packed edges (a step is then one read: the edge and its target's row) when they take at
+    // most half the memory allowed and the hooks read no history (a second-order walk's time
+    // is in its other rows, and the packed walker's registers would cost it occupancy). The
+    // narrow packing (8 bytes an edge) when the graph's ids, offsets and degrees fit it; the
+    // wide one (16) only when the column array is not held in L2: there the offsets' read is
+    // a hit and four times the bytes per edge would push the graph out of L2, while twice
+    // keeps it in (com-DBLP, H100: DeepWalk 0.62 -> 0.52 ms narrow, PPR 0.50 -> 0.55 wide).
     let in_l2 = context.graph.targets_bytes() <= gpu.info().l2_bytes / 2;
-    let packed_bytes = context
-        .graph
-        .packed_bytes()
-        .filter(|&bytes| !in_l2 && bytes <= context.budget / 2 && !context.sampler.features().contains(&"history"));
-    let packed = match packed_bytes {
-        Some(_) => context.graph.packed_edges(gpu, &context.module.module)?,
+    let history = context.sampler.features().contains(&"history");
+    let packings = context.graph.packings();
+    let fits = |packing: &Packing| context.graph.packed_bytes(*packing) <= context.budget / 2;
+    let packing = match context.walk_packing {
+        None => packings.into_iter().find(|packing| !history && fits(packing) && (!in_l2 || *packing != Packing::Wide)),
+        Some(WalkPacking::Plain) => None,
+        Some(WalkPacking::Narrow) => packings.into_iter().find(|packing| *packing != Packing::Wide && fits(packing)),
+        Some(WalkPacking::Wide) => packings.into_iter().find(|packing| *packing == Packing::Wide && fits(packing)),
+    };
+    let packed_bytes = packing.map(|packing| context.graph.packed_bytes(packing));
+    let packed = match packing {
+        Some(packing) => context.graph.packed_edges(gpu, &context.module.module, packing)?,
         None => 0,
     };
     let budget = context.budget - packed_bytes.unwrap_or(0);
@@ -109,16 +120,19 @@ pub(super) fn run(
     // A hook with a loop (node2vec's rejection) runs a thread's walkers one after the other
     // whatever the unrolling: one walker per thread, and more threads (node2vec on R-MAT 22:
     // 43 ms with four walkers per thread, 31 ms with one, H100).
-    let single = packed_bytes.is_none() && !context.sampler.loop_sites().is_empty();
-    let (kernel, walkers_per_thread) = match (packed_bytes, single) {
-        (Some(_), _) => ("glp_sample_walks_packed", WALKERS_PER_THREAD),
+    let single = packing.is_none() && !context.sampler.loop_sites().is_empty();
+    let (kernel, walkers_per_thread) = match (packing, single) {
+        (Some(Packing::Wide), _) => ("glp_sample_walks_packed", WALKERS_PER_THREAD),
+        (Some(Packing::Narrow { .. }), _) => ("glp_sample_walks_narrow", WALKERS_PER_THREAD),
         (None, true) => ("glp_sample_walks_single", 1),
         (None, false) => ("glp_sample_walks", WALKERS_PER_THREAD),
     };
+    let kernel_name = kernel;
     let kernel = context.module.module.kernel(kernel)?;
     let csr = context.graph.host().csr();
     let mut stats = GpuSampleStats {
         engine: "walks",
+        walk_kernel: kernel_name,
         device_bytes: walks.bytes() + roots.bytes() + slot_samples.bytes() + shared.bytes() + packed_bytes.unwrap_or(0),
         ..GpuSampleStats::default()
     };
@@ -133,7 +147,13 @@ pub(super) fn run(
         let shape =
             Shape { blocks: u32::try_from(count.div_ceil(per_block)).unwrap_or(u32::MAX), threads: WALK_THREADS };
         let args = shared.leading_args(context, &slot_samples, count, &roots).buffer(&walks).buffer(&shared.failed);
-        let args = if packed_bytes.is_some() { args.value(packed) } else { args };
+        let args = match packing {
+            Some(Packing::Narrow { target_bits, offset_bits }) => {
+                args.value(packed).value(target_bits).value(offset_bits)
+            }
+            Some(Packing::Wide) => args.value(packed),
+            None => args,
+        };
         let start = gpu.record()?;
         gpu.launch(&kernel, shape, &args)?;
         let end = gpu.record()?;
