@@ -119,7 +119,10 @@ pub(super) fn run(
     let shared = WalkShared::new(context)?;
     // A hook with a loop (node2vec's rejection) runs a thread's walkers one after the other
     // whatever the unrolling: one walker per thread, and more threads (node2vec on R-MAT 22:
-    // 43 ms with four walkers per thread, 31 ms with one, H100).
+    // 43 ms with four walkers per thread, 31 ms with one, H100). Resuming the hook's loop one
+    // iteration per round, so that a warp's threads stay busy whatever their loops' lengths,
+    // was measured and lost (R-MAT 22: 41.6 ms; com-DBLP: 3.38 against 3.53): every round
+    // then pays for the threads that start a step, and the walks' uneven lengths remain.
     let single = packing.is_none() && !context.sampler.loop_sites().is_empty();
     let (kernel, walkers_per_thread) = match (packing, single) {
         (Some(Packing::Wide), _) => ("glp_sample_walks_packed", WALKERS_PER_THREAD),
