@@ -753,6 +753,22 @@ glp_sample_per_sample_draws(const glp_sample_params params, const glp_sample_vie
     glp_per_sample_warp<true>(params, graph, b, seed);
 }
 
+// The records of a batch's samples packed one after the other for the host to download only
+// what they hold: sample k's (one warp each) to [offsets[k], offsets[k + 1]) of vertices,
+// sources and steps; the host sets an empty range for the samples it does not take.
+extern "C" __global__ void glp_sample_compact_records(const glp_sample_batch b, const glp_u64* __restrict__ offsets,
+                                                      glp_u32* vertices, glp_u32* sources, glp_u32* steps) {
+    const glp_u64 k = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / 32ull;
+    const glp_u32 lane_id = threadIdx.x & 31u;
+    if (k >= b.samples) return;
+    const glp_u64 from = k * b.cap_out, to = offsets[k], len = offsets[k + 1ull] - to;
+    for (glp_u64 e = lane_id; e < len; e += 32ull) {
+        vertices[to + e] = b.vertices[from + e];
+        sources[to + e] = b.sources[from + e];
+        steps[to + e] = b.out_steps[from + e];
+    }
+}
+
 // ----- one step at a time: engines chosen per step -----
 
 // The batch's k-th sample's region with its state as the last kernel left it.

@@ -106,7 +106,8 @@ impl Capacity {
             .checked_mul(4)?
             .checked_add((u64::from(steps) + 2).checked_mul(8)?)?
             .checked_add(self.combined.checked_mul(combined_entry)?)?
-            .checked_add(self.out.checked_mul(16)?)?
+            // the record's four arrays, and three for its compacted copy (`Arena::download`)
+            .checked_add(self.out.checked_mul(16 + 12)?)?
             .checked_add(8 + 4 + 4 + 8)
     }
 }
