@@ -115,15 +115,27 @@ pub fn run_streamed<S: Sampler + ?Sized>(
                     Ok(task)
                 })
                 .collect();
+            let tasks = tasks.into_iter().collect::<Result<Vec<Task>>>()?;
             let mut batch = SampleOutcome::with_roots_of(initial, batch_start..batch_end);
-            for task in tasks {
-                let Task { record, ends } = task?;
-                let mut start = 0;
-                for end in ends {
-                    batch.push(&record.vertices[start..end], &record.sources[start..end], &record.steps[start..end]);
-                    start = end;
-                }
+            let mut base = 0u64;
+            for task in &tasks {
+                batch.offsets.extend(task.ends.iter().map(|&end| base + end as u64));
+                base += task.record.vertices.len() as u64;
             }
+            // The tasks' records are their samples' in order: the batch's arrays are their
+            // concatenations, the three made side by side.
+            let concat = |part: fn(&Record) -> &[u32]| {
+                let mut out = Vec::with_capacity(base as usize);
+                for task in &tasks {
+                    out.extend_from_slice(part(&task.record));
+                }
+                out
+            };
+            let (vertices, (sources, steps)) = rayon::join(
+                || concat(|record| &record.vertices),
+                || rayon::join(|| concat(|record| &record.sources), || concat(|record| &record.steps)),
+            );
+            (batch.vertices, batch.sources, batch.steps) = (vertices, sources, steps);
             batch
         };
         if let Some(error) = sampler.failure() {

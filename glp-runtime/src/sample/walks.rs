@@ -60,12 +60,32 @@ pub(super) fn run<S: Sampler + ?Sized>(
             walk_task(graph, sampler, plan, seed, initial, samples, &starts)
         })
         .collect();
-    let mut outcome = SampleOutcome::with_roots_of(initial, samples);
+    let mut walks = Vec::with_capacity(samples.len());
     for walk in tasks.into_iter().flatten() {
-        let walk = walk?;
-        let added = walk.len() - 1;
-        outcome.push(&walk[1..], &walk[..added], &step_numbers[..added]);
+        walks.push(walk?);
     }
+    let mut outcome = SampleOutcome::with_roots_of(initial, samples);
+    outcome.offsets = std::iter::once(0)
+        .chain(walks.iter().scan(0u64, |end, walk| {
+            *end += (walk.len() - 1) as u64;
+            Some(*end)
+        }))
+        .collect();
+    // The outcome's three arrays side by side, each written once where it ends up (appending
+    // walk by walk to all three on one thread took a tenth of a DeepWalk run on 2 threads).
+    let total = outcome.offsets.last().map_or(0, |&end| end as usize);
+    let gather = |part: for<'a> fn(&'a [VertexId], &'a [u32]) -> &'a [u32]| {
+        let mut out = Vec::with_capacity(total);
+        for walk in &walks {
+            out.extend_from_slice(part(walk, &step_numbers));
+        }
+        out
+    };
+    let (vertices, (sources, steps)) = rayon::join(
+        || gather(|walk, _| &walk[1..]),
+        || rayon::join(|| gather(|walk, _| &walk[..walk.len() - 1]), || gather(|walk, steps| &steps[..walk.len() - 1])),
+    );
+    (outcome.vertices, outcome.sources, outcome.steps) = (vertices, sources, steps);
     Ok(outcome)
 }
 
