@@ -108,6 +108,8 @@ crate::c_struct! {
         vertices: u64 => "glp_u32*",
         sources: u64 => "glp_u32*",
         out_steps: u64 => "glp_u32*",
+        /// (positions only with REPLACE, which places each added vertex at its transit's
+        /// position: null otherwise, and not written)
         positions: u64 => "glp_u32*",
         /// per sample: the vertices it added
         lengths: u64 => "glp_u64*",

@@ -371,7 +371,7 @@ __device__ __forceinline__ glp_engine_sample glp_engine_region(const glp_sample_
     s.vertices = b.vertices + k * b.cap_out;
     s.sources = b.sources + k * b.cap_out;
     s.steps = b.out_steps + k * b.cap_out;
-    s.positions = b.positions + k * b.cap_out;
+    s.positions = b.positions ? b.positions + k * b.cap_out : nullptr;  // REPLACE alone reads them
     s.len = 0ull;
     s.status = 0u;
     return s;
@@ -424,7 +424,7 @@ __device__ __forceinline__ void glp_engine_add(glp_engine_sample& s, glp_u64 at,
     s.vertices[at] = v;
     s.sources[at] = transit;
     s.steps[at] = step;
-    s.positions[at] = pos;
+    if (s.positions) s.positions[at] = pos;
 }
 
 // A collective step, as the CPU engine's: the combined neighbourhood of transits

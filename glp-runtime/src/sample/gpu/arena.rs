@@ -90,7 +90,9 @@ impl Arena {
         let vertices = alloc_u32("added vertices", capacity.out)?;
         let sources = alloc_u32("added vertices' transits", capacity.out)?;
         let steps = alloc_u32("added vertices' steps", capacity.out)?;
-        let positions = alloc_u32("added vertices' transit positions", capacity.out)?;
+        // Read by REPLACE's next level alone.
+        let positions =
+            alloc_u32("added vertices' transit positions", if schedule.replace { capacity.out } else { 0 })?;
         let lengths = gpu.alloc_zeros::<u64>("sample lengths", samples)?;
         let status = alloc_u32("sample status", 1)?;
         let args = SampleBatchArgs {
@@ -109,7 +111,7 @@ impl Arena {
             vertices: vertices.device_ptr(),
             sources: sources.device_ptr(),
             out_steps: steps.device_ptr(),
-            positions: positions.device_ptr(),
+            positions: if schedule.replace { positions.device_ptr() } else { 0 },
             lengths: lengths.device_ptr(),
             status: status.device_ptr(),
             cap_history: capacity.history,
