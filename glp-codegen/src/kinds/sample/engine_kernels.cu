@@ -130,46 +130,35 @@ __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const
     }
 }
 
-extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
-glp_sample_walks(const glp_sample_params params, const glp_sample_view graph, const glp_u64 seed,
-                 const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
-                 const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots, glp_u32* walks,
-                 glp_u64* failed_sample) {
-    glp_walks<GLP_WALKS_PLAIN, GLP_SAMPLE_WALKERS>(params, graph, seed, samples, count, steps, unique_steps, roots, walks,
-                                                   failed_sample, nullptr, 0u, 0u);
+// The walk kernels' parameters, and glp_walks's arguments from them.
+#define GLP_WALK_KERNEL_PARAMS                                                                          \
+    const glp_sample_params params, const glp_sample_view graph, const glp_u64 seed,                    \
+        const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,                  \
+        const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots, glp_u32* walks, \
+        glp_u64* failed_sample
+#define GLP_WALK_KERNEL_ARGS params, graph, seed, samples, count, steps, unique_steps, roots, walks, failed_sample
+
+extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS) glp_sample_walks(GLP_WALK_KERNEL_PARAMS) {
+    glp_walks<GLP_WALKS_PLAIN, GLP_SAMPLE_WALKERS>(GLP_WALK_KERNEL_ARGS, nullptr, 0u, 0u);
 }
 
 // Walks whose hooks loop (node2vec's rejection): a draw is a loop of data-dependent length, so
 // a thread's walkers would run one after the other whatever the unrolling; one walker per
 // thread takes fewer registers and puts more threads, each a chain of reads, in flight.
-extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
-glp_sample_walks_single(const glp_sample_params params, const glp_sample_view graph, const glp_u64 seed,
-                        const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
-                        const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots,
-                        glp_u32* walks, glp_u64* failed_sample) {
-    glp_walks<GLP_WALKS_PLAIN, 1>(params, graph, seed, samples, count, steps, unique_steps, roots, walks, failed_sample,
-                                  nullptr, 0u, 0u);
+extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS) glp_sample_walks_single(GLP_WALK_KERNEL_PARAMS) {
+    glp_walks<GLP_WALKS_PLAIN, 1>(GLP_WALK_KERNEL_ARGS, nullptr, 0u, 0u);
 }
 
 extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
-glp_sample_walks_packed(const glp_sample_params params, const glp_sample_view graph, const glp_u64 seed,
-                        const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
-                        const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots,
-                        glp_u32* walks, glp_u64* failed_sample, const uint4* __restrict__ packed) {
-    glp_walks<GLP_WALKS_PACKED, GLP_SAMPLE_WALKERS>(params, graph, seed, samples, count, steps, unique_steps, roots, walks,
-                                                    failed_sample, packed, 0u, 0u);
+glp_sample_walks_packed(GLP_WALK_KERNEL_PARAMS, const uint4* __restrict__ packed) {
+    glp_walks<GLP_WALKS_PACKED, GLP_SAMPLE_WALKERS>(GLP_WALK_KERNEL_ARGS, packed, 0u, 0u);
 }
 
 extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
-glp_sample_walks_narrow(const glp_sample_params params, const glp_sample_view graph, const glp_u64 seed,
-                        const glp_u32* __restrict__ samples, const glp_u32 count, const glp_u32 steps,
-                        const unsigned char* __restrict__ unique_steps, const glp_u32* __restrict__ roots,
-                        glp_u32* walks, glp_u64* failed_sample, const glp_u64* __restrict__ packed,
-                        const glp_u32 target_bits, const glp_u32 offset_bits) {
-    glp_walks<GLP_WALKS_NARROW, GLP_SAMPLE_WALKERS>(params, graph, seed, samples, count, steps, unique_steps, roots, walks,
-                                                    failed_sample, packed, target_bits, offset_bits);
+glp_sample_walks_narrow(GLP_WALK_KERNEL_PARAMS, const glp_u64* __restrict__ packed, const glp_u32 target_bits,
+                        const glp_u32 offset_bits) {
+    glp_walks<GLP_WALKS_NARROW, GLP_SAMPLE_WALKERS>(GLP_WALK_KERNEL_ARGS, packed, target_bits, offset_bits);
 }
-
 
 // ----- walks over a graph whose edges stay in host memory (the partitions placement) -----
 // The graph's edges are cut into partitions; the host copies them to the device one after the
