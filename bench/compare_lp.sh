@@ -11,10 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 threads="${1:-2}"
 data="${GLP_DATA:-data}"
-nk_dir="${GLP_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/glp-bench}/networkit"
-if ! PYTHONPATH="$nk_dir" python3 -c 'import networkit' 2>/dev/null; then
-  python3 -m pip install --quiet --disable-pip-version-check --target "$nk_dir" networkit
-fi
+source bench/lib.sh
+nk_dir=$(bench_tools networkit "networkit" networkit)
 cargo build --release --quiet
 glp=target/release/glp
 

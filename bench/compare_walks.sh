@@ -11,10 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 threads="${1:-2}"
 data="${GLP_DATA:-data}"
-tools_dir="${GLP_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/glp-bench}/walk-tools"
-if ! PYTHONPATH="$tools_dir" python3 -c 'import pecanpy, fastnode2vec' 2>/dev/null; then
-  python3 -m pip install --quiet --disable-pip-version-check --target "$tools_dir" pecanpy fastnode2vec
-fi
+source bench/lib.sh
+tools_dir=$(bench_tools walk-tools "pecanpy, fastnode2vec" pecanpy fastnode2vec)
 cargo build --release --quiet
 glp=target/release/glp
 work=$(mktemp -d)
