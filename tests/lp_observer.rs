@@ -17,7 +17,10 @@ fn graph() -> Graph {
 /// Runs `run` with an observer that records its calls, and checks them against the outcome.
 fn check_observed(what: &str, run: impl FnOnce(&LpInputs<'_>) -> LpOutcome) {
     let calls: Mutex<Vec<(u32, IterationStats)>> = Mutex::new(Vec::new());
-    let record = |iteration: u32, stats: &IterationStats| calls.lock().unwrap().push((iteration, *stats));
+    let record = |iteration: u32, stats: &IterationStats| {
+        calls.lock().unwrap().push((iteration, *stats));
+        Ok(())
+    };
     let outcome = run(&LpInputs { observer: Some(&record), ..LpInputs::default() });
     let calls = calls.into_inner().unwrap();
     assert!(outcome.iterations.len() >= 2, "{what}: the test needs several iterations");
@@ -40,11 +43,44 @@ fn cpu_engines_report_every_iteration() {
     // The observer changes nothing: the same labels without it.
     let plain = lp::run_kernel(&g.csr, &Classic, &sync, &LpInputs::default()).unwrap();
     let calls = Mutex::new(0);
-    let count = |_: u32, _: &IterationStats| *calls.lock().unwrap() += 1;
+    let count = |_: u32, _: &IterationStats| {
+        *calls.lock().unwrap() += 1;
+        Ok(())
+    };
     let observed =
         lp::run_kernel(&g.csr, &Classic, &sync, &LpInputs { observer: Some(&count), ..LpInputs::default() }).unwrap();
     assert_eq!(observed.labels, plain.labels);
     assert_eq!(*calls.lock().unwrap(), plain.iterations.len());
+}
+
+/// An observer's error stops the run after that iteration, and the run returns it.
+fn check_stopped(what: &str, run: impl FnOnce(&LpInputs<'_>) -> glp::Result<LpOutcome>) {
+    let calls = Mutex::new(0u32);
+    let stop = |iteration: u32, _: &IterationStats| {
+        *calls.lock().unwrap() += 1;
+        if iteration == 1 {
+            return Err(glp::Error::invalid("stopped by the observer"));
+        }
+        Ok(())
+    };
+    let error = run(&LpInputs { observer: Some(&stop), ..LpInputs::default() }).unwrap_err();
+    assert_eq!(error.to_string(), "stopped by the observer", "{what}");
+    assert_eq!(*calls.lock().unwrap(), 2, "{what}: no iteration after the error");
+}
+
+#[test]
+fn an_observer_error_stops_every_engine() {
+    let g = graph();
+    let sync = LpConfig::synchronous(20);
+    check_stopped("sync", |inputs| lp::run_kernel(&g.csr, &Classic, &sync, inputs));
+    check_stopped("async", |inputs| lp::run_kernel(&g.csr, &Classic, &LpConfig::asynchronous(), inputs));
+    let mg8 = Sketch::MisraGries { slots: 8 };
+    check_stopped("sync mg8", |inputs| lp::run_sketched(&g.csr, &Classic, &sync, inputs, mg8));
+    if let Some(gpu) = common::gpu_or_skip("an_observer_error_stops_every_engine (its GPU part)") {
+        check_stopped("gpu", |inputs| {
+            lp::gpu::run_gpu(&gpu, &g.csr, &Classic, &sync, inputs, lp::gpu::MflStrategy::Glp).map(|r| r.0)
+        });
+    }
 }
 
 #[test]

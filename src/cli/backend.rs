@@ -4,6 +4,8 @@ use super::console;
 use clap::ValueEnum;
 use glp_runtime::device::Gpu;
 use glp_runtime::{Error, Result};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 /// `--backend` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -33,19 +35,40 @@ impl Backend {
 }
 
 /// Picks the engine: `gpu` opens the first GPU or fails saying why; `auto` takes the GPU
-/// when one opens and otherwise says in one line why it runs on the CPU.
+/// when one opens and otherwise says in one line why it runs on the CPU (once per process).
 pub fn choose_backend(requested: BackendArg) -> Result<Backend> {
     match requested {
         BackendArg::Cpu => Ok(Backend::Cpu),
-        BackendArg::Gpu => Ok(Backend::Gpu(Gpu::open(0)?)),
+        BackendArg::Gpu => Ok(Backend::Gpu(first_gpu()?)),
         BackendArg::Auto => {
-            let reason = match Gpu::open(0) {
+            let reason = match first_gpu() {
                 Ok(gpu) => return Ok(Backend::Gpu(gpu)),
                 Err(Error::GpuUnavailable(reason)) => reason,
                 Err(e) => e.to_string(),
             };
-            console::notice(format_args!("running on the CPU ({reason})"));
+            static TOLD: AtomicBool = AtomicBool::new(false);
+            if !TOLD.swap(true, Ordering::Relaxed) {
+                console::notice(format_args!("running on the CPU ({reason})"));
+            }
             Ok(Backend::Cpu)
         }
+    }
+}
+
+/// The first GPU, opened once per process: creating a CUDA context takes a good part of a
+/// second, and the Python package chooses a backend at every call (a mini-batch loader
+/// calls many times). A failure to open is remembered too, as its message.
+fn first_gpu() -> Result<Gpu> {
+    static FIRST: OnceLock<std::result::Result<Gpu, (bool, String)>> = OnceLock::new();
+    let opened = FIRST.get_or_init(|| {
+        Gpu::open(0).map_err(|e| match e {
+            Error::GpuUnavailable(reason) => (true, reason),
+            other => (false, other.to_string()),
+        })
+    });
+    match opened {
+        Ok(gpu) => Ok(gpu.clone()),
+        Err((true, reason)) => Err(Error::GpuUnavailable(reason.clone())),
+        Err((false, message)) => Err(Error::Gpu(message.clone())),
     }
 }

@@ -107,7 +107,8 @@ pub enum VariantArg {
     File(PathBuf),
 }
 
-fn parse_variant(s: &str) -> std::result::Result<VariantArg, String> {
+/// Parses a `--variant` value: a built-in name or a path ending in `.rs`.
+pub fn parse_variant(s: &str) -> std::result::Result<VariantArg, String> {
     Ok(match s {
         "classic" => VariantArg::Classic,
         "weighted" => VariantArg::Weighted,
@@ -273,6 +274,30 @@ impl Variant {
         (kernel, self.inputs())
     }
 
+    /// The variant with its seed labels, for a variant that reads them (seeded, or a file
+    /// whose hooks read `view.seed_label`): an error when such a variant has none; others
+    /// take none ([`EngineArgs::check`] refused seeds for them).
+    pub fn with_seeds(self, seeds: Option<SeedFile>) -> Result<Variant> {
+        Ok(match self {
+            Variant::Seeded(_) => Variant::Seeded(Some(Box::new(seeds.ok_or_else(missing_seeds)?))),
+            Variant::File { variant, .. } => {
+                if seeds.is_some() != variant.features().seeds {
+                    return Err(Error::invalid(format!(
+                        "`{}` {} seed labels",
+                        variant.name(),
+                        if seeds.is_some() {
+                            "reads no seed labels: it takes no"
+                        } else {
+                            "reads seed labels (view.seed_label): it needs"
+                        }
+                    )));
+                }
+                Variant::File { variant, seeds: seeds.map(Box::new) }
+            }
+            other => other,
+        })
+    }
+
     /// The seed file of a run that reads seeds.
     pub fn seeds(&self) -> Option<&SeedFile> {
         match self {
@@ -327,19 +352,8 @@ impl EngineArgs {
     /// `variant` (from [`EngineArgs::check`]) with its seed labels read for `graph`, when the
     /// run has --seeds (which `check` allowed only for variants that read seeds).
     pub fn read_seeds(&self, variant: Variant, graph: &Graph) -> Result<Variant> {
-        let read = || -> Result<Box<SeedFile>> {
-            let path = self.seeds.as_deref().ok_or_else(missing_seeds)?;
-            Ok(Box::new(io::read_seeds(path, &graph.ids)?))
-        };
-        Ok(match variant {
-            Variant::Seeded(_) => Variant::Seeded(Some(read()?)),
-            Variant::File { variant, .. } => {
-                let seeds = if self.seeds.is_some() { Some(read()?) } else { None };
-                debug_assert!(seeds.is_some() == variant.features().seeds, "checked by compile_file");
-                Variant::File { variant, seeds }
-            }
-            other => other,
-        })
+        let seeds = self.seeds.as_deref().map(|path| io::read_seeds(path, &graph.ids)).transpose()?;
+        variant.with_seeds(seeds)
     }
 
     /// Reads and compiles a variant file, sets its parameters from --param and checks that

@@ -11,7 +11,7 @@ use clap::Args;
 use glp_runtime::community::UNLABELLED;
 use glp_runtime::graph::Graph;
 use glp_runtime::lp::gpu::{run_gpu, MflStrategy};
-use glp_runtime::lp::{IterationStats, Label, LpConfig, LpInputs, LpOutcome};
+use glp_runtime::lp::{IterationObserver, IterationStats, Label, LpConfig, LpInputs, LpOutcome};
 use glp_runtime::metrics::QualityReport;
 use glp_runtime::{Error, Result};
 use serde::Serialize;
@@ -232,8 +232,24 @@ fn detect(
     config: &LpConfig,
     strategy: MflStrategy,
 ) -> Result<LpOutcome> {
+    detect_observed(backend, graph, variant, config, strategy, &|_, _| Ok(()))
+}
+
+/// Runs `variant` on `graph` with `backend`, drawing the iteration bar and telling `observer`
+/// about every iteration (its error stops the run: the Python package's Ctrl-C).
+pub fn detect_observed(
+    backend: &Backend,
+    graph: &Graph,
+    variant: &Variant,
+    config: &LpConfig,
+    strategy: MflStrategy,
+    observer: &IterationObserver<'_>,
+) -> Result<LpOutcome> {
     let bar = IterationBar::new(config.max_iterations, graph.num_vertices());
-    let observer = |iteration: u32, stats: &IterationStats| bar.iteration(iteration, stats);
+    let observer = |iteration: u32, stats: &IterationStats| {
+        bar.iteration(iteration, stats);
+        observer(iteration, stats)
+    };
     match backend {
         Backend::Cpu => variant.run_on_cpu(&graph.csr, config, strategy, Some(&observer)),
         Backend::Gpu(gpu) => {
@@ -266,21 +282,23 @@ fn parse_mfl(s: &str) -> std::result::Result<MflStrategy, String> {
     s.parse().map_err(|e: Error| e.to_string())
 }
 
-/// One line per vertex: its input id, a tab, and its label as the user knows it (the input
-/// id of the vertex the label started at, or, for a run with seeds, the seed file's value of
-/// a seed label; `-` when unlabelled); with memberships (slp) every community of the vertex,
-/// tab-separated.
+/// Label `label` of a run of `variant` as the user knows it: the input id of the vertex it
+/// started at, or, for a run with seeds, the seed file's value of a seed label; `None` when
+/// unlabelled.
+pub fn label_name(graph: &Graph, variant: &Variant, label: Label) -> Option<u64> {
+    match (label, variant.seeds()) {
+        (UNLABELLED, _) => None,
+        // Seeded LP only spreads seed labels; a variant file may mix them with vertex ids.
+        (_, Some(seeds)) => Some(seeds.value(label).unwrap_or_else(|| graph.ids.original(label))),
+        (_, None) => Some(graph.ids.original(label)),
+    }
+}
+
+/// One line per vertex: its input id, a tab, and its label as the user knows it
+/// ([`label_name`]; `-` when unlabelled); with memberships (slp) every community of the
+/// vertex, tab-separated.
 fn labels_text(graph: &Graph, variant: &Variant, outcome: &LpOutcome) -> String {
-    let name = |label: Label| -> String {
-        match (label, variant.seeds()) {
-            (UNLABELLED, _) => "-".to_string(),
-            // Seeded LP only spreads seed labels; a variant file may mix them with vertex ids.
-            (_, Some(seeds)) => {
-                seeds.value(label).map_or_else(|| graph.ids.original(label).to_string(), |v| v.to_string())
-            }
-            (_, None) => graph.ids.original(label).to_string(),
-        }
-    };
+    let name = |label: Label| label_name(graph, variant, label).map_or_else(|| "-".to_string(), |v| v.to_string());
     let mut text = String::with_capacity(outcome.labels.len() * 16);
     for (v, &label) in outcome.labels.iter().enumerate() {
         let _ = write!(text, "{}", graph.ids.original(v as u32));

@@ -9,26 +9,26 @@
 //! (`time_ms`, `median_ms`, `runs_ms`, `prepare_ms`, ...); numeric options out of their useful range are errors, or capped with a
 //! warning where a smaller value does the same job (`--threads`).
 
-mod backend;
+pub mod backend;
 mod bench;
 mod bench_gpu;
 mod bench_probe;
 mod bench_sample;
-mod common;
-mod console;
+pub mod common;
+pub mod console;
 mod convert;
-mod engine;
+pub mod engine;
 mod gen;
 mod info;
 mod limits;
-mod lp;
+pub mod lp;
 mod output;
 mod progress;
 mod quality;
-mod sample;
-mod sample_backend;
+pub mod sample;
+pub mod sample_backend;
 mod sample_output;
-mod sample_roots;
+pub mod sample_roots;
 
 use clap::{Parser, Subcommand};
 use glp_runtime::error::Remedy;

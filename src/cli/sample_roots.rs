@@ -20,6 +20,8 @@ pub enum RootsArg {
     File(PathBuf),
     /// `N` samples of random roots.
     Random(u64),
+    /// Roots given as dense vertex ids (the Python package's `roots=` array), in order.
+    Given(Vec<VertexId>),
 }
 
 /// ClusterGCN's clusters, from the command line.
@@ -118,6 +120,8 @@ pub fn initial_samples(
         RootsArg::File(path) => grouped(glp_runtime::io::read_roots(path, &graph.ids)?, batch, n),
         RootsArg::Random(0) => Err(Error::invalid("--roots-random must be at least 1")),
         RootsArg::Random(count) => InitialSamples::random(*count, batch, n, seed),
+        RootsArg::Given(roots) if roots.is_empty() => Err(Error::invalid("no roots given: there is nothing to sample")),
+        RootsArg::Given(roots) => grouped(roots.clone(), batch, n),
     }
 }
 
@@ -161,7 +165,7 @@ fn cluster_samples(
             }
             (0..*count as u32).map(|i| shuffled(i)[..batch as usize].to_vec()).collect()
         }
-        RootsArg::File(_) => {
+        RootsArg::File(_) | RootsArg::Given(_) => {
             return Err(Error::invalid("cluster-gcn takes its roots from --clusters, not from --roots"));
         }
     };

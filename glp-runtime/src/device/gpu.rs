@@ -21,6 +21,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// An opened CUDA device with one stream (all of glp's work on a device is ordered on it).
+/// A clone is the same device, stream and memory count (a handle, not a second context).
+#[derive(Clone)]
 pub struct Gpu {
     info: GpuInfo,
     context: Arc<CudaContext>,

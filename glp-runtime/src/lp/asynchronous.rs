@@ -90,7 +90,7 @@ pub(super) fn run<V: LpVariant>(
             })
         });
         let stats = IterationStats { changed: counts.changed, processed: counts.processed, pick_less, time };
-        inputs.observe(iteration, &stats);
+        inputs.observe(iteration, &stats)?;
         iterations.push(stats);
         if let Some(error) = variant.failure() {
             return Err(error);

@@ -202,12 +202,15 @@ pub struct LpInputs<'a> {
     /// the stop test, with the iteration's index from 0 and the statistics the outcome's
     /// [`LpOutcome::iterations`] records for it: for progress displays. It runs on the
     /// engine's calling thread, between iterations, so its time is outside the iteration's
-    /// [`IterationStats::time`] but inside [`LpOutcome::elapsed`]; keep it cheap.
+    /// [`IterationStats::time`] but inside [`LpOutcome::elapsed`]; keep it cheap. An error
+    /// it returns stops the run, which returns that error (how a caller interrupts a run: the
+    /// Python package's Ctrl-C).
     pub observer: Option<&'a IterationObserver<'a>>,
 }
 
-/// The type of [`LpInputs::observer`]: `(iteration index, its statistics)`.
-pub type IterationObserver<'a> = dyn Fn(u32, &IterationStats) + Sync + 'a;
+/// The type of [`LpInputs::observer`]: `(iteration index, its statistics)`; an error stops
+/// the run.
+pub type IterationObserver<'a> = dyn Fn(u32, &IterationStats) -> Result<()> + Sync + 'a;
 
 impl std::fmt::Debug for LpInputs<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -220,10 +223,12 @@ impl std::fmt::Debug for LpInputs<'_> {
 }
 
 impl LpInputs<'_> {
-    /// Reports the end of iteration `iteration` to the observer, if any.
-    pub(crate) fn observe(&self, iteration: u32, stats: &IterationStats) {
-        if let Some(observer) = self.observer {
-            observer(iteration, stats);
+    /// Reports the end of iteration `iteration` to the observer, if any; its error stops the
+    /// run.
+    pub(crate) fn observe(&self, iteration: u32, stats: &IterationStats) -> Result<()> {
+        match self.observer {
+            Some(observer) => observer(iteration, stats),
+            None => Ok(()),
         }
     }
 

@@ -73,7 +73,7 @@ pub(super) fn run<V: LpVariant>(
         });
         std::mem::swap(&mut previous, &mut output);
         let stats = IterationStats { changed: counts.changed, processed: counts.processed, pick_less: false, time };
-        inputs.observe(iteration, &stats);
+        inputs.observe(iteration, &stats)?;
         iterations.push(stats);
         if let Some(error) = variant.failure() {
             return Err(error);

@@ -140,7 +140,7 @@ pub fn run_gpu_on<V: CompiledVariant + ?Sized>(
         high_class.settled_by_sketch += counters[SETTLED];
         high_class.deferred += counters[DEFERRED];
         let stats = IterationStats { changed, processed, pick_less, time: began.elapsed() };
-        inputs.observe(iteration, &stats);
+        inputs.observe(iteration, &stats)?;
         iterations.push(stats);
         let settled = if asynchronous { !pick_less && changed as f64 <= tolerance * n as f64 } else { changed == 0 };
         if may_stop && settled {

@@ -1,0 +1,45 @@
+"""glp: label propagation and graph sampling on GPUs and CPUs.
+
+The package is a thin layer over glp's Rust engines (the same ones the ``glp`` command
+runs), so a call here and the command with the same arguments give the same labels and the
+same samples for a seed::
+
+    import glp
+
+    g = glp.Graph.load("graph.txt")                 # or Graph.from_edges(src, dst), ...
+    lp = g.label_propagation("llp", params={"gamma": 4})
+    print(lp.communities, lp.modularity)
+
+    walks = glp.sample(g, "deepwalk", walk_length=80, seed=7).walks   # (vertices, 81)
+
+Long calls release the GIL and stop on Ctrl-C (``KeyboardInterrupt``). Errors are
+``ValueError`` (bad arguments, malformed files, with file, line and column),
+``FileNotFoundError``, :class:`CompileError` (a variant or sampler file, with ``file``,
+``line``, ``column``), :class:`GpuOutOfMemory` (``needed``, ``free``, ``total``, ``held``
+bytes) and :class:`GpuError`.
+"""
+
+from ._glp import CompileError, GpuError, GpuOutOfMemory, __version__, set_quiet
+from ._graph import Graph
+from ._lp import LpResult, ari, label_propagation, modularity, nmi, overlapping_nmi
+from ._sample import SampleResult, sample
+from .loader import MiniBatch, NeighborLoader
+
+__all__ = [
+    "CompileError",
+    "GpuError",
+    "GpuOutOfMemory",
+    "Graph",
+    "LpResult",
+    "MiniBatch",
+    "NeighborLoader",
+    "SampleResult",
+    "__version__",
+    "ari",
+    "label_propagation",
+    "modularity",
+    "nmi",
+    "overlapping_nmi",
+    "sample",
+    "set_quiet",
+]

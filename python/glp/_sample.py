@@ -1,0 +1,192 @@
+"""Graph sampling: walks and subgraph samples, as NumPy arrays, torch tensors or PyG's
+``SamplerOutput``."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Dict, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _glp
+from ._arrays import is_torch, output, to_numpy
+from ._graph import Graph
+
+
+@dataclass
+class SampleResult:
+    """The samples of :func:`sample`, in sample order.
+
+    Every sample has roots (``roots[root_offsets[i]:root_offsets[i+1]]``) and the vertices it
+    added (``vertices[offsets[i]:offsets[i+1]]``), each drawn from ``sources[j]`` at step
+    ``steps[j]``. Ids are input ids.
+
+    Walk samplers (DeepWalk, node2vec, PPR, ...) also give ``walks``: one row per walk, its
+    root first, padded with -1 to the longest walk (``walk_length + 1`` columns unless every
+    walk stopped early; the ``.npy`` file of ``glp sample`` holds the same array). Subgraph samplers (k-hop, layer, ...) give the arrays of PyG's
+    ``SamplerOutput`` (disjoint subgraphs): ``node`` (input id of each local vertex),
+    ``batch`` (its sample), ``row``/``col`` (each sampled edge's drawn vertex and transit, in
+    local ids, step by step), ``num_sampled_nodes`` per hop and ``num_sampled_edges`` per
+    step.
+    """
+
+    sampler: str
+    is_walk: bool
+    roots: Any
+    root_offsets: Any
+    vertices: Any
+    sources: Any
+    steps: Any
+    offsets: Any
+    walks: Any = None
+    node: Any = None
+    batch: Any = None
+    row: Any = None
+    col: Any = None
+    num_sampled_nodes: Any = None
+    num_sampled_edges: Any = None
+    backend: str = "cpu"
+    device: Optional[str] = None
+    engine: Optional[str] = None
+    kernel_ms: Optional[float] = None
+    time_ms: float = 0.0
+    samples: int = 0
+    sampled_vertices: int = 0
+
+    def edge_index(self) -> Any:
+        """Subgraph samples' edges as a ``2 x E`` array of local ids (``[row, col]``: messages
+        flow from the drawn vertex to its transit, PyG's convention)."""
+        if self.row is None:
+            raise ValueError(f"{self.sampler} samples walks: use .walks")
+        if is_torch(self.row):
+            import torch
+
+            return torch.stack([self.row, self.col])
+        return np.stack([self.row, self.col])
+
+    def to_pyg(self) -> Any:
+        """The subgraph samples as ``torch_geometric.sampler.SamplerOutput``."""
+        if self.row is None:
+            raise ValueError(f"{self.sampler} samples walks: PyG's SamplerOutput holds subgraphs")
+        import torch
+        from torch_geometric.sampler import SamplerOutput
+
+        tensor = lambda a: a if is_torch(a) else torch.from_numpy(np.asarray(a))  # noqa: E731
+        return SamplerOutput(
+            node=tensor(self.node),
+            row=tensor(self.row),
+            col=tensor(self.col),
+            edge=None,
+            batch=tensor(self.batch),
+            num_sampled_nodes=[int(n) for n in np.asarray(self.num_sampled_nodes.tolist())],
+            num_sampled_edges=[int(n) for n in np.asarray(self.num_sampled_edges.tolist())],
+        )
+
+
+RootsLike = Union[None, int, str, "os.PathLike[str]", Sequence[int], np.ndarray, Any]
+
+_ARRAYS = (
+    "roots",
+    "root_offsets",
+    "vertices",
+    "sources",
+    "steps",
+    "offsets",
+    "walks",
+    "node",
+    "batch",
+    "row",
+    "col",
+    "num_sampled_nodes",
+    "num_sampled_edges",
+)
+
+
+def sample(
+    graph: Graph,
+    sampler: str,
+    *,
+    roots: RootsLike = None,
+    walk_length: int = 80,
+    fanouts: Sequence[int] = (25, 10),
+    replace: bool = True,
+    p: float = 1.0,
+    q: float = 1.0,
+    termination: float = 0.15,
+    layers: int = 2,
+    layer_size: int = 64,
+    batch_size: Optional[int] = None,
+    clusters: Union[None, int, str, "os.PathLike[str]"] = None,
+    params: Optional[Mapping[str, Any]] = None,
+    seed: int = 0,
+    backend: str = "auto",
+    engine: str = "auto",
+    placement: str = "auto",
+    device_memory: Optional[int] = None,
+    batch_samples: Optional[int] = None,
+    output_type: str = "numpy",
+) -> SampleResult:
+    """Samples ``graph`` with ``sampler`` (``glp sample``): ``deepwalk``,
+    ``weighted-deepwalk``, ``ppr``, ``node2vec``, ``khop``, ``layer``, ``fastgcn``,
+    ``ladies``, ``mvs``, ``cluster-gcn``, ``multi-root-walk``, or the path of a sampler
+    written in Rust (``.rs``, its parameters in ``params``).
+
+    ``roots``: ``None`` (one sample per vertex), an int (that many samples of random roots),
+    an array of vertex ids (one sample each, or ``batch_size`` per sample), or a file of ids.
+    ``seed`` fixes every draw: the same seed gives the same samples on the CPU and the GPU,
+    and as the ``glp sample`` command. ``backend`` is ``auto``, ``cpu`` or ``gpu``; ``engine``
+    (``sp``, ``tp``, ``auto``), ``placement`` and ``device_memory`` choose how the GPU runs.
+    ``output_type="torch"`` returns torch tensors (on the GPU's device after a GPU run).
+    """
+    if output_type not in ("numpy", "torch"):
+        raise ValueError(f"output_type=`{output_type}`: expected numpy or torch")
+    if isinstance(roots, bool):
+        raise ValueError("roots: expected None, a count, vertex ids or a file")
+    if isinstance(roots, (int, np.integer)):
+        if roots < 1:
+            raise ValueError(f"roots = {roots}: at least 1 sample of random roots")
+        roots_arg: Any = int(roots)
+    elif isinstance(roots, (str, os.PathLike)):
+        roots_arg = os.fspath(roots)
+    elif roots is None:
+        roots_arg = None
+    else:
+        roots_arg = to_numpy(roots, np.int64, "roots")
+    raw: Dict[str, Any] = _glp.sample(
+        graph._native,
+        os.fspath(sampler),
+        roots=roots_arg,
+        walk_length=walk_length,
+        fanouts=[int(f) for f in fanouts],
+        replace=replace,
+        p=p,
+        q=q,
+        termination=termination,
+        layers=layers,
+        layer_size=layer_size,
+        batch_size=batch_size,
+        clusters=None if clusters is None else str(os.fspath(clusters) if not isinstance(clusters, int) else clusters),
+        params=[f"{name}={value}" for name, value in (params or {}).items()],
+        seed=seed,
+        backend=backend,
+        engine=engine,
+        placement=placement,
+        device_memory=device_memory,
+        batch_samples=batch_samples,
+    )
+    as_torch = output_type == "torch"
+    device = "cuda" if as_torch and raw["backend"] == "gpu" else None
+    arrays = {name: output(raw.get(name), as_torch, device) for name in _ARRAYS}
+    return SampleResult(
+        sampler=raw["sampler"],
+        is_walk=raw["is_walk"],
+        backend=raw["backend"],
+        device=raw["device"],
+        engine=raw["engine"],
+        kernel_ms=raw["kernel_ms"],
+        time_ms=raw["time_ms"],
+        samples=raw["samples"],
+        sampled_vertices=raw["sampled_vertices"],
+        **arrays,
+    )

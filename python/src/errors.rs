@@ -1,0 +1,142 @@
+//! glp's errors as Python exceptions of the right type.
+//!
+//! | glp error | Python exception |
+//! |---|---|
+//! | a file that cannot be opened because it does not exist | `FileNotFoundError` |
+//! | another I/O error | `OSError` |
+//! | a parse error (file, line, column), a malformed file, a bad argument, too large an input | `ValueError` |
+//! | a variant or sampler file that does not compile | `glp.CompileError(ValueError)`, with `file`, `line`, `column` |
+//! | the device out of memory | `glp.GpuOutOfMemory(MemoryError)`, with `needed`, `free`, `total`, `held` |
+//! | no GPU, a GPU or kernel failure, a hook that failed at run time | `glp.GpuError` / `RuntimeError` |
+//! | Ctrl-C during a call | `KeyboardInterrupt` (the pending Python exception itself) |
+//!
+//! The engines' messages name the command line's options (`--walk-length`); here they name
+//! the Python arguments instead ([`PYTHON_NAMES`]).
+
+use pyo3::exceptions::{PyFileNotFoundError, PyMemoryError, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::{create_exception, PyErr};
+use std::sync::Mutex;
+
+create_exception!(_glp, CompileError, PyValueError, "A variant or sampler file that does not compile.");
+create_exception!(_glp, GpuOutOfMemory, PyMemoryError, "The GPU has too little free memory for the call.");
+create_exception!(_glp, GpuError, PyRuntimeError, "No usable GPU, or a failure on it.");
+
+/// The command line's options, as the Python functions name them.
+const PYTHON_NAMES: [(&str, &str); 16] = [
+    ("--walk-length", "walk_length"),
+    ("--fanouts", "fanouts"),
+    ("--without-replacement", "replace=False"),
+    ("--termination", "termination"),
+    ("--layers", "layers"),
+    ("--layer-size", "layer_size"),
+    ("--batch-size", "batch_size"),
+    ("--batch-samples", "batch_samples"),
+    ("--roots-random", "roots"),
+    ("--roots", "roots"),
+    ("--clusters", "clusters"),
+    ("--param", "params"),
+    ("--seeds", "seeds"),
+    ("--variant", "variant"),
+    ("--mfl", "mfl"),
+    ("--device-memory", "device_memory"),
+];
+
+/// `message` with the command line's options named as the Python arguments.
+fn pythonic(message: &str) -> String {
+    let mut text = message.to_string();
+    for (flag, name) in PYTHON_NAMES {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find(flag) {
+            // A whole option only: `--roots` is not the start of `--roots-random`.
+            let after = &rest[at + flag.len()..];
+            let whole = !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-');
+            out.push_str(&rest[..at]);
+            out.push_str(if whole { name } else { flag });
+            rest = after;
+        }
+        out.push_str(rest);
+        text = out;
+    }
+    text
+}
+
+/// A Python exception raised by a callback while a call ran without the GIL (Ctrl-C's
+/// `KeyboardInterrupt`), kept until the call returns to raise it in place of glp's error.
+static PENDING: Mutex<Option<PyErr>> = Mutex::new(None);
+
+/// Keeps `error` to be raised when the call ends; returns the glp error that stops the run.
+pub fn interrupt(error: PyErr) -> glp::Error {
+    let message = error.to_string();
+    *PENDING.lock().unwrap_or_else(|e| e.into_inner()) = Some(error);
+    glp::Error::invalid(format!("interrupted: {message}"))
+}
+
+/// Checks for Ctrl-C (and other signals Python handles) from a thread that does not hold
+/// the GIL: an engine's callback between iterations or batches.
+pub fn check_signals() -> glp::Result<()> {
+    Python::attach(|py| py.check_signals()).map_err(interrupt)
+}
+
+/// The Python exception for `error`.
+pub fn to_py(error: glp::Error) -> PyErr {
+    if let Some(pending) = PENDING.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return pending;
+    }
+    let message = pythonic(&error.to_string());
+    match error {
+        glp::Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            PyFileNotFoundError::new_err(message)
+        }
+        glp::Error::Io { .. } => PyOSError::new_err(message),
+        glp::Error::Program(_) => match compile_location(&message) {
+            Some((file, line, column)) => Python::attach(|py| {
+                let exception = CompileError::new_err(message.clone());
+                let value = exception.value(py);
+                let set = || -> PyResult<()> {
+                    value.setattr("file", file)?;
+                    value.setattr("line", line)?;
+                    value.setattr("column", column)
+                };
+                set().map_or_else(|e| e, |()| exception.clone_ref(py))
+            }),
+            // A hook that failed while it ran (its sample and step are in the message).
+            None => PyRuntimeError::new_err(message),
+        },
+        glp::Error::GpuOutOfMemory { needed, free, total, held, .. } => Python::attach(|py| {
+            let exception = GpuOutOfMemory::new_err(message.clone());
+            let value = exception.value(py);
+            let set = || -> PyResult<()> {
+                value.setattr("needed", needed)?;
+                value.setattr("free", free)?;
+                value.setattr("total", total)?;
+                value.setattr("held", held)
+            };
+            set().map_or_else(|e| e, |()| exception.clone_ref(py))
+        }),
+        glp::Error::GpuUnavailable(_) | glp::Error::Gpu(_) | glp::Error::KernelCompile(_) => GpuError::new_err(message),
+        _ => PyValueError::new_err(message),
+    }
+}
+
+/// The `--> file:line:column` of a compile error as the compiler renders it (rustc's form,
+/// the first diagnostic's), or `None` for a run-time error.
+fn compile_location(message: &str) -> Option<(String, u64, u64)> {
+    let located = message.lines().find_map(|line| line.trim_start().strip_prefix("--> "))?;
+    let mut parts = located.rsplitn(3, ':');
+    let column = parts.next()?.trim().parse().ok()?;
+    let line = parts.next()?.trim().parse().ok()?;
+    Some((parts.next()?.to_string(), line, column))
+}
+
+/// `Result<T, glp::Error>` into `PyResult<T>`.
+pub trait IntoPy<T> {
+    fn py_err(self) -> PyResult<T>;
+}
+
+impl<T> IntoPy<T> for glp::Result<T> {
+    fn py_err(self) -> PyResult<T> {
+        self.map_err(to_py)
+    }
+}

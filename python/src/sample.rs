@@ -1,0 +1,168 @@
+//! `glp.sample`: the samplers of `glp sample`, over the command line's own layer (the same
+//! samplers, parameters, roots, backends, and so the same samples for a seed).
+
+use crate::arrays::to_numpy;
+use crate::errors::{check_signals, IntoPy};
+use crate::graph::{input_id, PyGraph};
+use crate::options::{self, value_enum};
+use glp::cli::sample::{App, AppParams};
+use glp::cli::sample_backend::{gpu_option, DeviceMemoryArg, EngineArg, PlacementArg, RunOptions, Sampling};
+use glp::cli::sample_roots::{initial_samples, ClustersArg, RootsArg};
+use glp::graph::{Graph, VertexId};
+use glp::io::WeightRule;
+use glp::sample::{sink, SampleGraph, SampleOutcome};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::path::PathBuf;
+
+/// Where samples start.
+#[derive(FromPyObject)]
+pub enum RootsInput<'py> {
+    /// This many samples of random roots.
+    Random(u64),
+    /// A file of vertex ids, one per line.
+    File(PathBuf),
+    /// Vertex ids (input ids), one sample each (or per `batch_size`).
+    Ids(PyReadonlyArray1<'py, i64>),
+}
+
+/// Samples from `graph` with `sampler` (a built-in name or a sampler file); returns the
+/// samples' arrays and the run's statistics (the Python half wraps them in
+/// `glp.SampleResult`).
+#[pyfunction]
+#[pyo3(signature = (graph, sampler, *, roots=None, walk_length=80, fanouts=vec![25, 10], replace=true, p=1.0, q=1.0, termination=0.15, layers=2, layer_size=64, batch_size=None, clusters=None, params=Vec::new(), seed=0, backend="auto", engine="auto", placement="auto", device_memory=None, batch_samples=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn sample<'py>(
+    py: Python<'py>,
+    graph: &PyGraph,
+    sampler: &str,
+    roots: Option<RootsInput<'py>>,
+    walk_length: u32,
+    fanouts: Vec<u32>,
+    replace: bool,
+    p: f64,
+    q: f64,
+    termination: f64,
+    layers: u32,
+    layer_size: u32,
+    batch_size: Option<u32>,
+    clusters: Option<String>,
+    params: Vec<String>,
+    seed: u64,
+    backend: &str,
+    engine: &str,
+    placement: &str,
+    device_memory: Option<u64>,
+    batch_samples: Option<u64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let params = AppParams {
+        walk_length,
+        fanouts,
+        without_replacement: !replace,
+        p,
+        q,
+        termination,
+        layers,
+        layer_size,
+        file_params: params,
+    };
+    let app = App::new(sampler, &params).py_err()?;
+    if batch_samples == Some(0) {
+        return Err(PyValueError::new_err("batch_samples must be at least 1"));
+    }
+    if graph.graph.csr.weights().is_some_and(|w| w.iter().any(|&x| x < 0.0)) {
+        return Err(PyValueError::new_err(format!(
+            "the graph has negative edge weights: samplers draw in proportion to weights, which must be non-negative ({})",
+            WeightRule::NonNegative.check(-1.0).err().unwrap_or_default()
+        )));
+    }
+    let g: &Graph = &graph.graph;
+    let roots = match roots {
+        None => RootsArg::Every,
+        Some(RootsInput::Random(count)) => RootsArg::Random(count),
+        Some(RootsInput::File(path)) => RootsArg::File(path),
+        Some(RootsInput::Ids(ids)) => RootsArg::Given(dense_roots(g, ids.as_slice()?)?),
+    };
+    let clusters = ClustersArg::parse(clusters.as_deref().unwrap_or("100"));
+    let batch = batch_size.unwrap_or(app.default_batch());
+    let engine = value_enum::<EngineArg>("engine", engine)?;
+    let placement = value_enum::<PlacementArg>("placement", placement)?;
+    let device_memory = DeviceMemoryArg { device_memory };
+    let backend = options::backend(backend)?;
+    let (outcome, stats) = py
+        .detach(|| -> glp::Result<_> {
+            let initial = initial_samples(&app, g, &roots, batch, &clusters, seed)?;
+            let host = SampleGraph::of(g)?;
+            let gpu_options = gpu_option(&[engine], &device_memory, &[placement]);
+            let sampling = Sampling::open(backend, &host, gpu_options, placement, device_memory.device_memory)?;
+            let options = RunOptions {
+                seed,
+                engine,
+                device_memory: device_memory.device_memory,
+                batch_samples: Some(batch_samples.unwrap_or(sampling.default_batch_samples())),
+            };
+            let (outcome, gpu) = sink::collect(&initial, |sink| {
+                let mut checked = |batch: SampleOutcome| {
+                    check_signals()?;
+                    sink(batch)
+                };
+                let run = sampling.run_streamed(&app, &host, &initial, &options, &mut checked)?;
+                Ok((run.gpu, run.summary))
+            })?;
+            let stats = (sampling.name(), sampling.device(), gpu.map(|s| (s.engine, s.placement, s.kernel_ms)));
+            Ok((outcome, stats))
+        })
+        .py_err()?;
+    let result = PyDict::new(py);
+    let ids = |vertices: &[VertexId]| -> PyResult<Bound<'py, PyArray1<i64>>> {
+        Ok(to_numpy(py, vertices.iter().map(|&v| input_id(g, v)).collect::<PyResult<Vec<i64>>>()?))
+    };
+    let counts = |values: &[u64]| to_numpy(py, values.iter().map(|&v| v as i64).collect());
+    result.set_item("roots", ids(&outcome.roots)?)?;
+    result.set_item("root_offsets", counts(&outcome.root_offsets))?;
+    result.set_item("vertices", ids(&outcome.vertices)?)?;
+    result.set_item("sources", ids(&outcome.sources)?)?;
+    result.set_item("steps", to_numpy(py, outcome.steps.iter().map(|&s| i64::from(s)).collect()))?;
+    result.set_item("offsets", counts(&outcome.offsets))?;
+    if app.is_walk() {
+        let (width, rows) = outcome.walks();
+        let flat = rows.iter().map(|v| v.map_or(Ok(-1), |v| input_id(g, v))).collect::<PyResult<Vec<i64>>>()?;
+        result.set_item("walks", to_numpy(py, flat).reshape([outcome.num_samples(), width])?)?;
+    } else {
+        let subgraphs = outcome.subgraphs().py_err()?;
+        result.set_item("node", ids(&subgraphs.node)?)?;
+        result.set_item("batch", counts(&subgraphs.batch))?;
+        result.set_item("row", counts(&subgraphs.row))?;
+        result.set_item("col", counts(&subgraphs.col))?;
+        result.set_item("num_sampled_nodes", counts(&subgraphs.num_sampled_nodes))?;
+        result.set_item("num_sampled_edges", counts(&subgraphs.num_sampled_edges))?;
+    }
+    let (backend, device, gpu) = stats;
+    result.set_item("sampler", app.name())?;
+    result.set_item("is_walk", app.is_walk())?;
+    result.set_item("backend", backend)?;
+    result.set_item("device", device)?;
+    result.set_item("engine", gpu.map(|g| g.0))?;
+    result.set_item("placement", gpu.map(|g| g.1))?;
+    result.set_item("kernel_ms", gpu.map(|g| g.2))?;
+    result.set_item("time_ms", outcome.elapsed.as_secs_f64() * 1e3)?;
+    result.set_item("samples", outcome.num_samples())?;
+    result.set_item("sampled_vertices", outcome.sampled_vertices())?;
+    Ok(result)
+}
+
+/// Roots given as input ids, as dense vertex ids; an id that is not a vertex is an error
+/// naming its position.
+fn dense_roots(graph: &Graph, ids: &[i64]) -> PyResult<Vec<VertexId>> {
+    ids.iter()
+        .enumerate()
+        .map(|(i, &id)| {
+            u64::try_from(id)
+                .ok()
+                .and_then(|id| graph.ids.dense(id))
+                .ok_or_else(|| PyValueError::new_err(format!("roots[{i}] = {id} is not a vertex of the graph")))
+        })
+        .collect()
+}

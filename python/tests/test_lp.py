@@ -1,0 +1,235 @@
+"""Label propagation: the same labels as the `glp lp` command, quality scores equal to
+NetworkX's and to textbook formulas, every error path."""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+
+import networkx as nx
+import numpy as np
+import pytest
+from conftest import REPO, data, run_glp
+
+import glp
+
+
+def cli_labels(path: str, *args: str) -> dict:
+    """`glp lp --out -`'s labels: {vertex: [labels]}."""
+    out = run_glp("lp", str(path), "--backend", "cpu", "--out", "-", *args)
+    labels = {}
+    for line in out.splitlines():
+        vertex, *rest = line.split("\t")
+        labels[int(vertex)] = [None if r == "-" else int(r) for r in rest]
+    return labels
+
+
+@pytest.mark.parametrize(
+    "variant, options, flags",
+    [
+        ("classic", {"schedule": "sync"}, ["--schedule", "sync"]),
+        ("classic", {}, []),
+        ("llp", {"params": {"gamma": 2}}, ["--param", "gamma=2"]),
+        ("capped", {"params": {"cap": 30}, "schedule": "sync"}, ["--param", "cap=30", "--schedule", "sync"]),
+        ("classic", {"mfl": "mg8", "schedule": "sync"}, ["--mfl", "mg8", "--schedule", "sync"]),
+        ("slp", {"seed": 5, "iterations": 10}, ["--seed", "5", "--iterations", "10"]),
+    ],
+)
+def test_labels_equal_the_commands(variant, options, flags) -> None:
+    path = data("email-Eu-core.txt")
+    result = glp.Graph.load(path).label_propagation(variant, backend="cpu", **options)
+    expected = cli_labels(path, "--variant", variant, *flags)
+    got = result.to_dict()
+    if result.memberships is not None:
+        ids = result.graph.ids.tolist()
+        got = {v: sorted(m.tolist()) for v, m in zip(ids, result.memberships)}
+        expected = {v: sorted(labels) for v, labels in expected.items()}
+        assert got == expected
+    else:
+        assert got == {v: labels[0] for v, labels in expected.items()}
+    assert result.iterations >= 1 and result.time_ms >= 0 and result.backend == "cpu"
+    assert len(result.changed_per_iteration) == result.iterations
+
+
+def test_seeded_labels_equal_the_commands(tmp_path) -> None:
+    path = data("dolphins.edges")
+    seeds = {0: 100, 40: 200, 15: 300}
+    seed_file = tmp_path / "seeds.txt"
+    seed_file.write_text("".join(f"{v} {label}\n" for v, label in seeds.items()))
+    expected = {v: labels[0] for v, labels in cli_labels(path, "--variant", "seeded", "--seeds", str(seed_file)).items()}
+    graph = glp.Graph.load(path)
+    for given in (seeds, list(seeds.items()), seed_file, str(seed_file)):
+        result = graph.label_propagation("seeded", seeds=given, backend="cpu")
+        assert result.to_dict() == expected
+        assert set(result.labels.tolist()) <= {100, 200, 300, -1}
+
+
+def test_a_variant_file_runs_as_on_the_command_line() -> None:
+    variant = REPO / "src" / "variants" / "llp.rs"
+    if not variant.exists():
+        pytest.skip("no variant source")
+    path = data("dolphins.edges")
+    expected = cli_labels(path, "--variant", str(variant), "--param", "gamma=1.5", "--schedule", "sync")
+    result = glp.Graph.load(path).label_propagation(str(variant), params={"gamma": 1.5}, schedule="sync", backend="cpu")
+    assert result.to_dict() == {v: labels[0] for v, labels in expected.items()}
+
+
+def test_modularity_equals_networkx(email: glp.Graph) -> None:
+    result = email.label_propagation("llp", params={"gamma": 1}, backend="cpu")
+    reference = nx.read_edgelist(data("email-Eu-core.txt"), nodetype=int)
+    reference.remove_edges_from(nx.selfloop_edges(reference))
+    labels = result.to_dict()
+    communities = {}
+    for v, label in labels.items():
+        communities.setdefault(label, set()).add(v)
+    expected = nx.community.modularity(reference, communities.values())
+    assert result.modularity == pytest.approx(expected, abs=1e-9)
+    assert glp.modularity(email, result.labels) == pytest.approx(expected, abs=1e-9)
+    assert result.communities == len(communities)
+    assert len(result.communities_list()) == len(communities)
+
+
+def test_weighted_modularity_equals_networkx() -> None:
+    rng = np.random.default_rng(3)
+    src, dst = rng.integers(0, 60, 400), rng.integers(0, 60, 400)
+    w = rng.uniform(0.5, 3.0, 400).astype(np.float32)
+    graph = glp.Graph.from_edges(src, dst, w, num_vertices=60, duplicates="sum")
+    labels = rng.integers(0, 5, 60)
+    reference = nx.Graph()
+    reference.add_nodes_from(range(60))
+    offsets, targets, weights = graph.csr()
+    for v in range(60):
+        for t, x in zip(targets[offsets[v] : offsets[v + 1]], weights[offsets[v] : offsets[v + 1]]):
+            reference.add_edge(v, int(t), weight=float(x))
+    parts = [set(np.flatnonzero(labels == c).tolist()) for c in range(5)]
+    expected = nx.community.modularity(reference, [p for p in parts if p], weight="weight")
+    assert glp.modularity(graph, labels) == pytest.approx(expected, rel=1e-5)
+
+
+def textbook_nmi_ari(a, b):
+    """NMI (arithmetic) and ARI from the contingency table, by their definitions."""
+    n = len(a)
+    table = Counter(zip(a, b))
+    ca, cb = Counter(a), Counter(b)
+    h = lambda counts: -sum(c / n * math.log(c / n) for c in counts.values())  # noqa: E731
+    mi = sum(c / n * math.log(c * n / (ca[x] * cb[y])) for (x, y), c in table.items())
+    nmi = mi / ((h(ca) + h(cb)) / 2) if h(ca) + h(cb) > 0 else 1.0
+    comb = lambda k: k * (k - 1) / 2  # noqa: E731
+    index = sum(comb(c) for c in table.values())
+    sa, sb = sum(comb(c) for c in ca.values()), sum(comb(c) for c in cb.values())
+    expected = sa * sb / comb(n)
+    ari = (index - expected) / ((sa + sb) / 2 - expected)
+    return nmi, ari
+
+
+def test_nmi_and_ari_follow_their_definitions() -> None:
+    rng = np.random.default_rng(11)
+    a = rng.integers(0, 6, 500)
+    b = np.where(rng.random(500) < 0.7, a, rng.integers(0, 9, 500))
+    nmi, ari = textbook_nmi_ari(a.tolist(), b.tolist())
+    assert glp.nmi(a, b) == pytest.approx(nmi, abs=1e-9)
+    assert glp.ari(a, b) == pytest.approx(ari, abs=1e-9)
+    assert glp.nmi(a, a) == pytest.approx(1.0)
+    # Labels of any kind: strings are partitions too.
+    assert glp.ari(["x", "y", "x"], [1, 2, 1]) == pytest.approx(1.0)
+
+
+def test_overlapping_nmi_of_equal_covers_is_one_and_of_a_partition_matches_nmi() -> None:
+    cover = [[0, 1, 2], [2, 3, 4], [5, 6]]
+    assert glp.overlapping_nmi(cover, cover, 7) == pytest.approx(1.0)
+    other = [[0, 1], [2, 3, 4, 5, 6]]
+    value = glp.overlapping_nmi(cover, other, 7)
+    assert 0.0 <= value < 1.0
+    with pytest.raises(ValueError, match="not below universe"):
+        glp.overlapping_nmi([[0, 9]], [[0]], 5)
+
+
+@pytest.mark.parametrize(
+    "options, exception, message",
+    [
+        ({"variant": "louvain"}, ValueError, "unknown variant `louvain`"),
+        ({"schedule": "fast"}, ValueError, "schedule=`fast`: expected one of sync, async"),
+        ({"iterations": 0}, ValueError, "iterations must be at least 1"),
+        ({"variant": "llp", "params": {"gamma": -1}}, ValueError, "gamma must be a number >= 0"),
+        ({"variant": "llp", "params": {"beta": 1}}, ValueError, "unknown parameter `beta`"),
+        ({"variant": "seeded"}, ValueError, "needs seeds"),
+        ({"seeds": {0: 1}}, ValueError, "seeds applies to variant seeded only"),
+        ({"mfl": "smem"}, ValueError, "GPU kernel strategy"),
+        ({"mfl": "bogus"}, ValueError, "bogus"),
+        ({"backend": "tpu"}, ValueError, "backend=`tpu`"),
+        ({"variant": "seeded", "seeds": {999: 1}}, ValueError, "999"),
+    ],
+)
+def test_bad_arguments_are_value_errors(karate: glp.Graph, options, exception, message) -> None:
+    options = {"backend": "cpu", **options}
+    with pytest.raises(exception, match=message):
+        glp.label_propagation(karate, **options)
+
+
+def test_a_variant_file_that_does_not_compile_is_a_compile_error(tmp_path, karate: glp.Graph) -> None:
+    source = tmp_path / "broken.rs"
+    source.write_text(
+        textwrap.dedent(
+            """\
+            struct Broken;
+            impl LpVariant for Broken {
+                fn pick_label(&self, view: &View, v: VertexId) -> Label {
+                    let x = ;
+                }
+            }
+            """
+        )
+    )
+    with pytest.raises(glp.CompileError) as raised:
+        karate.label_propagation(str(source), backend="cpu")
+    error = raised.value
+    assert isinstance(error, ValueError)
+    assert error.file.endswith("broken.rs") and error.line == 4 and error.column > 0
+    missing = tmp_path / "missing.rs"
+    with pytest.raises(ValueError, match="cannot read the variant file"):
+        karate.label_propagation(str(missing), backend="cpu")
+
+
+def test_negative_weights_are_refused() -> None:
+    graph = glp.Graph.from_edges([0, 1], [1, 2], [1.0, -2.0])
+    with pytest.raises(ValueError, match="negative weight"):
+        graph.label_propagation(backend="cpu")
+    with pytest.raises(ValueError, match="negative"):
+        glp.sample(graph, "weighted-deepwalk", walk_length=3, backend="cpu")
+
+
+def test_directed_graphs_count_in_and_out_neighbours(tmp_path) -> None:
+    path = data("dolphins.edges")
+    expected = cli_labels(path, "--directed", "--schedule", "sync")
+    result = glp.Graph.load(path, directed=True).label_propagation(schedule="sync", backend="cpu")
+    assert result.to_dict() == {v: labels[0] for v, labels in expected.items()}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_a_long_run_with_keyboard_interrupt() -> None:
+    script = textwrap.dedent(
+        f"""
+        import glp, sys, time
+        g = glp.Graph.load({str(data("com-dblp.edges.gz"))!r})
+        print("ready", flush=True)
+        start = time.time()
+        try:
+            g.label_propagation("slp", iterations=100000, backend="cpu")
+            print("finished")
+        except KeyboardInterrupt:
+            print(f"interrupted after {{time.time() - start:.1f}} s", flush=True)
+        """
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+    assert child.stdout.readline().strip() == "ready"
+    import time
+
+    time.sleep(1.5)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=60)
+    assert out.startswith("interrupted after"), out

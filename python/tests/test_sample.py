@@ -1,0 +1,186 @@
+"""Sampling: the same samples as the `glp sample` command for a seed, samples that are walks
+and neighbourhoods of the graph, PyG's shapes, every error path, GPU results on the device."""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pytest
+from conftest import data, run_glp
+
+import glp
+
+
+def cli_samples(tmp_path, sampler: str, path, *flags: str, suffix: str = ".npz"):
+    out = tmp_path / f"cli{suffix}"
+    run_glp("sample", sampler, str(path), "--backend", "cpu", "--out", str(out), *flags)
+    return np.load(out)
+
+
+@pytest.mark.parametrize(
+    "sampler, options, flags",
+    [
+        ("deepwalk", {"walk_length": 12}, ["--walk-length", "12"]),
+        ("node2vec", {"walk_length": 10, "p": 2.0, "q": 0.5}, ["--walk-length", "10", "--p", "2", "--q", "0.5"]),
+        ("ppr", {"walk_length": 30, "termination": 0.2}, ["--walk-length", "30", "--termination", "0.2"]),
+    ],
+)
+def test_walks_equal_the_commands(tmp_path, sampler, options, flags) -> None:
+    path = data("email-Eu-core.txt")
+    expected = cli_samples(tmp_path, sampler, path, "--seed", "7", "--roots-random", "300", *flags, suffix=".npy")
+    result = glp.sample(glp.Graph.load(path), sampler, roots=300, seed=7, backend="cpu", **options)
+    assert result.is_walk and result.samples == 300
+    assert np.array_equal(result.walks, expected)
+
+
+@pytest.mark.parametrize(
+    "sampler, options, flags",
+    [
+        ("khop", {"fanouts": [10, 5]}, ["--fanouts", "10,5"]),
+        ("khop", {"fanouts": [4, 4], "replace": False, "batch_size": 8}, ["--fanouts", "4,4", "--without-replacement", "--batch-size", "8"]),
+        ("layer", {"layers": 2, "layer_size": 16, "batch_size": 16}, ["--layers", "2", "--layer-size", "16", "--batch-size", "16"]),
+    ],
+)
+def test_subgraphs_equal_the_commands(tmp_path, sampler, options, flags) -> None:
+    path = data("email-Eu-core.txt")
+    expected = cli_samples(tmp_path, sampler, path, "--seed", "3", "--roots-random", "40", *flags)
+    result = glp.sample(glp.Graph.load(path), sampler, roots=40, seed=3, backend="cpu", **options)
+    assert not result.is_walk
+    for name in ("node", "batch", "row", "col", "num_sampled_nodes", "num_sampled_edges"):
+        assert np.array_equal(getattr(result, name), expected[name]), name
+
+
+def test_roots_from_an_array_or_a_file_equal_the_commands(tmp_path, email: glp.Graph) -> None:
+    roots = np.array([5, 17, 5, 300, 1000])
+    root_file = tmp_path / "roots.txt"
+    root_file.write_text("".join(f"{r}\n" for r in roots))
+    expected = cli_samples(tmp_path, "deepwalk", data("email-Eu-core.txt"), "--roots", str(root_file), "--walk-length", "6", suffix=".npy")
+    for given in (roots, roots.tolist(), root_file):
+        result = email.sample("deepwalk", roots=given, walk_length=6, backend="cpu")
+        assert np.array_equal(result.walks, expected)
+        assert result.walks[:, 0].tolist() == roots.tolist()
+
+
+def test_walks_follow_edges_and_ids_are_input_ids() -> None:
+    # Input ids 10, 20, ... : the walks must name them, and every step must be an edge.
+    src = np.array([10, 20, 30, 40, 10, 30])
+    dst = np.array([20, 30, 40, 50, 50, 50])
+    path_edges = {(int(u), int(v)) for u, v in zip(src, dst)} | {(int(v), int(u)) for u, v in zip(src, dst)}
+    g = glp.Graph.from_edges(src, dst)
+    result = g.sample("deepwalk", roots=[10, 50], walk_length=20, seed=1, backend="cpu")
+    for row in result.walks:
+        steps = [int(v) for v in row if v >= 0]
+        assert all((u, v) in path_edges for u, v in zip(steps, steps[1:]))
+    assert result.walks.shape == (2, 21)
+
+
+def test_a_walk_stops_at_a_vertex_without_edges_and_is_padded() -> None:
+    g = glp.Graph.from_edges([0], [1], num_vertices=3, directed=True)
+    result = g.sample("deepwalk", roots=[0, 2], walk_length=4, backend="cpu")
+    # Rows as wide as the longest walk (as `glp sample --out walks.npy` writes them).
+    assert result.walks.tolist() == [[0, 1], [2, -1]]
+
+
+def test_khop_samples_are_neighbourhoods(email: glp.Graph) -> None:
+    result = email.sample("khop", roots=[0, 1, 2], fanouts=[5, 3], seed=2, backend="cpu")
+    offsets, targets, _ = email.csr()
+    ids = email.ids
+    dense = {int(i): v for v, i in enumerate(ids.tolist())}
+    neighbours = lambda v: set(targets[offsets[v] : offsets[v + 1]].tolist())  # noqa: E731
+    edge_index = result.edge_index()
+    assert edge_index.shape == (2, int(result.num_sampled_edges.sum()))
+    for drawn, transit in edge_index.T:
+        u, v = dense[int(result.node[transit])], dense[int(result.node[drawn])]
+        assert v in neighbours(u)
+    with_edges = sum(1 for r in (0, 1, 2) if email.degrees[dense[r]] > 0)
+    assert result.num_sampled_edges[0] == 5 * with_edges  # with replacement: the full fan-out
+    assert result.num_sampled_nodes[0] == 3 and result.batch[:3].tolist() == [0, 1, 2]
+
+
+def test_the_same_seed_gives_the_same_samples_and_another_differs(email: glp.Graph) -> None:
+    a = email.sample("node2vec", roots=200, walk_length=10, p=2, q=0.5, seed=4, backend="cpu")
+    b = email.sample("node2vec", roots=200, walk_length=10, p=2, q=0.5, seed=4, backend="cpu", batch_samples=7)
+    c = email.sample("node2vec", roots=200, walk_length=10, p=2, q=0.5, seed=5, backend="cpu")
+    assert np.array_equal(a.walks, b.walks)
+    assert not np.array_equal(a.walks, c.walks)
+
+
+def test_torch_output() -> None:
+    torch = pytest.importorskip("torch")
+    g = glp.Graph.load(data("karate.mtx"))
+    result = g.sample("khop", roots=[1, 2], fanouts=[3], output_type="torch", backend="cpu")
+    assert isinstance(result.node, torch.Tensor) and result.node.dtype == torch.int64
+    assert result.edge_index().shape[0] == 2
+
+
+def test_a_sampler_file_runs_and_bad_ones_fail_clearly(tmp_path, karate: glp.Graph) -> None:
+    source = tmp_path / "walk.rs"
+    source.write_text(
+        textwrap.dedent(
+            """\
+            struct Walk { length: u32 }
+            impl Sampler for Walk {
+                fn steps(&self) -> u32 { self.length }
+                fn sample_size(&self, _step: u32) -> u32 { 1 }
+                fn next(&self, view: &SampleView, _s: u32, t: VertexId, _l: u32, _st: u32) -> VertexId {
+                    let d = view.degree(t);
+                    if d == 0 { return NONE; }
+                    view.edge(t, view.random_below(d))
+                }
+            }
+            """
+        )
+    )
+    walked = karate.sample(str(source), params={"length": 5}, roots=[1, 2], seed=9, backend="cpu")
+    deepwalk = karate.sample("deepwalk", walk_length=5, roots=[1, 2], seed=9, backend="cpu")
+    assert np.array_equal(walked.walks, deepwalk.walks)
+    with pytest.raises(ValueError, match="length"):
+        karate.sample(str(source), roots=[1], backend="cpu")
+    source.write_text("struct Walk;\nimpl Sampler for Walk {\n    fn steps(&self) -> u32 { 1 +  }\n}\n")
+    with pytest.raises(glp.CompileError) as raised:
+        karate.sample(str(source), backend="cpu")
+    assert raised.value.line == 3
+
+
+@pytest.mark.parametrize(
+    "sampler, options, message",
+    [
+        ("louvain", {}, "unknown sampler `louvain`"),
+        ("deepwalk", {"walk_length": 0}, "walk_length must be at least 1"),
+        ("khop", {"fanouts": [5, 0]}, "fan-out of hop 2 is 0"),
+        ("khop", {"fanouts": [1, 1, 1, 1, 1]}, "1 to 4 fan-outs"),
+        ("node2vec", {"p": -1.0}, "p"),
+        ("ppr", {"termination": 1.5}, "termination"),
+        ("deepwalk", {"roots": [1, 99999]}, r"roots\[1\] = 99999 is not a vertex"),
+        ("deepwalk", {"roots": 0}, "at least 1"),
+        ("deepwalk", {"batch_size": 4}, "batch_size must be 1"),
+        ("deepwalk", {"engine": "warp"}, "engine=`warp`"),
+        ("deepwalk", {"params": {"x": 1}}, "params x=1"),
+        ("deepwalk", {"output_type": "pandas"}, "output_type"),
+        ("deepwalk", {"engine": "tp"}, "engine chooses how the GPU samples"),
+        ("deepwalk", {"batch_samples": 0}, "batch_samples must be at least 1"),
+    ],
+)
+def test_bad_arguments_are_value_errors(karate: glp.Graph, sampler, options, message) -> None:
+    options = {"backend": "cpu", **options}
+    with pytest.raises(ValueError, match=message):
+        glp.sample(karate, sampler, **options)
+
+
+def test_a_missing_roots_file_is_file_not_found(tmp_path, karate: glp.Graph) -> None:
+    with pytest.raises(FileNotFoundError):
+        karate.sample("deepwalk", roots=tmp_path / "none.txt", backend="cpu")
+
+
+def test_gpu_samples_equal_the_cpus_and_stay_on_the_device(gpu) -> None:
+    torch = pytest.importorskip("torch")
+    g = glp.Graph.load(data("email-Eu-core.txt"))
+    for sampler, options in [("deepwalk", {"walk_length": 20}), ("khop", {"fanouts": [10, 5]})]:
+        cpu = g.sample(sampler, roots=500, seed=8, backend="cpu", **options)
+        on_gpu = g.sample(sampler, roots=500, seed=8, backend="gpu", output_type="torch", **options)
+        assert on_gpu.backend == "gpu" and on_gpu.device
+        name = "walks" if cpu.is_walk else "node"
+        tensor = getattr(on_gpu, name)
+        assert tensor.is_cuda
+        assert np.array_equal(tensor.cpu().numpy(), getattr(cpu, name))
