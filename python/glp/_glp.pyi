@@ -105,5 +105,16 @@ def sample(
     placement: str = "auto",
     device_memory: Optional[int] = None,
     batch_samples: Optional[int] = None,
+    device_output: bool = False,
 ) -> Dict[str, Any]: ...
+
+class DeviceArray:
+    """An int64 array on the GPU, exported once through DLPack (``torch.from_dlpack``)."""
+
+    def __dlpack__(
+        self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None, copy: Optional[bool] = None
+    ) -> Any: ...
+    def __dlpack_device__(self) -> Tuple[int, int]: ...
+    @property
+    def shape(self) -> Tuple[int, int]: ...
 def set_quiet(quiet: bool) -> None: ...

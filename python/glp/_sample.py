@@ -33,12 +33,12 @@ class SampleResult:
 
     sampler: str
     is_walk: bool
-    roots: Any
-    root_offsets: Any
-    vertices: Any
-    sources: Any
-    steps: Any
-    offsets: Any
+    roots: Any = None
+    root_offsets: Any = None
+    vertices: Any = None
+    sources: Any = None
+    steps: Any = None
+    offsets: Any = None
     walks: Any = None
     node: Any = None
     batch: Any = None
@@ -137,7 +137,10 @@ def sample(
     ``seed`` fixes every draw: the same seed gives the same samples on the CPU and the GPU,
     and as the ``glp sample`` command. ``backend`` is ``auto``, ``cpu`` or ``gpu``; ``engine``
     (``sp``, ``tp``, ``auto``), ``placement`` and ``device_memory`` choose how the GPU runs.
-    ``output_type="torch"`` returns torch tensors (on the GPU's device after a GPU run).
+    ``output_type="torch"`` returns torch tensors. After a GPU run the walks of a walk
+    sampler stay on the GPU: ``walks`` is a CUDA tensor over glp's own buffer (DLPack, no
+    copy through the host; ``time_ms`` and the per-vertex arrays are then not given); other
+    samplers' arrays are copied to the GPU's device.
     """
     if output_type not in ("numpy", "torch"):
         raise ValueError(f"output_type=`{output_type}`: expected numpy or torch")
@@ -174,10 +177,17 @@ def sample(
         placement=placement,
         device_memory=device_memory,
         batch_samples=batch_samples,
+        device_output=output_type == "torch",
     )
     as_torch = output_type == "torch"
-    device = "cuda" if as_torch and raw["backend"] == "gpu" else None
-    arrays = {name: output(raw.get(name), as_torch, device) for name in _ARRAYS}
+    if raw.get("on_device"):
+        # Walks left on the GPU: a torch tensor over glp's buffer (DLPack), no host copy.
+        import torch
+
+        arrays: Dict[str, Any] = {"walks": torch.from_dlpack(raw["walks"])}
+    else:
+        device = "cuda" if as_torch and raw["backend"] == "gpu" else None
+        arrays = {name: output(raw.get(name), as_torch, device) for name in _ARRAYS}
     return SampleResult(
         sampler=raw["sampler"],
         is_walk=raw["is_walk"],
@@ -185,8 +195,8 @@ def sample(
         device=raw["device"],
         engine=raw["engine"],
         kernel_ms=raw["kernel_ms"],
-        time_ms=raw["time_ms"],
+        time_ms=raw.get("time_ms", 0.0),
         samples=raw["samples"],
-        sampled_vertices=raw["sampled_vertices"],
+        sampled_vertices=raw.get("sampled_vertices", 0),
         **arrays,
     )

@@ -14,6 +14,7 @@
 //! SciPy, NetworkX, PyG), result classes, torch outputs, the mini-batch loader.
 
 mod arrays;
+mod dlpack;
 mod errors;
 mod graph;
 mod lp;
@@ -33,6 +34,7 @@ fn _glp(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<graph::PyGraph>()?;
+    m.add_class::<dlpack::DeviceArray>()?;
     m.add_function(wrap_pyfunction!(lp::label_propagation, m)?)?;
     m.add_function(wrap_pyfunction!(lp::modularity, m)?)?;
     m.add_function(wrap_pyfunction!(lp::nmi, m)?)?;

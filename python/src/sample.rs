@@ -2,6 +2,7 @@
 //! samplers, parameters, roots, backends, and so the same samples for a seed).
 
 use crate::arrays::to_numpy;
+use crate::dlpack::DeviceArray;
 use crate::errors::{check_signals, IntoPy};
 use crate::graph::{input_id, PyGraph};
 use crate::options::{self, value_enum};
@@ -10,6 +11,7 @@ use glp::cli::sample_backend::{gpu_option, DeviceMemoryArg, EngineArg, Placement
 use glp::cli::sample_roots::{initial_samples, ClustersArg, RootsArg};
 use glp::graph::{Graph, VertexId};
 use glp::io::WeightRule;
+use glp::sample::gpu::{run_walks_on_device, DeviceWalks};
 use glp::sample::{sink, SampleGraph, SampleOutcome};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -28,11 +30,20 @@ pub enum RootsInput<'py> {
     Ids(PyReadonlyArray1<'py, i64>),
 }
 
+/// Where a run's samples are.
+enum Output {
+    /// In host memory, as the engines' outcome.
+    Host(Box<SampleOutcome>),
+    /// Walks left on the GPU (of this ordinal), as rows of input ids.
+    Device(DeviceWalks, i32),
+}
+
 /// Samples from `graph` with `sampler` (a built-in name or a sampler file); returns the
 /// samples' arrays and the run's statistics (the Python half wraps them in
-/// `glp.SampleResult`).
+/// `glp.SampleResult`). With `device_output`, walks run on a GPU stay there: `walks` is then a
+/// [`DeviceArray`] (DLPack) and the other arrays are absent.
 #[pyfunction]
-#[pyo3(signature = (graph, sampler, *, roots=None, walk_length=80, fanouts=vec![25, 10], replace=true, p=1.0, q=1.0, termination=0.15, layers=2, layer_size=64, batch_size=None, clusters=None, params=Vec::new(), seed=0, backend="auto", engine="auto", placement="auto", device_memory=None, batch_samples=None))]
+#[pyo3(signature = (graph, sampler, *, roots=None, walk_length=80, fanouts=vec![25, 10], replace=true, p=1.0, q=1.0, termination=0.15, layers=2, layer_size=64, batch_size=None, clusters=None, params=Vec::new(), seed=0, backend="auto", engine="auto", placement="auto", device_memory=None, batch_samples=None, device_output=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn sample<'py>(
     py: Python<'py>,
@@ -56,6 +67,7 @@ pub fn sample<'py>(
     placement: &str,
     device_memory: Option<u64>,
     batch_samples: Option<u64>,
+    device_output: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let params = AppParams {
         walk_length,
@@ -91,7 +103,7 @@ pub fn sample<'py>(
     let placement = value_enum::<PlacementArg>("placement", placement)?;
     let device_memory = DeviceMemoryArg { device_memory };
     let backend = options::backend(backend)?;
-    let (outcome, stats) = py
+    let (output, stats) = py
         .detach(|| -> glp::Result<_> {
             let initial = initial_samples(&app, g, &roots, batch, &clusters, seed)?;
             let host = SampleGraph::of(g)?;
@@ -103,6 +115,19 @@ pub fn sample<'py>(
                 device_memory: device_memory.device_memory,
                 batch_samples: Some(batch_samples.unwrap_or(sampling.default_batch_samples())),
             };
+            let name = (sampling.name(), sampling.device());
+            if let (true, Sampling::Gpu(on)) = (device_output && app.is_walk(), &sampling) {
+                let config = options.gpu_config();
+                if let Some((walks, gpu)) =
+                    run_walks_on_device(&on.gpu, &on.graph, app.compiled(), &initial, &g.ids, &config)?
+                {
+                    let ordinal = on.gpu.info().ordinal as i32;
+                    return Ok((
+                        Output::Device(walks, ordinal),
+                        (name, Some((gpu.engine, gpu.placement, gpu.kernel_ms))),
+                    ));
+                }
+            }
             let (outcome, gpu) = sink::collect(&initial, |sink| {
                 let mut checked = |batch: SampleOutcome| {
                     check_signals()?;
@@ -111,11 +136,28 @@ pub fn sample<'py>(
                 let run = sampling.run_streamed(&app, &host, &initial, &options, &mut checked)?;
                 Ok((run.gpu, run.summary))
             })?;
-            let stats = (sampling.name(), sampling.device(), gpu.map(|s| (s.engine, s.placement, s.kernel_ms)));
-            Ok((outcome, stats))
+            Ok((Output::Host(Box::new(outcome)), (name, gpu.map(|s| (s.engine, s.placement, s.kernel_ms)))))
         })
         .py_err()?;
+    let ((backend, device), gpu) = stats;
     let result = PyDict::new(py);
+    result.set_item("sampler", app.name())?;
+    result.set_item("is_walk", app.is_walk())?;
+    result.set_item("backend", backend)?;
+    result.set_item("device", device)?;
+    result.set_item("engine", gpu.map(|g| g.0))?;
+    result.set_item("placement", gpu.map(|g| g.1))?;
+    result.set_item("kernel_ms", gpu.map(|g| g.2))?;
+    let outcome = match output {
+        Output::Host(outcome) => outcome,
+        Output::Device(walks, ordinal) => {
+            result.set_item("samples", walks.samples)?;
+            result.set_item("on_device", true)?;
+            let array = DeviceArray::new(walks.rows, walks.samples, walks.width, walks.stride, ordinal);
+            result.set_item("walks", Bound::new(py, array)?)?;
+            return Ok(result);
+        }
+    };
     let ids = |vertices: &[VertexId]| -> PyResult<Bound<'py, PyArray1<i64>>> {
         Ok(to_numpy(py, vertices.iter().map(|&v| input_id(g, v)).collect::<PyResult<Vec<i64>>>()?))
     };
@@ -139,14 +181,7 @@ pub fn sample<'py>(
         result.set_item("num_sampled_nodes", counts(&subgraphs.num_sampled_nodes))?;
         result.set_item("num_sampled_edges", counts(&subgraphs.num_sampled_edges))?;
     }
-    let (backend, device, gpu) = stats;
-    result.set_item("sampler", app.name())?;
-    result.set_item("is_walk", app.is_walk())?;
-    result.set_item("backend", backend)?;
-    result.set_item("device", device)?;
-    result.set_item("engine", gpu.map(|g| g.0))?;
-    result.set_item("placement", gpu.map(|g| g.1))?;
-    result.set_item("kernel_ms", gpu.map(|g| g.2))?;
+    result.set_item("on_device", false)?;
     result.set_item("time_ms", outcome.elapsed.as_secs_f64() * 1e3)?;
     result.set_item("samples", outcome.num_samples())?;
     result.set_item("sampled_vertices", outcome.sampled_vertices())?;

@@ -173,14 +173,30 @@ def test_a_missing_roots_file_is_file_not_found(tmp_path, karate: glp.Graph) -> 
         karate.sample("deepwalk", roots=tmp_path / "none.txt", backend="cpu")
 
 
-def test_gpu_samples_equal_the_cpus_and_stay_on_the_device(gpu) -> None:
+def test_gpu_samples_equal_the_cpus_and_stay_on_the_device(gpu, tmp_path) -> None:
     torch = pytest.importorskip("torch")
-    g = glp.Graph.load(data("email-Eu-core.txt"))
-    for sampler, options in [("deepwalk", {"walk_length": 20}), ("khop", {"fanouts": [10, 5]})]:
-        cpu = g.sample(sampler, roots=500, seed=8, backend="cpu", **options)
-        on_gpu = g.sample(sampler, roots=500, seed=8, backend="gpu", output_type="torch", **options)
-        assert on_gpu.backend == "gpu" and on_gpu.device
+    email = glp.Graph.load(data("email-Eu-core.txt"))
+    # Sparse input ids (a table on the device, not a range).
+    sparse = tmp_path / "sparse.txt"
+    offsets, targets, _ = email.csr()
+    sparse.write_text("".join(f"{7 * v + 3} {7 * int(t) + 3}\n" for v in range(email.num_vertices) for t in targets[offsets[v] : offsets[v + 1]] if v < t))
+    spread = glp.Graph.load(sparse)
+    runs = [
+        (email, "deepwalk", {"walk_length": 20}),
+        (email, "ppr", {"walk_length": 80, "termination": 0.3}),  # every walk ends early: rows narrower than 81
+        (spread, "node2vec", {"walk_length": 15, "p": 2.0, "q": 0.5}),
+        (email, "khop", {"fanouts": [10, 5]}),
+    ]
+    for graph, sampler, options in runs:
+        cpu = graph.sample(sampler, roots=500, seed=8, backend="cpu", **options)
+        on_gpu = graph.sample(sampler, roots=500, seed=8, backend="gpu", output_type="torch", **options)
+        assert on_gpu.backend == "gpu" and on_gpu.device, sampler
         name = "walks" if cpu.is_walk else "node"
         tensor = getattr(on_gpu, name)
-        assert tensor.is_cuda
-        assert np.array_equal(tensor.cpu().numpy(), getattr(cpu, name))
+        assert tensor.is_cuda and tensor.dtype == torch.int64, sampler
+        assert np.array_equal(tensor.cpu().numpy(), getattr(cpu, name)), sampler
+        if cpu.is_walk:
+            # Left on the device: the per-vertex host arrays were never built.
+            assert on_gpu.roots is None and on_gpu.vertices is None, sampler
+        del tensor, on_gpu
+        torch.cuda.synchronize()  # the buffer freed through DLPack's deleter

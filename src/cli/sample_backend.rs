@@ -162,6 +162,19 @@ pub struct RunOptions {
     pub batch_samples: Option<u64>,
 }
 
+impl RunOptions {
+    /// The GPU engines' configuration these options describe.
+    pub fn gpu_config(&self) -> GpuSampleConfig {
+        GpuSampleConfig {
+            seed: self.seed,
+            engine: self.engine.engine(),
+            device_memory: self.device_memory,
+            batch_samples: self.batch_samples,
+            walk_packing: None,
+        }
+    }
+}
+
 impl<'g> Sampling<'g> {
     /// The backend `requested` (auto: a GPU when one opens), the graph placed on the GPU as
     /// `placement` says within `device_memory`. `gpu_options` says whether the command line
@@ -237,15 +250,8 @@ impl<'g> Sampling<'g> {
                 Ok(StreamedRun { summary, gpu: None })
             }
             Sampling::Gpu(on) => {
-                let config = GpuSampleConfig {
-                    seed: options.seed,
-                    engine: options.engine.engine(),
-                    device_memory: options.device_memory,
-                    batch_samples: options.batch_samples,
-                    walk_packing: None,
-                };
                 let (stats, summary) =
-                    gpu::run_streamed(&on.gpu, &on.graph, app.compiled(), initial, &config, &mut sink)?;
+                    gpu::run_streamed(&on.gpu, &on.graph, app.compiled(), initial, &options.gpu_config(), &mut sink)?;
                 Ok(StreamedRun { summary, gpu: Some(stats) })
             }
         }

@@ -211,7 +211,7 @@ const TRANSIT_KERNELS: &str = include_str!("transit_kernels.cu");
 pub const ENGINE_KERNELS: Template = Template::new("kinds/sample/engine_kernels.cu", include_str!("engine_kernels.cu"));
 
 /// The entry points of [`ENGINE_KERNELS`].
-pub const ENGINE_KERNEL_NAMES: [&str; 21] = [
+pub const ENGINE_KERNEL_NAMES: [&str; 22] = [
     "glp_sample_walks",
     "glp_sample_walks_single",
     "glp_sample_walks_packed",
@@ -222,6 +222,7 @@ pub const ENGINE_KERNEL_NAMES: [&str; 21] = [
     "glp_sample_per_sample_warp",
     "glp_sample_per_sample_draws",
     "glp_sample_compact_records",
+    "glp_sample_walk_rows",
     "glp_sample_begin",
     "glp_sample_step_warp",
     "glp_transit_count",

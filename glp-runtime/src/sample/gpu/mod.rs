@@ -50,6 +50,7 @@
 
 mod arena;
 mod choice;
+mod device_walks;
 mod graph;
 mod partitioned;
 mod per_sample;
@@ -58,6 +59,8 @@ mod program;
 mod reference;
 mod steps;
 mod walks;
+
+pub use device_walks::{run_walks_on_device, DeviceWalks};
 
 pub use graph::DeviceSampleGraph;
 pub use placement::Placement;
@@ -180,6 +183,46 @@ pub fn run_streamed(
     config: &GpuSampleConfig,
     sink: &mut SampleSink<'_>,
 ) -> Result<(GpuSampleStats, StreamSummary)> {
+    with_context(gpu, graph, sampler, initial, config, 0, |context, run| {
+        let samples = initial.len() as u64;
+        let placement = graph.placement().name();
+        let (stats, summary) = if run.fused_walks {
+            let rows = context.schedule.steps() as usize + 1;
+            let convert = |batch| walks::outcome_of(initial, rows, batch);
+            let streamed = graph.host_edges().filter(|host| host.plan().staging == 2);
+            match streamed {
+                Some(host) => sink::pipelined(samples, sink, convert, |handoff| {
+                    partitioned::run(context, initial, host, handoff)
+                })?,
+                None => sink::pipelined(samples, sink, convert, |handoff| walks::run(context, initial, handoff))?,
+            }
+        } else {
+            sink::pipelined(samples, sink, Ok, |handoff| per_sample::run(context, initial, run.plan, handoff))?
+        };
+        Ok((GpuSampleStats { placement, ..stats }, summary))
+    })
+}
+
+/// How a run goes, decided with its context.
+struct RunKind {
+    /// The engine plan for the run's steps.
+    plan: choice::Plan,
+    /// Whether the walk engines run it (a walk from one root per sample, fused).
+    fused_walks: bool,
+}
+
+/// Builds the context of a run of `sampler` from `initial` (its schedule, the sampler's
+/// module, the memory budget less `reserved` bytes the caller holds, the engine plan) and
+/// runs `body` with it.
+fn with_context<R>(
+    gpu: &Gpu,
+    graph: &DeviceSampleGraph<'_>,
+    sampler: &dyn CompiledSampler,
+    initial: &InitialSamples,
+    config: &GpuSampleConfig,
+    reserved: u64,
+    body: impl FnOnce(&Context<'_>, RunKind) -> Result<R>,
+) -> Result<R> {
     if config.batch_samples == Some(0) {
         return Err(Error::invalid("a batch of samples must hold at least 1 sample"));
     }
@@ -197,6 +240,13 @@ pub fn run_streamed(
         Some(bytes) => bytes - graph.bytes(),
         None => graph::default_budget(gpu)?,
     };
+    if reserved >= budget {
+        return Err(Error::TooLarge(format!(
+            "the run's output takes {} of device memory, and {} is left for the run",
+            format_bytes(reserved),
+            format_bytes(budget)
+        )));
+    }
     let max_roots = (0..initial.len()).map(|i| initial.roots(i).len() as u64).max().unwrap_or(1);
     let stats = choice::GraphStats {
         active_vertices: graph.active_vertices(),
@@ -204,7 +254,7 @@ pub fn run_streamed(
         fits_l2: graph.placement() == Placement::Device && graph.bytes() <= gpu.info().l2_bytes,
     };
     let plan = choice::plan(config.engine, &schedule, initial.len() as u64, max_roots, stats);
-    let batch_samples = config.batch_samples.unwrap_or(u64::MAX);
+    let fused_walks = schedule.is_walk() && max_roots == 1 && plan == choice::Plan::Fused;
     let context = Context {
         gpu,
         graph,
@@ -212,26 +262,11 @@ pub fn run_streamed(
         schedule: &schedule,
         module: &module,
         seed: config.seed,
-        budget,
-        batch_samples,
+        budget: budget - reserved,
+        batch_samples: config.batch_samples.unwrap_or(u64::MAX),
         walk_packing: config.walk_packing,
     };
-    let samples = initial.len() as u64;
-    let placement = graph.placement().name();
-    let (stats, summary) = if schedule.is_walk() && max_roots == 1 && plan == choice::Plan::Fused {
-        let rows = schedule.steps() as usize + 1;
-        let convert = |batch| walks::outcome_of(initial, rows, batch);
-        let streamed = graph.host_edges().filter(|host| host.plan().staging == 2);
-        match streamed {
-            Some(host) => {
-                sink::pipelined(samples, sink, convert, |handoff| partitioned::run(&context, initial, host, handoff))?
-            }
-            None => sink::pipelined(samples, sink, convert, |handoff| walks::run(&context, initial, handoff))?,
-        }
-    } else {
-        sink::pipelined(samples, sink, Ok, |handoff| per_sample::run(&context, initial, plan, handoff))?
-    };
-    Ok((GpuSampleStats { placement, ..stats }, summary))
+    body(&context, RunKind { plan, fused_walks })
 }
 
 /// What an engine's run reads.

@@ -78,6 +78,19 @@ pub(super) fn run(
     initial: &InitialSamples,
     handoff: &mut Handoff<WalkBatch>,
 ) -> Result<GpuSampleStats> {
+    run_batches(context, initial, |first, columns, walks| {
+        handoff.send(WalkBatch { first, columns, matrix: context.gpu.download(walks)? })
+    })
+}
+
+/// Runs the walks of `initial` (one root each) batch by batch, giving each batch to
+/// `complete` as the kernel left it on the device: its first sample, each sample's column and
+/// the step-major matrix (of the batch's capacity in columns; see [`Slots`]).
+pub(super) fn run_batches(
+    context: &Context<'_>,
+    initial: &InitialSamples,
+    mut complete: impl FnMut(u64, Vec<u32>, &DeviceBuffer<u32>) -> Result<()>,
+) -> Result<GpuSampleStats> {
     let gpu = context.gpu;
     let steps = context.schedule.steps();
     let rows = u64::from(steps) + 1;
@@ -163,7 +176,7 @@ pub(super) fn run(
         stats.kernel_ms += gpu.elapsed_ms(&start, &end)?;
         stats.batches += 1;
         shared.check(context, initial)?;
-        handoff.send(WalkBatch { first, columns, matrix: gpu.download(&walks)? })?;
+        complete(first, columns, &walks)?;
         first += count;
     }
     Ok(stats)

@@ -1,0 +1,105 @@
+//! Walks kept on the device: the walk engine's batches turned, on the device, into one array
+//! of rows of input ids, which a caller hands on without a copy to the host (the Python
+//! package gives it to PyTorch through DLPack).
+//!
+//! The rows are the host output's ([`crate::sample::SampleOutcome::walks`]): row `s` is sample
+//! `s`'s walk from its root, -1 past its end, as wide as the longest walk; the array keeps
+//! `steps + 1` entries per row (its stride) and says how many of them the longest walk fills
+//! ([`DeviceWalks::width`]), so a strided view of that width is exactly the host's array.
+
+use super::{walks, with_context, GpuSampleConfig, GpuSampleStats};
+use crate::device::{DeviceBuffer, Gpu, KernelArgs, Shape};
+use crate::error::{Error, Result};
+use crate::graph::VertexIds;
+use crate::sample::compiled::CompiledSampler;
+use crate::sample::roots::InitialSamples;
+
+use super::DeviceSampleGraph;
+
+/// Threads per block of the rows' conversion.
+const ROW_THREADS: u32 = 256;
+
+/// Walks on the device, one row per sample.
+pub struct DeviceWalks {
+    /// Row `s` (entries `s * stride ..`): sample `s`'s walk as input ids from its root, -1
+    /// past its end.
+    pub rows: DeviceBuffer<i64>,
+    /// Rows (samples).
+    pub samples: u64,
+    /// Entries per row: the walks' steps + 1.
+    pub stride: u64,
+    /// The longest walk's vertices: the entries of each row that the host's array holds.
+    pub width: u64,
+}
+
+/// Runs the walks of `sampler` from `initial` on `gpu`, as [`super::run`] does, and keeps
+/// them on the device as rows of input ids (`ids`, the graph's). `Ok(None)` when the run is
+/// not one the walk engine takes on the device (a sampler that is not a walk from one root,
+/// the transit-parallel engine asked for, a graph whose edges stream in partitions): the
+/// caller then runs [`super::run_streamed`].
+///
+/// Errors: [`super::run`]'s, and rows larger than the device memory the run may use.
+pub fn run_walks_on_device(
+    gpu: &Gpu,
+    graph: &DeviceSampleGraph<'_>,
+    sampler: &dyn CompiledSampler,
+    initial: &InitialSamples,
+    ids: &VertexIds,
+    config: &GpuSampleConfig,
+) -> Result<Option<(DeviceWalks, GpuSampleStats)>> {
+    if graph.host_edges().is_some_and(|host| host.plan().staging == 2) {
+        return Ok(None);
+    }
+    let samples = initial.len() as u64;
+    let stride = u64::from(crate::sample::schedule::Schedule::of(graph.host(), sampler)?.steps()) + 1;
+    let entries = samples.checked_mul(stride).ok_or_else(|| Error::TooLarge("too many walks".into()))?;
+    let table = match ids {
+        VertexIds::Table(table) => table.len() as u64 * 8,
+        VertexIds::Range { .. } => 0,
+    };
+    let reserved = entries.saturating_mul(8).saturating_add(table);
+    with_context(gpu, graph, sampler, initial, config, reserved, |context, run| {
+        if !run.fused_walks {
+            return Ok(None);
+        }
+        let rows: DeviceBuffer<i64> = gpu.alloc_zeros("walk rows", entries as usize)?;
+        let (first_id, table) = match ids {
+            VertexIds::Range { first, .. } => (*first, None),
+            VertexIds::Table(table) => (0, Some(gpu.upload("vertex ids", table)?)),
+        };
+        let longest: DeviceBuffer<u32> = gpu.alloc_zeros("longest walk", 1)?;
+        let kernel = context.module.module.kernel("glp_sample_walk_rows")?;
+        let mut columns: Option<DeviceBuffer<u32>> = None;
+        let stats = walks::run_batches(context, initial, |first, mut batch_columns, matrix| {
+            let count = batch_columns.len() as u64;
+            // Every batch has the matrix's capacity in columns; the last may use fewer.
+            let capacity = matrix.len() as u64 / stride;
+            batch_columns.resize(capacity as usize, 0);
+            let on_device = match &mut columns {
+                Some(on_device) => on_device,
+                None => columns.insert(gpu.alloc_zeros("walk columns", capacity as usize)?),
+            };
+            gpu.write(on_device, &batch_columns)?;
+            let args = KernelArgs::new()
+                .buffer(matrix)
+                .value(capacity)
+                .buffer(on_device)
+                .value(count)
+                .value(stride as u32)
+                .value(first)
+                .value(first_id)
+                .value(table.as_ref().map_or(0u64, DeviceBuffer::device_ptr))
+                .buffer(&rows)
+                .buffer(&longest);
+            gpu.launch(&kernel, Shape::covering(count * stride, ROW_THREADS)?, &args)
+        })?;
+        let width = u64::from(gpu.download(&longest)?[0]);
+        gpu.synchronize()?;
+        let stats = GpuSampleStats {
+            placement: graph.placement().name(),
+            device_bytes: reserved + stats.device_bytes,
+            ..stats
+        };
+        Ok(Some((DeviceWalks { rows, samples, stride, width }, stats)))
+    })
+}
