@@ -183,6 +183,7 @@ def test_gpu_samples_equal_the_cpus_and_stay_on_the_device(gpu, tmp_path) -> Non
     spread = glp.Graph.load(sparse)
     runs = [
         (email, "deepwalk", {"walk_length": 20}),
+        (email, "deepwalk", {"walk_length": 20, "batch_samples": 150}),  # batches, the last smaller
         (email, "ppr", {"walk_length": 80, "termination": 0.3}),  # every walk ends early: rows narrower than 81
         (spread, "node2vec", {"walk_length": 15, "p": 2.0, "q": 0.5}),
         (email, "khop", {"fanouts": [10, 5]}),

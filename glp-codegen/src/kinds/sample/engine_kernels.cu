@@ -760,25 +760,31 @@ extern "C" __global__ void glp_sample_compact_records(const glp_sample_batch b, 
 
 // A batch of walks as rows of input ids, on the device (the zero-copy output of the Python
 // package): walk j of the batch (column columns[j] of the step-major matrix of `batch`
-// columns) into row first + j of `out` (rows of `rows` entries), a stopped walk's NONE as -1,
-// a vertex v as its input id (ids[v], or first_id + v without a table); the longest walk's
-// length (its last vertex's level + 1) into *longest, one atomic per warp.
+// columns, the batch's samples; one warp each) into row first + j of `out` (rows of `rows` entries), each vertex
+// as its input id (ids[v], or first_id + v without a table) up to the walk's first NONE and
+// -1 from there on (the kernels leave a stopped walk's later levels unwritten); the longest
+// walk's length into *longest.
 extern "C" __global__ void glp_sample_walk_rows(const glp_u32* __restrict__ walks, const glp_u64 batch,
                                                 const glp_u32* __restrict__ columns, const glp_u64 count,
                                                 const glp_u32 rows, const glp_u64 first, const glp_u64 first_id,
                                                 const glp_u64* __restrict__ ids, glp_i64* out, glp_u32* longest) {
-    const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
-    glp_u32 length = 0u;
-    if (i < count * rows) {
-        const glp_u64 j = i / rows;
-        const glp_u32 level = (glp_u32)(i % rows);
-        const glp_u32 v = walks[(glp_u64)level * batch + columns[j]];
-        out[(first + j) * rows + level] =
-            v == GLP_SAMPLE_NONE ? (glp_i64)-1 : (glp_i64)(ids != nullptr ? ids[v] : first_id + v);
-        length = v == GLP_SAMPLE_NONE ? 0u : level + 1u;
+    const glp_u64 j = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / 32ull;
+    const glp_u32 lane_id = threadIdx.x & 31u;
+    if (j >= count) return;  // whole warps: j is the warp's
+    const glp_u64 column = columns[j];
+    glp_i64* row = out + (first + j) * (glp_u64)rows;
+    bool stopped = false;
+    glp_u32 length = rows;
+    for (glp_u32 base = 0u; base < rows; base += 32u) {
+        const glp_u32 level = base + lane_id;
+        const glp_u32 v = !stopped && level < rows ? walks[(glp_u64)level * batch + column] : GLP_SAMPLE_NONE;
+        const unsigned ends = __ballot_sync(0xFFFFFFFFu, level < rows && v == GLP_SAMPLE_NONE);
+        const glp_u32 end = ends != 0u ? (glp_u32)__ffs(ends) - 1u : 32u;  // this chunk's first NONE
+        if (level < rows) row[level] = stopped || lane_id >= end ? (glp_i64)-1 : (glp_i64)(ids != nullptr ? ids[v] : first_id + v);
+        if (!stopped && ends != 0u) length = base + end;
+        stopped = stopped || ends != 0u;
     }
-    length = __reduce_max_sync(0xFFFFFFFFu, length);
-    if ((threadIdx.x & 31u) == 0u && length > 0u) atomicMax(longest, length);
+    if (lane_id == 0u) atomicMax(longest, length);
 }
 
 // ----- one step at a time: engines chosen per step -----

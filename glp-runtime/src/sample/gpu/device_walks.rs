@@ -16,7 +16,7 @@ use crate::sample::roots::InitialSamples;
 
 use super::DeviceSampleGraph;
 
-/// Threads per block of the rows' conversion.
+/// Threads per block of the rows' conversion (a warp per walk).
 const ROW_THREADS: u32 = 256;
 
 /// Walks on the device, one row per sample.
@@ -72,7 +72,7 @@ pub fn run_walks_on_device(
         let mut columns: Option<DeviceBuffer<u32>> = None;
         let stats = walks::run_batches(context, initial, |first, mut batch_columns, matrix| {
             let count = batch_columns.len() as u64;
-            // Every batch has the matrix's capacity in columns; the last may use fewer.
+            // The columns' buffer has room for the largest batch (the matrix's capacity).
             let capacity = matrix.len() as u64 / stride;
             batch_columns.resize(capacity as usize, 0);
             let on_device = match &mut columns {
@@ -80,9 +80,10 @@ pub fn run_walks_on_device(
                 None => columns.insert(gpu.alloc_zeros("walk columns", capacity as usize)?),
             };
             gpu.write(on_device, &batch_columns)?;
+            // The matrix's rows hold the batch's walks alone: `count` entries each.
             let args = KernelArgs::new()
                 .buffer(matrix)
-                .value(capacity)
+                .value(count)
                 .buffer(on_device)
                 .value(count)
                 .value(stride as u32)
@@ -91,7 +92,7 @@ pub fn run_walks_on_device(
                 .value(table.as_ref().map_or(0u64, DeviceBuffer::device_ptr))
                 .buffer(&rows)
                 .buffer(&longest);
-            gpu.launch(&kernel, Shape::covering(count * stride, ROW_THREADS)?, &args)
+            gpu.launch(&kernel, Shape::covering(count * 32, ROW_THREADS)?, &args)
         })?;
         let width = u64::from(gpu.download(&longest)?[0]);
         gpu.synchronize()?;

@@ -85,7 +85,9 @@ pub(super) fn run(
 
 /// Runs the walks of `initial` (one root each) batch by batch, giving each batch to
 /// `complete` as the kernel left it on the device: its first sample, each sample's column and
-/// the step-major matrix (of the batch's capacity in columns; see [`Slots`]).
+/// the step-major matrix (rows of as many entries as the batch has samples, in a buffer sized
+/// for the largest batch; see [`Slots`]). A walk's levels after its first NONE are left
+/// unwritten.
 pub(super) fn run_batches(
     context: &Context<'_>,
     initial: &InitialSamples,
