@@ -15,9 +15,12 @@ fi
 py="$env_dir/bin/python"
 # The build backend (maturin) runs from the environment.
 export PATH="$env_dir/bin:$PATH"
-"$py" -m pip install --quiet --disable-pip-version-check 'maturin>=1.5,<2' numpy pytest networkx scipy
+"$py" -m pip install --quiet --disable-pip-version-check 'maturin>=1.5,<2' numpy pytest networkx scipy ruff
 # The package itself, built from this checkout (the Rust half compiled in release mode).
 "$py" -m pip install --quiet --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps ./python
 [ -x target/release/glp ] || cargo build --release --bin glp
+# The Python sources' lint and format (ruff, configured in python/pyproject.toml).
+"$env_dir/bin/ruff" check --config python/pyproject.toml python/glp python/tests examples/python
+"$env_dir/bin/ruff" format --check --config python/pyproject.toml python/glp python/tests examples/python
 export GLP_BIN="$PWD/target/release/glp" GLP_REQUIRE_CLI=1
 exec "$py" -m pytest python/tests -p no:cacheprovider -q -rs "$@"

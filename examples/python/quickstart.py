@@ -20,8 +20,10 @@ print(ring)
 classic = g.label_propagation(schedule="sync")
 llp = g.label_propagation("llp", params={"gamma": 2}, schedule="sync")
 for name, result in [("classic", classic), ("llp gamma=2", llp)]:
-    print(f"{name:12} {result.communities:4} communities, modularity {result.modularity:.3f}, "
-          f"{result.iterations} iterations, {result.time_ms:.1f} ms on {result.backend}")
+    print(
+        f"{name:12} {result.communities:4} communities, modularity {result.modularity:.3f}, "
+        f"{result.iterations} iterations, {result.time_ms:.1f} ms on {result.backend}"
+    )
 
 # The departments of the institution are the ground truth.
 truth = dict(np.loadtxt("data/email-Eu-core-department-labels.txt", dtype=np.int64))

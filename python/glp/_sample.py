@@ -24,11 +24,13 @@ class SampleResult:
 
     Walk samplers (DeepWalk, node2vec, PPR, ...) also give ``walks``: one row per walk, its
     root first, padded with -1 to the longest walk (``walk_length + 1`` columns unless every
-    walk stopped early; the ``.npy`` file of ``glp sample`` holds the same array). Subgraph samplers (k-hop, layer, ...) give the arrays of PyG's
-    ``SamplerOutput`` (disjoint subgraphs): ``node`` (input id of each local vertex),
-    ``batch`` (its sample), ``row``/``col`` (each sampled edge's drawn vertex and transit, in
-    local ids, step by step), ``num_sampled_nodes`` per hop and ``num_sampled_edges`` per
-    step.
+    walk stopped early; the ``.npy`` file of ``glp sample`` holds the same array). After a GPU
+    run with ``output_type="torch"`` they give ``walks`` alone, a tensor on the device.
+
+    Subgraph samplers (k-hop, layer, ...) give the arrays of PyG's ``SamplerOutput`` (disjoint
+    subgraphs): ``node`` (input id of each local vertex), ``batch`` (its sample),
+    ``row``/``col`` (each sampled edge's drawn vertex and transit, in local ids, step by step),
+    ``num_sampled_nodes`` per hop and ``num_sampled_edges`` per step.
     """
 
     sampler: str

@@ -4,13 +4,13 @@ shape): each batch is the k-hop neighbourhood glp samples around a batch of seed
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Iterator, List, Optional, Sequence
 
 import numpy as np
 
 from ._arrays import is_torch, to_numpy
 from ._graph import Graph
-from ._sample import sample
+from ._sample import SampleResult, sample
 
 
 @dataclass
@@ -36,9 +36,12 @@ class NeighborLoader:
     batch's neighbourhood with glp's k-hop sampler (``fanouts`` neighbours per vertex and hop,
     with or without ``replace``).
 
-    The draws follow ``seed``: epoch ``e`` uses the seed ``seed + e`` for its shuffle and its
-    samples, so a run is reproducible. Tensors are torch tensors when ``output_type="torch"``
-    (the default when ``input_nodes`` is a tensor), NumPy arrays otherwise.
+    Batches are sampled ``batches_per_call`` at a time, as the samples of one call (a sample
+    per batch, so the engine runs them in parallel and a GPU gets the graph once per call),
+    and split into mini-batches here. The draws follow ``seed``: epoch ``e`` uses the seed
+    ``seed + e`` for its shuffle and its samples, so a run is reproducible. Tensors are torch
+    tensors when ``output_type="torch"`` (the default when ``input_nodes`` is a tensor), NumPy
+    arrays otherwise.
     """
 
     def __init__(
@@ -53,19 +56,25 @@ class NeighborLoader:
         seed: int = 0,
         backend: str = "cpu",
         output_type: Optional[str] = None,
+        batches_per_call: int = 64,
     ) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size = {batch_size}: at least 1")
+        if batches_per_call < 1:
+            raise ValueError(f"batches_per_call = {batches_per_call}: at least 1")
         if not fanouts or any(int(f) < 1 for f in fanouts):
             raise ValueError(f"fanouts = {list(fanouts)}: one fan-out of at least 1 per hop")
         if output_type is None:
             output_type = "torch" if is_torch(input_nodes) else "numpy"
         if input_nodes is None:
             nodes = np.arange(graph.num_vertices, dtype=np.int64)
+        elif (is_torch(input_nodes) and str(input_nodes.dtype) == "torch.bool") or np.asarray(
+            input_nodes
+        ).dtype == bool:
+            mask = input_nodes.detach().cpu().numpy() if is_torch(input_nodes) else np.asarray(input_nodes)
+            nodes = np.flatnonzero(mask).astype(np.int64)
         else:
             nodes = to_numpy(input_nodes, np.int64, "input_nodes")
-            if nodes.dtype == bool or (is_torch(input_nodes) and str(input_nodes.dtype) == "torch.bool"):
-                nodes = np.flatnonzero(nodes).astype(np.int64)
         if nodes.size == 0:
             raise ValueError("input_nodes: no seed vertex")
         self.graph = graph
@@ -77,6 +86,7 @@ class NeighborLoader:
         self.seed = seed
         self.backend = backend
         self.output_type = output_type
+        self.batches_per_call = int(batches_per_call)
         self._epoch = 0
 
     def __len__(self) -> int:
@@ -88,29 +98,54 @@ class NeighborLoader:
         nodes = self.input_nodes
         if self.shuffle:
             nodes = np.random.default_rng(epoch_seed).permutation(nodes)
-        for start in range(0, len(nodes), self.batch_size):
-            seeds = nodes[start : start + self.batch_size]
-            yield self._batch(seeds, epoch_seed * 1_000_003 + start)
+        per_call = self.batch_size * self.batches_per_call
+        for start in range(0, len(nodes), per_call):
+            seeds = nodes[start : start + per_call]
+            # Consecutive groups of batch_size roots are the samples: one per mini-batch.
+            result = sample(
+                self.graph,
+                "khop",
+                roots=seeds,
+                batch_size=self.batch_size,
+                fanouts=self.fanouts,
+                replace=self.replace,
+                seed=epoch_seed * 1_000_003 + start // per_call,
+                backend=self.backend,
+            )
+            yield from self._split(result)
 
-    def _batch(self, seeds: np.ndarray, seed: int) -> MiniBatch:
-        # One sample whose roots are the whole batch: its local ids number the roots first.
-        result = sample(
-            self.graph,
-            "khop",
-            roots=seeds,
-            batch_size=len(seeds),
-            fanouts=self.fanouts,
-            replace=self.replace,
-            seed=seed,
-            backend=self.backend,
-            output_type=self.output_type,
-        )
-        sampled_nodes = [int(n) for n in np.asarray(result.num_sampled_nodes.tolist())]
-        sampled_edges = [int(n) for n in np.asarray(result.num_sampled_edges.tolist())]
-        return MiniBatch(
-            node=result.node,
-            edge_index=result.edge_index(),
-            batch_size=sampled_nodes[0],
-            num_sampled_nodes=sampled_nodes,
-            num_sampled_edges=sampled_edges,
-        )
+    def _split(self, result: SampleResult) -> Iterator[MiniBatch]:
+        """The mini-batches of a call: each sample's part of the disjoint subgraphs, its
+        local ids renumbered from 0 (the order kept: hop by hop, the seeds first)."""
+        node, batch, row, col = result.node, result.batch, result.row, result.col
+        nodes_per_hop = np.asarray(result.num_sampled_nodes)
+        edges_per_step = np.asarray(result.num_sampled_edges)
+        samples = result.samples
+        hop_of_node = np.repeat(np.arange(len(nodes_per_hop)), nodes_per_hop)
+        step_of_edge = np.repeat(np.arange(len(edges_per_step)), edges_per_step)
+        by_sample = np.argsort(batch, kind="stable")
+        node_bounds = np.searchsorted(batch[by_sample], np.arange(samples + 1))
+        edge_sample = batch[col]
+        edges_by_sample = np.argsort(edge_sample, kind="stable")
+        edge_bounds = np.searchsorted(edge_sample[edges_by_sample], np.arange(samples + 1))
+        local = np.empty(len(node), dtype=np.int64)
+        for s in range(samples):
+            members = by_sample[node_bounds[s] : node_bounds[s + 1]]
+            local[members] = np.arange(len(members))
+            edges = edges_by_sample[edge_bounds[s] : edge_bounds[s + 1]]
+            sampled_nodes: List[int] = np.bincount(hop_of_node[members], minlength=len(nodes_per_hop)).tolist()
+            sampled_edges: List[int] = np.bincount(step_of_edge[edges], minlength=len(edges_per_step)).tolist()
+            yield MiniBatch(
+                node=self._out(node[members]),
+                edge_index=self._out(np.stack([local[row[edges]], local[col[edges]]])),
+                batch_size=sampled_nodes[0],
+                num_sampled_nodes=sampled_nodes,
+                num_sampled_edges=sampled_edges,
+            )
+
+    def _out(self, array: np.ndarray) -> Any:
+        if self.output_type != "torch":
+            return array
+        import torch
+
+        return torch.from_numpy(np.ascontiguousarray(array))

@@ -61,7 +61,9 @@ def test_seeded_labels_equal_the_commands(tmp_path) -> None:
     seeds = {0: 100, 40: 200, 15: 300}
     seed_file = tmp_path / "seeds.txt"
     seed_file.write_text("".join(f"{v} {label}\n" for v, label in seeds.items()))
-    expected = {v: labels[0] for v, labels in cli_labels(path, "--variant", "seeded", "--seeds", str(seed_file)).items()}
+    expected = {
+        v: labels[0] for v, labels in cli_labels(path, "--variant", "seeded", "--seeds", str(seed_file)).items()
+    }
     graph = glp.Graph.load(path)
     for given in (seeds, list(seeds.items()), seed_file, str(seed_file)):
         result = graph.label_propagation("seeded", seeds=given, backend="cpu")

@@ -38,8 +38,16 @@ def test_walks_equal_the_commands(tmp_path, sampler, options, flags) -> None:
     "sampler, options, flags",
     [
         ("khop", {"fanouts": [10, 5]}, ["--fanouts", "10,5"]),
-        ("khop", {"fanouts": [4, 4], "replace": False, "batch_size": 8}, ["--fanouts", "4,4", "--without-replacement", "--batch-size", "8"]),
-        ("layer", {"layers": 2, "layer_size": 16, "batch_size": 16}, ["--layers", "2", "--layer-size", "16", "--batch-size", "16"]),
+        (
+            "khop",
+            {"fanouts": [4, 4], "replace": False, "batch_size": 8},
+            ["--fanouts", "4,4", "--without-replacement", "--batch-size", "8"],
+        ),
+        (
+            "layer",
+            {"layers": 2, "layer_size": 16, "batch_size": 16},
+            ["--layers", "2", "--layer-size", "16", "--batch-size", "16"],
+        ),
     ],
 )
 def test_subgraphs_equal_the_commands(tmp_path, sampler, options, flags) -> None:
@@ -55,7 +63,9 @@ def test_roots_from_an_array_or_a_file_equal_the_commands(tmp_path, email: glp.G
     roots = np.array([5, 17, 5, 300, 1000])
     root_file = tmp_path / "roots.txt"
     root_file.write_text("".join(f"{r}\n" for r in roots))
-    expected = cli_samples(tmp_path, "deepwalk", data("email-Eu-core.txt"), "--roots", str(root_file), "--walk-length", "6", suffix=".npy")
+    expected = cli_samples(
+        tmp_path, "deepwalk", data("email-Eu-core.txt"), "--roots", str(root_file), "--walk-length", "6", suffix=".npy"
+    )
     for given in (roots, roots.tolist(), root_file):
         result = email.sample("deepwalk", roots=given, walk_length=6, backend="cpu")
         assert np.array_equal(result.walks, expected)
@@ -179,7 +189,14 @@ def test_gpu_samples_equal_the_cpus_and_stay_on_the_device(gpu, tmp_path) -> Non
     # Sparse input ids (a table on the device, not a range).
     sparse = tmp_path / "sparse.txt"
     offsets, targets, _ = email.csr()
-    sparse.write_text("".join(f"{7 * v + 3} {7 * int(t) + 3}\n" for v in range(email.num_vertices) for t in targets[offsets[v] : offsets[v + 1]] if v < t))
+    sparse.write_text(
+        "".join(
+            f"{7 * v + 3} {7 * int(t) + 3}\n"
+            for v in range(email.num_vertices)
+            for t in targets[offsets[v] : offsets[v + 1]]
+            if v < t
+        )
+    )
     spread = glp.Graph.load(sparse)
     runs = [
         (email, "deepwalk", {"walk_length": 20}),
@@ -201,3 +218,42 @@ def test_gpu_samples_equal_the_cpus_and_stay_on_the_device(gpu, tmp_path) -> Non
             assert on_gpu.roots is None and on_gpu.vertices is None, sampler
         del tensor, on_gpu
         torch.cuda.synchronize()  # the buffer freed through DLPack's deleter
+
+
+def test_the_loader_splits_each_call_into_its_samples_subgraphs(email: glp.Graph) -> None:
+    seeds = np.arange(0, 1000, 3)
+    loader = glp.NeighborLoader(
+        email, [5, 3], input_nodes=seeds, batch_size=40, shuffle=False, seed=2, batches_per_call=4
+    )
+    batches = list(loader)
+    assert len(batches) == len(loader) == -(-len(seeds) // 40)
+    # The reference: the same calls' disjoint subgraphs, cut sample by sample with dicts.
+    reference = []
+    for start in range(0, len(seeds), 160):
+        whole = glp.sample(
+            email,
+            "khop",
+            roots=seeds[start : start + 160],
+            batch_size=40,
+            fanouts=[5, 3],
+            seed=2 * 1_000_003 + start // 160,
+            backend="cpu",
+        )
+        for s in range(whole.samples):
+            members = [i for i in range(len(whole.node)) if whole.batch[i] == s]
+            local = {i: k for k, i in enumerate(members)}
+            edges = [(local[r], local[c]) for r, c in zip(whole.row, whole.col) if whole.batch[c] == s]
+            reference.append(([int(whole.node[i]) for i in members], edges))
+    offsets, targets, _ = email.csr()
+    for k, (batch, (nodes, edges)) in enumerate(zip(batches, reference)):
+        assert batch.node.tolist() == nodes, k
+        assert [tuple(e) for e in batch.edge_index.T.tolist()] == edges, k
+        assert batch.node[: batch.batch_size].tolist() == seeds[40 * k : 40 * k + 40].tolist()
+        assert sum(batch.num_sampled_nodes) == len(nodes) and sum(batch.num_sampled_edges) == len(edges)
+        for drawn, transit in batch.edge_index.T:
+            u, v = batch.node[transit], batch.node[drawn]
+            assert v in targets[offsets[u] : offsets[u + 1]]
+    with pytest.raises(ValueError, match="batch_size"):
+        glp.NeighborLoader(email, [5], batch_size=0)
+    with pytest.raises(ValueError, match="fanouts"):
+        glp.NeighborLoader(email, [])
