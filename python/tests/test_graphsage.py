@@ -1,6 +1,6 @@
 """A real graph-ML client on glp's samples: GraphSAGE (torch-geometric's SAGEConv) trained on
 LastFM Asia with mini-batches whose neighbourhoods glp samples reaches the accuracy of the
-same model trained full-batch (within 2 points). Needs torch and torch-geometric (skipped
+same model trained full-batch: at most 2 points below it (sampled training may do better). Needs torch and torch-geometric (skipped
 without them; the GPU machine has both)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import glp
 torch = pytest.importorskip("torch")
 pyg_nn = pytest.importorskip("torch_geometric.nn")
 
-EPOCHS_FULL = 200
+EPOCHS_FULL = 400
 EPOCHS_MINI = 30
 HIDDEN = 64
 
@@ -97,4 +97,4 @@ def test_graphsage_on_glp_minibatches_matches_full_batch(record_property) -> Non
     record_property("glp_minibatch_accuracy", mini_accuracy)
     print(f"GraphSAGE on LastFM Asia: full-batch {full_accuracy:.4f}, glp mini-batches {mini_accuracy:.4f}")
     assert full_accuracy > 0.5, "the full-batch model learns"
-    assert abs(mini_accuracy - full_accuracy) <= 0.02
+    assert mini_accuracy >= full_accuracy - 0.02
