@@ -30,6 +30,16 @@ def to_numpy(value: Any, dtype: Any, name: str) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=dtype)
 
 
+def whole(name: str, value: Any, low: int = 0, high: int = 2**32 - 1) -> int:
+    """``value`` as an int in ``low..=high`` (the native argument's range: u32 by default);
+    anything else is a ``ValueError`` naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} = {value!r}: expected a whole number")
+    if not low <= int(value) <= high:
+        raise ValueError(f"{name} = {value}: expected a whole number from {low} to {high}")
+    return int(value)
+
+
 def output(array: Optional[np.ndarray], as_torch: bool, device: Optional[str] = None) -> Any:
     """``array`` as a NumPy array, or as a torch tensor (sharing its memory on the CPU; on
     ``device`` when given)."""

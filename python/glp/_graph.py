@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from . import _glp
-from ._arrays import is_torch, to_numpy
+from ._arrays import is_torch, to_numpy, whole
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -86,11 +86,12 @@ class Graph:
         sources = to_numpy(src, np.int64, "src")
         targets = to_numpy(dst, np.int64, "dst")
         w = None if weights is None else to_numpy(weights, np.float32, "weights")
+        n = None if num_vertices is None else whole("num_vertices", num_vertices, high=2**63 - 1)
         native = _glp.Graph.from_arrays(
             sources,
             targets,
             w,
-            num_vertices=num_vertices,
+            num_vertices=n,
             directed=directed,
             keep_self_loops=keep_self_loops,
             duplicates=duplicates,

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from . import _glp
-from ._arrays import to_numpy
+from ._arrays import to_numpy, whole
 from ._graph import Graph
 
 
@@ -107,9 +107,11 @@ def label_propagation(
     does not compile, ``glp.GpuOutOfMemory`` when the device is too small.
     """
     seeds_arg = _seeds_argument(seeds)
+    iterations = whole("iterations", iterations)
+    seed = whole("seed", seed, high=2**64 - 1)
     options: Dict[str, Any] = {}
     if pick_less_every is not None:
-        options["pick_less_every"] = pick_less_every
+        options["pick_less_every"] = whole("pick_less_every", pick_less_every)
     if tolerance is not None:
         options["tolerance"] = tolerance
     raw = _glp.label_propagation(

@@ -10,7 +10,7 @@ from typing import Any, Dict, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from . import _glp
-from ._arrays import is_torch, output, to_numpy
+from ._arrays import is_torch, output, to_numpy, whole
 from ._graph import Graph
 
 
@@ -158,12 +158,20 @@ def sample(
         roots_arg = None
     else:
         roots_arg = to_numpy(roots, np.int64, "roots")
+    u64 = 2**64 - 1
+    walk_length = whole("walk_length", walk_length)
+    fanouts = [whole("fanouts", f) for f in fanouts]
+    layers, layer_size = whole("layers", layers), whole("layer_size", layer_size)
+    batch_size = None if batch_size is None else whole("batch_size", batch_size)
+    seed = whole("seed", seed, high=u64)
+    device_memory = None if device_memory is None else whole("device_memory", device_memory, high=u64)
+    batch_samples = None if batch_samples is None else whole("batch_samples", batch_samples, high=u64)
     raw: Dict[str, Any] = _glp.sample(
         graph._native,
         os.fspath(sampler),
         roots=roots_arg,
         walk_length=walk_length,
-        fanouts=[int(f) for f in fanouts],
+        fanouts=fanouts,
         replace=replace,
         p=p,
         q=q,

@@ -1,7 +1,7 @@
 """A real graph-ML client on glp's samples: GraphSAGE (torch-geometric's SAGEConv) trained on
 LastFM Asia with mini-batches whose neighbourhoods glp samples reaches the accuracy of the
-same model trained full-batch: at most 2 points below it (sampled training may do better). Needs torch and torch-geometric (skipped
-without them; the GPU machine has both)."""
+same model trained full-batch: at most 2 points below it (sampled training may do better).
+Needs torch and torch-geometric (skipped without them; the GPU machine has both)."""
 
 from __future__ import annotations
 

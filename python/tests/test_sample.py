@@ -170,6 +170,11 @@ def test_a_sampler_file_runs_and_bad_ones_fail_clearly(tmp_path, karate: glp.Gra
         ("deepwalk", {"output_type": "pandas"}, "output_type"),
         ("deepwalk", {"engine": "tp"}, "engine chooses how the GPU samples"),
         ("deepwalk", {"batch_samples": 0}, "batch_samples must be at least 1"),
+        ("deepwalk", {"walk_length": -1}, "walk_length = -1: expected a whole number from 0"),
+        ("khop", {"fanouts": [5, -2]}, "fanouts = -2"),
+        ("khop", {"fanouts": [2.5]}, "expected a whole number"),
+        ("deepwalk", {"seed": -1}, "seed = -1"),
+        ("layer", {"layer_size": 2**40}, "layer_size"),
     ],
 )
 def test_bad_arguments_are_value_errors(karate: glp.Graph, sampler, options, message) -> None:
