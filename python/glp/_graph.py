@@ -119,15 +119,20 @@ class Graph:
         shape = getattr(matrix, "shape", None)
         if shape is None or len(shape) != 2 or shape[0] != shape[1]:
             raise ValueError(f"expected a square sparse matrix, got shape {shape}")
-        coo = matrix.tocoo()
+        # Through CSR: repeated entries are summed, as SciPy means them.
+        coo = matrix.tocsr().tocoo()
         weights = coo.data if weighted else None
         return Graph.from_edges(coo.row, coo.col, weights, shape[0], directed)
 
     @staticmethod
     def from_networkx(graph: Any, weight: Optional[str] = "weight") -> "Graph":
-        """The graph of a NetworkX graph: vertex ``i`` is its ``i``-th node (any hashable;
-        ``ids`` and results give the node objects back), directed when it is, weighted by the
-        edge attribute ``weight`` when every edge has it."""
+        """The graph of a NetworkX graph: vertex ``i`` is its ``i``-th node, directed when it
+        is, weighted by the edge attribute ``weight`` when every edge has it.
+
+        Nodes may be any hashables: arguments that name vertices (``roots``, ``seeds``,
+        ``input_nodes``) take nodes, and ``ids``, ``LpResult.to_dict`` and
+        ``communities_list`` give nodes back. Sampled arrays hold vertex numbers (node
+        ``g.ids[i]`` for ``i``), as tensors need integers."""
         nodes = list(graph.nodes())
         index: Dict[Any, int] = {node: i for i, node in enumerate(nodes)}
         edges = list(graph.edges(data=True))
@@ -203,6 +208,24 @@ class Graph:
         from ._sample import sample
 
         return sample(self, sampler, **options)
+
+    def _vertices(self, values: Any, name: str) -> Any:
+        """Vertices as the user names them (input ids; node objects for a NetworkX graph
+        whose nodes are not ``0..n``) as the input ids the native calls take."""
+        if self._nodes is None:
+            return values
+        index = {node: i for i, node in enumerate(self._nodes)}
+        if is_torch(values):
+            values = values.detach().cpu().tolist()
+        try:
+            return np.array(
+                [index[v] for v in (np.asarray(values).tolist() if isinstance(values, np.ndarray) else values)],
+                dtype=np.int64,
+            )
+        except KeyError as error:
+            raise ValueError(f"{name}: {error.args[0]!r} is not a node of the graph") from None
+        except TypeError as error:
+            raise ValueError(f"{name}: expected nodes of the graph ({error})") from None
 
     def _names(self, values: np.ndarray) -> Sequence[Any]:
         """Input ids (``values``, int64, -1 for none) as the user's names: the values, or

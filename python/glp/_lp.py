@@ -18,9 +18,10 @@ class LpResult:
     """What :func:`label_propagation` found.
 
     ``labels[i]`` is the label of vertex ``i`` (aligned with ``graph.ids``): the input id of
-    the vertex the label started at, the seed value for seeded runs, ``-1`` for a vertex no
-    label reached. ``memberships`` (speaker-listener LP) lists every community of each
-    vertex.
+    the vertex the label started at (its vertex number for a NetworkX graph, whose
+    ``to_dict`` gives the node), the seed value for seeded runs, ``-1`` for a vertex no label
+    reached. Quality functions take ``-1`` as unlabelled too. ``memberships``
+    (speaker-listener LP) lists every community of each vertex.
     """
 
     graph: Graph
@@ -33,13 +34,15 @@ class LpResult:
     modularity: float
     communities: int
     backend: str
+    # Whether labels are seed values (a run with seeds) rather than the vertices they started at.
+    seed_values: bool = False
     extra: Dict[str, Any] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> Dict[Any, Any]:
         """``{vertex: label}`` by input id (NetworkX node objects for NetworkX graphs;
         ``None`` for an unlabelled vertex)."""
         keys = self.graph.ids
-        values = self.graph._names(self.labels)
+        values = self.labels if self.seed_values else self.graph._names(self.labels)
         if isinstance(values, np.ndarray):
             return {k: (None if v < 0 else v) for k, v in zip(np.asarray(keys).tolist(), values.tolist())}
         return dict(zip(keys, values))
@@ -60,17 +63,19 @@ class LpResult:
 SeedsLike = Union[str, "os.PathLike[str]", Mapping[int, int], Sequence[Sequence[int]]]
 
 
-def _seeds_argument(seeds: Optional[SeedsLike]) -> Any:
+def _seeds_argument(graph: Graph, seeds: Optional[SeedsLike]) -> Any:
     """``seeds`` as the native call takes them: a path, or ``vertex label`` lines."""
     if seeds is None:
         return None
     if isinstance(seeds, (str, os.PathLike)):
         return os.fspath(seeds)
-    items = seeds.items() if isinstance(seeds, Mapping) else seeds
+    items = list(seeds.items() if isinstance(seeds, Mapping) else seeds)
+    if any(len(item) != 2 for item in items):
+        raise ValueError("seeds: expected (vertex, label) pairs or a {vertex: label} mapping")
+    vertices = graph._vertices([vertex for vertex, _ in items], "seeds")
     lines = []
-    for item in items:
-        vertex, label = item
-        lines.append(f"{int(vertex)} {int(label)}\n")
+    for vertex, (_, label) in zip(vertices, items):
+        lines.append(f"{int(vertex)} {whole('seeds label', label, high=2**63 - 1)}\n")
     if not lines:
         raise ValueError("seeds: no seed given")
     # Lines travel as bytes (a str is a path).
@@ -106,7 +111,7 @@ def label_propagation(
     Raises ``ValueError`` for bad arguments, ``glp.CompileError`` for a variant file that
     does not compile, ``glp.GpuOutOfMemory`` when the device is too small.
     """
-    seeds_arg = _seeds_argument(seeds)
+    seeds_arg = _seeds_argument(graph, seeds)
     iterations = whole("iterations", iterations)
     seed = whole("seed", seed, high=2**64 - 1)
     options: Dict[str, Any] = {}
@@ -138,6 +143,7 @@ def label_propagation(
         modularity=raw["modularity"],
         communities=raw["communities"],
         backend=raw["backend"],
+        seed_values=seeds is not None,
     )
 
 

@@ -157,7 +157,7 @@ def sample(
     elif roots is None:
         roots_arg = None
     else:
-        roots_arg = to_numpy(roots, np.int64, "roots")
+        roots_arg = to_numpy(graph._vertices(roots, "roots"), np.int64, "roots")
     u64 = 2**64 - 1
     walk_length = whole("walk_length", walk_length)
     fanouts = [whole("fanouts", f) for f in fanouts]
@@ -196,7 +196,8 @@ def sample(
 
         arrays: Dict[str, Any] = {"walks": torch.from_dlpack(raw["walks"])}
     else:
-        device = "cuda" if as_torch and raw["backend"] == "gpu" else None
+        # glp runs on the first GPU (the one its CUDA context is on).
+        device = "cuda:0" if as_torch and raw["backend"] == "gpu" else None
         arrays = {name: output(raw.get(name), as_torch, device) for name in _ARRAYS}
     return SampleResult(
         sampler=raw["sampler"],

@@ -39,7 +39,10 @@ class NeighborLoader:
     Batches are sampled ``batches_per_call`` at a time, as the samples of one call (a sample
     per batch, so the engine runs them in parallel and a GPU gets the graph once per call),
     and split into mini-batches here. The draws follow ``seed``: epoch ``e`` uses the seed
-    ``seed + e`` for its shuffle and its samples, so a run is reproducible. Tensors are torch
+    ``seed + e`` for its shuffle and its samples, so a run is reproducible. ``input_nodes``
+    are vertex ids (input ids, or nodes of a NetworkX graph; a repeated one is taken once) or
+    a boolean mask over the vertices; ``node`` holds input ids (vertex numbers for a NetworkX
+    graph). Tensors are torch
     tensors when ``output_type="torch"`` (the default when ``input_nodes`` is a tensor), NumPy
     arrays otherwise.
     """
@@ -66,15 +69,21 @@ class NeighborLoader:
             raise ValueError(f"fanouts = {list(fanouts)}: one fan-out of at least 1 per hop")
         if output_type is None:
             output_type = "torch" if is_torch(input_nodes) else "numpy"
+        if is_torch(input_nodes):
+            input_nodes = input_nodes.detach().cpu().numpy()
+        ids = graph._native.ids()
         if input_nodes is None:
-            nodes = np.arange(graph.num_vertices, dtype=np.int64)
-        elif (is_torch(input_nodes) and str(input_nodes.dtype) == "torch.bool") or np.asarray(
-            input_nodes
-        ).dtype == bool:
-            mask = input_nodes.detach().cpu().numpy() if is_torch(input_nodes) else np.asarray(input_nodes)
-            nodes = np.flatnonzero(mask).astype(np.int64)
+            nodes = ids
+        elif np.asarray(input_nodes).dtype == bool:
+            mask = np.asarray(input_nodes)
+            if mask.shape != (graph.num_vertices,):
+                raise ValueError(f"input_nodes: a mask of shape {mask.shape} for {graph.num_vertices} vertices")
+            nodes = ids[mask]
         else:
-            nodes = to_numpy(input_nodes, np.int64, "input_nodes")
+            nodes = to_numpy(graph._vertices(input_nodes, "input_nodes"), np.int64, "input_nodes")
+            # A seed once per epoch: a batch's seeds are its first local vertices, one each.
+            _, first = np.unique(nodes, return_index=True)
+            nodes = nodes[np.sort(first)]
         if nodes.size == 0:
             raise ValueError("input_nodes: no seed vertex")
         self.graph = graph
@@ -109,7 +118,7 @@ class NeighborLoader:
                 batch_size=self.batch_size,
                 fanouts=self.fanouts,
                 replace=self.replace,
-                seed=epoch_seed * 1_000_003 + start // per_call,
+                seed=(epoch_seed * 1_000_003 + start // per_call) % 2**64,
                 backend=self.backend,
             )
             yield from self._split(result)

@@ -65,10 +65,14 @@ unsafe extern "C" fn delete_managed(managed: *mut DLManagedTensor) {
     }
     // SAFETY: `managed` and its context were leaked from boxes by `DeviceArray::__dlpack__`,
     // and the protocol calls the deleter exactly once.
-    unsafe {
-        drop(Box::from_raw((*managed).manager_ctx.cast::<Owned>()));
-        drop(Box::from_raw(managed));
-    }
+    let (owned, managed) = unsafe { (Box::from_raw((*managed).manager_ctx.cast::<Owned>()), Box::from_raw(managed)) };
+    // The consumer frees its tensor from any thread, maybe with its own kernels still reading
+    // it on another stream: bind glp's context to this thread and let the device finish first.
+    let context = owned._buffer.slice().stream().context().clone();
+    let _ = context.bind_to_thread();
+    let _ = context.synchronize();
+    drop(owned);
+    drop(managed);
 }
 
 /// Frees a capsule's tensor when no consumer took it (its name is still `dltensor`).
@@ -124,8 +128,10 @@ impl DeviceArray {
             .take()
             .ok_or_else(|| PyBufferError::new_err("this device array was already exported (DLPack takes it once)"))?;
         let data = buffer.device_ptr() as *mut c_void;
-        let mut owned = Box::new(Owned { _buffer: buffer, shape: self.shape, strides: [self.stride, 1] });
-        let (shape, strides) = (owned.shape.as_mut_ptr(), owned.strides.as_mut_ptr());
+        let owned = Box::into_raw(Box::new(Owned { _buffer: buffer, shape: self.shape, strides: [self.stride, 1] }));
+        // SAFETY: `owned` was just leaked and stays alive until the deleter; the pointers
+        // are taken from the raw pointer, so no reference aliases them.
+        let (shape, strides) = unsafe { ((*owned).shape.as_mut_ptr(), (*owned).strides.as_mut_ptr()) };
         let managed = Box::new(DLManagedTensor {
             dl_tensor: DLTensor {
                 data,
@@ -136,7 +142,7 @@ impl DeviceArray {
                 strides,
                 byte_offset: 0,
             },
-            manager_ctx: Box::into_raw(owned).cast::<c_void>(),
+            manager_ctx: owned.cast::<c_void>(),
             deleter: Some(delete_managed),
         });
         let managed = Box::into_raw(managed);

@@ -16,7 +16,7 @@
 use pyo3::exceptions::{PyFileNotFoundError, PyMemoryError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::{create_exception, PyErr};
-use std::sync::Mutex;
+use std::cell::RefCell;
 
 create_exception!(_glp, CompileError, PyValueError, "A variant or sampler file that does not compile.");
 create_exception!(_glp, GpuOutOfMemory, PyMemoryError, "The GPU has too little free memory for the call.");
@@ -62,14 +62,19 @@ fn pythonic(message: &str) -> String {
     text
 }
 
-/// A Python exception raised by a callback while a call ran without the GIL (Ctrl-C's
-/// `KeyboardInterrupt`), kept until the call returns to raise it in place of glp's error.
-static PENDING: Mutex<Option<PyErr>> = Mutex::new(None);
+thread_local! {
+    /// A Python exception raised by a callback while this thread's call ran without the GIL
+    /// (Ctrl-C's `KeyboardInterrupt`: Python runs signal handlers on the main thread, in the
+    /// callbacks that thread makes), kept until the call returns to raise it in place of
+    /// glp's error.
+    static PENDING: RefCell<Option<PyErr>> = const { RefCell::new(None) };
+}
 
-/// Keeps `error` to be raised when the call ends; returns the glp error that stops the run.
+/// Keeps `error` to be raised when this thread's call ends; returns the glp error that stops
+/// the run.
 pub fn interrupt(error: PyErr) -> glp::Error {
     let message = error.to_string();
-    *PENDING.lock().unwrap_or_else(|e| e.into_inner()) = Some(error);
+    PENDING.with(|pending| *pending.borrow_mut() = Some(error));
     glp::Error::invalid(format!("interrupted: {message}"))
 }
 
@@ -81,7 +86,7 @@ pub fn check_signals() -> glp::Result<()> {
 
 /// The Python exception for `error`.
 pub fn to_py(error: glp::Error) -> PyErr {
-    if let Some(pending) = PENDING.lock().unwrap_or_else(|e| e.into_inner()).take() {
+    if let Some(pending) = PENDING.with(|pending| pending.borrow_mut().take()) {
         return pending;
     }
     let message = pythonic(&error.to_string());

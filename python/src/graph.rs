@@ -106,7 +106,7 @@ impl PyGraph {
         let n = match num_vertices {
             Some(n) if n < 0 => return Err(PyValueError::new_err(format!("num_vertices = {n} is negative"))),
             Some(n) => n as u64,
-            None => largest.map_or(0, |m| m.max(-1) as u64 + 1),
+            None => largest.map_or(0, |m| (m.max(-1) + 1) as u64),
         };
         if n >= u64::from(VertexId::MAX) {
             return Err(PyValueError::new_err(format!(

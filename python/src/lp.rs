@@ -117,23 +117,18 @@ pub fn label_propagation<'py>(
     Ok(result)
 }
 
-/// Labels of any integers as dense labels `0..k` (equal values, equal labels), `-1` (none)
-/// kept apart as unlabelled where `unlabelled` allows it.
-fn compact(name: &str, labels: &[i64], unlabelled: bool) -> PyResult<Vec<u32>> {
-    let mut sorted: Vec<i64> = labels.iter().copied().filter(|&l| !(unlabelled && l == -1)).collect();
+/// Labels of any integers as dense labels `0..k` (equal values, equal labels), `-1` as
+/// unlabelled (for modularity a community of its own; NMI and ARI do not compare it).
+fn compact(labels: &[i64]) -> Vec<u32> {
+    let mut sorted: Vec<i64> = labels.iter().copied().filter(|&l| l != -1).collect();
     sorted.sort_unstable();
     sorted.dedup();
-    labels
-        .iter()
-        .map(|&l| match sorted.binary_search(&l) {
-            Ok(i) => Ok(i as u32),
-            Err(_) if unlabelled => Ok(glp::community::UNLABELLED),
-            Err(_) => Err(PyValueError::new_err(format!("{name}: label {l} not found"))),
-        })
-        .collect()
+    labels.iter().map(|&l| sorted.binary_search(&l).map_or(glp::community::UNLABELLED, |i| i as u32)).collect()
 }
 
-/// The modularity of the partition `labels` (one label per vertex, any integers) of `graph`.
+/// The modularity of the partition `labels` (one label per vertex, any integers, -1 for an
+/// unlabelled vertex, which is a community of its own) of `graph`; on a directed graph, of
+/// its in- and out-neighbourhoods, as `label_propagation` reports it.
 #[pyfunction]
 pub fn modularity(py: Python<'_>, graph: &PyGraph, labels: PyReadonlyArray1<'_, i64>) -> PyResult<f64> {
     let labels = labels.as_slice()?;
@@ -142,8 +137,13 @@ pub fn modularity(py: Python<'_>, graph: &PyGraph, labels: PyReadonlyArray1<'_, 
         return Err(PyValueError::new_err(format!("{} labels for a graph of {n} vertices", labels.len())));
     }
     check_non_negative(&graph.graph)?;
-    let labels = compact("labels", labels, false)?;
-    py.detach(|| metrics::modularity(&graph.graph.csr, &labels)).py_err()
+    let labels = compact(labels);
+    py.detach(|| match graph.graph.symmetric {
+        true => metrics::modularity(&graph.graph.csr, &labels),
+        // Directed: the graph label propagation runs on (in- and out-neighbours).
+        false => metrics::modularity(&directed_neighbourhoods(&graph.graph.csr)?, &labels),
+    })
+    .py_err()
 }
 
 /// Two labelings of the same items, of equal lengths.
@@ -155,7 +155,7 @@ fn pair(a: &[i64], b: &[i64]) -> PyResult<(Vec<u32>, Vec<u32>)> {
             b.len()
         )));
     }
-    Ok((compact("a", a, false)?, compact("b", b, false)?))
+    Ok((compact(a), compact(b)))
 }
 
 /// Normalised mutual information of two partitions (arithmetic normalisation).
@@ -176,6 +176,12 @@ pub fn ari(a: PyReadonlyArray1<'_, i64>, b: PyReadonlyArray1<'_, i64>) -> PyResu
 /// item ids below `universe`).
 #[pyfunction]
 pub fn overlapping_nmi(a: Vec<Vec<u32>>, b: Vec<Vec<u32>>, universe: usize) -> PyResult<f64> {
+    if universe > u32::MAX as usize {
+        return Err(PyValueError::new_err(format!(
+            "universe = {universe}: items are 32-bit, so at most {} of them",
+            u32::MAX
+        )));
+    }
     let cover = |name: &str, communities: Vec<Vec<u32>>| -> PyResult<Cover> {
         if let Some(v) = communities.iter().flatten().find(|&&v| v as usize >= universe) {
             return Err(PyValueError::new_err(format!("{name}: item {v} is not below universe={universe}")));

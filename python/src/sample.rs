@@ -169,9 +169,13 @@ pub fn sample<'py>(
     result.set_item("steps", to_numpy(py, outcome.steps.iter().map(|&s| i64::from(s)).collect()))?;
     result.set_item("offsets", counts(&outcome.offsets))?;
     if app.is_walk() {
-        let (width, rows) = outcome.walks();
-        let flat = rows.iter().map(|v| v.map_or(Ok(-1), |v| input_id(g, v))).collect::<PyResult<Vec<i64>>>()?;
-        result.set_item("walks", to_numpy(py, flat).reshape([outcome.num_samples(), width])?)?;
+        // One array of rows, built in place: dense ids first, then each replaced by its input id.
+        let (width, mut rows) =
+            outcome.walk_rows(i64::from, -1).map_err(|e| pyo3::exceptions::PyMemoryError::new_err(e.to_string()))?;
+        for entry in rows.iter_mut().filter(|v| **v >= 0) {
+            *entry = input_id(g, *entry as VertexId)?;
+        }
+        result.set_item("walks", to_numpy(py, rows).reshape([outcome.num_samples(), width])?)?;
     } else {
         let subgraphs = outcome.subgraphs().py_err()?;
         result.set_item("node", ids(&subgraphs.node)?)?;

@@ -139,3 +139,25 @@ def test_bad_input_is_a_value_error(call, message) -> None:
 def test_a_huge_vertex_count_is_refused_before_allocating() -> None:
     with pytest.raises(ValueError, match="32 bits"):
         glp.Graph.from_edges([0], [1], num_vertices=2**40)
+
+
+def test_review_cases_of_ids_and_duplicates() -> None:
+    with pytest.raises(ValueError, match="is not a vertex id"):
+        glp.Graph.from_edges([-1], [-1])
+    # SciPy sums repeated entries: so does the graph built from it.
+    matrix = sp.coo_matrix(([1.0, 2.0, 5.0], ([0, 0, 1], [1, 1, 2])), shape=(3, 3))
+    weights = glp.Graph.from_scipy(matrix, directed=True).csr()[2]
+    assert weights.tolist() == [3.0, 5.0]
+
+
+def test_networkx_nodes_name_roots_seeds_and_labels() -> None:
+    graph = nx.relabel_nodes(nx.karate_club_graph(), {v: v + 1 for v in range(34)})  # nodes 1..34
+    g = glp.Graph.from_networkx(graph)
+    assert g.ids[0] == 1
+    walks = g.sample("deepwalk", roots=[1, 34], walk_length=3, backend="cpu").walks
+    assert walks[:, 0].tolist() == [0, 33]  # vertex numbers of nodes 1 and 34
+    with pytest.raises(ValueError, match="99"):
+        g.sample("deepwalk", roots=[99], backend="cpu")
+    seeded = g.label_propagation("seeded", seeds={1: 7, 34: 9}, schedule="sync", backend="cpu")
+    labels = seeded.to_dict()
+    assert labels[1] == 7 and labels[34] == 9 and set(labels.values()) <= {7, 9, None}

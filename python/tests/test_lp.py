@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from collections import Counter
 
 import networkx as nx
@@ -216,7 +217,14 @@ def test_directed_graphs_count_in_and_out_neighbours(tmp_path) -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_ctrl_c_stops_a_long_run_with_keyboard_interrupt() -> None:
+@pytest.mark.parametrize(
+    "call",
+    [
+        'g.label_propagation("slp", iterations=100000, backend="cpu")',
+        'glp.sample(g, "node2vec", roots=3_000_000, walk_length=80, p=2.0, q=0.5, backend="cpu")',
+    ],
+)
+def test_ctrl_c_stops_a_long_run_with_keyboard_interrupt(call) -> None:
     script = textwrap.dedent(
         f"""
         import glp, sys, time
@@ -224,7 +232,7 @@ def test_ctrl_c_stops_a_long_run_with_keyboard_interrupt() -> None:
         print("ready", flush=True)
         start = time.time()
         try:
-            g.label_propagation("slp", iterations=100000, backend="cpu")
+            {call}
             print("finished")
         except KeyboardInterrupt:
             print(f"interrupted after {{time.time() - start:.1f}} s", flush=True)
@@ -232,9 +240,18 @@ def test_ctrl_c_stops_a_long_run_with_keyboard_interrupt() -> None:
     )
     child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ.copy())
     assert child.stdout.readline().strip() == "ready"
-    import time
-
     time.sleep(1.5)
     child.send_signal(signal.SIGINT)
     out, _ = child.communicate(timeout=60)
     assert out.startswith("interrupted after"), out
+
+
+def test_unlabelled_vertices_count_as_the_engine_counts_them(tmp_path) -> None:
+    g = glp.Graph.from_edges([0, 1, 3], [1, 2, 4], num_vertices=6)  # vertex 5 alone: no seed reaches it
+    seeded = g.label_propagation("seeded", seeds={0: 1, 3: 2}, schedule="sync", backend="cpu")
+    assert seeded.labels.tolist() == [1, 1, 1, 2, 2, -1]
+    assert glp.modularity(g, seeded.labels) == pytest.approx(seeded.modularity, abs=1e-12)
+    # NMI and ARI compare the labelled items only.
+    assert glp.nmi([0, 0, 1, -1], [5, 5, 6, 6]) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="32-bit"):
+        glp.overlapping_nmi([[0]], [[0]], 10**13)

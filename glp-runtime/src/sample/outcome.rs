@@ -119,8 +119,17 @@ impl SampleOutcome {
     }
 
     /// The samples as walks: row `i` is sample `i`'s roots followed by the vertices it added,
-    /// padded with `None` to the longest row. Returns the row length and the rows.
+    /// padded with `None` to the longest row. Returns the row length and the rows. Panics,
+    /// as any allocation does, when they do not fit in memory ([`SampleOutcome::walk_rows`]
+    /// says so instead).
     pub fn walks(&self) -> (usize, Vec<Option<VertexId>>) {
+        self.walk_rows(Some, None).expect("walk rows that fit in memory")
+    }
+
+    /// [`SampleOutcome::walks`] with each vertex as `vertex(v)` and the padding as `padding`,
+    /// an error (not an abort) when the padded rows do not fit in memory: walks of very
+    /// different lengths pad to the longest.
+    pub fn walk_rows<T: Clone>(&self, vertex: impl Fn(VertexId) -> T, padding: T) -> Result<(usize, Vec<T>)> {
         let width = (0..self.num_samples())
             .map(|i| {
                 let s = self.sample(i);
@@ -128,13 +137,20 @@ impl SampleOutcome {
             })
             .max()
             .unwrap_or(0);
-        let mut rows = Vec::with_capacity(width * self.num_samples());
+        let entries = width.saturating_mul(self.num_samples());
+        let mut rows = Vec::new();
+        rows.try_reserve_exact(entries).map_err(|_| {
+            Error::TooLarge(format!(
+                "{} walks padded to the longest ({width} vertices) take {entries} entries, more than memory holds",
+                self.num_samples()
+            ))
+        })?;
         for i in 0..self.num_samples() {
             let s = self.sample(i);
-            rows.extend(s.roots.iter().chain(s.vertices).map(|&v| Some(v)));
-            rows.resize(rows.len() + width - s.roots.len() - s.vertices.len(), None);
+            rows.extend(s.roots.iter().chain(s.vertices).map(|&v| vertex(v)));
+            rows.resize(rows.len() + width - s.roots.len() - s.vertices.len(), padding.clone());
         }
-        (width, rows)
+        Ok((width, rows))
     }
 }
 
