@@ -12,7 +12,8 @@ same samples for a seed::
 
     walks = glp.sample(g, "deepwalk", walk_length=80, seed=7).walks   # (vertices, 81)
 
-Long calls release the GIL and stop on Ctrl-C (``KeyboardInterrupt``). Errors are
+Long calls release the GIL; label propagation and CPU sampling stop on Ctrl-C
+(``KeyboardInterrupt``), a GPU sampling run when it ends. Errors are
 ``ValueError`` (bad arguments, malformed files, with file, line and column),
 ``FileNotFoundError``, :class:`CompileError` (a variant or sampler file, with ``file``,
 ``line``, ``column``), :class:`GpuOutOfMemory` (``needed``, ``free``, ``total``, ``held``

@@ -7,8 +7,11 @@
 //! `ValueError` naming its position), arrays out (NumPy arrays that own the vectors the
 //! engines built), options by name, and errors into Python exceptions ([`errors`]).
 //!
-//! Long calls (loading, label propagation, sampling) run without the GIL; between iterations
-//! and batches they check for Ctrl-C, which stops the run and raises `KeyboardInterrupt`.
+//! Long calls (loading, label propagation, sampling) run without the GIL. Label propagation
+//! checks for Ctrl-C between iterations and CPU sampling between batches, from the calling
+//! thread, where Python runs its signal handlers; Ctrl-C stops the run and raises
+//! `KeyboardInterrupt`. GPU sampling hands its batches over on a thread of its own, which
+//! sees no signal: Ctrl-C takes effect when the run ends.
 //!
 //! The Python half (`python/glp/`) gives the API its Pythonic shape: input types (torch,
 //! SciPy, NetworkX, PyG), result classes, torch outputs, the mini-batch loader.
