@@ -8,9 +8,15 @@
 #                                carried over) runs the GPU tests with GLP_REQUIRE_GPU=1,
 #                                compute-sanitizer memcheck and racecheck on real graphs,
 #                                and the GPU benchmark; logs go to $OUT (default .gpu/out)
-#   scripts/gpu-check.sh run PART...  runs only the named parts (tests, sanitizers, bench),
-#                                for a machine that gives each command less time than the
-#                                whole run takes
+#   scripts/gpu-check.sh run PART...  runs only the named parts (tests, sanitizers, python,
+#                                bench), for a machine that gives each command less time
+#                                than the whole run takes
+#
+# The python part installs the package's wheel (built here by `build` into .gpu/wheel) into a
+# folder of its own and runs its pytest suite on the GPU (GLP_TEST_BACKEND=gpu: the GraphSAGE
+# check samples its mini-batches there), against the `glp` command that travelled; the GPU
+# machine's Python already has NumPy, PyTorch and torch-geometric; pytest, NetworkX and SciPy
+# come from wheels in .whl/ where it lacks them.
 #
 # $OUT/summary.txt lists every step with its exit code; the steps' logs are gathered into
 # tests.log, sanitizers.log and bench.log, and kept one by one in logs.tgz.
@@ -44,6 +50,11 @@ build() {
   lib=$(printf '%s\n' "$json" | grep '"name":"glp_runtime"' | grep '"lib"' | grep -o '"executable":"[^"]*"' | cut -d'"' -f4 | tail -1)
   [ -n "$lib" ] && strip -o .gpu/bin/glp_runtime_unit "$lib"
   strip -o .gpu/bin/glp target/release/glp
+  # The Python package as an abi3 wheel, with maturin from the tests' environment.
+  local env_dir="${GLP_PY_ENV:-${XDG_CACHE_HOME:-$HOME/.cache}/glp-ci/py}"
+  [ -x "$env_dir/bin/maturin" ] || { python3 -m venv "$env_dir" && "$env_dir/bin/python" -m pip install --quiet 'maturin>=1.5,<2'; }
+  rm -rf .gpu/wheel
+  "$env_dir/bin/maturin" build --quiet --release --strip -m python/Cargo.toml -o .gpu/wheel
   du -sh .gpu
 }
 
@@ -57,7 +68,7 @@ step() { # step NAME TIMEOUT COMMAND...
 
 run() { # run [PART...]: every part when none is named
   local parts=("$@")
-  [ ${#parts[@]} -gt 0 ] || parts=(tests sanitizers bench)
+  [ ${#parts[@]} -gt 0 ] || parts=(tests sanitizers python bench)
   OUT="${OUT:-.gpu/out}"; mkdir -p "$OUT"; : >"$OUT/summary.txt"
   # The binaries look for data/ where they were built; here it is the repository's copy.
   export GLP_REQUIRE_GPU=1 GLP_REQUIRE_DATA=1 GLP_DATA_DIR="$PWD/data" GLP_CACHE_DIR=/dev/shm/glp-cache
@@ -67,8 +78,9 @@ run() { # run [PART...]: every part when none is named
     case "$part" in
       tests) run_tests ;;
       sanitizers) run_sanitizers ;;
+      python) run_python ;;
       bench) run_bench ;;
-      *) echo "unknown part $part (expected tests, sanitizers or bench)" >&2; exit 2 ;;
+      *) echo "unknown part $part (expected tests, sanitizers, python or bench)" >&2; exit 2 ;;
     esac
   done
   collect
@@ -128,6 +140,18 @@ run_sanitizers() {
     [ "$mfl" = sort ] && continue # synchronous only
     step "memcheck-rmat-async-$mfl" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp /dev/shm/rmat14.glpg --backend gpu --schedule async --mfl "$mfl"
   done
+}
+
+run_python() {
+  local site=/tmp/glp-python
+  rm -rf "$site"
+  step python-install 120 python3 -m pip install --quiet --no-index --no-deps --no-compile --no-cache-dir --target "$site" .gpu/wheel/*.whl
+  # What the tests import besides torch, from carried wheels where the machine lacks it.
+  if ! python3 -c 'import pytest, networkx, scipy' 2>/dev/null && ls .whl/*.whl >/dev/null 2>&1; then
+    step python-test-tools 120 python3 -m pip install --quiet --no-index --no-deps --no-compile --no-cache-dir --target "$site/tools" .whl/*.whl
+  fi
+  step test-python 500 env PYTHONPATH="$site:$site/tools" PYTHONUNBUFFERED=1 GLP_TEST_BACKEND=gpu \
+    GLP_BIN="$PWD/.gpu/bin/glp" GLP_REQUIRE_CLI=1 python3 -m pytest python/tests -p no:cacheprovider -q -rs
 }
 
 run_bench() {
