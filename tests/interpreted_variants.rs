@@ -325,7 +325,11 @@ fn compile_errors_are_rendered_with_file_line_column_and_caret() {
                   freq: f64) -> f64 {\n        let x = vec![1.0];\n        freq\n    }\n}\n";
     let err = InterpretedVariant::from_source("v.rs", source, &[] as &[&str]).unwrap_err();
     let text = err.to_string();
-    assert!(matches!(err, glp::Error::Program(_)));
+    let at = glp::error::TextPosition { line: 4, column: 17 };
+    assert!(
+        matches!(&err, glp::Error::Compile { file, position: Some(p), .. } if file == "v.rs" && *p == at),
+        "{err:?}"
+    );
     assert!(text.contains("--> v.rs:4:17"), "{text}");
     assert!(text.contains("4 |         let x = vec![1.0];"), "{text}");
     assert!(text.contains("  |                 ^"), "{text}");

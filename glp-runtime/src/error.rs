@@ -132,7 +132,22 @@ pub enum Error {
     #[error("{0}")]
     KernelCompile(String),
 
-    /// A variant or program could not be compiled or run on the CPU interpreter.
+    /// A program file (a variant or sampler written in Rust, compiled at run time) that does
+    /// not compile: its diagnostics as rustc renders them (`--> file:line:col`, the line, a
+    /// caret), without the leading `error: ` of the first one.
+    #[error("{message}")]
+    Compile {
+        /// The file, as the messages name it.
+        file: String,
+        /// Where the first diagnostic points (line and column from 1), `None` for an error of
+        /// the file as a whole (no `impl ... for`, or more than one).
+        position: Option<TextPosition>,
+        /// The rendered diagnostics.
+        message: String,
+    },
+
+    /// A program (a variant or sampler) failed while it ran: a hook's run-time error, a loop
+    /// past its step budget, with where in its source.
     #[error("{0}")]
     Program(String),
 

@@ -2,18 +2,22 @@
 //!
 //! | glp error | Python exception |
 //! |---|---|
-//! | a file that cannot be opened because it does not exist | `FileNotFoundError` |
+//! | a file that cannot be opened because it does not exist (a graph, roots, seeds, a variant or sampler file) | `FileNotFoundError` |
+//! | a file glp may not read | `PermissionError` |
 //! | another I/O error | `OSError` |
 //! | a parse error (file, line, column), a malformed file, a bad argument, too large an input | `ValueError` |
-//! | a variant or sampler file that does not compile | `glp.CompileError(ValueError)`, with `file`, `line`, `column` |
+//! | a variant or sampler file that does not compile (`glp::Error::Compile`) | `glp.CompileError(ValueError)`, with `file`, `line`, `column` (`None` for an error of the whole file) |
 //! | the device out of memory | `glp.GpuOutOfMemory(MemoryError)`, with `needed`, `free`, `total`, `held` |
-//! | no GPU, a GPU or kernel failure, a hook that failed at run time | `glp.GpuError` / `RuntimeError` |
+//! | no GPU, a GPU or kernel failure | `glp.GpuError(RuntimeError)` |
+//! | a variant's or sampler's hook that failed while it ran (`glp::Error::Program`) | `RuntimeError` |
 //! | Ctrl-C during a call | `KeyboardInterrupt` (the pending Python exception itself) |
 //!
 //! The engines' messages name the command line's options (`--walk-length`); here they name
 //! the Python arguments instead ([`PYTHON_NAMES`]).
 
-use pyo3::exceptions::{PyFileNotFoundError, PyMemoryError, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyMemoryError, PyOSError, PyPermissionError, PyRuntimeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::{create_exception, PyErr};
 use std::cell::RefCell;
@@ -84,31 +88,31 @@ pub fn check_signals() -> glp::Result<()> {
     Python::attach(|py| py.check_signals()).map_err(interrupt)
 }
 
-/// The Python exception for `error`.
+/// The Python exception for `error`, by its variant (never by its text).
 pub fn to_py(error: glp::Error) -> PyErr {
     if let Some(pending) = PENDING.with(|pending| pending.borrow_mut().take()) {
         return pending;
     }
     let message = pythonic(&error.to_string());
     match error {
-        glp::Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
-            PyFileNotFoundError::new_err(message)
-        }
-        glp::Error::Io { .. } => PyOSError::new_err(message),
-        glp::Error::Program(_) => match compile_location(&message) {
-            Some((file, line, column)) => Python::attach(|py| {
-                let exception = CompileError::new_err(message.clone());
-                let value = exception.value(py);
-                let set = || -> PyResult<()> {
-                    value.setattr("file", file)?;
-                    value.setattr("line", line)?;
-                    value.setattr("column", column)
-                };
-                set().map_or_else(|e| e, |()| exception.clone_ref(py))
-            }),
-            // A hook that failed while it ran (its sample and step are in the message).
-            None => PyRuntimeError::new_err(message),
+        glp::Error::Io { source, .. } => match source.kind() {
+            std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+            std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
+            _ => PyOSError::new_err(message),
         },
+        glp::Error::Compile { file, position, .. } => Python::attach(|py| {
+            let exception = CompileError::new_err(message.clone());
+            let value = exception.value(py);
+            let set = || -> PyResult<()> {
+                value.setattr("file", file)?;
+                value.setattr("line", position.map(|p| p.line))?;
+                value.setattr("column", position.map(|p| p.column))
+            };
+            set().map_or_else(|e| e, |()| exception.clone_ref(py))
+        }),
+        // A hook that failed while it ran (its sample and step, or vertex and iteration, and
+        // its place in the source are in the message).
+        glp::Error::Program(_) => PyRuntimeError::new_err(message),
         glp::Error::GpuOutOfMemory { needed, free, total, held, .. } => Python::attach(|py| {
             let exception = GpuOutOfMemory::new_err(message.clone());
             let value = exception.value(py);
@@ -121,18 +125,12 @@ pub fn to_py(error: glp::Error) -> PyErr {
             set().map_or_else(|e| e, |()| exception.clone_ref(py))
         }),
         glp::Error::GpuUnavailable(_) | glp::Error::Gpu(_) | glp::Error::KernelCompile(_) => GpuError::new_err(message),
-        _ => PyValueError::new_err(message),
+        glp::Error::Parse { .. }
+        | glp::Error::Format { .. }
+        | glp::Error::InvalidArgument(_)
+        | glp::Error::TooLarge(_)
+        | glp::Error::Parameter(_) => PyValueError::new_err(message),
     }
-}
-
-/// The `--> file:line:column` of a compile error as the compiler renders it (rustc's form,
-/// the first diagnostic's), or `None` for a run-time error.
-fn compile_location(message: &str) -> Option<(String, u64, u64)> {
-    let located = message.lines().find_map(|line| line.trim_start().strip_prefix("--> "))?;
-    let mut parts = located.rsplitn(3, ':');
-    let column = parts.next()?.trim().parse().ok()?;
-    let line = parts.next()?.trim().parse().ok()?;
-    Some((parts.next()?.to_string(), line, column))
 }
 
 /// `Result<T, glp::Error>` into `PyResult<T>`.

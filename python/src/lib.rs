@@ -45,7 +45,13 @@ fn _glp(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lp::overlapping_nmi, m)?)?;
     m.add_function(wrap_pyfunction!(sample::sample, m)?)?;
     m.add_function(wrap_pyfunction!(set_quiet, m)?)?;
-    m.add("CompileError", py.get_type::<errors::CompileError>())?;
+    let compile_error = py.get_type::<errors::CompileError>();
+    // Where a compile error points: set on every raised one (`None` for an error of the whole
+    // file); `None` here for one raised by Python code.
+    for name in ["file", "line", "column"] {
+        compile_error.setattr(name, py.None())?;
+    }
+    m.add("CompileError", compile_error)?;
     m.add("GpuOutOfMemory", py.get_type::<errors::GpuOutOfMemory>())?;
     m.add("GpuError", py.get_type::<errors::GpuError>())?;
     Ok(())

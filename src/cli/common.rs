@@ -155,8 +155,11 @@ pub fn compile_program_file<T>(
     params: &[String],
     compile: impl FnOnce(&str, &str, &[String]) -> Result<T>,
 ) -> Result<T> {
+    // An I/O error of its kind (a missing file is `NotFound`, which Python raises as
+    // `FileNotFoundError`), printed `--variant FILE: cannot read the variant file: why`.
     let source = std::fs::read_to_string(path).map_err(|e| {
-        glp_runtime::Error::invalid(format!("{flag}{}: cannot read the {noun} file: {e}", path.display()))
+        let why = std::io::Error::new(e.kind(), format!("cannot read the {noun} file: {e}"));
+        glp_runtime::Error::io(format!("{flag}{}", path.display()), why)
     })?;
     let file = path.display().to_string();
     compile(&file, &source, params).map_err(|e| match e {

@@ -69,16 +69,29 @@ pub struct HookFailure {
 /// Compiles the program of kind `kind` in `source`, the text of the file named `file` in
 /// messages.
 ///
-/// Errors: [`Error::Program`] holding every diagnostic rendered as rustc does (`--> file:line:col`,
+/// Errors: [`Error::Compile`] holding every diagnostic rendered as rustc does (`--> file:line:col`,
 /// the source line, a caret under the offending code), without the leading `error: ` of the
-/// first one, which whoever prints the error adds.
+/// first one, which whoever prints the error adds, and the first one's position.
 pub fn compile(kind: &KindSpec, file: &str, source: &str) -> Result<Program> {
     compile_source(kind, source).map(|c| c.program).map_err(|e| compile_error(file, source, &e))
 }
 
 fn compile_error(file: &str, source: &str, error: &SourceError) -> Error {
     let rendered = error.render(file, source);
-    Error::Program(rendered.strip_prefix("error: ").map_or_else(|| rendered.clone(), str::to_string))
+    // The position the rendering shows after `-->` (the column counted from 1).
+    let position = match error {
+        SourceError::Syntax { line, column, .. } => Some((*line as u64, *column as u64 + 1)),
+        SourceError::Structure(_) => None,
+        SourceError::Program(d) => d.errors.first().map(|first| {
+            let at = d.location(first.span);
+            (u64::from(at.line), u64::from(at.column) + 1)
+        }),
+    };
+    Error::Compile {
+        file: file.to_string(),
+        position: position.map(|(line, column)| crate::error::TextPosition { line, column }),
+        message: rendered.strip_prefix("error: ").map_or_else(|| rendered.clone(), str::to_string),
+    }
 }
 
 /// A compiled program with its parameter values, the file it came from and its failure
