@@ -8,11 +8,12 @@ import numpy.typing as npt
 __version__: str
 
 class CompileError(ValueError):
-    """A variant or sampler file that does not compile."""
+    """A variant or sampler file that does not compile: the file, and the line and column
+    (from 1) its first error points at (``None`` for an error of the whole file)."""
 
-    file: str
-    line: int
-    column: int
+    file: Optional[str]
+    line: Optional[int]
+    column: Optional[int]
 
 class GpuOutOfMemory(MemoryError):
     """The GPU has too little free memory for the call (bytes)."""
@@ -26,6 +27,8 @@ class GpuError(RuntimeError):
     """No usable GPU, or a failure on it."""
 
 class Graph:
+    """A graph held by glp's engines (``glp.Graph`` wraps it)."""
+
     @staticmethod
     def load(
         path: str,
@@ -35,7 +38,8 @@ class Graph:
         keep_self_loops: bool = False,
         duplicates: str = "collapse",
         columns: Optional[str] = None,
-    ) -> "Graph": ...
+    ) -> "Graph":
+        """Loads a graph file, as the ``glp`` command does."""
     @staticmethod
     def from_arrays(
         sources: npt.NDArray[np.int64],
@@ -46,23 +50,33 @@ class Graph:
         directed: bool = False,
         keep_self_loops: bool = False,
         duplicates: str = "collapse",
-    ) -> "Graph": ...
-    def save(self, path: str) -> None: ...
+    ) -> "Graph":
+        """The graph of the edges ``sources[i] -> targets[i]`` (checked ids)."""
+    def save(self, path: str) -> None:
+        """Writes the graph as a ``.glpg`` file."""
     @property
-    def num_vertices(self) -> int: ...
+    def num_vertices(self) -> int:
+        """Number of vertices."""
     @property
-    def num_edges(self) -> int: ...
+    def num_edges(self) -> int:
+        """Number of stored edges (an undirected edge counts twice)."""
     @property
-    def directed(self) -> bool: ...
+    def directed(self) -> bool:
+        """Whether the edges keep their directions."""
     @property
-    def weighted(self) -> bool: ...
+    def weighted(self) -> bool:
+        """Whether the edges carry weights."""
     @property
-    def name(self) -> str: ...
-    def ids(self) -> npt.NDArray[np.int64]: ...
-    def degrees(self) -> npt.NDArray[np.int64]: ...
+    def name(self) -> str:
+        """Where the graph came from."""
+    def ids(self) -> npt.NDArray[np.int64]:
+        """The input id of every vertex."""
+    def degrees(self) -> npt.NDArray[np.int64]:
+        """The number of stored edges of every vertex."""
     def csr(
         self,
-    ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], Optional[npt.NDArray[np.float32]]]: ...
+    ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], Optional[npt.NDArray[np.float32]]]:
+        """``(offsets, targets, weights or None)`` of the stored edges (vertex numbers)."""
 
 def label_propagation(
     graph: Graph,
@@ -78,11 +92,21 @@ def label_propagation(
     mfl: str = "glp",
     pick_less_every: int = ...,
     tolerance: float = ...,
-) -> Dict[str, Any]: ...
-def modularity(graph: Graph, labels: npt.NDArray[np.int64]) -> float: ...
-def nmi(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> float: ...
-def ari(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> float: ...
-def overlapping_nmi(a: List[List[int]], b: List[List[int]], universe: int) -> float: ...
+) -> Dict[str, Any]:
+    """Runs label propagation (``glp lp``): the labels and the run's statistics."""
+
+def modularity(graph: Graph, labels: npt.NDArray[np.int64]) -> float:
+    """Modularity of a partition of ``graph`` (-1: unlabelled)."""
+
+def nmi(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> float:
+    """Normalised mutual information of two partitions (arithmetic normalisation)."""
+
+def ari(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> float:
+    """Adjusted Rand index of two partitions."""
+
+def overlapping_nmi(a: List[List[int]], b: List[List[int]], universe: int) -> float:
+    """McDaid, Greene and Hurley's NMI_max of two covers of ``0..universe``."""
+
 def sample(
     graph: Graph,
     sampler: str,
@@ -109,13 +133,15 @@ def sample(
 ) -> Dict[str, Any]: ...
 
 class DeviceArray:
-    """An int64 array on the GPU, exported once through DLPack (``torch.from_dlpack``)."""
+    """An int64 array on the GPU (1-D, or 2-D rows), exported once through DLPack
+    (``torch.from_dlpack``): walks or subgraph arrays that ``sample`` left on the device."""
 
     def __dlpack__(
         self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None, copy: Optional[bool] = None
     ) -> Any: ...
     def __dlpack_device__(self) -> Tuple[int, int]: ...
     @property
-    def shape(self) -> Tuple[int, int]: ...
+    def shape(self) -> Tuple[int, ...]: ...
 
-def set_quiet(quiet: bool) -> None: ...
+def set_quiet(quiet: bool) -> None:
+    """Silences notices and progress bars (``glp --quiet``); warnings stay."""

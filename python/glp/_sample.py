@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
@@ -30,7 +30,12 @@ class SampleResult:
     Subgraph samplers (k-hop, layer, ...) give the arrays of PyG's ``SamplerOutput`` (disjoint
     subgraphs): ``node`` (input id of each local vertex), ``batch`` (its sample),
     ``row``/``col`` (each sampled edge's drawn vertex and transit, in local ids, step by step),
-    ``num_sampled_nodes`` per hop and ``num_sampled_edges`` per step.
+    ``num_sampled_nodes`` per hop and ``num_sampled_edges`` per step. After a GPU run with
+    ``output_type="torch"`` they give these alone: ``node``, ``batch``, ``row`` and ``col``
+    are int64 tensors on the device, numbered there, and the counts are lists of ints.
+
+    Results left on the device (``on_device``) still give ``samples``, ``sampled_vertices``
+    and ``time_ms`` (the sampling and the conversion on the device).
     """
 
     sampler: str
@@ -55,6 +60,7 @@ class SampleResult:
     time_ms: float = 0.0
     samples: int = 0
     sampled_vertices: int = 0
+    on_device: bool = False
 
     def edge_index(self) -> Any:
         """Subgraph samples' edges as a ``2 x E`` array of local ids (``[row, col]``: messages
@@ -81,9 +87,14 @@ class SampleResult:
             col=tensor(self.col),
             edge=None,
             batch=tensor(self.batch),
-            num_sampled_nodes=[int(n) for n in np.asarray(self.num_sampled_nodes.tolist())],
-            num_sampled_edges=[int(n) for n in np.asarray(self.num_sampled_edges.tolist())],
+            num_sampled_nodes=_ints(self.num_sampled_nodes),
+            num_sampled_edges=_ints(self.num_sampled_edges),
         )
+
+
+def _ints(counts: Any) -> List[int]:
+    """Counts (a list, a NumPy array or a tensor on any device) as a list of ints."""
+    return [int(n) for n in (counts.tolist() if hasattr(counts, "tolist") else counts)]
 
 
 RootsLike = Union[None, int, str, "os.PathLike[str]", Sequence[int], np.ndarray, Any]
@@ -139,10 +150,14 @@ def sample(
     ``seed`` fixes every draw: the same seed gives the same samples on the CPU and the GPU,
     and as the ``glp sample`` command. ``backend`` is ``auto``, ``cpu`` or ``gpu``; ``engine``
     (``sp``, ``tp``, ``auto``), ``placement`` and ``device_memory`` choose how the GPU runs.
-    ``output_type="torch"`` returns torch tensors. After a GPU run the walks of a walk
-    sampler stay on the GPU: ``walks`` is a CUDA tensor over glp's own buffer (DLPack, no
-    copy through the host; ``time_ms`` and the per-vertex arrays are then not given); other
-    samplers' arrays are copied to the GPU's device.
+    ``output_type="torch"`` returns torch tensors. After a GPU run the samples stay on the
+    GPU that ran them, as CUDA tensors over glp's own buffers (DLPack, no copy through the
+    host): a walk sampler's ``walks``, a subgraph sampler's ``node``, ``batch``, ``row`` and
+    ``col`` (numbered on the GPU, equal to the CPU's arrays for the same seed; the counts per
+    hop and step are lists); the per-vertex arrays (``roots``, ``vertices``, ...) are then not
+    given. Subgraphs kept on the GPU hold every sample until the call ends: when they do not
+    fit, ``output_type="numpy"`` numbers them on the host batch by batch. Walks the GPU's
+    walk engine does not take (a graph streamed in partitions) are copied to the GPU.
     """
     if output_type not in ("numpy", "torch"):
         raise ValueError(f"output_type=`{output_type}`: expected numpy or torch")
@@ -190,14 +205,20 @@ def sample(
         device_output=output_type == "torch",
     )
     as_torch = output_type == "torch"
-    if raw.get("on_device"):
-        # Walks left on the GPU: a torch tensor over glp's buffer (DLPack), no host copy.
+    on_device = bool(raw.get("on_device"))
+    if on_device:
+        # Samples left on the GPU: torch tensors over glp's buffers (DLPack), no host copy.
         import torch
 
-        arrays: Dict[str, Any] = {"walks": torch.from_dlpack(raw["walks"])}
+        arrays: Dict[str, Any] = {
+            name: torch.from_dlpack(raw[name]) for name in ("walks", "node", "batch", "row", "col") if name in raw
+        }
+        for name in ("num_sampled_nodes", "num_sampled_edges"):
+            if name in raw:
+                arrays[name] = [int(n) for n in raw[name]]
     else:
-        # glp runs on the first GPU (the one its CUDA context is on).
-        device = "cuda:0" if as_torch and raw["backend"] == "gpu" else None
+        # Host arrays of a GPU run go to the GPU that ran it.
+        device = f"cuda:{raw['ordinal']}" if as_torch and raw.get("ordinal") is not None else None
         arrays = {name: output(raw.get(name), as_torch, device) for name in _ARRAYS}
     return SampleResult(
         sampler=raw["sampler"],
@@ -209,5 +230,6 @@ def sample(
         time_ms=raw.get("time_ms", 0.0),
         samples=raw["samples"],
         sampled_vertices=raw.get("sampled_vertices", 0),
+        on_device=on_device,
         **arrays,
     )

@@ -44,7 +44,9 @@ class NeighborLoader:
     a boolean mask over the vertices; ``node`` holds input ids (vertex numbers for a NetworkX
     graph). Tensors are torch
     tensors when ``output_type="torch"`` (the default when ``input_nodes`` is a tensor), NumPy
-    arrays otherwise.
+    arrays otherwise. With ``backend="gpu"`` and torch outputs the subgraphs stay on the GPU:
+    glp numbers them there and the mini-batches are cut apart there, CUDA tensors that never
+    cross to the host (the counts per hop are lists).
     """
 
     def __init__(
@@ -108,6 +110,8 @@ class NeighborLoader:
         if self.shuffle:
             nodes = np.random.default_rng(epoch_seed).permutation(nodes)
         per_call = self.batch_size * self.batches_per_call
+        # On a GPU with torch outputs, the subgraphs stay on the device and are cut there.
+        on_device = self.backend == "gpu" and self.output_type == "torch"
         for start in range(0, len(nodes), per_call):
             seeds = nodes[start : start + per_call]
             # Consecutive groups of batch_size roots are the samples: one per mini-batch.
@@ -120,41 +124,111 @@ class NeighborLoader:
                 replace=self.replace,
                 seed=(epoch_seed * 1_000_003 + start // per_call) % 2**64,
                 backend=self.backend,
+                output_type="torch" if on_device else "numpy",
             )
-            yield from self._split(result)
+            yield from self._split(result, _TorchOps(result.node.device) if on_device else _NumpyOps())
 
-    def _split(self, result: SampleResult) -> Iterator[MiniBatch]:
+    def _split(self, result: SampleResult, ops: _NumpyOps) -> Iterator[MiniBatch]:
         """The mini-batches of a call: each sample's part of the disjoint subgraphs, its
-        local ids renumbered from 0 (the order kept: hop by hop, the seeds first)."""
+        local ids renumbered from 0 (the order kept: hop by hop, the seeds first). ``ops``
+        does the array work where the arrays are (NumPy, or torch on their device)."""
         node, batch, row, col = result.node, result.batch, result.row, result.col
-        nodes_per_hop = np.asarray(result.num_sampled_nodes)
-        edges_per_step = np.asarray(result.num_sampled_edges)
+        nodes_per_hop = [int(n) for n in result.num_sampled_nodes]
+        edges_per_step = [int(n) for n in result.num_sampled_edges]
         samples = result.samples
-        hop_of_node = np.repeat(np.arange(len(nodes_per_hop)), nodes_per_hop)
-        step_of_edge = np.repeat(np.arange(len(edges_per_step)), edges_per_step)
-        by_sample = np.argsort(batch, kind="stable")
-        node_bounds = np.searchsorted(batch[by_sample], np.arange(samples + 1))
+        hop_of_node = ops.repeat(nodes_per_hop)
+        step_of_edge = ops.repeat(edges_per_step)
+        by_sample = ops.stable_argsort(batch)
+        node_bounds = ops.searchsorted(batch[by_sample], samples + 1)
         edge_sample = batch[col]
-        edges_by_sample = np.argsort(edge_sample, kind="stable")
-        edge_bounds = np.searchsorted(edge_sample[edges_by_sample], np.arange(samples + 1))
-        local = np.empty(len(node), dtype=np.int64)
+        edges_by_sample = ops.stable_argsort(edge_sample)
+        edge_bounds = ops.searchsorted(edge_sample[edges_by_sample], samples + 1)
+        # A vertex's local id: its place among its sample's vertices (they keep their order).
+        local = ops.empty_like(node)
+        local[by_sample] = ops.arange(len(node)) - node_bounds[batch[by_sample]]
+        # Each sample's vertices per hop and edges per step, computed at once.
+        hops, steps = len(nodes_per_hop), len(edges_per_step)
+        node_counts = ops.counts(batch * hops + hop_of_node, samples * hops).reshape(samples, hops).tolist()
+        edge_counts = ops.counts(edge_sample * steps + step_of_edge, samples * steps).reshape(samples, steps).tolist()
+        node_bounds, edge_bounds = node_bounds.tolist(), edge_bounds.tolist()
         for s in range(samples):
             members = by_sample[node_bounds[s] : node_bounds[s + 1]]
-            local[members] = np.arange(len(members))
             edges = edges_by_sample[edge_bounds[s] : edge_bounds[s + 1]]
-            sampled_nodes: List[int] = np.bincount(hop_of_node[members], minlength=len(nodes_per_hop)).tolist()
-            sampled_edges: List[int] = np.bincount(step_of_edge[edges], minlength=len(edges_per_step)).tolist()
+            sampled_nodes: List[int] = [int(n) for n in node_counts[s]]
+            sampled_edges: List[int] = [int(n) for n in edge_counts[s]]
             yield MiniBatch(
                 node=self._out(node[members]),
-                edge_index=self._out(np.stack([local[row[edges]], local[col[edges]]])),
+                edge_index=self._out(ops.stack([local[row[edges]], local[col[edges]]])),
                 batch_size=sampled_nodes[0],
                 num_sampled_nodes=sampled_nodes,
                 num_sampled_edges=sampled_edges,
             )
 
-    def _out(self, array: np.ndarray) -> Any:
-        if self.output_type != "torch":
+    def _out(self, array: Any) -> Any:
+        if self.output_type != "torch" or is_torch(array):
             return array
         import torch
 
         return torch.from_numpy(np.ascontiguousarray(array))
+
+
+class _NumpyOps:
+    """The array operations :meth:`NeighborLoader._split` needs, on NumPy arrays."""
+
+    def repeat(self, counts: List[int]) -> Any:
+        """``i`` repeated ``counts[i]`` times, for each ``i`` in order."""
+        return np.repeat(np.arange(len(counts)), counts)
+
+    def stable_argsort(self, values: Any) -> Any:
+        return np.argsort(values, kind="stable")
+
+    def searchsorted(self, ordered: Any, count: int) -> Any:
+        """Where each of ``0..count`` starts in ``ordered``."""
+        return np.searchsorted(ordered, np.arange(count))
+
+    def arange(self, count: int) -> Any:
+        return np.arange(count)
+
+    def empty_like(self, values: Any) -> Any:
+        return np.empty(len(values), dtype=np.int64)
+
+    def counts(self, values: Any, length: int) -> Any:
+        """How many times each of ``0..length`` occurs in ``values``."""
+        return np.bincount(values, minlength=length)
+
+    def stack(self, arrays: List[Any]) -> Any:
+        return np.stack(arrays)
+
+
+class _TorchOps(_NumpyOps):
+    """The same on torch tensors on ``device``."""
+
+    def __init__(self, device: Any) -> None:
+        import torch
+
+        self.torch = torch
+        self.device = device
+
+    def repeat(self, counts: List[int]) -> Any:
+        torch = self.torch
+        return torch.repeat_interleave(
+            torch.arange(len(counts), device=self.device), torch.tensor(counts, dtype=torch.int64, device=self.device)
+        )
+
+    def stable_argsort(self, values: Any) -> Any:
+        return self.torch.sort(values, stable=True).indices
+
+    def searchsorted(self, ordered: Any, count: int) -> Any:
+        return self.torch.searchsorted(ordered, self.arange(count))
+
+    def arange(self, count: int) -> Any:
+        return self.torch.arange(count, device=self.device)
+
+    def empty_like(self, values: Any) -> Any:
+        return self.torch.empty(len(values), dtype=self.torch.int64, device=self.device)
+
+    def counts(self, values: Any, length: int) -> Any:
+        return self.torch.bincount(values, minlength=length)
+
+    def stack(self, arrays: List[Any]) -> Any:
+        return self.torch.stack(arrays)

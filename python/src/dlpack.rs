@@ -11,6 +11,7 @@ use glp::device::DeviceBuffer;
 use pyo3::exceptions::PyBufferError;
 use pyo3::ffi;
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use std::ffi::{c_void, CStr};
 
 /// `DLDeviceType::kDLCUDA`.
@@ -54,8 +55,8 @@ struct DLManagedTensor {
 /// What a managed tensor owns: the buffer and the shape and strides its `DLTensor` points at.
 struct Owned {
     _buffer: DeviceBuffer<i64>,
-    shape: [i64; 2],
-    strides: [i64; 2],
+    shape: Vec<i64>,
+    strides: Vec<i64>,
 }
 
 /// Frees a managed tensor and what it owns (called by its consumer, once).
@@ -87,21 +88,31 @@ unsafe extern "C" fn delete_capsule(capsule: *mut ffi::PyObject) {
     }
 }
 
-/// A 2-D int64 array on the GPU (rows of `shape[1]` entries, `stride` apart), exported once
+/// An int64 array on the GPU, 1-D or 2-D (rows `stride` entries apart), exported once
 /// through DLPack.
 #[pyclass(module = "glp._glp", name = "DeviceArray")]
 pub struct DeviceArray {
     buffer: Option<DeviceBuffer<i64>>,
-    shape: [i64; 2],
-    stride: i64,
+    shape: Vec<i64>,
+    strides: Vec<i64>,
     device: i32,
 }
 
 impl DeviceArray {
     /// `rows x columns` entries of `buffer`, row `r` starting at entry `r * stride`, on the
     /// CUDA device `device`.
-    pub fn new(buffer: DeviceBuffer<i64>, rows: u64, columns: u64, stride: u64, device: i32) -> Self {
-        DeviceArray { buffer: Some(buffer), shape: [rows as i64, columns as i64], stride: stride as i64, device }
+    pub fn matrix(buffer: DeviceBuffer<i64>, rows: u64, columns: u64, stride: u64, device: i32) -> Self {
+        DeviceArray {
+            buffer: Some(buffer),
+            shape: vec![rows as i64, columns as i64],
+            strides: vec![stride as i64, 1],
+            device,
+        }
+    }
+
+    /// The first `len` entries of `buffer` (which may hold more), on the CUDA device `device`.
+    pub fn vector(buffer: DeviceBuffer<i64>, len: u64, device: i32) -> Self {
+        DeviceArray { buffer: Some(buffer), shape: vec![len as i64], strides: vec![1], device }
     }
 }
 
@@ -128,15 +139,21 @@ impl DeviceArray {
             .take()
             .ok_or_else(|| PyBufferError::new_err("this device array was already exported (DLPack takes it once)"))?;
         let data = buffer.device_ptr() as *mut c_void;
-        let owned = Box::into_raw(Box::new(Owned { _buffer: buffer, shape: self.shape, strides: [self.stride, 1] }));
-        // SAFETY: `owned` was just leaked and stays alive until the deleter; the pointers
-        // are taken from the raw pointer, so no reference aliases them.
+        let ndim = self.shape.len() as i32;
+        let owned = Box::into_raw(Box::new(Owned {
+            _buffer: buffer,
+            shape: self.shape.clone(),
+            strides: self.strides.clone(),
+        }));
+        // SAFETY: `owned` was just leaked and stays alive until the deleter, and its vectors are
+        // never resized, so their heap pointers stay valid; the pointers are taken from the raw
+        // pointer, so no reference aliases them.
         let (shape, strides) = unsafe { ((*owned).shape.as_mut_ptr(), (*owned).strides.as_mut_ptr()) };
         let managed = Box::new(DLManagedTensor {
             dl_tensor: DLTensor {
                 data,
                 device: DLDevice { device_type: DL_CUDA, device_id: self.device },
-                ndim: 2,
+                ndim,
                 dtype: DLDataType { code: DL_INT, bits: 64, lanes: 1 },
                 shape,
                 strides,
@@ -163,10 +180,10 @@ impl DeviceArray {
         (DL_CUDA, self.device)
     }
 
-    /// `(rows, columns)`.
+    /// `(length,)` or `(rows, columns)`.
     #[getter]
-    fn shape(&self) -> (i64, i64) {
-        (self.shape[0], self.shape[1])
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.shape)
     }
 
     fn __repr__(&self) -> String {

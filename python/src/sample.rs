@@ -11,7 +11,7 @@ use glp::cli::sample_backend::{gpu_option, DeviceMemoryArg, EngineArg, Placement
 use glp::cli::sample_roots::{initial_samples, ClustersArg, RootsArg};
 use glp::graph::{Graph, VertexId};
 use glp::io::WeightRule;
-use glp::sample::gpu::{run_walks_on_device, DeviceWalks};
+use glp::sample::gpu::{run_subgraphs_on_device, run_walks_on_device, DeviceSubgraphs, DeviceWalks, GpuSampleStats};
 use glp::sample::{sink, SampleGraph, SampleOutcome};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -34,14 +34,30 @@ pub enum RootsInput<'py> {
 enum Output {
     /// In host memory, as the engines' outcome.
     Host(Box<SampleOutcome>),
-    /// Walks left on the GPU (of this ordinal), as rows of input ids.
-    Device(DeviceWalks, i32),
+    /// Walks left on the GPU, as rows of input ids.
+    Walks(DeviceWalks),
+    /// Subgraph samples left on the GPU, as disjoint subgraphs.
+    Subgraphs(Box<DeviceSubgraphs>),
 }
+
+/// What the result reports of a GPU run: engine, placement, kernel time.
+type GpuSummary = (&'static str, &'static str, f64);
+
+fn summary(stats: &GpuSampleStats) -> GpuSummary {
+    (stats.engine, stats.placement, stats.kernel_ms)
+}
+
+/// What an out-of-memory error of subgraphs kept on the GPU suggests instead.
+const SUBGRAPHS_OUT_OF_MEMORY: &str = "; subgraphs left on the GPU hold every sample until the call ends: \
+                                       output_type=\"numpy\" numbers them on the host batch by batch, or sample \
+                                       fewer roots per call";
 
 /// Samples from `graph` with `sampler` (a built-in name or a sampler file); returns the
 /// samples' arrays and the run's statistics (the Python half wraps them in
-/// `glp.SampleResult`). With `device_output`, walks run on a GPU stay there: `walks` is then a
-/// [`DeviceArray`] (DLPack) and the other arrays are absent.
+/// `glp.SampleResult`). With `device_output`, samples run on a GPU stay there (`on_device`):
+/// a walk sampler's `walks`, a subgraph sampler's `node`, `batch`, `row` and `col` are then
+/// [`DeviceArray`]s (DLPack), the counts per hop and step lists, and the per-vertex arrays
+/// absent. `ordinal` is the GPU's (`None` on the CPU).
 #[pyfunction]
 #[pyo3(signature = (graph, sampler, *, roots=None, walk_length=80, fanouts=vec![25, 10], replace=true, p=1.0, q=1.0, termination=0.15, layers=2, layer_size=64, batch_size=None, clusters=None, params=Vec::new(), seed=0, backend="auto", engine="auto", placement="auto", device_memory=None, batch_samples=None, device_output=false))]
 #[allow(clippy::too_many_arguments)]
@@ -115,17 +131,26 @@ pub fn sample<'py>(
                 device_memory: device_memory.device_memory,
                 batch_samples: Some(batch_samples.unwrap_or(sampling.default_batch_samples())),
             };
-            let name = (sampling.name(), sampling.device());
-            if let (true, Sampling::Gpu(on)) = (device_output && app.is_walk(), &sampling) {
+            let name = (sampling.name(), sampling.device(), gpu_ordinal(&sampling));
+            if let (true, Sampling::Gpu(on)) = (device_output, &sampling) {
                 let config = options.gpu_config();
-                if let Some((walks, gpu)) =
-                    run_walks_on_device(&on.gpu, &on.graph, app.compiled(), &initial, &g.ids, &config)?
-                {
-                    let ordinal = on.gpu.info().ordinal as i32;
-                    return Ok((
-                        Output::Device(walks, ordinal),
-                        (name, Some((gpu.engine, gpu.placement, gpu.kernel_ms))),
-                    ));
+                if app.is_walk() {
+                    if let Some((walks, gpu)) =
+                        run_walks_on_device(&on.gpu, &on.graph, app.compiled(), &initial, &g.ids, &config)?
+                    {
+                        return Ok((Output::Walks(walks), (name, Some(summary(&gpu)))));
+                    }
+                } else {
+                    let (subgraphs, gpu) =
+                        run_subgraphs_on_device(&on.gpu, &on.graph, app.compiled(), &initial, &g.ids, &config)
+                            .map_err(|error| match error {
+                                glp::Error::GpuOutOfMemory { what, needed, free, total, held, .. } => {
+                                    let hint = SUBGRAPHS_OUT_OF_MEMORY.into();
+                                    glp::Error::GpuOutOfMemory { what, needed, free, total, held, hint }
+                                }
+                                other => other,
+                            })?;
+                    return Ok((Output::Subgraphs(Box::new(subgraphs)), (name, Some(summary(&gpu)))));
                 }
             }
             let (outcome, gpu) = sink::collect(&initial, |sink| {
@@ -136,25 +161,56 @@ pub fn sample<'py>(
                 let run = sampling.run_streamed(&app, &host, &initial, &options, &mut checked)?;
                 Ok((run.gpu, run.summary))
             })?;
-            Ok((Output::Host(Box::new(outcome)), (name, gpu.map(|s| (s.engine, s.placement, s.kernel_ms)))))
+            Ok((Output::Host(Box::new(outcome)), (name, gpu.as_ref().map(summary))))
         })
         .py_err()?;
-    let ((backend, device), gpu) = stats;
+    let ((backend, device, ordinal), gpu) = stats;
     let result = PyDict::new(py);
     result.set_item("sampler", app.name())?;
     result.set_item("is_walk", app.is_walk())?;
     result.set_item("backend", backend)?;
     result.set_item("device", device)?;
+    result.set_item("ordinal", ordinal)?;
     result.set_item("engine", gpu.map(|g| g.0))?;
     result.set_item("placement", gpu.map(|g| g.1))?;
     result.set_item("kernel_ms", gpu.map(|g| g.2))?;
+    let on_device = |array: DeviceArray| Bound::new(py, array);
+    let ordinal = ordinal.unwrap_or(0);
     let outcome = match output {
         Output::Host(outcome) => outcome,
-        Output::Device(walks, ordinal) => {
-            result.set_item("samples", walks.samples)?;
+        Output::Walks(walks) => {
             result.set_item("on_device", true)?;
-            let array = DeviceArray::new(walks.rows, walks.samples, walks.width, walks.stride, ordinal);
-            result.set_item("walks", Bound::new(py, array)?)?;
+            result.set_item("samples", walks.samples)?;
+            result.set_item("sampled_vertices", walks.sampled_vertices)?;
+            result.set_item("time_ms", walks.elapsed.as_secs_f64() * 1e3)?;
+            let array = DeviceArray::matrix(walks.rows, walks.samples, walks.width, walks.stride, ordinal);
+            result.set_item("walks", on_device(array)?)?;
+            return Ok(result);
+        }
+        Output::Subgraphs(subgraphs) => {
+            let DeviceSubgraphs {
+                node,
+                batch,
+                row,
+                col,
+                num_nodes,
+                num_edges,
+                num_sampled_nodes,
+                num_sampled_edges,
+                samples,
+                sampled_vertices,
+                elapsed,
+            } = *subgraphs;
+            result.set_item("on_device", true)?;
+            result.set_item("samples", samples)?;
+            result.set_item("sampled_vertices", sampled_vertices)?;
+            result.set_item("time_ms", elapsed.as_secs_f64() * 1e3)?;
+            result.set_item("node", on_device(DeviceArray::vector(node, num_nodes, ordinal))?)?;
+            result.set_item("batch", on_device(DeviceArray::vector(batch, num_nodes, ordinal))?)?;
+            result.set_item("row", on_device(DeviceArray::vector(row, num_edges, ordinal))?)?;
+            result.set_item("col", on_device(DeviceArray::vector(col, num_edges, ordinal))?)?;
+            result.set_item("num_sampled_nodes", num_sampled_nodes)?;
+            result.set_item("num_sampled_edges", num_sampled_edges)?;
             return Ok(result);
         }
     };
@@ -190,6 +246,14 @@ pub fn sample<'py>(
     result.set_item("samples", outcome.num_samples())?;
     result.set_item("sampled_vertices", outcome.sampled_vertices())?;
     Ok(result)
+}
+
+/// The ordinal of the GPU that samples, `None` on the CPU.
+fn gpu_ordinal(sampling: &Sampling<'_>) -> Option<i32> {
+    match sampling {
+        Sampling::Gpu(on) => i32::try_from(on.gpu.info().ordinal).ok(),
+        Sampling::Cpu => None,
+    }
 }
 
 /// Roots given as input ids, as dense vertex ids; an id that is not a vertex is an error

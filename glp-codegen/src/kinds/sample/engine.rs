@@ -2,8 +2,9 @@
 //! transit-parallel, one step at a time) and what the host shares with them, generated from
 //! Rust so nothing is written twice: the launch geometry, the per-sample status codes, the
 //! rule for draws without replacement, the transit-parallel step's counters, and the structs
-//! glp-runtime fills ([`SampleBatchArgs`], [`TransitStepArgs`], with
-//! [`c_struct!`](crate::c_struct)).
+//! glp-runtime fills ([`SampleBatchArgs`], [`TransitStepArgs`], [`SubgraphArgs`], with
+//! [`c_struct!`](crate::c_struct)). `subgraph_kernels.cu` numbers a run's samples as disjoint
+//! subgraphs on the device, for outputs that stay there.
 
 use crate::template::Template;
 
@@ -131,6 +132,73 @@ crate::c_struct! {
     }
 }
 
+/// Threads per block of the subgraph numbering's kernels (a warp per sample).
+pub const SUBGRAPH_THREADS: u32 = 128;
+
+/// A bit of the subgraph numbering's failure word: a record's transit is not among its
+/// sample's vertices.
+pub const SUBGRAPH_MISSING_TRANSIT: u32 = 1;
+/// ... a record's step is not one of the schedule's.
+pub const SUBGRAPH_BAD_STEP: u32 = 2;
+
+crate::c_struct! {
+    /// A run's samples to number as disjoint subgraphs (`glp_subgraph_hops`, then
+    /// `glp_subgraph_write`): each sample's roots and record (wherever the engine left it),
+    /// the scratch each sample keeps its distinct vertices in, the counts and where each
+    /// sample's part of every hop and step starts, and the outputs. An entry of a sample is
+    /// one of its roots or one of its record's vertices, roots first; per-entry arrays hold a
+    /// sample's entries from `entry_offsets[k]`. Device pointers are addresses, 0 for null.
+    pub struct SubgraphArgs => "glp_subgraph_batch" {
+        /// samples + 1 entries: where each sample's roots start in roots
+        root_offsets: u64 => "const glp_u64*",
+        roots: u64 => "const glp_u32*",
+        /// per sample: the address of its record's vertices, transits and steps (glp_u32
+        /// arrays), and the record's length
+        record_vertices: u64 => "const glp_u64*",
+        record_sources: u64 => "const glp_u64*",
+        record_steps: u64 => "const glp_u64*",
+        record_lengths: u64 => "const glp_u64*",
+        /// samples + 1 entries: where each sample's entries start
+        entry_offsets: u64 => "const glp_u64*",
+        /// each sample's hash table (a power of two of slots from table_offsets[k], at most
+        /// half full), zeroed
+        tables: u64 => "glp_u64*",
+        table_offsets: u64 => "const glp_u64*",
+        /// per entry: the sample's distinct vertices, in order of first appearance ...
+        distinct: u64 => "glp_u32*",
+        /// ... each one's hop << 32 | its index among the sample's vertices of that hop, then
+        /// (glp_subgraph_write) its local id
+        distinct_local: u64 => "glp_u64*",
+        /// per entry of a record: the distinct index of the vertex drawn and of its transit,
+        /// and the edge's index among the sample's edges of its step
+        edge_rows: u64 => "glp_u32*",
+        edge_cols: u64 => "glp_u32*",
+        edge_ranks: u64 => "glp_u32*",
+        /// samples x hops: each sample's vertices per hop; samples x steps: its edges per step
+        /// (zeroed; glp_subgraph_hops counts them)
+        node_counts: u64 => "glp_u32*",
+        edge_counts: u64 => "glp_u32*",
+        /// hops x samples: the local id of each sample's first vertex of each hop; steps x
+        /// samples: where each sample's edges of each step start (the counts, scanned)
+        node_starts: u64 => "const glp_u64*",
+        edge_starts: u64 => "const glp_u64*",
+        /// null, or the input id of each vertex (else first_id + v)
+        ids: u64 => "const glp_u64*",
+        first_id: u64 => "glp_u64",
+        /// the arrays of the disjoint subgraphs
+        node: u64 => "glp_i64*",
+        batch: u64 => "glp_i64*",
+        row: u64 => "glp_i64*",
+        col: u64 => "glp_i64*",
+        /// GLP_SUBGRAPH_* bits of what went wrong (zeroed)
+        failed: u64 => "glp_u32*",
+        samples: u64 => "glp_u64",
+        steps: u32 => "glp_u32",
+        /// steps + 1
+        hops: u32 => "glp_u32",
+    }
+}
+
 crate::c_struct! {
     /// One step of the transit-parallel engine over a batch (a [`SampleBatchArgs`]): the
     /// scheduling index and the dense slots draws go to. Capacities: `entry_capacity` entries
@@ -182,6 +250,11 @@ pub fn engine_cuda() -> String {
         ("OVERFLOW_OUT", u64::from(OVERFLOW_OUT), "status: the added vertices did not fit"),
         ("FAILED", u64::from(FAILED), "status: a hook's result the CPU engine refuses"),
     ];
+    let subgraph = [
+        ("THREADS", u64::from(SUBGRAPH_THREADS), "threads per block of the subgraph numbering"),
+        ("MISSING_TRANSIT", u64::from(SUBGRAPH_MISSING_TRANSIT), "failed: a transit its sample does not hold"),
+        ("BAD_STEP", u64::from(SUBGRAPH_BAD_STEP), "failed: a record's step past the schedule's"),
+    ];
     let transit = [
         ("BLOCK_THREADS", u64::from(TRANSIT_BLOCK_THREADS), "threads per block of the block and grid kernels"),
         ("CHUNK_THREADS", u64::from(TRANSIT_CHUNK_THREADS), "the most threads a chunk of a transit's entries needs"),
@@ -195,11 +268,16 @@ pub fn engine_cuda() -> String {
     for (name, value, doc) in transit {
         text.push_str(&format!("#define GLP_TRANSIT_{name} {value}ull // {doc}\n"));
     }
+    for (name, value, doc) in subgraph {
+        text.push_str(&format!("#define GLP_SUBGRAPH_{name} {value}u // {doc}\n"));
+    }
     for (index, name) in TRANSIT_COUNTERS.iter().enumerate() {
         text.push_str(&format!("#define GLP_TRANSIT_COUNTER_{name} {index}u\n"));
     }
     text.push_str(&SampleBatchArgs::c_definition());
     text.push_str(&TransitStepArgs::c_definition());
+    text.push('\n');
+    text.push_str(&SubgraphArgs::c_definition());
     text
 }
 
@@ -207,11 +285,14 @@ pub fn engine_cuda() -> String {
 /// engine each).
 const TRANSIT_KERNELS: &str = include_str!("transit_kernels.cu");
 
+/// The subgraph numbering's kernels, appended after the transit-parallel ones.
+const SUBGRAPH_KERNELS: &str = include_str!("subgraph_kernels.cu");
+
 /// The engines' kernels as written, with their slots.
 pub const ENGINE_KERNELS: Template = Template::new("kinds/sample/engine_kernels.cu", include_str!("engine_kernels.cu"));
 
 /// The entry points of [`ENGINE_KERNELS`].
-pub const ENGINE_KERNEL_NAMES: [&str; 22] = [
+pub const ENGINE_KERNEL_NAMES: [&str; 24] = [
     "glp_sample_walks",
     "glp_sample_walks_single",
     "glp_sample_walks_packed",
@@ -234,6 +315,8 @@ pub const ENGINE_KERNEL_NAMES: [&str; 22] = [
     "glp_transit_draw_small",
     "glp_transit_draw_large",
     "glp_transit_gather",
+    "glp_subgraph_hops",
+    "glp_subgraph_write",
 ];
 
 /// The engines' kernels with `device_functions` (a sampler's emitted hooks) fused in.
@@ -244,6 +327,7 @@ pub fn engine_kernel_source(device_functions: &str) -> Result<String, crate::tem
         ("ENGINE", &engine_cuda()),
         ("PROGRAM", device_functions),
         ("TRANSIT", TRANSIT_KERNELS),
+        ("SUBGRAPHS", SUBGRAPH_KERNELS),
     ])
 }
 
@@ -257,6 +341,8 @@ mod tests {
         assert!(text.contains(&format!("#define GLP_SAMPLE_WALKERS {WALKERS_PER_THREAD}ull ")));
         assert!(text.contains("#define GLP_SAMPLE_FAILED 8ull "));
         assert!(text.contains("struct glp_sample_batch {"));
+        assert!(text.contains("struct glp_subgraph_batch {"));
+        assert!(text.contains(&format!("#define GLP_SUBGRAPH_THREADS {SUBGRAPH_THREADS}u ")));
         let source = engine_kernel_source("struct glp_sample_params { glp_u32 unused; };").unwrap();
         for name in ENGINE_KERNEL_NAMES {
             assert!(

@@ -12,6 +12,9 @@
 // - glp_sample_per_sample_warp: the same with a warp per sample, whose 32 threads share the
 //   draws of individual steps with replacement (k-hop's fan-outs) and the next level;
 //   glp_sample_per_sample_draws is its twin for samplers that make only such steps.
+// Outputs that stay on the device are built here too: walks as rows of input ids
+// (glp_sample_walk_rows), and subgraph samples as disjoint subgraphs (glp_subgraph_*, appended
+// after the transit-parallel engine's kernels).
 /*{{PRELUDE}}*/
 /*{{VIEW}}*/
 /*{{ENGINE}}*/
@@ -763,11 +766,12 @@ extern "C" __global__ void glp_sample_compact_records(const glp_sample_batch b, 
 // columns, the batch's samples; one warp each) into row first + j of `out` (rows of `rows` entries), each vertex
 // as its input id (ids[v], or first_id + v without a table) up to the walk's first NONE and
 // -1 from there on (the kernels leave a stopped walk's later levels unwritten); the longest
-// walk's length into *longest.
+// walk's length into *longest, and the vertices the walks added (their roots apart) into *added.
 extern "C" __global__ void glp_sample_walk_rows(const glp_u32* __restrict__ walks, const glp_u64 batch,
                                                 const glp_u32* __restrict__ columns, const glp_u64 count,
                                                 const glp_u32 rows, const glp_u64 first, const glp_u64 first_id,
-                                                const glp_u64* __restrict__ ids, glp_i64* out, glp_u32* longest) {
+                                                const glp_u64* __restrict__ ids, glp_i64* out, glp_u32* longest,
+                                                glp_u64* added) {
     const glp_u64 j = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / 32ull;
     const glp_u32 lane_id = threadIdx.x & 31u;
     if (j >= count) return;  // whole warps: j is the warp's
@@ -784,7 +788,10 @@ extern "C" __global__ void glp_sample_walk_rows(const glp_u32* __restrict__ walk
         if (!stopped && ends != 0u) length = base + end;
         stopped = stopped || ends != 0u;
     }
-    if (lane_id == 0u) atomicMax(longest, length);
+    if (lane_id == 0u) {
+        atomicMax(longest, length);
+        atomicAdd((unsigned long long*)added, (unsigned long long)(length - 1u));
+    }
 }
 
 // ----- one step at a time: engines chosen per step -----
@@ -832,3 +839,4 @@ extern "C" __global__ void glp_sample_step_warp(const glp_sample_params params, 
     }
 }
 /*{{TRANSIT}}*/
+/*{{SUBGRAPHS}}*/

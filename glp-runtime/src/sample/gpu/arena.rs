@@ -1,11 +1,12 @@
 //! A batch's arena: every sample's region (history, combined neighbourhood, record) of the
 //! same capacity, on the device, and its results downloaded. The per-sample engines run in it
 //! all at once (one fused launch) or step by step (the transit-parallel engine, and `auto`'s
-//! mix of engines).
+//! mix of engines). Its samples' records are then packed on the device ([`PackedRecords`]),
+//! to be downloaded or numbered there.
 
 use super::per_sample::Capacity;
 use super::Context;
-use crate::device::{DeviceBuffer, KernelArg, KernelArgs, Shape};
+use crate::device::{DeviceBuffer, Gpu, KernelArg, KernelArgs, Shape};
 use crate::error::Result;
 use crate::graph::VertexId;
 use crate::sample::roots::InitialSamples;
@@ -31,21 +32,50 @@ pub(super) struct Arena {
     out: u64,
 }
 
-/// A batch's results, downloaded.
-pub(super) struct BatchResult {
+/// A launch's results: the status of every sample, and the records of those whose status is
+/// 0, packed one after the other on the device.
+pub(super) struct PackedRecords {
+    /// Per sample: 0 or its status bits.
     pub status: Vec<u32>,
-    /// Where each sample's record starts in the three arrays below, then their length: the
-    /// records one after the other (empty for a sample whose status is not 0).
+    /// Where each sample's record starts in the arrays, then their length (empty for a sample
+    /// whose status is not 0).
     offsets: Vec<u64>,
+    /// The records' vertices, transits and steps (`None` when they hold nothing).
+    arrays: Option<[DeviceBuffer<u32>; 3]>,
+}
+
+/// Packed records downloaded: each sample's at [`PackedRecords::range`].
+pub(super) struct HostRecords {
     pub vertices: Vec<VertexId>,
     pub sources: Vec<VertexId>,
     pub steps: Vec<u32>,
 }
 
-impl BatchResult {
-    /// The record of the batch's `k`-th sample.
+impl PackedRecords {
+    /// Where the record of the launch's `k`-th sample is in the arrays.
     pub fn range(&self, k: usize) -> std::ops::Range<usize> {
         self.offsets[k] as usize..self.offsets[k + 1] as usize
+    }
+
+    /// The device addresses of the `k`-th sample's record in the vertices', transits' and
+    /// steps' arrays (0 for an empty record).
+    pub fn addresses(&self, k: usize) -> [u64; 3] {
+        match &self.arrays {
+            Some(arrays) => arrays.each_ref().map(|array| array.device_ptr() + self.offsets[k] * 4),
+            None => [0; 3],
+        }
+    }
+
+    /// The records, downloaded.
+    pub fn download(&self, gpu: &Gpu) -> Result<HostRecords> {
+        match &self.arrays {
+            Some([vertices, sources, steps]) => Ok(HostRecords {
+                vertices: gpu.download(vertices)?,
+                sources: gpu.download(sources)?,
+                steps: gpu.download(steps)?,
+            }),
+            None => Ok(HostRecords { vertices: Vec::new(), sources: Vec::new(), steps: Vec::new() }),
+        }
     }
 }
 
@@ -161,9 +191,9 @@ impl Arena {
 
     /// The batch's results: the status and length of every sample, then the records of
     /// those whose status is 0, packed on the device (`glp_sample_compact_records`) so that
-    /// only what they hold crosses the bus (k-hop 25,10 on com-DBLP: 24.5M entries of the
-    /// 87M the regions hold).
-    pub fn download(&self, context: &Context<'_>) -> Result<BatchResult> {
+    /// only what they hold stays there or crosses the bus (k-hop 25,10 on com-DBLP: 24.5M
+    /// entries of the 87M the regions hold).
+    pub fn pack(&self, context: &Context<'_>) -> Result<PackedRecords> {
         let gpu = context.gpu;
         let status = gpu.download(&self.status)?;
         let lengths = gpu.download(&self.lengths)?;
@@ -176,7 +206,7 @@ impl Arena {
             offsets.push(total);
         }
         if total == 0 {
-            return Ok(BatchResult { status, offsets, vertices: Vec::new(), sources: Vec::new(), steps: Vec::new() });
+            return Ok(PackedRecords { status, offsets, arrays: None });
         }
         let device_offsets = gpu.upload("record offsets", &offsets)?;
         let vertices = gpu.alloc_zeros::<u32>("packed records", total as usize)?;
@@ -190,12 +220,6 @@ impl Arena {
             .buffer(&steps);
         let shape = Shape::covering(lengths.len() as u64 * 32, PER_SAMPLE_WARP_THREADS)?;
         gpu.launch(&context.module.module.kernel("glp_sample_compact_records")?, shape, &args)?;
-        Ok(BatchResult {
-            status,
-            offsets,
-            vertices: gpu.download(&vertices)?,
-            sources: gpu.download(&sources)?,
-            steps: gpu.download(&steps)?,
-        })
+        Ok(PackedRecords { status, offsets, arrays: Some([vertices, sources, steps]) })
     }
 }

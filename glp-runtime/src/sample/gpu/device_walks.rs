@@ -7,12 +7,14 @@
 //! `steps + 1` entries per row (its stride) and says how many of them the longest walk fills
 //! ([`DeviceWalks::width`]), so a strided view of that width is exactly the host's array.
 
+use super::device_ids::DeviceIds;
 use super::{walks, with_context, GpuSampleConfig, GpuSampleStats};
 use crate::device::{DeviceBuffer, Gpu, KernelArgs, Shape};
 use crate::error::{Error, Result};
 use crate::graph::VertexIds;
 use crate::sample::compiled::CompiledSampler;
 use crate::sample::roots::InitialSamples;
+use std::time::{Duration, Instant};
 
 use super::DeviceSampleGraph;
 
@@ -30,6 +32,12 @@ pub struct DeviceWalks {
     pub stride: u64,
     /// The longest walk's vertices: the entries of each row that the host's array holds.
     pub width: u64,
+    /// Vertices the walks added (their roots apart), as the host outcome's
+    /// [`sampled_vertices`](crate::sample::SampleOutcome::sampled_vertices).
+    pub sampled_vertices: u64,
+    /// Time of the sampling and of the rows' conversion (the host outcome's `elapsed` is the
+    /// sampling's alone).
+    pub elapsed: Duration,
 }
 
 /// Runs the walks of `sampler` from `initial` on `gpu`, as [`super::run`] does, and keeps
@@ -53,21 +61,16 @@ pub fn run_walks_on_device(
     let samples = initial.len() as u64;
     let stride = u64::from(crate::sample::schedule::Schedule::of(graph.host(), sampler)?.steps()) + 1;
     let entries = samples.checked_mul(stride).ok_or_else(|| Error::TooLarge("too many walks".into()))?;
-    let table = match ids {
-        VertexIds::Table(table) => table.len() as u64 * 8,
-        VertexIds::Range { .. } => 0,
-    };
-    let reserved = entries.saturating_mul(8).saturating_add(table);
+    let reserved = entries.saturating_mul(8).saturating_add(DeviceIds::bytes(ids));
     with_context(gpu, graph, sampler, initial, config, reserved, |context, run| {
         if !run.fused_walks {
             return Ok(None);
         }
+        let start = Instant::now();
         let rows: DeviceBuffer<i64> = gpu.alloc_zeros("walk rows", entries as usize)?;
-        let (first_id, table) = match ids {
-            VertexIds::Range { first, .. } => (*first, None),
-            VertexIds::Table(table) => (0, Some(gpu.upload("vertex ids", table)?)),
-        };
+        let ids = DeviceIds::upload(gpu, ids)?;
         let longest: DeviceBuffer<u32> = gpu.alloc_zeros("longest walk", 1)?;
+        let added: DeviceBuffer<u64> = gpu.alloc_zeros("added vertices", 1)?;
         let kernel = context.module.module.kernel("glp_sample_walk_rows")?;
         let mut columns: Option<DeviceBuffer<u32>> = None;
         let stats = walks::run_batches(context, initial, |first, mut batch_columns, matrix| {
@@ -88,19 +91,22 @@ pub fn run_walks_on_device(
                 .value(count)
                 .value(stride as u32)
                 .value(first)
-                .value(first_id)
-                .value(table.as_ref().map_or(0u64, DeviceBuffer::device_ptr))
+                .value(ids.first_id)
+                .value(ids.table())
                 .buffer(&rows)
-                .buffer(&longest);
+                .buffer(&longest)
+                .buffer(&added);
             gpu.launch(&kernel, Shape::covering(count * 32, ROW_THREADS)?, &args)
         })?;
         let width = u64::from(gpu.download(&longest)?[0]);
+        let sampled_vertices = gpu.download(&added)?[0];
         gpu.synchronize()?;
         let stats = GpuSampleStats {
             placement: graph.placement().name(),
             device_bytes: reserved + stats.device_bytes,
             ..stats
         };
-        Ok(Some((DeviceWalks { rows, samples, stride, width }, stats)))
+        let walks = DeviceWalks { rows, samples, stride, width, sampled_vertices, elapsed: start.elapsed() };
+        Ok(Some((walks, stats)))
     })
 }

@@ -47,9 +47,15 @@
 //! this thread launches the next batch ([`crate::sample::sink`]), so that writing batch `k`
 //! overlaps the kernels of batch `k + 1` and the host holds about three batches, not the
 //! output. [`run`] gathers the batches into one outcome.
+//!
+//! Outputs can also stay on the device, for a caller that hands them on without a copy to
+//! the host: walks as rows of input ids ([`run_walks_on_device`]), subgraph samples as
+//! disjoint subgraphs ([`run_subgraphs_on_device`]).
 
 mod arena;
 mod choice;
+mod device_ids;
+mod device_subgraphs;
 mod device_walks;
 mod graph;
 mod partitioned;
@@ -60,6 +66,7 @@ mod reference;
 mod steps;
 mod walks;
 
+pub use device_subgraphs::{run_subgraphs_on_device, DeviceSubgraphs};
 pub use device_walks::{run_walks_on_device, DeviceWalks};
 
 pub use graph::DeviceSampleGraph;
@@ -270,6 +277,7 @@ fn with_context<R>(
 }
 
 /// What an engine's run reads.
+#[derive(Clone, Copy)]
 struct Context<'r> {
     gpu: &'r Gpu,
     graph: &'r DeviceSampleGraph<'r>,

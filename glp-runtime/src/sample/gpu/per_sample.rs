@@ -9,13 +9,12 @@
 //! with an overflow status and runs again in a later launch with four times the capacity it
 //! lacked, until it fits or needs more memory than allowed.
 
-use super::arena::{Arena, BatchResult};
+use super::arena::{Arena, PackedRecords};
 use super::choice::Plan;
 use super::steps;
 use super::{replayed_failure, Context, GpuSampleStats};
-use crate::device::{DeviceBuffer, KernelArgs, Shape};
+use crate::device::{DeviceBuffer, Gpu, KernelArgs, Shape};
 use crate::error::{Error, Result};
-use crate::sample::engine::Record;
 use crate::sample::outcome::SampleOutcome;
 use crate::sample::roots::InitialSamples;
 use crate::sample::sampler::ALL_NEIGHBOURS;
@@ -170,12 +169,48 @@ struct Run<'c, 'r> {
     stats: GpuSampleStats,
 }
 
+/// A batch's samples' records as the engine left them on the device: each sample's in the
+/// packed records of the launch that completed it (the batch's own, or one that ran it again
+/// with larger regions).
+pub(super) struct BatchRecords {
+    /// The run's index of the batch's first sample.
+    pub first: usize,
+    /// The batch's launches' records: its own launch's, then those of its samples run again.
+    pub launches: Vec<PackedRecords>,
+    /// Per sample of the batch, in order: the launch that completed it and its index there.
+    pub at: Vec<(usize, usize)>,
+}
+
+impl BatchRecords {
+    /// The batch's samples, downloaded.
+    fn download(&self, gpu: &Gpu, initial: &InitialSamples) -> Result<SampleOutcome> {
+        let records = self.launches.iter().map(|launch| launch.download(gpu)).collect::<Result<Vec<_>>>()?;
+        let mut outcome = SampleOutcome::with_roots_of(initial, self.first..self.first + self.at.len());
+        for &(launch, k) in &self.at {
+            let (host, range) = (&records[launch], self.launches[launch].range(k));
+            outcome.push(&host.vertices[range.clone()], &host.sources[range.clone()], &host.steps[range]);
+        }
+        Ok(outcome)
+    }
+}
+
 /// Runs the samples of `initial`, handing each batch over as it completes.
 pub(super) fn run(
     context: &Context<'_>,
     initial: &InitialSamples,
     plan: Plan,
     handoff: &mut Handoff<SampleOutcome>,
+) -> Result<GpuSampleStats> {
+    run_batches(context, initial, plan, |batch| handoff.send(batch.download(context.gpu, initial)?))
+}
+
+/// Runs the samples of `initial` batch by batch, giving each batch's records to `complete`
+/// on the device, in sample order.
+pub(super) fn run_batches(
+    context: &Context<'_>,
+    initial: &InitialSamples,
+    plan: Plan,
+    mut complete: impl FnMut(BatchRecords) -> Result<()>,
 ) -> Result<GpuSampleStats> {
     let gpu = context.gpu;
     let schedule = context.schedule;
@@ -209,27 +244,18 @@ pub(super) fn run(
     let batch = run.batch_size(capacity, initial.len() as u64)?;
     let ids: Vec<u32> = (0..initial.len() as u32).collect();
     for chunk in ids.chunks(batch) {
-        let first = chunk[0] as usize;
-        let mut outcome = SampleOutcome::with_roots_of(initial, first..first + chunk.len());
-        let result = run.launch(chunk, capacity)?;
-        run.check_failures(chunk, &result)?;
+        let records = run.launch(chunk, capacity)?;
+        run.check_failures(chunk, &records.status)?;
         let overflowed: Vec<(u32, u32)> = chunk
             .iter()
-            .zip(&result.status)
+            .zip(&records.status)
             .filter(|(_, &status)| status != 0)
             .map(|(&id, &status)| (id, status))
             .collect();
-        let mut rerun = run.rerun(overflowed, capacity)?;
-        for (k, &id) in chunk.iter().enumerate() {
-            match rerun.remove(&id) {
-                Some(record) => outcome.push(&record.vertices, &record.sources, &record.steps),
-                None => {
-                    let range = result.range(k);
-                    outcome.push(&result.vertices[range.clone()], &result.sources[range.clone()], &result.steps[range])
-                }
-            }
-        }
-        handoff.send(outcome)?;
+        let mut launches = vec![records];
+        let mut rerun = run.rerun(overflowed, capacity, &mut launches)?;
+        let at = chunk.iter().enumerate().map(|(k, id)| rerun.remove(id).unwrap_or((0, k))).collect();
+        complete(BatchRecords { first: chunk[0] as usize, launches, at })?;
     }
     Ok(run.stats)
 }
@@ -262,17 +288,24 @@ impl Run<'_, '_> {
         Ok((budget / per_sample).min(samples).min(most).min(self.context.batch_samples).max(1) as usize)
     }
 
-    /// The first failed sample of a launch, replayed on the CPU for its error.
-    fn check_failures(&self, ids: &[u32], result: &BatchResult) -> Result<()> {
-        match ids.iter().zip(&result.status).filter(|(_, &s)| s & FAILED != 0).map(|(&id, _)| id).min() {
+    /// The first failed sample of a launch (of samples `ids`, whose statuses are `status`),
+    /// replayed on the CPU for its error.
+    fn check_failures(&self, ids: &[u32], status: &[u32]) -> Result<()> {
+        match ids.iter().zip(status).filter(|(_, &s)| s & FAILED != 0).map(|(&id, _)| id).min() {
             Some(id) => Err(replayed_failure(self.context, self.initial, u64::from(id))),
             None => Ok(()),
         }
     }
 
     /// Runs `overflowed` samples (id, status bits) again with grown capacities until each
-    /// fits; their records by id.
-    fn rerun(&mut self, mut overflowed: Vec<(u32, u32)>, mut capacity: Capacity) -> Result<HashMap<u32, Record>> {
+    /// fits, each launch's records appended to `launches`; where each sample's record is
+    /// (launch, index there), by id.
+    fn rerun(
+        &mut self,
+        mut overflowed: Vec<(u32, u32)>,
+        mut capacity: Capacity,
+        launches: &mut Vec<PackedRecords>,
+    ) -> Result<HashMap<u32, (usize, usize)>> {
         let mut records = HashMap::new();
         while !overflowed.is_empty() {
             let bits = overflowed.iter().fold(0, |bits, &(_, status)| bits | status);
@@ -290,29 +323,22 @@ impl Run<'_, '_> {
             overflowed.clear();
             for chunk in ids.chunks(batch) {
                 let result = self.launch(chunk, capacity)?;
-                self.check_failures(chunk, &result)?;
+                self.check_failures(chunk, &result.status)?;
                 for (k, (&id, &status)) in chunk.iter().zip(&result.status).enumerate() {
                     if status != 0 {
                         overflowed.push((id, status));
-                        continue;
+                    } else {
+                        records.insert(id, (launches.len(), k));
                     }
-                    let range = result.range(k);
-                    records.insert(
-                        id,
-                        Record {
-                            vertices: result.vertices[range.clone()].to_vec(),
-                            sources: result.sources[range.clone()].to_vec(),
-                            steps: result.steps[range].to_vec(),
-                        },
-                    );
                 }
+                launches.push(result);
             }
         }
         Ok(records)
     }
 
     /// The samples `ids` with regions of `capacity`: one fused launch or step by step.
-    fn launch(&mut self, ids: &[u32], capacity: Capacity) -> Result<BatchResult> {
+    fn launch(&mut self, ids: &[u32], capacity: Capacity) -> Result<PackedRecords> {
         let context = self.context;
         let gpu = context.gpu;
         let arena = Arena::alloc(context, self.initial, ids, capacity, self.sorted, &self.sizes, &self.unique)?;
@@ -340,7 +366,7 @@ impl Run<'_, '_> {
         if let Some(error) = context.module.loop_fault(&record, view.loop_budget, "in a sample") {
             return Err(error);
         }
-        arena.download(context)
+        arena.pack(context)
     }
 }
 
