@@ -14,10 +14,16 @@ same samples for a seed::
 
 Long calls release the GIL; label propagation and CPU sampling stop on Ctrl-C
 (``KeyboardInterrupt``), a GPU sampling run when it ends. Errors are
-``ValueError`` (bad arguments, malformed files, with file, line and column),
-``FileNotFoundError``, :class:`CompileError` (a variant or sampler file, with ``file``,
-``line``, ``column``), :class:`GpuOutOfMemory` (``needed``, ``free``, ``total``, ``held``
-bytes) and :class:`GpuError`.
+``ValueError`` (bad arguments of any kind, malformed files, with file, line and column),
+``FileNotFoundError`` (a missing graph, roots, seeds, variant or sampler file),
+:class:`CompileError` (a variant or sampler file that does not compile, with ``file``,
+``line``, ``column``; ``None`` for an error of the whole file), ``RuntimeError`` (a variant's
+or sampler's code failing while it runs), :class:`GpuOutOfMemory` (``needed``, ``free``,
+``total``, ``held`` bytes) and :class:`GpuError` (no usable GPU, or a failure on it).
+
+Progress follows the ``glp`` command's rules: loading, label propagation and sampling draw
+bars on standard error when it is a terminal, and nothing otherwise; :func:`set_quiet`
+silences bars and notices.
 """
 
 from ._glp import CompileError, GpuError, GpuOutOfMemory, __version__, set_quiet

@@ -14,18 +14,45 @@ def is_torch(value: Any) -> bool:
 
 def to_numpy(value: Any, dtype: Any, name: str) -> np.ndarray:
     """``value`` (a NumPy array, a torch tensor on any device, a list) as a contiguous 1-D
-    NumPy array of ``dtype``; integers that do not fit, fractions where integers are expected
-    and arrays of other shapes are ``ValueError``s naming ``name``."""
+    NumPy array of ``dtype`` (int64 ids or float32 weights).
+
+    Anything else is a ``ValueError`` naming ``name``: arrays of other shapes, strings,
+    objects and booleans (a boolean array is a mask, not ids or weights), fractions where
+    integers are expected, integers that do not fit in int64."""
     if is_torch(value):
         value = value.detach().cpu().numpy()
     array = np.asarray(value)
     if array.ndim != 1:
         raise ValueError(f"{name}: expected a 1-D array, got shape {array.shape}")
-    if np.issubdtype(np.dtype(dtype), np.integer):
-        if array.size and not (np.issubdtype(array.dtype, np.integer) or array.dtype == bool):
+    integers = np.issubdtype(np.dtype(dtype), np.integer)
+    what = "integer ids" if integers else "numbers"
+    if array.dtype == bool:
+        hint = " (a mask? its ids are np.flatnonzero(mask))" if integers else ""
+        raise ValueError(f"{name}: expected {what}, got booleans{hint}")
+    if array.dtype == object and array.size:
+        # Python ints too large for int64, or values of any type: numbers only, as numbers.
+        if not all(isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) for x in array):
+            kinds = sorted({type(x).__name__ for x in array})
+            raise ValueError(f"{name}: expected {what}, got values of type {', '.join(kinds)}")
+        if integers and all(isinstance(x, (int, np.integer)) for x in array):
+            if any(not np.iinfo(np.int64).min <= int(x) <= np.iinfo(np.int64).max for x in array):
+                raise ValueError(
+                    f"{name}: ids outside int64 (from {np.iinfo(np.int64).min} to {np.iinfo(np.int64).max})"
+                )
+            array = np.array([int(x) for x in array], dtype=np.int64)
+        else:
+            array = array.astype(np.float64)
+    if array.size and array.dtype.kind not in "iuf":
+        raise ValueError(f"{name}: expected {what}, got an array of {array.dtype}")
+    if integers:
+        if array.size and array.dtype.kind == "f":
             if not np.all(np.isfinite(array)) or not np.all(np.equal(np.mod(array, 1), 0)):
                 raise ValueError(f"{name}: expected integer ids, got {array.dtype} values that are not integers")
-        if array.size and np.issubdtype(array.dtype, np.unsignedinteger) and array.max() > np.iinfo(np.int64).max:
+            if np.any(np.abs(array) >= 2.0**63):
+                raise ValueError(
+                    f"{name}: ids outside int64 (from {np.iinfo(np.int64).min} to {np.iinfo(np.int64).max})"
+                )
+        if array.size and array.dtype.kind == "u" and array.max() > np.iinfo(np.int64).max:
             raise ValueError(f"{name}: ids above {np.iinfo(np.int64).max} do not fit in int64")
     return np.ascontiguousarray(array, dtype=dtype)
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
 from . import _glp
 from ._arrays import is_torch, to_numpy, whole
+
+if TYPE_CHECKING:  # the result classes import Graph
+    from ._lp import LpResult
+    from ._sample import SampleResult
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -27,6 +31,8 @@ class Graph:
     """
 
     def __init__(self, native: "_glp.Graph", nodes: Optional[List[Any]] = None) -> None:
+        """Wraps a native graph (``nodes``: a NetworkX graph's node of each vertex); build
+        graphs with the static methods instead."""
         self._native = native
         # NetworkX graphs: the node object of each vertex (vertex i is nodes[i]).
         self._nodes = nodes
@@ -82,6 +88,9 @@ class Graph:
         sequences; ids are non-negative integers, weights finite numbers. Without
         ``directed=True`` every edge also gets its reverse; self loops are dropped unless
         ``keep_self_loops``; repeated edges follow ``duplicates``.
+
+        Anything else is a ``ValueError`` naming the argument: strings, objects, booleans (a
+        boolean array is a mask, not ids), fractions, negative ids, arrays of other shapes.
         """
         sources = to_numpy(src, np.int64, "src")
         targets = to_numpy(dst, np.int64, "dst")
@@ -115,9 +124,24 @@ class Graph:
     def from_scipy(matrix: Any, directed: bool = False, weighted: bool = True) -> "Graph":
         """The graph of a SciPy sparse adjacency matrix (any format; square): entry
         ``(i, j)`` is the edge ``i -> j``, its value the weight (ignored with
-        ``weighted=False``)."""
-        shape = getattr(matrix, "shape", None)
-        if shape is None or len(shape) != 2 or shape[0] != shape[1]:
+        ``weighted=False``).
+
+        Anything but a SciPy sparse matrix or array (a dense NumPy array, a list) is a
+        ``ValueError``, as every bad argument of the package is: build the graph of a dense
+        adjacency matrix ``a`` with ``from_scipy(scipy.sparse.csr_array(a))`` or of its edge
+        arrays with :meth:`from_edges`."""
+        try:
+            from scipy import sparse
+        except ImportError:  # pragma: no cover - a SciPy matrix comes with SciPy
+            sparse = None
+        if sparse is None or not sparse.issparse(matrix):
+            kind = f"{type(matrix).__module__}.{type(matrix).__qualname__}"
+            raise ValueError(
+                f"from_scipy: expected a SciPy sparse matrix or array, got {kind} "
+                "(a dense matrix a: from_scipy(scipy.sparse.csr_array(a)); edge arrays: Graph.from_edges)"
+            )
+        shape = matrix.shape
+        if len(shape) != 2 or shape[0] != shape[1]:
             raise ValueError(f"expected a square sparse matrix, got shape {shape}")
         # Through CSR: repeated entries are summed, as SciPy means them.
         coo = matrix.tocsr().tocoo()
@@ -197,14 +221,16 @@ class Graph:
 
     # -- algorithms (see glp.label_propagation and glp.sample) ---------------------------
 
-    def label_propagation(self, variant: str = "classic", **options: Any) -> Any:
-        """``glp.label_propagation(self, variant, **options)``."""
+    def label_propagation(self, variant: str = "classic", **options: Any) -> "LpResult":
+        """``glp.label_propagation(self, variant, **options)``: communities with label
+        propagation (see :func:`glp.label_propagation` for the options)."""
         from ._lp import label_propagation
 
         return label_propagation(self, variant, **options)
 
-    def sample(self, sampler: str, **options: Any) -> Any:
-        """``glp.sample(self, sampler, **options)``."""
+    def sample(self, sampler: str, **options: Any) -> "SampleResult":
+        """``glp.sample(self, sampler, **options)``: samples of the graph (see
+        :func:`glp.sample` for the samplers and options)."""
         from ._sample import sample
 
         return sample(self, sampler, **options)
@@ -235,4 +261,5 @@ class Graph:
         return [None if v < 0 else self._nodes[v] for v in values.tolist()]
 
     def __repr__(self) -> str:
+        """Where the graph came from and its size: ``glp.Graph(path: n vertices, m stored edges)``."""
         return repr(self._native)

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from . import _glp
-from ._arrays import to_numpy, whole
+from ._arrays import is_torch, to_numpy, whole
 from ._graph import Graph
 
 
@@ -41,10 +41,14 @@ class LpResult:
     def to_dict(self) -> Dict[Any, Any]:
         """``{vertex: label}`` by input id (NetworkX node objects for NetworkX graphs;
         ``None`` for an unlabelled vertex)."""
-        keys = self.graph.ids
-        values = self.labels if self.seed_values else self.graph._names(self.labels)
-        if isinstance(values, np.ndarray):
-            return {k: (None if v < 0 else v) for k, v in zip(np.asarray(keys).tolist(), values.tolist())}
+        ids = self.graph.ids
+        # Node objects stay as they are (a tuple node is a key as it is, not a list).
+        keys = ids.tolist() if isinstance(ids, np.ndarray) else list(ids)
+        if self.seed_values or self.graph._nodes is None:
+            # Seed values, or input ids: numbers as they are.
+            values: Sequence[Any] = [None if v < 0 else v for v in self.labels.tolist()]
+        else:
+            values = self.graph._names(self.labels)
         return dict(zip(keys, values))
 
     def communities_list(self) -> List[List[Any]]:
@@ -60,7 +64,7 @@ class LpResult:
         return sorted(groups.values(), key=len, reverse=True)
 
 
-SeedsLike = Union[str, "os.PathLike[str]", Mapping[int, int], Sequence[Sequence[int]]]
+SeedsLike = Union[str, "os.PathLike[str]", Mapping[Any, int], Sequence[Sequence[Any]], np.ndarray]
 
 
 def _seeds_argument(graph: Graph, seeds: Optional[SeedsLike]) -> Any:
@@ -69,9 +73,23 @@ def _seeds_argument(graph: Graph, seeds: Optional[SeedsLike]) -> Any:
         return None
     if isinstance(seeds, (str, os.PathLike)):
         return os.fspath(seeds)
+    if is_torch(seeds):
+        seeds = seeds.detach().cpu().numpy()
+    if isinstance(seeds, np.ndarray):
+        if seeds.ndim != 2 or seeds.shape[1] != 2:
+            raise ValueError(
+                "seeds: expected a {vertex: label} mapping, (vertex, label) pairs (an array of shape "
+                f"(k, 2)) or a file, got an array of shape {seeds.shape}"
+            )
+        seeds = seeds.tolist()
     items = list(seeds.items() if isinstance(seeds, Mapping) else seeds)
-    if any(len(item) != 2 for item in items):
-        raise ValueError("seeds: expected (vertex, label) pairs or a {vertex: label} mapping")
+    for item in items:
+        if isinstance(item, (str, bytes)) or not hasattr(item, "__len__") or len(item) != 2:
+            raise ValueError(
+                f"seeds: {item!r} is not a (vertex, label) pair: seeds are a {{vertex: label}} mapping, "
+                "(vertex, label) pairs or a file (to seed vertices with labels of their own, pass "
+                "{v: v for v in vertices})"
+            )
     vertices = graph._vertices([vertex for vertex, _ in items], "seeds")
     lines = []
     for vertex, (_, label) in zip(vertices, items):
@@ -103,13 +121,19 @@ def label_propagation(
     the path of a variant written in Rust (``.rs``), with its parameters in ``params``
     (``{"gamma": 4}``). ``schedule`` is ``async`` (nu-LPA / GVE-LPA) or ``sync`` (GLP,
     LDBC CDLP); ``ties`` ``smallest``, ``first`` (CPU) or ``hashed``. ``seeds`` gives the
-    seed labels of ``seeded`` (a ``{vertex: label}`` mapping, ``(vertex, label)`` pairs or a
-    file). ``backend`` is ``auto`` (a GPU when one opens), ``cpu`` or ``gpu``; ``mfl``
-    chooses how the most frequent label is found (``glp``, ``mg8``, ... as ``glp lp --help``
-    lists).
+    seed labels of ``seeded``: a ``{vertex: label}`` mapping, ``(vertex, label)`` pairs (a
+    list, or an array of shape ``(k, 2)``) or a file of ``vertex label`` lines; labels are
+    whole numbers. A plain list of vertices is refused (``ValueError``): a seed needs its
+    label (``{v: v for v in vertices}`` seeds each with its own id). ``backend`` is
+    ``auto`` (a GPU when one opens), ``cpu`` or ``gpu``; ``mfl`` chooses how the most
+    frequent label is found (``glp``, ``mg8``, ... as ``glp lp --help`` lists).
 
-    Raises ``ValueError`` for bad arguments, ``glp.CompileError`` for a variant file that
-    does not compile, ``glp.GpuOutOfMemory`` when the device is too small.
+    Raises ``ValueError`` for bad arguments, ``FileNotFoundError`` for a missing variant or
+    seeds file, ``glp.CompileError`` for a variant file that does not compile (with its
+    ``file``, ``line`` and ``column``), ``RuntimeError`` when a variant file's code fails while
+    it runs (a division by zero: the message points into the file), ``glp.GpuError`` for
+    ``backend="gpu"`` without a usable GPU and ``glp.GpuOutOfMemory`` when the device is too
+    small. A progress bar follows the iterations when standard error is a terminal.
     """
     seeds_arg = _seeds_argument(graph, seeds)
     iterations = whole("iterations", iterations)

@@ -45,15 +45,21 @@ def run_glp(*args: str) -> str:
     return done.stdout
 
 
-def has_gpu() -> bool:
-    """Whether glp opens a GPU here; GLP_REQUIRE_GPU=1 makes a missing one a failure."""
+def gpu_error() -> "glp.GpuError | None":
+    """The error of a tiny GPU run: ``None`` when glp opens a GPU here."""
     try:
         glp.sample(glp.Graph.from_edges([0], [1]), "deepwalk", walk_length=1, backend="gpu")
-        return True
+        return None
     except glp.GpuError as error:
-        if os.environ.get("GLP_REQUIRE_GPU") == "1":
-            pytest.fail(f"GLP_REQUIRE_GPU=1 but no GPU: {error}")
-        return False
+        return error
+
+
+def has_gpu() -> bool:
+    """Whether glp opens a GPU here; GLP_REQUIRE_GPU=1 makes a missing one a failure."""
+    error = gpu_error()
+    if error is not None and os.environ.get("GLP_REQUIRE_GPU") == "1":
+        pytest.fail(f"GLP_REQUIRE_GPU=1 but no GPU: {error}")
+    return error is None
 
 
 @pytest.fixture(scope="session")
@@ -75,3 +81,10 @@ def email() -> glp.Graph:
 def gpu() -> None:
     if not has_gpu():
         pytest.skip("no GPU")
+
+
+@pytest.fixture(scope="session")
+def no_gpu() -> None:
+    """For tests of what happens without a GPU: skipped where one opens."""
+    if os.environ.get("GLP_REQUIRE_GPU") == "1" or gpu_error() is None:
+        pytest.skip("a GPU opens here")

@@ -142,12 +142,61 @@ def test_nmi_and_ari_follow_their_definitions() -> None:
     assert glp.ari(["x", "y", "x"], [1, 2, 1]) == pytest.approx(1.0)
 
 
+def mcdaid_nmi_max(x, y, n: int) -> float:
+    """McDaid, Greene and Hurley's NMI_max of the covers ``x`` and ``y`` of ``range(n)``,
+    by its definition over every pair of communities (in bits)."""
+    h = lambda k: 0.0 if k == 0 else -(k / n) * math.log2(k / n)  # noqa: E731
+    entropy = lambda c: h(len(c)) + h(n - len(c))  # noqa: E731
+
+    def conditional(xs, ys) -> float:
+        total = 0.0
+        for xi in map(set, xs):
+            best = entropy(xi)
+            for yj in map(set, ys):
+                a, b, c, d = n - len(xi | yj), len(yj - xi), len(xi - yj), len(xi & yj)
+                if h(a) + h(d) > h(b) + h(c):
+                    best = min(best, h(a) + h(b) + h(c) + h(d) - entropy(yj))
+            total += best
+        return total
+
+    hx, hy = sum(map(entropy, x)), sum(map(entropy, y))
+    mutual = (hx - conditional(x, y) + hy - conditional(y, x)) / 2
+    return mutual / max(hx, hy)
+
+
+def shannon_nmi_max(a, b) -> float:
+    """NMI of two partitions (label lists) normalised by the larger entropy, from the
+    contingency table."""
+    n = len(a)
+    table, ca, cb = Counter(zip(a, b)), Counter(a), Counter(b)
+    h = lambda counts: -sum(c / n * math.log(c / n) for c in counts.values())  # noqa: E731
+    mi = sum(c / n * math.log(c * n / (ca[x] * cb[y])) for (x, y), c in table.items())
+    return mi / max(h(ca), h(cb))
+
+
 def test_overlapping_nmi_of_equal_covers_is_one_and_of_a_partition_matches_nmi() -> None:
     cover = [[0, 1, 2], [2, 3, 4], [5, 6]]
     assert glp.overlapping_nmi(cover, cover, 7) == pytest.approx(1.0)
     other = [[0, 1], [2, 3, 4, 5, 6]]
     value = glp.overlapping_nmi(cover, other, 7)
     assert 0.0 <= value < 1.0
+    assert value == pytest.approx(mcdaid_nmi_max(cover, other, 7), abs=1e-12)
+    # Two partitions into two communities each: every community is its partition (or the
+    # complement), so McDaid's NMI_max is the partitions' NMI with the max normalisation.
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 2, 200)
+    b = np.where(rng.random(200) < 0.85, a, 1 - a)
+    communities = lambda labels: [np.flatnonzero(labels == c).tolist() for c in (0, 1)]  # noqa: E731
+    expected = shannon_nmi_max(a.tolist(), b.tolist())
+    assert 0.1 < expected < 1.0
+    assert glp.overlapping_nmi(communities(a), communities(b), 200) == pytest.approx(expected, abs=1e-9)
+    # Partitions into more communities: the definition, pair by pair (not Shannon's NMI).
+    c = rng.integers(0, 4, 60)
+    d = np.where(rng.random(60) < 0.7, c, rng.integers(0, 4, 60))
+    parts = lambda labels: [np.flatnonzero(labels == k).tolist() for k in range(4)]  # noqa: E731
+    assert glp.overlapping_nmi(parts(c), parts(d), 60) == pytest.approx(
+        mcdaid_nmi_max(parts(c), parts(d), 60), abs=1e-9
+    )
     with pytest.raises(ValueError, match="not below universe"):
         glp.overlapping_nmi([[0, 9]], [[0]], 5)
 
@@ -195,10 +244,95 @@ def test_a_variant_file_that_does_not_compile_is_a_compile_error(tmp_path, karat
         karate.label_propagation(str(source), backend="cpu")
     error = raised.value
     assert isinstance(error, ValueError)
-    assert error.file.endswith("broken.rs") and error.line == 4 and error.column > 0
-    missing = tmp_path / "missing.rs"
-    with pytest.raises(ValueError, match="cannot read the variant file"):
-        karate.label_propagation(str(missing), backend="cpu")
+    assert error.file == str(source) and error.line == 4 and error.column == 17
+    assert f"--> {source}:4:17" in str(error)
+
+
+# Program files (variants and samplers written in Rust): what fails is classified by the
+# engine's error, not by its text. A file that does not compile is a glp.CompileError, with
+# a position or without one (an error of the whole file); a hook that fails while it runs is
+# a RuntimeError, though its message points into the file (`--> file:line:col`) too; a
+# missing file is a FileNotFoundError.
+
+DIVIDER = """\
+pub struct Divider { pub k: u32 }
+impl LpVariant for Divider {
+    fn update_vertex(&self, view: &View<'_>, v: VertexId, best: Label, score: f64) -> Label {
+        let spread = view.num_vertices() / self.k;
+        best % spread
+    }
+}
+"""
+
+WALK = """\
+pub struct Walk { pub length: u32 }
+impl Sampler for Walk {
+    fn steps(&self) -> u32 { self.length }
+    fn sample_size(&self, _step: u32) -> u32 { 1 }
+    fn next(&self, view: &SampleView<'_>, _sample: u32, transit: u32, lane: u32, _step: u32) -> u32 {
+        NEXT
+    }
+}
+"""
+
+
+def run_variant(graph: glp.Graph, path, **params) -> None:
+    graph.label_propagation(str(path), params=params, schedule="sync", backend="cpu")
+
+
+def run_sampler(graph: glp.Graph, path, **params) -> None:
+    graph.sample(str(path), params=params, roots=[1, 2], backend="cpu")
+
+
+@pytest.mark.parametrize("kind", ["variant", "sampler"])
+def test_program_file_errors_are_classified_by_kind_not_by_text(tmp_path, karate: glp.Graph, kind) -> None:
+    run, trait = (run_variant, "LpVariant") if kind == "variant" else (run_sampler, "Sampler")
+    # A hook that fails at run time: a RuntimeError, not a CompileError, though its message
+    # has the `--> file:line:col` of the failing expression.
+    failing = tmp_path / f"failing_{kind}.rs"
+    if kind == "variant":
+        failing.write_text(DIVIDER)
+        params, where = {"k": 0}, ":4:22"
+    else:
+        failing.write_text(
+            WALK.replace(
+                "NEXT",
+                "let d = view.degree(transit) - view.degree(transit);\n        view.edge(transit, lane as u64 / d)",
+            )
+        )
+        params, where = {"length": 3}, ":7:28"
+    with pytest.raises(RuntimeError, match="attempt to divide by zero") as raised:
+        run(karate, failing, **params)
+    assert not isinstance(raised.value, (glp.CompileError, glp.GpuError))
+    assert f"--> {failing}{where}" in str(raised.value)
+
+    # A file without the impl: a structural CompileError with no position.
+    structural = tmp_path / f"structural_{kind}.rs"
+    structural.write_text("pub struct Nothing { pub k: u32 }\n")
+    with pytest.raises(glp.CompileError, match=f"no `impl {trait} for YourStruct` found") as raised:
+        run(karate, structural)
+    assert raised.value.file == str(structural)
+    assert raised.value.line is None and raised.value.column is None
+    assert "-->" not in str(raised.value)
+
+    # A type error: a CompileError at the diagnostic's position.
+    typed = tmp_path / f"typed_{kind}.rs"
+    if kind == "variant":
+        typed.write_text(DIVIDER.replace("best % spread", "best % 1.5"))
+        line = 5
+    else:
+        typed.write_text(WALK.replace("NEXT", "view.edge(transit, 1.5)"))
+        line = 6
+    with pytest.raises(glp.CompileError) as raised:
+        run(karate, typed, **params)
+    error = raised.value
+    assert error.file == str(typed) and error.line == line and error.column >= 1
+    assert f"--> {typed}:{error.line}:{error.column}" in str(error)
+
+    # A missing file: FileNotFoundError, with the command line's message.
+    missing = tmp_path / f"missing_{kind}.rs"
+    with pytest.raises(FileNotFoundError, match=f"missing_{kind}.rs: cannot read the {kind} file"):
+        run(karate, missing)
 
 
 def test_negative_weights_are_refused() -> None:
@@ -255,3 +389,78 @@ def test_unlabelled_vertices_count_as_the_engine_counts_them(tmp_path) -> None:
     assert glp.nmi([0, 0, 1, -1], [5, 5, 6, 6]) == pytest.approx(1.0)
     with pytest.raises(ValueError, match="32-bit"):
         glp.overlapping_nmi([[0]], [[0]], 10**13)
+
+
+def test_seeds_must_be_pairs_or_a_mapping(karate: glp.Graph) -> None:
+    # A plain list of vertices has no labels: refused with a message saying what seeds are.
+    for seeds in ([1, 2], np.array([1, 2]), ["0 1"]):
+        with pytest.raises(ValueError, match=r"seeds: .*\(vertex, label\) pairs"):
+            karate.label_propagation("seeded", seeds=seeds, backend="cpu")
+    # An array of (vertex, label) rows is pairs.
+    rows = np.array([[1, 10], [34, 20]])
+    by_rows = karate.label_propagation("seeded", seeds=rows, schedule="sync", backend="cpu")
+    by_dict = karate.label_propagation("seeded", seeds={1: 10, 34: 20}, schedule="sync", backend="cpu")
+    assert by_rows.to_dict() == by_dict.to_dict()
+
+
+def test_seeded_to_dict_keeps_tuple_nodes() -> None:
+    # A grid's nodes are (row, column) tuples: to_dict's keys are those tuples, not lists.
+    graph = nx.grid_2d_graph(3, 4)
+    g = glp.Graph.from_networkx(graph)
+    seeded = g.label_propagation("seeded", seeds={(0, 0): 5, (2, 3): 8}, schedule="sync", backend="cpu")
+    labels = seeded.to_dict()
+    assert set(labels) == set(graph.nodes())
+    assert labels[(0, 0)] == 5 and labels[(2, 3)] == 8
+    assert set(labels.values()) <= {5, 8}
+    unseeded = g.label_propagation(schedule="sync", backend="cpu").to_dict()
+    assert set(unseeded) == set(graph.nodes()) and set(unseeded.values()) <= set(graph.nodes())
+    assert all(isinstance(node, tuple) for community in seeded.communities_list() for node in community)
+
+
+PROGRESS_SCRIPT = """
+import sys, glp
+glp.set_quiet(sys.argv[1] == "quiet")
+g = glp.Graph.load(sys.argv[2])
+g.label_propagation(schedule="sync", iterations=5, backend="cpu")
+glp.sample(g, "deepwalk", roots=300, walk_length=5, backend="cpu")
+"""
+
+
+def stderr_on_a_terminal(*args: str) -> str:
+    """What a child running PROGRESS_SCRIPT writes to its standard error, a pseudo-terminal."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    primary, secondary = pty.openpty()
+    fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    child = subprocess.Popen(
+        [sys.executable, "-c", PROGRESS_SCRIPT, *args], stdout=subprocess.DEVNULL, stderr=secondary
+    )
+    os.close(secondary)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(primary, 4096)
+        except OSError:  # the child closed the terminal (EIO)
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(primary)
+    assert child.wait(timeout=60) == 0, out.decode(errors="replace")
+    return out.decode(errors="replace")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals")
+def test_progress_is_drawn_on_a_terminal_only() -> None:
+    path = str(data("email-Eu-core.txt"))
+    # Standard error a pipe (a notebook, a log): nothing, as `glp` draws nothing there.
+    piped = subprocess.run([sys.executable, "-c", PROGRESS_SCRIPT, "loud", path], capture_output=True, text=True)
+    assert piped.returncode == 0 and piped.stderr == ""
+    # A terminal: label propagation's and sampling's bars, as the command's.
+    drawn = stderr_on_a_terminal("loud", path)
+    assert "iterations [" in drawn and "samples (" in drawn, drawn
+    # glp.set_quiet(True) (`glp --quiet`): nothing, even on a terminal.
+    assert stderr_on_a_terminal("quiet", path) == ""
