@@ -38,6 +38,8 @@ class Sage(torch.nn.Module):
 
 
 def lastfm():
+    """The graph, every vertex's class (``y[v]`` for vertex number ``v``) and the train and
+    test splits (vertex numbers)."""
     graph = glp.Graph.load(data("lastfm.edges.csv.xz"))
     with open(data("lastfm.target.csv")) as f:
         targets = {int(row["id"]): int(row["target"]) for row in csv.DictReader(f)}
@@ -47,6 +49,14 @@ def lastfm():
     order = rng.permutation(graph.num_vertices)
     train, test = order[: int(0.6 * len(order))], order[int(0.8 * len(order)) :]
     return graph, y, torch.from_numpy(train), torch.from_numpy(test)
+
+
+def vertex_numbers(ids: "torch.Tensor", input_ids: "torch.Tensor") -> "torch.Tensor":
+    """The vertex numbers of ``input_ids`` (a loader's ``batch.node``): vertices are numbered
+    in increasing order of their input ids, so ``ids`` (``graph.ids``) is sorted."""
+    vertices = torch.searchsorted(ids, input_ids)
+    assert torch.equal(ids[vertices], input_ids), "every sampled id is a vertex's"
+    return vertices
 
 
 def accuracy(model, everything, edge_index, y, test) -> float:
@@ -81,12 +91,16 @@ def test_graphsage_on_glp_minibatches_matches_full_batch(record_property) -> Non
     mini = Sage(graph.num_vertices, classes).to(device)
     optimiser = torch.optim.Adam(mini.parameters(), lr=0.01, weight_decay=5e-4)
     backend = os.environ.get("GLP_TEST_BACKEND", "cpu")
-    loader = glp.NeighborLoader(graph, [10, 10], input_nodes=train, batch_size=256, seed=1, backend=backend)
+    # The model indexes by vertex number (its embedding rows, y); the loader takes and gives
+    # input ids: the train vertices' ids in, each batch's ids mapped back to vertex numbers.
+    ids = torch.from_numpy(np.asarray(graph.ids))
+    loader = glp.NeighborLoader(graph, [10, 10], input_nodes=ids[train], batch_size=256, seed=1, backend=backend)
     for _ in range(EPOCHS_MINI):
         mini.train()
         for batch in loader:
             optimiser.zero_grad()
-            node, local_edges = batch.node.to(device), batch.edge_index.to(device)
+            node = vertex_numbers(ids, batch.node).to(device)
+            local_edges = batch.edge_index.to(device)
             out = mini(node, local_edges)[: batch.batch_size]
             loss = torch.nn.functional.cross_entropy(out, y[node[: batch.batch_size]])
             loss.backward()
