@@ -130,7 +130,11 @@ def sample(
     device_memory: Optional[int] = None,
     batch_samples: Optional[int] = None,
     device_output: bool = False,
-) -> Dict[str, Any]: ...
+) -> Dict[str, Any]:
+    """Samples (``glp sample``): the samples' arrays and the run's statistics. With
+    ``device_output`` a GPU run's samples stay on its device (``on_device``, the GPU's
+    ``ordinal``): ``walks``, or ``node``, ``batch``, ``row`` and ``col``, as ``DeviceArray``s
+    (the counts per hop and step as lists)."""
 
 class DeviceArray:
     """An int64 array on the GPU (1-D, or 2-D rows), exported once through DLPack
