@@ -23,7 +23,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-}"
-GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_sample_hooks gpu_sample_engines gpu_sample_placement sampler_stream)
+GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_sample_hooks gpu_sample_engines gpu_sample_placement sampler_stream gpu_device_subgraphs)
 SAMPLERS=(deepwalk weighted-deepwalk ppr node2vec khop layer fastgcn ladies mvs cluster-gcn multi-root-walk)
 MFL_STRATEGIES=(glp smem global sort hash mg8 bm)
 
@@ -146,6 +146,8 @@ run_python() {
   local site=/tmp/glp-python
   rm -rf "$site"
   step python-install 120 python3 -m pip install --quiet --no-index --no-deps --no-compile --no-cache-dir --target "$site" .gpu/wheel/*.whl
+  # The package's Python half as it is in this tree (the wheel's native half is the build's).
+  cp python/glp/*.py python/glp/*.pyi "$site/glp/"
   # What the tests import besides torch, from carried wheels where the machine lacks it.
   if ! python3 -c 'import pytest, networkx, scipy' 2>/dev/null && ls .whl/*.whl >/dev/null 2>&1; then
     step python-test-tools 120 python3 -m pip install --quiet --no-index --no-deps --no-compile --no-cache-dir --target "$site/tools" .whl/*.whl
