@@ -142,10 +142,19 @@ class DeviceArray:
 
     def __dlpack__(
         self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None, copy: Optional[bool] = None
-    ) -> Any: ...
-    def __dlpack_device__(self) -> Tuple[int, int]: ...
+    ) -> Any:
+        """The array as a DLPack capsule (an unversioned ``DLManagedTensor`` named
+        ``dltensor``, int64, on CUDA): the consumer's tensor then owns the device memory and
+        frees it with its deleter. Once only: a second call raises ``BufferError``, as does
+        ``copy=True`` (no copy is made). The data is complete when it is returned (glp
+        synchronised its stream), so ``stream``, ``max_version`` and ``dl_device`` are
+        ignored."""
+    def __dlpack_device__(self) -> Tuple[int, int]:
+        """``(2, ordinal)``: DLPack's ``kDLCUDA`` and the GPU that holds the array."""
     @property
-    def shape(self) -> Tuple[int, ...]: ...
+    def shape(self) -> Tuple[int, ...]:
+        """``(length,)``, or ``(rows, columns)`` for walks (rows may lie further apart than
+        ``columns`` entries; DLPack's strides say so)."""
 
 def set_quiet(quiet: bool) -> None:
     """Silences notices and progress bars (``glp --quiet``); warnings stay."""

@@ -97,6 +97,18 @@ def _ints(counts: Any) -> List[int]:
     return [int(n) for n in (counts.tolist() if hasattr(counts, "tolist") else counts)]
 
 
+class _InputIds:
+    """Roots already given as input ids (vertex numbers for a NetworkX graph), which
+    :func:`sample` passes on as they are instead of reading them as the user's vertex names.
+    Private: :class:`~glp.NeighborLoader` maps its ``input_nodes`` once, when it is made, and
+    samples its batches with these."""
+
+    __slots__ = ("ids",)
+
+    def __init__(self, ids: np.ndarray) -> None:
+        self.ids = ids
+
+
 RootsLike = Union[None, int, str, "os.PathLike[str]", Sequence[int], np.ndarray, Any]
 
 _ARRAYS = (
@@ -171,6 +183,8 @@ def sample(
         roots_arg = os.fspath(roots)
     elif roots is None:
         roots_arg = None
+    elif isinstance(roots, _InputIds):
+        roots_arg = to_numpy(roots.ids, np.int64, "roots")
     else:
         roots_arg = to_numpy(graph._vertices(roots, "roots"), np.int64, "roots")
     u64 = 2**64 - 1

@@ -10,7 +10,7 @@ import numpy as np
 
 from ._arrays import is_torch, to_numpy
 from ._graph import Graph
-from ._sample import SampleResult, sample
+from ._sample import SampleResult, _InputIds, sample
 
 
 @dataclass
@@ -63,6 +63,14 @@ class NeighborLoader:
         output_type: Optional[str] = None,
         batches_per_call: int = 64,
     ) -> None:
+        """Checks the arguments and maps ``input_nodes`` to input ids once (the seeds of
+        every epoch, each taken once, in their first order); nothing is sampled yet.
+
+        Raises ``ValueError`` for a ``batch_size`` or ``batches_per_call`` below 1, no
+        ``fanouts`` or one below 1, a mask of the wrong shape, ids that are not integers or
+        nodes of the graph, or no seed at all. An integer id that is no vertex is refused
+        when its batch is sampled.
+        """
         if batch_size < 1:
             raise ValueError(f"batch_size = {batch_size}: at least 1")
         if batches_per_call < 1:
@@ -101,9 +109,15 @@ class NeighborLoader:
         self._epoch = 0
 
     def __len__(self) -> int:
+        """The number of mini-batches of an epoch: the seeds over ``batch_size``, rounded
+        up (the last batch may be smaller)."""
         return -(-len(self.input_nodes) // self.batch_size)
 
     def __iter__(self) -> Iterator[MiniBatch]:
+        """One epoch's mini-batches, ``len(self)`` of them, sampled lazily
+        ``batches_per_call`` at a time. Each call starts the next epoch: its seeds are
+        shuffled (when ``shuffle``) and sampled with ``seed + epoch``, so a second pass draws
+        other neighbourhoods and a new loader with the same ``seed`` repeats them."""
         epoch_seed = self.seed + self._epoch
         self._epoch += 1
         nodes = self.input_nodes
@@ -118,7 +132,8 @@ class NeighborLoader:
             result = sample(
                 self.graph,
                 "khop",
-                roots=seeds,
+                # Seeds are input ids already (mapped once from input_nodes).
+                roots=_InputIds(seeds),
                 batch_size=self.batch_size,
                 fanouts=self.fanouts,
                 replace=self.replace,

@@ -146,3 +146,17 @@ def test_the_loader_cuts_gpu_subgraphs_on_the_device_as_the_cpus(torch, email: g
         assert gpu.batch_size == cpu.batch_size, k
         assert gpu.num_sampled_nodes == cpu.num_sampled_nodes, k
         assert gpu.num_sampled_edges == cpu.num_sampled_edges, k
+
+
+def test_the_loader_takes_named_nodes_on_the_gpu_as_on_the_cpu(torch) -> None:
+    nx = pytest.importorskip("networkx")
+
+    graph = glp.Graph.from_networkx(nx.relabel_nodes(nx.karate_club_graph(), lambda v: f"m{v}"))
+    options = {"input_nodes": ["m0", "m33", "m5", "m16", "m2"], "batch_size": 2, "seed": 3, "output_type": "torch"}
+    on_cpu = list(glp.NeighborLoader(graph, [4, 3], backend="cpu", **options))
+    on_gpu = list(glp.NeighborLoader(graph, [4, 3], backend="gpu", **options))
+    assert len(on_cpu) == len(on_gpu) == 3
+    for k, (cpu, gpu) in enumerate(zip(on_cpu, on_gpu)):
+        assert gpu.node.is_cuda, k
+        assert torch.equal(gpu.node.cpu(), cpu.node), k
+        assert torch.equal(gpu.edge_index.cpu(), cpu.edge_index), k

@@ -318,11 +318,24 @@ def test_the_loaders_input_nodes_are_checked(email: glp.Graph) -> None:
         glp.NeighborLoader(karate, [3], input_nodes=["m0", "nobody"])
 
 
-@pytest.mark.xfail(reason="the loader maps nodes to vertex numbers, then glp.sample maps them again as nodes")
-def test_the_loader_samples_a_networkx_graph_of_named_nodes() -> None:
-    karate = glp.Graph.from_networkx(nx.relabel_nodes(nx.karate_club_graph(), lambda v: f"m{v}"))
-    loader = glp.NeighborLoader(karate, [3], input_nodes=["m0", "m33"], shuffle=False)
-    assert next(iter(loader)).node[:2].tolist() == [0, 33]  # vertex numbers of the nodes
+@pytest.mark.parametrize("name", [lambda v: f"m{v}", lambda v: (v * 7 + 3) % 34], ids=["strings", "permuted-ints"])
+def test_the_loader_samples_a_networkx_graph_of_named_nodes(name) -> None:
+    # Nodes that are not 0..n: strings, and integers in another order (mapped twice, these
+    # were silently other vertices).
+    named = nx.relabel_nodes(nx.karate_club_graph(), name)
+    graph = glp.Graph.from_networkx(named)
+    order = list(named.nodes())  # vertex i is the i-th node
+    wanted = [name(v) for v in (0, 33, 5, 16, 2, 30, 8)]
+    loader = glp.NeighborLoader(graph, [4, 3], input_nodes=wanted, batch_size=3, shuffle=False, batches_per_call=2)
+    batches = list(loader)
+    assert len(batches) == len(loader) == 3
+    for k, batch in enumerate(batches):
+        nodes = [order[i] for i in batch.node.tolist()]
+        assert nodes[: batch.batch_size] == wanted[3 * k : 3 * k + 3], k
+        assert len(set(nodes)) == len(nodes), k
+        assert batch.edge_index.shape[1] == sum(batch.num_sampled_edges) > 0, k
+        for drawn, transit in batch.edge_index.T.tolist():
+            assert named.has_edge(nodes[transit], nodes[drawn]), (k, nodes[transit], nodes[drawn])
 
 
 def test_a_torch_mask_chooses_the_loaders_seeds(email: glp.Graph) -> None:
