@@ -100,6 +100,8 @@ run_sanitizers() {
   step memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 5 --variant slp
   step racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 3
   step memcheck-sample-hooks 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/gpu_sample_hooks" --test-threads=1
+  # Subgraph samples numbered on the device (every built-in sampler, both engines, both id kinds).
+  step memcheck-device-subgraphs 400 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/gpu_device_subgraphs" --test-threads=1
   for app in "${SAMPLERS[@]}"; do
     step "memcheck-sample-$app" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample "$app" "$g" --backend gpu --roots-random 300 --walk-length 10 --fanouts 10,10 --layer-size 32
   done
