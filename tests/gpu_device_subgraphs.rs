@@ -113,11 +113,17 @@ fn samples_that_outgrow_their_regions_and_large_samples_number_as_on_the_host() 
     };
     let csr = degree_mix(&[3000, 1500], &[1, 2, 5, 9], 4000, 11, 50, 20);
     let ids = VertexIds::Range { first: 0, len: csr.num_vertices() };
-    // 6,000 draws per layer: more than the first region's 4,096 added vertices.
+    // 6,000 draws per layer from combined neighbourhoods of thousands of entries.
     let layer = Layer { layers: 2, size: 6000 };
     let initial = InitialSamples::random(40, 2, csr.num_vertices(), 5).unwrap();
     let config = GpuSampleConfig { seed: 5, batch_samples: Some(16), ..GpuSampleConfig::default() };
-    let reruns = compare(&gpu, "layer 2 x 6000", &csr, &layer, &initial, &ids, config);
+    compare(&gpu, "layer 2 x 6000", &csr, &layer, &initial, &ids, config);
+    // Three hops of 100 draws with replacement: a hop through one of the hubs (most vertices
+    // neighbour one) reaches about a hundred transits, whose next hop adds thousands of
+    // records, more than a first region holds, so samples run again larger.
+    let wide = glp::samplers::KHop { hops: 3, fanout_1: 100, fanout_2: 100, fanout_3: 100, fanout_4: 0, replace: true };
+    let initial = InitialSamples::random(40, 1, csr.num_vertices(), 5).unwrap();
+    let reruns = compare(&gpu, "k-hop 100,100,100", &csr, &wide, &initial, &ids, config);
     assert!(reruns > 0, "some sample outgrew its first region and ran again");
     // A mini-batch of 512 roots per sample (the loader's shape): samples of thousands of
     // vertices, each deduplicated in its own table.

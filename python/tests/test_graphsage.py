@@ -54,6 +54,7 @@ def lastfm():
 def vertex_numbers(ids: "torch.Tensor", input_ids: "torch.Tensor") -> "torch.Tensor":
     """The vertex numbers of ``input_ids`` (a loader's ``batch.node``): vertices are numbered
     in increasing order of their input ids, so ``ids`` (``graph.ids``) is sorted."""
+    ids = ids.to(input_ids.device)
     vertices = torch.searchsorted(ids, input_ids)
     assert torch.equal(ids[vertices], input_ids), "every sampled id is a vertex's"
     return vertices
