@@ -158,6 +158,18 @@ pub enum Error {
 }
 
 impl Error {
+    /// This error with `hint` (starting with "; ") as its advice when it is a device
+    /// out-of-memory error, whose advice depends on who runs out (a layer that knows better
+    /// options than the one below it replaces the advice); any other error unchanged.
+    pub fn with_hint(self, hint: impl Into<String>) -> Self {
+        match self {
+            Error::GpuOutOfMemory { what, needed, free, total, held, .. } => {
+                Error::GpuOutOfMemory { what, needed, free, total, held, hint: hint.into() }
+            }
+            other => other,
+        }
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
         Error::Io { path: path.as_ref().to_path_buf(), source }
@@ -202,5 +214,29 @@ impl Error {
     /// An invalid argument.
     pub fn invalid(message: impl Into<String>) -> Self {
         Error::InvalidArgument(message.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hint_replaces_an_out_of_memory_errors_advice_alone() {
+        let oom = Error::GpuOutOfMemory {
+            what: "tables".into(),
+            needed: 10,
+            free: 4,
+            total: 16,
+            held: 2,
+            hint: "; the device layer's advice".into(),
+        };
+        assert_eq!(
+            oom.with_hint("; the caller's advice").to_string(),
+            "out of GPU memory allocating tables: needed 10 bytes, 4 of 16 bytes free (glp holds 2 bytes); \
+             the caller's advice"
+        );
+        let other = Error::invalid("bad");
+        assert_eq!(other.with_hint("; ignored").to_string(), Error::invalid("bad").to_string());
     }
 }

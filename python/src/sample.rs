@@ -143,13 +143,7 @@ pub fn sample<'py>(
                 } else {
                     let (subgraphs, gpu) =
                         run_subgraphs_on_device(&on.gpu, &on.graph, app.compiled(), &initial, &g.ids, &config)
-                            .map_err(|error| match error {
-                                glp::Error::GpuOutOfMemory { what, needed, free, total, held, .. } => {
-                                    let hint = SUBGRAPHS_OUT_OF_MEMORY.into();
-                                    glp::Error::GpuOutOfMemory { what, needed, free, total, held, hint }
-                                }
-                                other => other,
-                            })?;
+                            .map_err(|error| error.with_hint(SUBGRAPHS_OUT_OF_MEMORY))?;
                     return Ok((Output::Subgraphs(Box::new(subgraphs)), (name, Some(summary(&gpu)))));
                 }
             }

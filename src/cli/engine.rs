@@ -52,19 +52,10 @@ pub fn check_gpu(config: &LpConfig, strategies: &[MflStrategy]) -> Result<()> {
 
 /// A GPU error with the command line's flags in its advice (the device layer names none).
 pub fn with_gpu_flags(error: Error) -> Error {
-    match error {
-        Error::GpuOutOfMemory { what, needed, free, total, held, .. } => Error::GpuOutOfMemory {
-            what,
-            needed,
-            free,
-            total,
-            held,
-            hint: "; try a strategy that needs less memory (--mfl glp, or the sketches mg8 and bm, hold no per-edge \
-                   table), or --backend cpu"
-                .into(),
-        },
-        other => other,
-    }
+    error.with_hint(
+        "; try a strategy that needs less memory (--mfl glp, or the sketches mg8 and bm, hold no per-edge table), \
+         or --backend cpu",
+    )
 }
 
 /// `--schedule` values.

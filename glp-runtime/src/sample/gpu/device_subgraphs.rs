@@ -94,12 +94,7 @@ pub fn run_subgraphs_on_device(
         };
         Ok((DeviceSubgraphs { elapsed: start.elapsed(), ..subgraphs }, stats))
     })
-    .map_err(|error| match error {
-        Error::GpuOutOfMemory { what, needed, free, total, held, .. } => {
-            Error::GpuOutOfMemory { what, needed, free, total, held, hint: OUT_OF_MEMORY_HINT.into() }
-        }
-        other => other,
-    })
+    .map_err(|error| error.with_hint(OUT_OF_MEMORY_HINT))
 }
 
 /// Where each sample's record is and how long, in sample order, and where its entries (roots,
