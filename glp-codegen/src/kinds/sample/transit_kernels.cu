@@ -357,7 +357,7 @@ extern "C" __global__ void glp_transit_gather(const glp_sample_batch b, const gl
             s.len += kept;
         }
     }
-    glp_engine_finish_step_warp(b, s, step, t_begin, t_end, added_start, lane_id);
+    glp_engine_finish_step_warp<false>(b, s, step, t_begin, t_end, added_start, lane_id);
     if (lane_id == 0u) {
         b.status[k] = s.status;
         b.lengths[k] = s.len;

@@ -121,7 +121,8 @@ enum Fused {
     /// individual steps with replacement (each independent of the others).
     Warp,
     /// `glp_sample_per_sample_draws`: the same kernel for samplers whose every step is such a
-    /// step (k-hop with replacement), in fewer registers.
+    /// step and whose transits are ADDED (k-hop with replacement), in fewer registers: it has
+    /// no REPLACE levels and writes no transit positions.
     Draws,
 }
 
@@ -129,8 +130,8 @@ impl Fused {
     fn of(schedule: &Schedule) -> Fused {
         let draws_with_replacement = schedule.unique.contains(&false);
         match (schedule.collective, draws_with_replacement, schedule.unique.contains(&true)) {
-            (false, true, false) => Fused::Draws,
-            (false, true, true) => Fused::Warp,
+            (false, true, false) if !schedule.replace => Fused::Draws,
+            (false, true, _) => Fused::Warp,
             _ => Fused::PerSample,
         }
     }
@@ -382,6 +383,7 @@ mod tests {
     #[test]
     fn fused_launches_take_a_warp_per_sample_when_some_step_draws_with_replacement() {
         assert_eq!(Fused::of(&schedule(vec![25, 10], false, false)), Fused::Draws);
+        assert_eq!(Fused::of(&schedule(vec![1, 1], false, true)), Fused::Warp, "REPLACE levels: not the draws kernel");
         let mut mixed = schedule(vec![25, 10], false, false);
         mixed.unique[1] = true;
         assert_eq!(Fused::of(&mixed), Fused::Warp);
