@@ -40,6 +40,13 @@ pub const PER_SAMPLE_WARP_THREADS: u32 = 128;
 /// (H100).
 pub const DRAWS_WARP_BLOCKS: u32 = 7;
 
+/// Blocks of [`WALK_THREADS`] per SM that the packed walk kernels with one walker per thread
+/// (hooks that loop, over packed edges: node2vec on graphs beyond L2) are compiled for: a
+/// register bound (64 per thread on sm_90; 70 unbounded, without spills either way).
+/// node2vec p=2 q=0.5 on R-MAT 22 took 26.5 ms unbounded, 25.3 ms at 8 blocks and 26.9 ms at
+/// 10, which spills (H100).
+pub const PACKED_SINGLE_WALK_BLOCKS: u32 = 8;
+
 /// Threads per block of the transit-parallel engine's block and grid kernels.
 pub const TRANSIT_BLOCK_THREADS: u32 = 256;
 
@@ -243,6 +250,11 @@ pub fn engine_cuda() -> String {
             "threads per block of the warp-per-sample kernels",
         ),
         ("DRAWS_WARP_BLOCKS", u64::from(DRAWS_WARP_BLOCKS), "blocks per SM glp_sample_per_sample_draws is bounded for"),
+        (
+            "PACKED_SINGLE_WALK_BLOCKS",
+            u64::from(PACKED_SINGLE_WALK_BLOCKS),
+            "blocks per SM the packed one-walker walk kernels are bounded for",
+        ),
         ("MAX_PARTITIONS", u64::from(MAX_PARTITIONS), "the most partitions of a graph in host memory"),
         ("WARP_DRAWS", u64::from(WARP_DRAWS), "draws in flight per thread of glp_engine_individual_step_warp"),
         ("UNIQUE_ATTEMPTS", UNIQUE_ATTEMPTS, "repeats a draw without replacement may make per distinct vertex"),
@@ -293,11 +305,13 @@ const SUBGRAPH_KERNELS: &str = include_str!("subgraph_kernels.cu");
 pub const ENGINE_KERNELS: Template = Template::new("kinds/sample/engine_kernels.cu", include_str!("engine_kernels.cu"));
 
 /// The entry points of [`ENGINE_KERNELS`].
-pub const ENGINE_KERNEL_NAMES: [&str; 24] = [
+pub const ENGINE_KERNEL_NAMES: [&str; 26] = [
     "glp_sample_walks",
     "glp_sample_walks_single",
     "glp_sample_walks_packed",
     "glp_sample_walks_narrow",
+    "glp_sample_walks_packed_single",
+    "glp_sample_walks_narrow_single",
     "glp_sample_pack_edges",
     "glp_sample_pack_edges_narrow",
     "glp_sample_per_sample",

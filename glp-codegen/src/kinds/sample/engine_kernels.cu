@@ -45,16 +45,29 @@ __device__ __forceinline__ glp_u32 glp_walk_next(const glp_sample_params& params
     return v;
 }
 
+// A packed walker's row: v's offset and degree from the offsets (v < num_vertices; the host
+// packs only graphs whose degrees fit 32 bits).
+__device__ __forceinline__ void glp_walk_row(const glp_sample_view& graph, glp_u32 v, glp_u64& offset, glp_u32& degree) {
+    offset = 0ull;
+    degree = 0u;
+    if (v >= graph.num_vertices) return;
+    offset = graph.offsets[v];
+    degree = (glp_u32)(graph.offsets[v + 1u] - offset);
+}
+
 // Walks from `count` roots: the walk in slot i is sample samples[i], from roots[i], copied to
 // walks[i] (row 0); its vertex at level l (after step l - 1) goes to walks[l * count + i],
 // GLP_SAMPLE_NONE once it has stopped (rows after that are left as they were: the host reads a
 // walk up to its first NONE). A thread whose walkers have all stopped leaves.
 // PACKING (glp_sample_walks_packed over glp_sample_pack_edges's array, glp_sample_walks_narrow
-// over glp_sample_pack_edges_narrow's): a walker keeps its vertex's row (offset, degree) in
-// registers, taken from the packed edge it arrived by, so a step is one 16-byte (8-byte) read
-// instead of the offsets' read and then the edge's. Samplers whose hooks read other rows each
-// draw (node2vec's history) run the plain kernel: their time is in those reads, and the packed
-// walker's registers would cost them occupancy.
+// over glp_sample_pack_edges_narrow's): a walker keeps its transit's row (offset, degree) in
+// registers, the view's known row, taken from the packed edge it arrived by, so a step is one
+// 16-byte (8-byte) read instead of the offsets' read and then the edge's. With one walker per
+// thread (hooks that loop: node2vec) it also keeps the vertex before its transit and that
+// vertex's row, the view's prior row, and the membership test finds the drawn vertex's row in
+// the packed edge: a second-order step reads neither the walk nor the offsets (H100, node2vec
+// p=2 q=0.5: R-MAT 22 30.5 -> 26.5 ms against the plain kernel). The plain kernel's hooks read
+// the offsets.
 #define GLP_WALKS_PLAIN 0
 #define GLP_WALKS_PACKED 1
 #define GLP_WALKS_NARROW 2
@@ -66,22 +79,21 @@ __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const
                                           const void* __restrict__ packed, glp_u32 target_bits,
                                           glp_u32 offset_bits) {
     constexpr bool PACKED = PACKING != GLP_WALKS_PLAIN;
+    constexpr bool PRIOR = PACKED && W == 1;
     const glp_u64 base = (glp_u64)blockIdx.x * blockDim.x * W + threadIdx.x;
-    glp_u32 current[W], sample[W];
-    glp_u64 row_offset[W];
-    glp_u32 row_degree[W];
+    glp_u32 current[W], sample[W], prior[W];
+    glp_u64 row_offset[W], prior_offset[W];
+    glp_u32 row_degree[W], prior_degree[W];
 #pragma unroll
     for (int w = 0; w < W; ++w) {
         const glp_u64 i = base + (glp_u64)w * blockDim.x;
         current[w] = i < count ? roots[i] : GLP_SAMPLE_NONE;
         sample[w] = i < count ? samples[i] : 0u;
         if (i < count) walks[i] = current[w];
-        row_offset[w] = 0ull;
-        row_degree[w] = 0u;
-        if (PACKED && current[w] < graph.num_vertices) {
-            row_offset[w] = graph.offsets[current[w]];
-            row_degree[w] = (glp_u32)(graph.offsets[current[w] + 1u] - row_offset[w]);
-        }
+        if (PACKED) glp_walk_row(graph, current[w], row_offset[w], row_degree[w]);
+        prior[w] = GLP_SAMPLE_NONE;
+        prior_offset[w] = 0ull;
+        prior_degree[w] = 0u;
     }
     for (glp_u32 step = 0; step < steps; ++step) {
         const bool unique = unique_steps[step] != 0;
@@ -102,6 +114,9 @@ __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const
             view.known_vertex = t;
             view.known_offset = row_offset[w];
             view.known_degree = row_degree[w];
+            view.prior_vertex = PRIOR ? prior[w] : GLP_SAMPLE_NONE;  // none: known to the compiler
+            view.prior_offset = prior_offset[w];
+            view.prior_degree = prior_degree[w];
             view.stream = &stream;
             view.roots = roots + i;
             view.sorted_roots = roots + i;
@@ -111,13 +126,17 @@ __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const
             view.walk_mask = ~0ull;
             const glp_u32 v = glp_walk_next(params, view, sample[w], t, step, unique, failed_sample);
             next[w] = v;
-            if (PACKED && v != GLP_SAMPLE_NONE) {
-                if (stream.last_source == t && stream.last_target == v && stream.last_offset != ~0ull) {
+            if (v != GLP_SAMPLE_NONE) {
+                if (PRIOR) {
+                    prior[w] = t;
+                    prior_offset[w] = row_offset[w];
+                    prior_degree[w] = row_degree[w];
+                }
+                if (PACKED && stream.last_source == t && stream.last_target == v && stream.last_offset != ~0ull) {
                     row_offset[w] = stream.last_offset;
                     row_degree[w] = stream.last_degree;
-                } else {  // the hook's vertex came otherwise: read its row
-                    row_offset[w] = graph.offsets[v];
-                    row_degree[w] = (glp_u32)(graph.offsets[v + 1u] - row_offset[w]);
+                } else if (PACKED) {  // the hook's vertex came otherwise: read its row
+                    glp_walk_row(graph, v, row_offset[w], row_degree[w]);
                 }
             }
         }
@@ -161,6 +180,19 @@ extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
 glp_sample_walks_narrow(GLP_WALK_KERNEL_PARAMS, const glp_u64* __restrict__ packed, const glp_u32 target_bits,
                         const glp_u32 offset_bits) {
     glp_walks<GLP_WALKS_NARROW, GLP_SAMPLE_WALKERS>(GLP_WALK_KERNEL_ARGS, packed, target_bits, offset_bits);
+}
+
+// The packed kernels with one walker per thread, for hooks that loop (register-bounded for
+// GLP_SAMPLE_PACKED_SINGLE_WALK_BLOCKS blocks per SM: their walkers keep two rows).
+extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS, GLP_SAMPLE_PACKED_SINGLE_WALK_BLOCKS)
+glp_sample_walks_packed_single(GLP_WALK_KERNEL_PARAMS, const uint4* __restrict__ packed) {
+    glp_walks<GLP_WALKS_PACKED, 1>(GLP_WALK_KERNEL_ARGS, packed, 0u, 0u);
+}
+
+extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS, GLP_SAMPLE_PACKED_SINGLE_WALK_BLOCKS)
+glp_sample_walks_narrow_single(GLP_WALK_KERNEL_PARAMS, const glp_u64* __restrict__ packed, const glp_u32 target_bits,
+                               const glp_u32 offset_bits) {
+    glp_walks<GLP_WALKS_NARROW, 1>(GLP_WALK_KERNEL_ARGS, packed, target_bits, offset_bits);
 }
 
 // ----- walks over a graph whose edges stay in host memory (the partitions placement) -----

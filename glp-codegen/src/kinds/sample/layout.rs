@@ -63,8 +63,10 @@ crate::c_struct! {
         /// (packed_target_bits + packed_offset_bits), for graphs whose three fit 64 bits
         /// (null: none; set by the walk engine instead of packed_edges)
         packed_narrow: u64 => "const glp_u64*",
-        /// known_vertex's offset, when packed_edges or packed_narrow is set
+        /// known_vertex's offset
         known_offset: u64 => "glp_u64",
+        /// prior_vertex's offset
+        prior_offset: u64 => "glp_u64",
         /// a graph whose edges stay in host memory: per partition of 2^partition_shift edges
         /// (CSR order), the address of the partition's first edge, each row whole from there: a
         /// device buffer, or the host memory through its mapping with bit 0 set (null: targets
@@ -82,9 +84,14 @@ crate::c_struct! {
         cached_vertex: u32 => "glp_u32",
         /// the cached row's length (cached rows are short: shared memory)
         cached_degree: u32 => "glp_u32",
-        /// the vertex whose row metadata the engine knows (when packed_edges is set)
+        /// the vertex whose row (offset and degree) the packed walk kernels know, their transit
+        /// (read only when packed_edges or packed_narrow is set)
         known_vertex: u32 => "glp_u32",
         known_degree: u32 => "glp_u32",
+        /// a second known row, the packed one-walker walk kernels': the vertex before their
+        /// transit (NONE: none)
+        prior_vertex: u32 => "glp_u32",
+        prior_degree: u32 => "glp_u32",
         /// the bits of a target and of an offset in packed_narrow's words
         packed_target_bits: u32 => "glp_u32",
         packed_offset_bits: u32 => "glp_u32",
@@ -138,6 +145,6 @@ mod tests {
         assert!(view.contains("glp_sample_loop_fault(const glp_sample_view& view"));
         assert!(!view.contains("/*{{"));
         assert!(view.contains(&format!("\n{}\n", SampleViewArgs::c_definition())));
-        assert_eq!(std::mem::size_of::<SampleViewArgs>(), 26 * 8 + 10 * 4);
+        assert_eq!(std::mem::size_of::<SampleViewArgs>(), 27 * 8 + 12 * 4);
     }
 }

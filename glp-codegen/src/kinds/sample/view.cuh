@@ -76,15 +76,51 @@ __device__ __forceinline__ glp_u32 glp_sample_num_vertices(const glp_sample_view
 __device__ __forceinline__ bool glp_sample_is_cached(const glp_sample_view& view, glp_u32 v) {
     return view.cached_row != nullptr && v == view.cached_vertex;
 }
-// Whether the engine knows v's row metadata (the walk engine's transit, from the packed edge
-// that led to it): no read of the offsets.
+// Whether the engine knows v's row (its first edge's offset and its degree) in registers, so
+// that nothing reads the offsets: the packed walk kernels' transit (known_*), the walk's vertex
+// before it (prior_*, GLP_SAMPLE_NONE: none), and for the membership test also the target of
+// the last packed edge a hook read (the stream's last_*, the row the packed edge carried).
+// Only the packed walk kernels know rows: the test of their packed edges comes first, as the
+// one check every other kernel pays (what more they would test costs their registers).
+__device__ __forceinline__ bool glp_sample_known_row(const glp_sample_view& view, glp_u32 v, glp_u64& offset,
+                                                     glp_u64& degree) {
+    if (view.packed_edges == nullptr && view.packed_narrow == nullptr) return false;
+    if (v == view.known_vertex) {
+        offset = view.known_offset;
+        degree = view.known_degree;
+        return true;
+    }
+    if (view.prior_vertex != GLP_SAMPLE_NONE && v == view.prior_vertex) {
+        offset = view.prior_offset;
+        degree = view.prior_degree;
+        return true;
+    }
+    return false;
+}
+__device__ __forceinline__ bool glp_sample_known_row_or_drawn(const glp_sample_view& view, glp_u32 v,
+                                                              glp_u64& offset, glp_u64& degree) {
+    if (glp_sample_known_row(view, v, offset, degree)) return true;
+    if ((view.packed_edges != nullptr || view.packed_narrow != nullptr) && view.stream->last_offset != ~0ull &&
+        v == view.stream->last_target) {
+        offset = view.stream->last_offset;
+        degree = view.stream->last_degree;
+        return true;
+    }
+    return false;
+}
 __device__ __forceinline__ bool glp_sample_is_known(const glp_sample_view& view, glp_u32 v) {
     return (view.packed_edges != nullptr || view.packed_narrow != nullptr) && v == view.known_vertex;
 }
 __device__ __forceinline__ glp_u64 glp_sample_degree(const glp_sample_view& view, glp_u32 v) {
     if (glp_sample_is_cached(view, v)) return view.cached_degree;
-    if (glp_sample_is_known(view, v)) return view.known_degree;
+    glp_u64 offset, degree;
+    if (glp_sample_known_row(view, v, offset, degree)) return degree;
     return v < view.num_vertices ? view.offsets[v + 1] - view.offsets[v] : 0ull;
+}
+// The offset of v's first edge in the CSR (v < num_vertices).
+__device__ __forceinline__ glp_u64 glp_sample_row_offset(const glp_sample_view& view, glp_u32 v) {
+    glp_u64 offset, degree;
+    return glp_sample_known_row(view, v, offset, degree) ? offset : view.offsets[v];
 }
 // Where the CSR's edges from `offset` on are read: the targets, or for a graph whose edges stay
 // in host memory, the place the partition table gives for offset's partition (a device buffer
@@ -98,7 +134,7 @@ __device__ __forceinline__ const glp_u32* glp_sample_edges_at(const glp_sample_v
 // v's neighbours (v < num_vertices): the cached row or the CSR's.
 __device__ __forceinline__ const glp_u32* glp_sample_row(const glp_sample_view& view, glp_u32 v) {
     if (glp_sample_is_cached(view, v)) return view.cached_row;
-    return glp_sample_edges_at(view, glp_sample_is_known(view, v) ? view.known_offset : view.offsets[v]);
+    return glp_sample_edges_at(view, glp_sample_row_offset(view, v));
 }
 __device__ __forceinline__ glp_u32 glp_sample_edge(const glp_sample_view& view, glp_u32 v, glp_u64 i) {
     if (i >= glp_sample_degree(view, v)) return GLP_SAMPLE_NONE;
@@ -110,7 +146,7 @@ __device__ __forceinline__ glp_u32 glp_sample_edge(const glp_sample_view& view, 
         u = (glp_u32)(e & ((1ull << offset_shift) - 1ull));
         view.stream->last_offset = (e >> offset_shift) & ((1ull << view.packed_offset_bits) - 1ull);
         view.stream->last_degree = (glp_u32)(e >> degree_shift);
-    } else if (glp_sample_is_known(view, v)) {  // one 16-byte read: the target and its row
+    } else if (glp_sample_is_known(view, v) && view.packed_edges != nullptr) {  // one 16-byte read: the target and its row
         const uint4 e = view.packed_edges[view.known_offset + i];
         u = e.x;
         view.stream->last_degree = e.y;
@@ -125,13 +161,13 @@ __device__ __forceinline__ glp_u32 glp_sample_edge(const glp_sample_view& view, 
 }
 __device__ __forceinline__ double glp_sample_edge_weight(const glp_sample_view& view, glp_u32 v, glp_u64 i) {
     if (i >= glp_sample_degree(view, v)) return 0.0;
-    return view.edge_weights ? (double)view.edge_weights[view.offsets[v] + i] : 1.0;
+    return view.edge_weights ? (double)view.edge_weights[glp_sample_row_offset(view, v) + i] : 1.0;
 }
 __device__ __forceinline__ double glp_sample_weight_prefix(const glp_sample_view& view, glp_u32 v, glp_u64 i) {
     const glp_u64 d = glp_sample_degree(view, v);
     if (d == 0ull) return 0.0;
     if (i > d - 1ull) i = d - 1ull;
-    return view.weight_prefix ? view.weight_prefix[view.offsets[v] + i] : (double)(i + 1ull);
+    return view.weight_prefix ? view.weight_prefix[glp_sample_row_offset(view, v) + i] : (double)(i + 1ull);
 }
 __device__ __forceinline__ double glp_sample_total_weight(const glp_sample_view& view, glp_u32 v) {
     const glp_u64 d = glp_sample_degree(view, v);
@@ -154,7 +190,7 @@ __device__ __forceinline__ glp_u64 glp_sample_weighted_edge(const glp_sample_vie
     const glp_u64 d = glp_sample_degree(view, v);
     if (d == 0ull) return 0ull;
     if (view.weight_prefix) {
-        const glp_u64 begin = view.offsets[v];
+        const glp_u64 begin = glp_sample_row_offset(view, v);
         return glp_sample_partition(view.weight_prefix, begin, begin + d, x) - begin;
     }
     // Unweighted: edge floor(x), at most d (NaN and negative x give 0, as Rust's saturating cast).
@@ -166,17 +202,30 @@ __device__ __forceinline__ glp_u64 glp_sample_weighted_edge(const glp_sample_vie
 __device__ __forceinline__ bool glp_sample_contains(const glp_sample_view& view, glp_u32 v, glp_u32 u) {
     glp_u64 d = glp_sample_degree(view, v);
     if (d == 0ull) return false;
+    const glp_u32* row = nullptr;
     if (view.symmetric) {
-        const glp_u64 du = glp_sample_degree(view, u);
+        glp_u64 u_offset, du;
+        const bool known = glp_sample_known_row_or_drawn(view, u, u_offset, du);
+        if (!known) du = glp_sample_degree(view, u);
         if (du < d) {
-            const glp_u32 w = v;
-            v = u;
-            u = w;
+            if (du == 0ull) return false;
+            row = glp_sample_is_cached(view, u) ? view.cached_row
+                                                : glp_sample_edges_at(view, known ? u_offset : view.offsets[u]);
+            u = v;
             d = du;
-            if (d == 0ull) return false;
         }
     }
-    const glp_u32* row = glp_sample_row(view, v);
+    if (row == nullptr) row = glp_sample_row(view, v);
+    if (d <= 0xFFFFFFFFull) {  // every row of a graph that fits a GPU: 32-bit arithmetic
+        glp_u32 lo = 0u, hi = (glp_u32)d;
+        while (lo < hi) {
+            const glp_u32 mid = lo + (hi - lo) / 2u;
+            const glp_u32 t = row[mid];
+            if (t == u) return true;
+            if (t < u) lo = mid + 1u; else hi = mid;
+        }
+        return false;
+    }
     glp_u64 lo = 0ull, hi = d;
     while (lo < hi) {
         const glp_u64 mid = lo + (hi - lo) / 2ull;
@@ -211,7 +260,15 @@ __device__ __forceinline__ glp_u32 glp_sample_previous_count(const glp_sample_vi
 __device__ __forceinline__ glp_u32 glp_sample_previous_vertex(const glp_sample_view& view, glp_u32 back, glp_u32 pos) {
     if (pos >= glp_sample_previous_count(view, back)) return GLP_SAMPLE_NONE;
     const glp_u32 level = view.history_levels - back;
-    if (view.walk_stride) return view.history[(glp_u64)(level & view.walk_mask) * view.walk_stride];
+    if (view.walk_stride) {
+        // The packed walk kernels keep their walker's last two vertices in registers (a walk
+        // that runs never has GLP_SAMPLE_NONE among them): no read of the walk.
+        if (view.packed_edges != nullptr || view.packed_narrow != nullptr) {
+            if (back == 1u && view.known_vertex != GLP_SAMPLE_NONE) return view.known_vertex;
+            if (back == 2u && view.prior_vertex != GLP_SAMPLE_NONE) return view.prior_vertex;
+        }
+        return view.history[(glp_u64)(level & view.walk_mask) * view.walk_stride];
+    }
     return view.history[view.history_starts[level] + pos];
 }
 __device__ __forceinline__ glp_u32 glp_sample_transit_count(const glp_sample_view& view) {
@@ -235,12 +292,23 @@ __device__ __forceinline__ glp_u64 glp_sample_random_below(const glp_sample_view
     if (n <= 0xFFFFFFFFull) {
         // Lemire's nearly divisionless draw: a product whose low word is at least n is
         // accepted without the threshold (2^32 mod n < n), a 32-bit modulo taken only below n.
+        // The threshold's modulo sits behind the rare branch, not before a loop (where the
+        // compiler would hoist it into every draw). The stream is called at two places: the
+        // kernels take fewer registers than with one call in a loop (H200, against the form
+        // with one call: com-DBLP DeepWalk 0.38 -> 0.32 ms, k-hop 0.78 -> 0.72), though the
+        // four-walker packed kernels then keep the stream's words in local memory (16 bytes a
+        // thread: DeepWalk on R-MAT 22 6.91 -> 7.12 ms).
         const glp_u32 bound = (glp_u32)n;
-        for (;;) {
-            const glp_u32 word = glp_sample_stream_u32(*view.stream);
-            const glp_u32 low = word * bound;
-            if (low >= bound || low >= (0u - bound) % bound) return __umulhi(word, bound);
+        glp_u32 word = glp_sample_stream_u32(*view.stream);
+        glp_u32 low = word * bound;
+        if (low < bound) {
+            const glp_u32 threshold = (0u - bound) % bound;
+            while (low < threshold) {
+                word = glp_sample_stream_u32(*view.stream);
+                low = word * bound;
+            }
         }
+        return __umulhi(word, bound);
     }
     glp_u64 x = glp_sample_stream_u64(*view.stream);
     glp_u64 low = x * n;

@@ -5,6 +5,7 @@ use crate::device::{DeviceBuffer, DeviceGraph, Gpu, KernelArgs, Module, PinnedHo
 use crate::error::{Error, Result};
 use crate::memory::format_bytes;
 use crate::sample::edges::SampleGraph;
+use crate::sample::sampler::NONE;
 use glp_codegen::kinds::sample::layout::SampleViewArgs;
 use glp_codegen::loops::default_loop_budget;
 use std::cell::RefCell;
@@ -247,6 +248,9 @@ impl<'a> DeviceSampleGraph<'a> {
             num_vertices: csr.num_vertices() as u32,
             symmetric: u64::from(self.host.symmetric()),
             loop_budget: default_loop_budget(csr.num_vertices() as u64, csr.num_edges()),
+            // No row known in registers: the packed walk kernels set their own.
+            known_vertex: NONE,
+            prior_vertex: NONE,
             ..SampleViewArgs::default()
         };
         match &self.edges {

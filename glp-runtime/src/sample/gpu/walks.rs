@@ -105,18 +105,23 @@ pub(super) fn run_batches(
         )));
     }
     // Packed edges (a step is then one read: the edge and its target's row) when they take at
-    // most half the memory allowed and the hooks read no history (a second-order walk's time
-    // is in its other rows, and the packed walker's registers would cost it occupancy). The
-    // narrow packing (8 bytes an edge) when the graph's ids, offsets and degrees fit it; the
-    // wide one (16) only when the column array is not held in L2: there the offsets' read is
-    // a hit and four times the bytes per edge would push the graph out of L2, while twice
-    // keeps it in (com-DBLP, H100: DeepWalk 0.62 -> 0.52 ms narrow, PPR 0.50 -> 0.55 wide).
+    // most half the memory allowed. The narrow packing (8 bytes an edge) when the graph's ids,
+    // offsets and degrees fit it; the wide one (16) only when the column array is not held in
+    // L2: there the offsets' read is a hit and four times the bytes per edge would push the
+    // graph out of L2, while twice keeps it in (com-DBLP, H100: DeepWalk 0.62 -> 0.52 ms
+    // narrow, PPR 0.50 -> 0.55 wide). Hooks that read the history (second-order walks) take
+    // the packed kernels only beyond L2: their walkers then keep the previous vertex's row
+    // too, and the membership test finds the drawn vertex's row in its packed edge (node2vec
+    // p=2 q=0.5, H100: R-MAT 22 30.9 -> 25.3 ms), while in L2 the plain kernel's reads are
+    // hits and its walkers take fewer registers (com-DBLP 3.11 ms plain, 3.21 narrow).
     let in_l2 = context.graph.targets_bytes() <= gpu.info().l2_bytes / 2;
     let history = context.sampler.features().contains(&"history");
     let packings = context.graph.packings();
     let fits = |packing: &Packing| context.graph.packed_bytes(*packing) <= context.budget / 2;
     let packing = match context.walk_packing {
-        None => packings.into_iter().find(|packing| !history && fits(packing) && (!in_l2 || *packing != Packing::Wide)),
+        None => {
+            packings.into_iter().find(|packing| fits(packing) && (!in_l2 || (!history && *packing != Packing::Wide)))
+        }
         Some(WalkPacking::Plain) => None,
         Some(WalkPacking::Narrow) => packings.into_iter().find(|packing| *packing != Packing::Wide && fits(packing)),
         Some(WalkPacking::Wide) => packings.into_iter().find(|packing| *packing == Packing::Wide && fits(packing)),
@@ -137,11 +142,16 @@ pub(super) fn run_batches(
     // 43 ms with four walkers per thread, 31 ms with one, H100). Resuming the hook's loop one
     // iteration per round, so that a warp's threads stay busy whatever their loops' lengths,
     // was measured and lost (R-MAT 22: 41.6 ms; com-DBLP: 3.38 against 3.53): every round
-    // then pays for the threads that start a step, and the walks' uneven lengths remain.
-    let single = packing.is_none() && !context.sampler.loop_sites().is_empty();
+    // then pays for the threads that start a step, and the walks' uneven lengths remain. A
+    // hand-written node2vec kernel confirmed it (com-DBLP, H100: 2.25 ms nested, 2.11 ms with
+    // the loop flattened, 2.66 ms flattened when the previous vertex is read from the walk):
+    // the rounds serialise their branches' reads, so divergence costs latency either way.
+    let single = !context.sampler.loop_sites().is_empty();
     let (kernel, walkers_per_thread) = match (packing, single) {
-        (Some(Packing::Wide), _) => ("glp_sample_walks_packed", WALKERS_PER_THREAD),
-        (Some(Packing::Narrow { .. }), _) => ("glp_sample_walks_narrow", WALKERS_PER_THREAD),
+        (Some(Packing::Wide), false) => ("glp_sample_walks_packed", WALKERS_PER_THREAD),
+        (Some(Packing::Wide), true) => ("glp_sample_walks_packed_single", 1),
+        (Some(Packing::Narrow { .. }), false) => ("glp_sample_walks_narrow", WALKERS_PER_THREAD),
+        (Some(Packing::Narrow { .. }), true) => ("glp_sample_walks_narrow_single", 1),
         (None, true) => ("glp_sample_walks_single", 1),
         (None, false) => ("glp_sample_walks", WALKERS_PER_THREAD),
     };
