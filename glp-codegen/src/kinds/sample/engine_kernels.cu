@@ -114,9 +114,12 @@ __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const
             view.known_vertex = t;
             view.known_offset = row_offset[w];
             view.known_degree = row_degree[w];
-            view.prior_vertex = PRIOR ? prior[w] : GLP_SAMPLE_NONE;  // none: known to the compiler
-            view.prior_offset = prior_offset[w];
-            view.prior_degree = prior_degree[w];
+            view.prior_vertex = GLP_SAMPLE_NONE;  // none: known to the compiler
+            if (PRIOR) {
+                view.prior_vertex = prior[w];
+                view.prior_offset = prior_offset[w];
+                view.prior_degree = prior_degree[w];
+            }
             view.stream = &stream;
             view.roots = roots + i;
             view.sorted_roots = roots + i;

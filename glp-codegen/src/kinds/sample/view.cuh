@@ -76,6 +76,11 @@ __device__ __forceinline__ glp_u32 glp_sample_num_vertices(const glp_sample_view
 __device__ __forceinline__ bool glp_sample_is_cached(const glp_sample_view& view, glp_u32 v) {
     return view.cached_row != nullptr && v == view.cached_vertex;
 }
+// Whether this is a packed walk kernel: one whose hooks read packed edges (an edge with its
+// target's row) and whose walkers keep rows in registers.
+__device__ __forceinline__ bool glp_sample_walk_packed(const glp_sample_view& view) {
+    return view.packed_edges != nullptr || view.packed_narrow != nullptr;
+}
 // Whether the engine knows v's row (its first edge's offset and its degree) in registers, so
 // that nothing reads the offsets: the packed walk kernels' transit (known_*), the walk's vertex
 // before it (prior_*, GLP_SAMPLE_NONE: none), and for the membership test also the target of
@@ -84,7 +89,7 @@ __device__ __forceinline__ bool glp_sample_is_cached(const glp_sample_view& view
 // one check every other kernel pays (what more they would test costs their registers).
 __device__ __forceinline__ bool glp_sample_known_row(const glp_sample_view& view, glp_u32 v, glp_u64& offset,
                                                      glp_u64& degree) {
-    if (view.packed_edges == nullptr && view.packed_narrow == nullptr) return false;
+    if (!glp_sample_walk_packed(view)) return false;
     if (v == view.known_vertex) {
         offset = view.known_offset;
         degree = view.known_degree;
@@ -99,9 +104,9 @@ __device__ __forceinline__ bool glp_sample_known_row(const glp_sample_view& view
 }
 __device__ __forceinline__ bool glp_sample_known_row_or_drawn(const glp_sample_view& view, glp_u32 v,
                                                               glp_u64& offset, glp_u64& degree) {
+    if (!glp_sample_walk_packed(view)) return false;
     if (glp_sample_known_row(view, v, offset, degree)) return true;
-    if ((view.packed_edges != nullptr || view.packed_narrow != nullptr) && view.stream->last_offset != ~0ull &&
-        v == view.stream->last_target) {
+    if (view.stream->last_offset != ~0ull && v == view.stream->last_target) {
         offset = view.stream->last_offset;
         degree = view.stream->last_degree;
         return true;
@@ -109,7 +114,7 @@ __device__ __forceinline__ bool glp_sample_known_row_or_drawn(const glp_sample_v
     return false;
 }
 __device__ __forceinline__ bool glp_sample_is_known(const glp_sample_view& view, glp_u32 v) {
-    return (view.packed_edges != nullptr || view.packed_narrow != nullptr) && v == view.known_vertex;
+    return glp_sample_walk_packed(view) && v == view.known_vertex;
 }
 __device__ __forceinline__ glp_u64 glp_sample_degree(const glp_sample_view& view, glp_u32 v) {
     if (glp_sample_is_cached(view, v)) return view.cached_degree;
@@ -197,6 +202,18 @@ __device__ __forceinline__ glp_u64 glp_sample_weighted_edge(const glp_sample_vie
     if (!(x >= 0.0)) return 0ull;
     return x >= (double)d ? d : (glp_u64)x;
 }
+// Whether key is among the n sorted entries of row (Index: 32-bit arithmetic where n fits it).
+template <typename Index>
+__device__ __forceinline__ bool glp_sample_search(const glp_u32* row, Index n, glp_u32 key) {
+    Index lo = 0, hi = n;
+    while (lo < hi) {
+        const Index mid = lo + (hi - lo) / 2;
+        const glp_u32 entry = row[mid];
+        if (entry == key) return true;
+        if (entry < key) lo = mid + 1; else hi = mid;
+    }
+    return false;
+}
 // Whether u is in v's row; on a symmetric graph, whether v is in u's row when that one is
 // strictly shorter (the CPU's SampleGraph::contains picks the row by the same rule).
 __device__ __forceinline__ bool glp_sample_contains(const glp_sample_view& view, glp_u32 v, glp_u32 u) {
@@ -209,31 +226,14 @@ __device__ __forceinline__ bool glp_sample_contains(const glp_sample_view& view,
         if (!known) du = glp_sample_degree(view, u);
         if (du < d) {
             if (du == 0ull) return false;
-            row = glp_sample_is_cached(view, u) ? view.cached_row
-                                                : glp_sample_edges_at(view, known ? u_offset : view.offsets[u]);
+            row = known ? glp_sample_edges_at(view, u_offset) : glp_sample_row(view, u);
             u = v;
             d = du;
         }
     }
     if (row == nullptr) row = glp_sample_row(view, v);
-    if (d <= 0xFFFFFFFFull) {  // every row of a graph that fits a GPU: 32-bit arithmetic
-        glp_u32 lo = 0u, hi = (glp_u32)d;
-        while (lo < hi) {
-            const glp_u32 mid = lo + (hi - lo) / 2u;
-            const glp_u32 t = row[mid];
-            if (t == u) return true;
-            if (t < u) lo = mid + 1u; else hi = mid;
-        }
-        return false;
-    }
-    glp_u64 lo = 0ull, hi = d;
-    while (lo < hi) {
-        const glp_u64 mid = lo + (hi - lo) / 2ull;
-        const glp_u32 t = row[mid];
-        if (t == u) return true;
-        if (t < u) lo = mid + 1ull; else hi = mid;
-    }
-    return false;
+    // Every row of a graph that fits a GPU takes 32-bit arithmetic.
+    return d <= 0xFFFFFFFFull ? glp_sample_search(row, (glp_u32)d, u) : glp_sample_search(row, d, u);
 }
 
 // ----- the sample -----
@@ -242,14 +242,7 @@ __device__ __forceinline__ glp_u32 glp_sample_root(const glp_sample_view& view, 
     return i < view.root_count ? view.roots[i] : GLP_SAMPLE_NONE;
 }
 __device__ __forceinline__ bool glp_sample_is_root(const glp_sample_view& view, glp_u32 v) {
-    glp_u32 lo = 0u, hi = view.root_count;
-    while (lo < hi) {
-        const glp_u32 mid = lo + (hi - lo) / 2u;
-        const glp_u32 r = view.sorted_roots[mid];
-        if (r == v) return true;
-        if (r < v) lo = mid + 1u; else hi = mid;
-    }
-    return false;
+    return glp_sample_search(view.sorted_roots, view.root_count, v);
 }
 __device__ __forceinline__ glp_u32 glp_sample_previous_count(const glp_sample_view& view, glp_u32 back) {
     if (back == 0u || back > view.history_levels) return 0u;
@@ -263,7 +256,7 @@ __device__ __forceinline__ glp_u32 glp_sample_previous_vertex(const glp_sample_v
     if (view.walk_stride) {
         // The packed walk kernels keep their walker's last two vertices in registers (a walk
         // that runs never has GLP_SAMPLE_NONE among them): no read of the walk.
-        if (view.packed_edges != nullptr || view.packed_narrow != nullptr) {
+        if (glp_sample_walk_packed(view)) {
             if (back == 1u && view.known_vertex != GLP_SAMPLE_NONE) return view.known_vertex;
             if (back == 2u && view.prior_vertex != GLP_SAMPLE_NONE) return view.prior_vertex;
         }
@@ -285,41 +278,38 @@ __device__ __forceinline__ glp_u32 glp_sample_random_u32(const glp_sample_view& 
 __device__ __forceinline__ double glp_sample_random_f64(const glp_sample_view& view) {
     return (double)(glp_sample_stream_u64(*view.stream) >> 11) * (1.0 / 9007199254740992.0);
 }
-// Exact uniform integers in 0..n (Lemire's method: glp-runtime's `Stream::next_below`): one
-// 32-bit word per attempt when n fits in 32 bits, a 64-bit draw per attempt otherwise.
+// One word of the stream, and the high half of a product, at 32 or 64 bits.
+__device__ __forceinline__ glp_u32 glp_sample_stream_word(glp_sample_stream& s, glp_u32) { return glp_sample_stream_u32(s); }
+__device__ __forceinline__ glp_u64 glp_sample_stream_word(glp_sample_stream& s, glp_u64) { return glp_sample_stream_u64(s); }
+__device__ __forceinline__ glp_u32 glp_sample_mul_high(glp_u32 a, glp_u32 b) { return __umulhi(a, b); }
+__device__ __forceinline__ glp_u64 glp_sample_mul_high(glp_u64 a, glp_u64 b) { return __umul64hi(a, b); }
+// Lemire's nearly divisionless draw of an exact uniform integer in 0..bound (bound > 0) from
+// words of the stream: a product whose low word is at least bound is accepted without the
+// threshold (2^bits mod bound < bound), the modulo taken only below bound. The threshold sits
+// behind the rare branch, not before a loop (where the compiler would hoist its modulo into
+// every draw). The stream is called at two places: the kernels take fewer registers than with
+// one call in a loop (H200, against the form with one call: com-DBLP DeepWalk 0.38 -> 0.32 ms,
+// k-hop 0.78 -> 0.72), though the four-walker packed kernels then keep the stream's words in
+// local memory (16 bytes a thread: DeepWalk on R-MAT 22 6.91 -> 7.12 ms).
+template <typename Word>
+__device__ __forceinline__ Word glp_sample_lemire(glp_sample_stream& s, Word bound) {
+    Word word = glp_sample_stream_word(s, bound);
+    Word low = word * bound;
+    if (low < bound) {
+        const Word threshold = (Word(0) - bound) % bound;
+        while (low < threshold) {
+            word = glp_sample_stream_word(s, bound);
+            low = word * bound;
+        }
+    }
+    return glp_sample_mul_high(word, bound);
+}
+// Exact uniform integers in 0..n (glp-runtime's `Stream::next_below`): one 32-bit word per
+// attempt when n fits in 32 bits, a 64-bit draw per attempt otherwise.
 __device__ __forceinline__ glp_u64 glp_sample_random_below(const glp_sample_view& view, glp_u64 n) {
     if (n == 0ull) return 0ull;
-    if (n <= 0xFFFFFFFFull) {
-        // Lemire's nearly divisionless draw: a product whose low word is at least n is
-        // accepted without the threshold (2^32 mod n < n), a 32-bit modulo taken only below n.
-        // The threshold's modulo sits behind the rare branch, not before a loop (where the
-        // compiler would hoist it into every draw). The stream is called at two places: the
-        // kernels take fewer registers than with one call in a loop (H200, against the form
-        // with one call: com-DBLP DeepWalk 0.38 -> 0.32 ms, k-hop 0.78 -> 0.72), though the
-        // four-walker packed kernels then keep the stream's words in local memory (16 bytes a
-        // thread: DeepWalk on R-MAT 22 6.91 -> 7.12 ms).
-        const glp_u32 bound = (glp_u32)n;
-        glp_u32 word = glp_sample_stream_u32(*view.stream);
-        glp_u32 low = word * bound;
-        if (low < bound) {
-            const glp_u32 threshold = (0u - bound) % bound;
-            while (low < threshold) {
-                word = glp_sample_stream_u32(*view.stream);
-                low = word * bound;
-            }
-        }
-        return __umulhi(word, bound);
-    }
-    glp_u64 x = glp_sample_stream_u64(*view.stream);
-    glp_u64 low = x * n;
-    if (low < n) {
-        const glp_u64 threshold = (0ull - n) % n;
-        while (low < threshold) {
-            x = glp_sample_stream_u64(*view.stream);
-            low = x * n;
-        }
-    }
-    return __umul64hi(x, n);
+    if (n <= 0xFFFFFFFFull) return glp_sample_lemire(*view.stream, (glp_u32)n);
+    return glp_sample_lemire(*view.stream, n);
 }
 __device__ __forceinline__ glp_u32 glp_sample_step(const glp_sample_view& view) { return view.step; }
 

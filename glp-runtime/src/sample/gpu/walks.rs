@@ -83,6 +83,54 @@ pub(super) fn run(
     })
 }
 
+/// The packed edges a walk run reads (`None`: the CSR), among the graph's `packings`
+/// (narrowest first) that `fit` (take at most half the memory allowed), as `requested` or,
+/// left to glp, by this rule: the narrow packing (8 bytes an edge) when the graph's ids,
+/// offsets and degrees fit it; the wide one (16) only when the column array is not held in L2
+/// (`in_l2`): there the offsets' read is a hit and four times the bytes per edge would push the
+/// graph out of L2, while twice keeps it in (com-DBLP, H100: DeepWalk 0.62 -> 0.52 ms narrow,
+/// PPR 0.50 -> 0.55 wide). Hooks that read the `history` (second-order walks) take packed edges
+/// only beyond L2: their walkers then keep the previous vertex's row too, and the membership
+/// test finds the drawn vertex's row in its packed edge (node2vec p=2 q=0.5, H100: R-MAT 22
+/// 30.9 -> 25.3 ms), while in L2 the plain kernel's reads are hits and its walkers take fewer
+/// registers (com-DBLP 3.11 ms plain, 3.21 narrow).
+pub(super) fn walk_packing(
+    requested: Option<WalkPacking>,
+    packings: &[Packing],
+    fits: impl Fn(Packing) -> bool,
+    in_l2: bool,
+    history: bool,
+) -> Option<Packing> {
+    let first = |wanted: &dyn Fn(Packing) -> bool| packings.iter().copied().find(|&p| fits(p) && wanted(p));
+    match requested {
+        None => first(&|p| !in_l2 || (!history && p != Packing::Wide)),
+        Some(WalkPacking::Plain) => None,
+        Some(WalkPacking::Narrow) => first(&|p| p != Packing::Wide),
+        Some(WalkPacking::Wide) => first(&|p| p == Packing::Wide),
+    }
+}
+
+/// The walk kernel for `packing` and its walkers per thread. A hook with a loop (`single`:
+/// node2vec's rejection) runs a thread's walkers one after the other whatever the unrolling:
+/// one walker per thread, and more threads (node2vec on R-MAT 22: 43 ms with four walkers per
+/// thread, 31 ms with one, H100). Resuming the hook's loop one iteration per round, so that a
+/// warp's threads stay busy whatever their loops' lengths, was measured and lost (R-MAT 22:
+/// 41.6 ms; com-DBLP: 3.38 against 3.53): every round then pays for the threads that start a
+/// step, and the walks' uneven lengths remain. A hand-written node2vec kernel confirmed it
+/// (com-DBLP, H100: 2.25 ms nested, 2.11 ms with the loop flattened, 2.66 ms flattened when the
+/// previous vertex is read from the walk): the rounds serialise their branches' reads, so
+/// divergence costs latency either way.
+pub(super) fn walk_kernel(packing: Option<Packing>, single: bool) -> (&'static str, u32) {
+    match (packing, single) {
+        (Some(Packing::Wide), false) => ("glp_sample_walks_packed", WALKERS_PER_THREAD),
+        (Some(Packing::Wide), true) => ("glp_sample_walks_packed_single", 1),
+        (Some(Packing::Narrow { .. }), false) => ("glp_sample_walks_narrow", WALKERS_PER_THREAD),
+        (Some(Packing::Narrow { .. }), true) => ("glp_sample_walks_narrow_single", 1),
+        (None, true) => ("glp_sample_walks_single", 1),
+        (None, false) => ("glp_sample_walks", WALKERS_PER_THREAD),
+    }
+}
+
 /// Runs the walks of `initial` (one root each) batch by batch, giving each batch to
 /// `complete` as the kernel left it on the device: its first sample, each sample's column and
 /// the step-major matrix (rows of as many entries as the batch has samples, in a buffer sized
@@ -104,28 +152,10 @@ pub(super) fn run_batches(
             context.budget
         )));
     }
-    // Packed edges (a step is then one read: the edge and its target's row) when they take at
-    // most half the memory allowed. The narrow packing (8 bytes an edge) when the graph's ids,
-    // offsets and degrees fit it; the wide one (16) only when the column array is not held in
-    // L2: there the offsets' read is a hit and four times the bytes per edge would push the
-    // graph out of L2, while twice keeps it in (com-DBLP, H100: DeepWalk 0.62 -> 0.52 ms
-    // narrow, PPR 0.50 -> 0.55 wide). Hooks that read the history (second-order walks) take
-    // the packed kernels only beyond L2: their walkers then keep the previous vertex's row
-    // too, and the membership test finds the drawn vertex's row in its packed edge (node2vec
-    // p=2 q=0.5, H100: R-MAT 22 30.9 -> 25.3 ms), while in L2 the plain kernel's reads are
-    // hits and its walkers take fewer registers (com-DBLP 3.11 ms plain, 3.21 narrow).
     let in_l2 = context.graph.targets_bytes() <= gpu.info().l2_bytes / 2;
     let history = context.sampler.features().contains(&"history");
-    let packings = context.graph.packings();
-    let fits = |packing: &Packing| context.graph.packed_bytes(*packing) <= context.budget / 2;
-    let packing = match context.walk_packing {
-        None => {
-            packings.into_iter().find(|packing| fits(packing) && (!in_l2 || (!history && *packing != Packing::Wide)))
-        }
-        Some(WalkPacking::Plain) => None,
-        Some(WalkPacking::Narrow) => packings.into_iter().find(|packing| *packing != Packing::Wide && fits(packing)),
-        Some(WalkPacking::Wide) => packings.into_iter().find(|packing| *packing == Packing::Wide && fits(packing)),
-    };
+    let fits = |packing: Packing| context.graph.packed_bytes(packing) <= context.budget / 2;
+    let packing = walk_packing(context.walk_packing, &context.graph.packings(), fits, in_l2, history);
     let packed_bytes = packing.map(|packing| context.graph.packed_bytes(packing));
     let packed = match packing {
         Some(packing) => context.graph.packed_edges(gpu, &context.module.module, packing)?,
@@ -137,24 +167,8 @@ pub(super) fn run_batches(
     let mut roots: DeviceBuffer<u32> = gpu.alloc_zeros("roots", batch as usize)?;
     let mut slot_samples: DeviceBuffer<u32> = gpu.alloc_zeros("walk samples", batch as usize)?;
     let shared = WalkShared::new(context)?;
-    // A hook with a loop (node2vec's rejection) runs a thread's walkers one after the other
-    // whatever the unrolling: one walker per thread, and more threads (node2vec on R-MAT 22:
-    // 43 ms with four walkers per thread, 31 ms with one, H100). Resuming the hook's loop one
-    // iteration per round, so that a warp's threads stay busy whatever their loops' lengths,
-    // was measured and lost (R-MAT 22: 41.6 ms; com-DBLP: 3.38 against 3.53): every round
-    // then pays for the threads that start a step, and the walks' uneven lengths remain. A
-    // hand-written node2vec kernel confirmed it (com-DBLP, H100: 2.25 ms nested, 2.11 ms with
-    // the loop flattened, 2.66 ms flattened when the previous vertex is read from the walk):
-    // the rounds serialise their branches' reads, so divergence costs latency either way.
     let single = !context.sampler.loop_sites().is_empty();
-    let (kernel, walkers_per_thread) = match (packing, single) {
-        (Some(Packing::Wide), false) => ("glp_sample_walks_packed", WALKERS_PER_THREAD),
-        (Some(Packing::Wide), true) => ("glp_sample_walks_packed_single", 1),
-        (Some(Packing::Narrow { .. }), false) => ("glp_sample_walks_narrow", WALKERS_PER_THREAD),
-        (Some(Packing::Narrow { .. }), true) => ("glp_sample_walks_narrow_single", 1),
-        (None, true) => ("glp_sample_walks_single", 1),
-        (None, false) => ("glp_sample_walks", WALKERS_PER_THREAD),
-    };
+    let (kernel, walkers_per_thread) = walk_kernel(packing, single);
     let kernel_name = kernel;
     let kernel = context.module.module.kernel(kernel)?;
     let csr = context.graph.host().csr();
@@ -307,6 +321,45 @@ fn append_walks(outcome: &mut SampleOutcome, matrix: &[VertexId], columns: &[u32
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn walks_take_the_narrowest_packing_that_fits_and_second_order_walks_pack_only_beyond_l2() {
+        let narrow = Packing::Narrow { target_bits: 22, offset_bits: 28 };
+        let both = [narrow, Packing::Wide];
+        let all = |_: Packing| true;
+        // First-order walks: narrow whether in L2 or not; wide only beyond L2 when narrow
+        // does not fit or does not exist.
+        assert_eq!(walk_packing(None, &both, all, true, false), Some(narrow));
+        assert_eq!(walk_packing(None, &both, all, false, false), Some(narrow));
+        assert_eq!(walk_packing(None, &[Packing::Wide], all, true, false), None);
+        assert_eq!(walk_packing(None, &[Packing::Wide], all, false, false), Some(Packing::Wide));
+        let wide_only = |p: Packing| p == Packing::Wide;
+        assert_eq!(walk_packing(None, &both, wide_only, false, false), Some(Packing::Wide));
+        assert_eq!(walk_packing(None, &both, wide_only, true, false), None);
+        // Second-order walks (history): the CSR in L2, packed edges beyond it.
+        assert_eq!(walk_packing(None, &both, all, true, true), None);
+        assert_eq!(walk_packing(None, &both, all, false, true), Some(narrow));
+        assert_eq!(walk_packing(None, &[Packing::Wide], all, false, true), Some(Packing::Wide));
+        // Nothing fits: the CSR.
+        assert_eq!(walk_packing(None, &both, |_| false, false, false), None);
+        // As requested, when it exists and fits.
+        assert_eq!(walk_packing(Some(WalkPacking::Plain), &both, all, false, false), None);
+        assert_eq!(walk_packing(Some(WalkPacking::Narrow), &both, all, true, true), Some(narrow));
+        assert_eq!(walk_packing(Some(WalkPacking::Wide), &both, all, true, true), Some(Packing::Wide));
+        assert_eq!(walk_packing(Some(WalkPacking::Narrow), &[Packing::Wide], all, true, false), None);
+        assert_eq!(walk_packing(Some(WalkPacking::Wide), &both, |p| p != Packing::Wide, false, false), None);
+    }
+
+    #[test]
+    fn looping_hooks_run_one_walker_per_thread_on_the_packings_single_kernel() {
+        let narrow = Some(Packing::Narrow { target_bits: 1, offset_bits: 1 });
+        assert_eq!(walk_kernel(None, false), ("glp_sample_walks", WALKERS_PER_THREAD));
+        assert_eq!(walk_kernel(None, true), ("glp_sample_walks_single", 1));
+        assert_eq!(walk_kernel(narrow, false), ("glp_sample_walks_narrow", WALKERS_PER_THREAD));
+        assert_eq!(walk_kernel(narrow, true), ("glp_sample_walks_narrow_single", 1));
+        assert_eq!(walk_kernel(Some(Packing::Wide), false), ("glp_sample_walks_packed", WALKERS_PER_THREAD));
+        assert_eq!(walk_kernel(Some(Packing::Wide), true), ("glp_sample_walks_packed_single", 1));
+    }
 
     #[test]
     fn a_step_major_matrix_becomes_rows_up_to_each_walks_first_none() {
