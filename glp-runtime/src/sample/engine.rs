@@ -13,7 +13,7 @@
 
 use super::edges::SampleGraph;
 use super::outcome::SampleOutcome;
-use super::prefetch::{prefetch, prefetch_predicted_edges};
+use super::prefetch::{prefetch, prefetch_predicted_edges, prefetch_row};
 use super::roots::InitialSamples;
 use super::sampler::{Sampler, ALL_NEIGHBOURS, NONE, NONE_ENTRY};
 use super::schedule::Schedule;
@@ -86,6 +86,7 @@ pub fn run_streamed<S: Sampler + ?Sized>(
     let start = Instant::now();
     let samples = initial.len();
     let walks = plan.is_walk() && initial.one_root_each();
+    let csr = graph.csr();
     let mut delivery = Delivery::new(sink);
     let mut batch_start = 0;
     while batch_start < samples {
@@ -99,7 +100,16 @@ pub fn run_streamed<S: Sampler + ?Sized>(
                 .into_par_iter()
                 .map_init(Scratch::default, |scratch, first| {
                     let mut task = Task::default();
-                    for i in first..(first + SAMPLES_PER_TASK).min(batch_end) {
+                    let end = (first + SAMPLES_PER_TASK).min(batch_end);
+                    for i in first..end {
+                        // The next samples' roots, their offsets two samples ahead and their
+                        // edges one ahead, so that a sample starts on rows in the cache.
+                        if i + 2 < end {
+                            initial.roots(i + 2).iter().for_each(|&r| prefetch(csr.offsets(), r as usize));
+                        }
+                        if i + 1 < end {
+                            initial.roots(i + 1).iter().for_each(|&r| prefetch_row(csr, r));
+                        }
                         sample_one(
                             graph,
                             sampler,
@@ -356,8 +366,14 @@ fn sample_one<S: Sampler + ?Sized>(
             }
         } else {
             let view = SampleView::new(graph, base, seed, sample, step);
+            // The transits' rows are fetched side by side before any draw: their offsets in one
+            // pass, then the lines of their edges (once the first offsets arrive, the others
+            // have too), so that a step waits about one miss per pass, not two per transit.
             for &t in transits.iter() {
                 prefetch(csr.offsets(), t as usize);
+            }
+            for &t in transits.iter() {
+                prefetch_row(csr, t);
             }
             lane_streams.start(seed, sample, step);
             let mut lane_base = 0u64;
@@ -395,6 +411,9 @@ fn sample_one<S: Sampler + ?Sized>(
                         }
                         record.push(v, t, step);
                         replaced.push((pos as u32, v));
+                        if step + 1 < plan.steps() {
+                            prefetch(csr.offsets(), v as usize); // a transit of the next step, likely
+                        }
                         break;
                     }
                 }

@@ -28,6 +28,23 @@ pub(super) fn prefetch_predicted_edges(csr: &Csr, t: VertexId, stream: &Stream) 
     }
 }
 
+/// Prefetches the first and the last line of `t`'s row (a row of up to 16 edges lies in at
+/// most two lines): the edges a draw from `t` reads whatever its random words, once the row's
+/// offsets are in the cache (the engines prefetch them a pass before).
+#[inline]
+pub(super) fn prefetch_row(csr: &Csr, t: VertexId) {
+    let offsets = csr.offsets();
+    let t = t as usize;
+    if t + 1 >= offsets.len() {
+        return;
+    }
+    let (start, end) = (offsets[t], offsets[t + 1]);
+    if end > start {
+        prefetch(csr.targets(), start as usize);
+        prefetch(csr.targets(), (end - 1) as usize);
+    }
+}
+
 /// Asks the core to fetch `values[i]` into its cache (nothing when `i` is past the end).
 #[inline]
 pub(super) fn prefetch<T>(values: &[T], i: usize) {
