@@ -407,3 +407,91 @@ pub fn lemire_step(word: u64, bound: u64, bits: u32) -> Option<u64> {
 pub fn sample_stream(seed: u64, sample: u32, step: u32, lane: u32) -> Stream {
     Stream::at(seed, sample as u64 | ((step as u64) << 32), (lane as u64) << 32)
 }
+
+/// The streams of [`FILL_WIDTH`] consecutive lanes of one (seed, sample, step), their first
+/// blocks computed side by side: a sampling step whose draws each take a lane of their own
+/// (k-hop's fan-outs) gets its streams from here, without building and filling a [`Stream`]
+/// per lane first. Fewer lanes at the end of the lane range (past `u32::MAX`).
+#[derive(Debug, Clone)]
+pub struct LaneBlocks {
+    key: [u32; 2],
+    stream: u64,
+    /// The lane of `words[_][0]`, and how many lanes are held.
+    first: u32,
+    len: u32,
+    /// Word-major: `words[w][i]` is word `w` of lane `first + i`'s first block.
+    words: [[u32; FILL_WIDTH]; 4],
+}
+
+impl LaneBlocks {
+    /// The first blocks of lanes `first..` of (`seed`, `sample`, `step`).
+    pub fn new(seed: u64, sample: u32, step: u32, first: u32) -> Self {
+        let key = key_words(seed);
+        let stream = sample as u64 | ((step as u64) << 32);
+        let len = (u64::from(u32::MAX) - u64::from(first) + 1).min(FILL_WIDTH as u64) as u32;
+        let mut lanes = PhiloxLanes::default();
+        // Block `lane << 32` of the stream: counter words [0, lane, sample, step].
+        for i in 0..FILL_WIDTH {
+            lanes.counter[1][i] = first.wrapping_add(i as u32);
+            lanes.counter[2][i] = sample;
+            lanes.counter[3][i] = step;
+            lanes.key[0][i] = key[0];
+            lanes.key[1][i] = key[1];
+        }
+        lanes.blocks();
+        LaneBlocks { key, stream, first, len, words: lanes.counter }
+    }
+
+    /// Whether lane `lane`'s stream is held.
+    #[inline]
+    pub fn holds(&self, lane: u32) -> bool {
+        lane >= self.first && lane - self.first < self.len
+    }
+
+    /// Lane `lane`'s stream ([`sample_stream`]) with its first block drawn; `lane` must be
+    /// held ([`Self::holds`]).
+    #[inline]
+    pub fn stream(&self, lane: u32) -> Stream {
+        debug_assert!(self.holds(lane));
+        let i = (lane - self.first) as usize;
+        Stream {
+            key: self.key,
+            stream: self.stream,
+            next_block: ((lane as u64) << 32) + 1,
+            buffer: [self.words[0][i], self.words[1][i], self.words[2][i], self.words[3][i]],
+            used: 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod lane_block_tests {
+    use super::*;
+
+    #[test]
+    fn lane_blocks_give_each_lane_its_sample_stream() {
+        for (seed, sample, step, first) in
+            [(7u64, 3u32, 1u32, 0u32), (u64::MAX, u32::MAX, 2, 1000), (1, 0, 0, u32::MAX - 5)]
+        {
+            let blocks = LaneBlocks::new(seed, sample, step, first);
+            let held = (u64::from(u32::MAX) - u64::from(first) + 1).min(FILL_WIDTH as u64);
+            for i in 0..held {
+                let lane = first + i as u32;
+                assert!(blocks.holds(lane));
+                let (mut ours, mut reference) = (blocks.stream(lane), sample_stream(seed, sample, step, lane));
+                // The first block and the ones after it.
+                for _ in 0..12 {
+                    assert_eq!(
+                        ours.next_u32(),
+                        reference.next_u32(),
+                        "seed {seed} sample {sample} step {step} lane {lane}"
+                    );
+                }
+            }
+            assert!(!blocks.holds(first.wrapping_sub(1)) || first == 0);
+            if let Some(past) = first.checked_add(held as u32) {
+                assert!(!blocks.holds(past));
+            }
+        }
+    }
+}

@@ -21,7 +21,7 @@ use super::sink::{self, Delivery, SampleSink, StreamSummary};
 use super::view::{distinct_in_sorted, SampleState, SampleView, SortedCombined};
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
-use crate::random::{sample_stream, Stream, FILL_WIDTH};
+use crate::random::{LaneBlocks, Stream, FILL_WIDTH};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 use std::time::Instant;
@@ -382,8 +382,9 @@ fn sample_one<S: Sampler + ?Sized>(
                 let lanes = if size == ALL_NEIGHBOURS { row.len() as u64 } else { size as u64 };
                 let distinct = if unique { distinct_in_sorted(row) } else { u64::MAX };
                 if let Ok(first) = u32::try_from(lane_base) {
-                    for stream in lane_streams.window(first, lanes.min(FILL_WIDTH as u64) as u32) {
-                        prefetch_predicted_edges(csr, t, stream);
+                    let count = lanes.min(FILL_WIDTH as u64).min(u64::from(u32::MAX - first) + 1) as u32;
+                    for k in 0..count {
+                        prefetch_predicted_edges(csr, t, &lane_streams.stream(first + k));
                     }
                 }
                 drawn.clear();
@@ -393,7 +394,7 @@ fn sample_one<S: Sampler + ?Sized>(
                         break;
                     }
                     let lane = lane_index(plan, sample, step, lane_base + j)?;
-                    view.start_lane_with(lane_streams.window(lane, 1)[0].clone());
+                    view.start_lane_with(lane_streams.stream(lane));
                     let mut attempts = 0;
                     loop {
                         let v = sampler.next(&view, sample, t, j as u32, step);
@@ -444,41 +445,31 @@ fn sample_one<S: Sampler + ?Sized>(
     Ok(())
 }
 
-/// The streams of a step's lanes, [`FILL_WIDTH`] consecutive lanes filled at once
-/// ([`Stream::fill_all`]): the engine asks for lanes in increasing order (a transit's first
-/// lanes to prefetch their edges, then each lane as it draws), so a window is filled once.
+/// The streams of a step's lanes, [`FILL_WIDTH`] consecutive lanes computed at once
+/// ([`LaneBlocks`]): the engine asks for lanes in increasing order (a transit's first lanes to
+/// prefetch their edges, then each lane as it draws), so a window is computed once.
 #[derive(Default)]
 struct LaneStreams {
     seed: u64,
     sample: u32,
     step: u32,
-    /// The lane of `streams[0]`.
-    first: u32,
-    streams: Vec<Stream>,
+    blocks: Option<LaneBlocks>,
 }
 
 impl LaneStreams {
-    /// Forgets the lanes filled so far: the next are of (`seed`, `sample`, `step`).
+    /// Forgets the lanes computed so far: the next are of (`seed`, `sample`, `step`).
     fn start(&mut self, seed: u64, sample: u32, step: u32) {
         (self.seed, self.sample, self.step) = (seed, sample, step);
-        self.streams.clear();
+        self.blocks = None;
     }
 
-    /// The streams of lanes `lane..lane + count` (`count <= FILL_WIDTH`; fewer past lane
-    /// `u32::MAX`), their first blocks drawn: those filled already, else a window filled
-    /// from `lane` on.
-    fn window(&mut self, lane: u32, count: u32) -> &[Stream] {
-        debug_assert!(count as usize <= FILL_WIDTH);
-        let held = lane >= self.first && (lane - self.first) as usize + count as usize <= self.streams.len();
-        if !held {
-            self.first = lane;
-            self.streams.clear();
-            let end = lane.saturating_add(FILL_WIDTH as u32 - 1);
-            self.streams.extend((lane..=end).map(|l| sample_stream(self.seed, self.sample, self.step, l)));
-            Stream::fill_all(&mut self.streams);
+    /// The stream of lane `lane`, its first block drawn: from the window held, else from a
+    /// window computed from `lane` on.
+    fn stream(&mut self, lane: u32) -> Stream {
+        match &self.blocks {
+            Some(blocks) if blocks.holds(lane) => blocks.stream(lane),
+            _ => self.blocks.insert(LaneBlocks::new(self.seed, self.sample, self.step, lane)).stream(lane),
         }
-        let start = (lane - self.first) as usize;
-        &self.streams[start..(start + count as usize).min(self.streams.len())]
     }
 }
 
