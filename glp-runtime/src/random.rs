@@ -135,10 +135,56 @@ impl PhiloxLanes {
         self.blocks_portable();
     }
 
+    /// [`Self::blocks_portable`] with AVX2 written out: the compiler's vectorisation of the
+    /// 32 x 32 -> 64-bit products keeps the lanes in memory and shuffles them every round
+    /// (about 150 instructions a round for 16 lanes); here eight lanes stay in registers and a
+    /// product's high and low words are two multiplies, three shifts and two blends.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn blocks_avx2(&mut self) {
-        self.blocks_portable();
+        use std::arch::x86_64::*;
+        /// The high and low words of `a * m` in each 32-bit lane (`m` in the low word of each
+        /// 64-bit lane): the even lanes' products, then the odd lanes' moved down.
+        #[inline(always)]
+        fn mul_hi_lo(a: __m256i, m: __m256i) -> (__m256i, __m256i) {
+            // SAFETY (of the intrinsics): AVX2, the enclosing function's target feature.
+            unsafe {
+                let even = _mm256_mul_epu32(a, m);
+                let odd = _mm256_mul_epu32(_mm256_srli_epi64::<32>(a), m);
+                let hi = _mm256_blend_epi32::<0b1010_1010>(_mm256_srli_epi64::<32>(even), odd);
+                let lo = _mm256_blend_epi32::<0b1010_1010>(even, _mm256_slli_epi64::<32>(odd));
+                (hi, lo)
+            }
+        }
+        const HALF: usize = FILL_WIDTH / 2;
+        let m0 = _mm256_set1_epi64x(PHILOX_M4X32[0] as i64);
+        let m1 = _mm256_set1_epi64x(PHILOX_M4X32[1] as i64);
+        let w0 = _mm256_set1_epi32(PHILOX_W32[0] as i32);
+        let w1 = _mm256_set1_epi32(PHILOX_W32[1] as i32);
+        for at in [0, HALF] {
+            // SAFETY: each load and store covers words at..at + 8 of a 16-word array.
+            let load = |words: &[u32; FILL_WIDTH]| unsafe { _mm256_loadu_si256(words[at..].as_ptr().cast()) };
+            let [mut c0, mut c1, mut c2, mut c3] = self.counter.each_ref().map(load);
+            let [mut k0, mut k1] = self.key.each_ref().map(load);
+            for round in 0..10 {
+                if round > 0 {
+                    k0 = _mm256_add_epi32(k0, w0);
+                    k1 = _mm256_add_epi32(k1, w1);
+                }
+                let (hi0, lo0) = mul_hi_lo(c0, m0);
+                let (hi1, lo1) = mul_hi_lo(c2, m1);
+                (c0, c1, c2, c3) = (
+                    _mm256_xor_si256(_mm256_xor_si256(hi1, c1), k0),
+                    lo1,
+                    _mm256_xor_si256(_mm256_xor_si256(hi0, c3), k1),
+                    lo0,
+                );
+            }
+            for (words, value) in self.counter.iter_mut().zip([c0, c1, c2, c3]) {
+                // SAFETY: as the loads.
+                unsafe { _mm256_storeu_si256(words[at..].as_mut_ptr().cast(), value) };
+            }
+        }
     }
 
     /// The rounds of [`philox4x32`] on every lane, written so that the compiler vectorises
