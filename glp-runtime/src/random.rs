@@ -451,7 +451,19 @@ pub fn lemire_step(word: u64, bound: u64, bits: u32) -> Option<u64> {
 /// module docs): stream `sample | step << 32`, from block `lane << 32`.
 #[inline]
 pub fn sample_stream(seed: u64, sample: u32, step: u32, lane: u32) -> Stream {
-    Stream::at(seed, sample as u64 | ((step as u64) << 32), (lane as u64) << 32)
+    Stream::at(seed, sample_stream_id(sample, step), lane_block(lane))
+}
+
+/// The stream of a sampler run's (sample, step): `sample | step << 32`.
+#[inline]
+fn sample_stream_id(sample: u32, step: u32) -> u64 {
+    sample as u64 | ((step as u64) << 32)
+}
+
+/// The first block of a lane's stream: `lane << 32`.
+#[inline]
+fn lane_block(lane: u32) -> u64 {
+    (lane as u64) << 32
 }
 
 /// The streams of [`FILL_WIDTH`] consecutive lanes of one (seed, sample, step), their first
@@ -473,14 +485,14 @@ impl LaneBlocks {
     /// The first blocks of lanes `first..` of (`seed`, `sample`, `step`).
     pub fn new(seed: u64, sample: u32, step: u32, first: u32) -> Self {
         let key = key_words(seed);
-        let stream = sample as u64 | ((step as u64) << 32);
+        let stream = sample_stream_id(sample, step);
         let len = (u64::from(u32::MAX) - u64::from(first) + 1).min(FILL_WIDTH as u64) as u32;
         let mut lanes = PhiloxLanes::default();
-        // Block `lane << 32` of the stream: counter words [0, lane, sample, step].
         for i in 0..FILL_WIDTH {
-            lanes.counter[1][i] = first.wrapping_add(i as u32);
-            lanes.counter[2][i] = sample;
-            lanes.counter[3][i] = step;
+            let counter = counter_words(stream, lane_block(first.wrapping_add(i as u32)));
+            for (word, value) in lanes.counter.iter_mut().zip(counter) {
+                word[i] = value;
+            }
             lanes.key[0][i] = key[0];
             lanes.key[1][i] = key[1];
         }
@@ -503,7 +515,7 @@ impl LaneBlocks {
         Stream {
             key: self.key,
             stream: self.stream,
-            next_block: ((lane as u64) << 32) + 1,
+            next_block: lane_block(lane) + 1,
             buffer: [self.words[0][i], self.words[1][i], self.words[2][i], self.words[3][i]],
             used: 0,
         }
@@ -513,6 +525,34 @@ impl LaneBlocks {
 #[cfg(test)]
 mod lane_block_tests {
     use super::*;
+
+    /// The AVX2 rounds against the scalar block function, also on CPUs whose `blocks` takes
+    /// the AVX-512 path (and so never runs them otherwise).
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_avx2_rounds_give_the_scalar_blocks() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let mut lanes = PhiloxLanes::default();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut word = move || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 32) as u32
+        };
+        for i in 0..FILL_WIDTH {
+            lanes.counter.iter_mut().for_each(|w| w[i] = word());
+            lanes.key.iter_mut().for_each(|w| w[i] = word());
+        }
+        let expected: Vec<[u32; 4]> = (0..FILL_WIDTH)
+            .map(|i| philox4x32_10(lanes.counter.map(|w| w[i]), [lanes.key[0][i], lanes.key[1][i]]))
+            .collect();
+        // SAFETY: the CPU has AVX2 (checked above).
+        unsafe { lanes.blocks_avx2() };
+        for (i, block) in expected.iter().enumerate() {
+            assert_eq!(lanes.counter.map(|w| w[i]), *block, "lane {i}");
+        }
+    }
 
     #[test]
     fn lane_blocks_give_each_lane_its_sample_stream() {

@@ -382,9 +382,8 @@ fn sample_one<S: Sampler + ?Sized>(
                 let lanes = if size == ALL_NEIGHBOURS { row.len() as u64 } else { size as u64 };
                 let distinct = if unique { distinct_in_sorted(row) } else { u64::MAX };
                 if let Ok(first) = u32::try_from(lane_base) {
-                    let count = lanes.min(FILL_WIDTH as u64).min(u64::from(u32::MAX - first) + 1) as u32;
-                    for k in 0..count {
-                        prefetch_predicted_edges(csr, t, &lane_streams.stream(first + k));
+                    for lane in (first..=u32::MAX).take(lanes.min(FILL_WIDTH as u64) as usize) {
+                        prefetch_predicted_edges(csr, t, &lane_streams.stream(lane));
                     }
                 }
                 drawn.clear();

@@ -14,12 +14,8 @@ use crate::random::Stream;
 /// row's offsets some time before.
 #[inline]
 pub(super) fn prefetch_predicted_edges(csr: &Csr, t: VertexId, stream: &Stream) {
-    let offsets = csr.offsets();
-    let t = t as usize;
-    if t + 1 >= offsets.len() {
-        return;
-    }
-    let (start, degree) = (offsets[t], offsets[t + 1] - offsets[t]);
+    let Some((start, end)) = row_bounds(csr, t) else { return };
+    let degree = end - start;
     for k in [0, 2] {
         if let Some(word) = stream.peek(k) {
             let predicted = (u64::from(word) * degree) >> 32;
@@ -33,16 +29,18 @@ pub(super) fn prefetch_predicted_edges(csr: &Csr, t: VertexId, stream: &Stream) 
 /// offsets are in the cache (the engines prefetch them a pass before).
 #[inline]
 pub(super) fn prefetch_row(csr: &Csr, t: VertexId) {
-    let offsets = csr.offsets();
-    let t = t as usize;
-    if t + 1 >= offsets.len() {
-        return;
-    }
-    let (start, end) = (offsets[t], offsets[t + 1]);
-    if end > start {
+    if let Some((start, end)) = row_bounds(csr, t).filter(|(start, end)| end > start) {
         prefetch(csr.targets(), start as usize);
         prefetch(csr.targets(), (end - 1) as usize);
     }
+}
+
+/// `t`'s row as a range of edge offsets (`None` for a vertex past the graph).
+#[inline]
+fn row_bounds(csr: &Csr, t: VertexId) -> Option<(u64, u64)> {
+    let offsets = csr.offsets();
+    let t = t as usize;
+    Some((*offsets.get(t)?, *offsets.get(t + 1)?))
 }
 
 /// Asks the core to fetch `values[i]` into its cache (nothing when `i` is past the end).
