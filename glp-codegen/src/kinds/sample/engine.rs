@@ -34,11 +34,15 @@ pub const PER_SAMPLE_WARP_THREADS: u32 = 128;
 
 /// Blocks of [`PER_SAMPLE_WARP_THREADS`] per SM that `glp_sample_per_sample_draws` (the
 /// warp-per-sample kernel of samplers whose steps all draw with replacement) is compiled for: a
-/// register bound (72 per thread on sm_90). Its warps spend their time waiting on dependent
+/// register bound (64 per thread on sm_90). Its warps spend their time waiting on dependent
 /// reads, so more of them in flight pay: k-hop 25,10 on R-MAT 22 took 16.4 ms at its natural
-/// 86 registers (4 blocks), 14.2 ms at 6 blocks, 13.1 ms at 7 and 13.3 ms at 8, which spills
-/// (H100).
-pub const DRAWS_WARP_BLOCKS: u32 = 7;
+/// 86 registers (4 blocks), 14.2 ms at 6 blocks, 13.1 ms at 7 and 13.3 ms at 8, which spilled
+/// more (H100). Once the draws no longer tested the cached and packed rows at run time
+/// (`glp_engine_begin`), 7 blocks took 72 registers without spilling and 8 spill 24 bytes, and
+/// 8 won on an H200: com-DBLP 0.63 -> 0.60 ms, R-MAT 22 9.70 -> 9.17 ms (measured with the
+/// draw's division by the fan-out done by a multiply, which alone changed nothing at 7 blocks
+/// and was not kept). Both changes on an H100: 0.75 -> 0.63 ms and 11.64 -> 10.13 ms.
+pub const DRAWS_WARP_BLOCKS: u32 = 8;
 
 /// Blocks of [`WALK_THREADS`] per SM that the packed walk kernels with one walker per thread
 /// (hooks that loop, over packed edges: node2vec on graphs beyond L2) are compiled for: a
