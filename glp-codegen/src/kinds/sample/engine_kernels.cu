@@ -423,6 +423,15 @@ __device__ __forceinline__ void glp_engine_view(const glp_sample_batch& b, glp_u
     view.combined_len = 0ull;
 }
 
+// The same for the sample-parallel engines: no row cached (the transit-parallel engine's
+// alone), known to the compiler so that the cached-row checks fold out of every draw.
+__device__ __forceinline__ void glp_engine_uncached_view(const glp_sample_batch& b, glp_u64 k,
+                                                         const glp_engine_sample& s, glp_sample_view& view,
+                                                         glp_sample_stream& stream) {
+    glp_engine_view(b, k, s, view, stream);
+    view.cached_row = nullptr;
+}
+
 // The batch's k-th sample, its roots copied into its history as level 0 by the threads
 // lane, lane + width, ... (width threads share the sample); view set up for it.
 __device__ __forceinline__ glp_engine_sample glp_engine_begin(const glp_sample_batch& b, glp_u64 k, glp_u32 lane,
@@ -435,8 +444,7 @@ __device__ __forceinline__ glp_engine_sample glp_engine_begin(const glp_sample_b
     // 10.8 -> 9.7 ms, the draws kernel's 40-byte spill gone; the per-sample kernels of the
     // other samplers lost their 72-byte stack frames).
     stream = glp_sample_stream_new(0ull, s.sample, 0u, 0u);
-    glp_engine_view(b, k, s, view, stream);
-    view.cached_row = nullptr;  // the transit-parallel engine's alone: the checks fold away
+    glp_engine_uncached_view(b, k, s, view, stream);
     const glp_u64 r0 = b.root_offsets[k], root_count = b.root_offsets[k + 1ull] - r0;
     if (root_count > b.cap_history) {
         s.status = GLP_SAMPLE_OVERFLOW_HISTORY;
@@ -886,8 +894,7 @@ extern "C" __global__ void glp_sample_step_warp(const glp_sample_params params, 
     if (s.status != 0u) return;
     glp_sample_view view = graph;
     glp_sample_stream stream;
-    glp_engine_view(b, k, s, view, stream);
-    view.cached_row = nullptr;  // the transit-parallel engine's alone: the checks fold away
+    glp_engine_uncached_view(b, k, s, view, stream);
     glp_engine_step_warp<false>(params, view, b, s, seed, step, lane_id);
     if (lane_id == 0u) {
         b.status[k] = s.status;
