@@ -645,7 +645,10 @@ __device__ void glp_engine_individual_step_warp(const glp_sample_params& params,
     // the warp compacts them round by round in lane order. Locating each round's transit rows
     // once (a lane per transit, shuffled to the draws) instead of per draw was measured and
     // lost: its registers spill (k-hop 25,10, H100: com-DBLP 0.82 -> 0.92 ms, R-MAT 22 12.5
-    // -> 13.3 ms).
+    // -> 13.3 ms). So did giving each draw its transit's row in the view's known row, read
+    // once, so that degree, edge and row_offset read no offsets (0.63 -> 0.68 ms, 10.13 ->
+    // 10.93 ms: 68 bytes spilled instead of 24); dividing by the size with a multiply by its
+    // reciprocal changed nothing (0.63 and 10.13 -> 10.20 ms).
     const bool all = size == GLP_SAMPLE_ALL_NEIGHBOURS;
     glp_u64 lane_base = 0ull;
     for (glp_u64 group = all ? t_begin : t_end - 1ull; group < t_end; ++group) {

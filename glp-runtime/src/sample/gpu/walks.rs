@@ -93,7 +93,8 @@ pub(super) fn run(
 /// only beyond L2: their walkers then keep the previous vertex's row too, and the membership
 /// test finds the drawn vertex's row in its packed edge (node2vec p=2 q=0.5, H100: R-MAT 22
 /// 30.9 -> 25.3 ms), while in L2 the plain kernel's reads are hits and its walkers take fewer
-/// registers (com-DBLP 3.11 ms plain, 3.21 narrow).
+/// registers (com-DBLP 3.11 ms plain, 3.21 narrow; the plain kernel keeping the two rows in
+/// registers too, read from the offsets once a step, 3.12 -> 3.30 ms: 72 registers, not 48).
 pub(super) fn walk_packing(
     requested: Option<WalkPacking>,
     packings: &[Packing],
