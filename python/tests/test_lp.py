@@ -372,7 +372,16 @@ def test_ctrl_c_stops_a_long_run_with_keyboard_interrupt(call) -> None:
             print(f"interrupted after {{time.time() - start:.1f}} s", flush=True)
         """
     )
-    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+    # Python turns SIGINT into KeyboardInterrupt only when the signal is not ignored at its
+    # start, and a shell starts background commands with SIGINT ignored: restored in the child,
+    # the test behaves the same wherever it is run from.
+    child = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     assert child.stdout.readline().strip() == "ready"
     time.sleep(1.5)
     child.send_signal(signal.SIGINT)
