@@ -99,8 +99,8 @@ pub fn run_streamed<S: Sampler + ?Sized>(
                 .collect::<Vec<_>>()
                 .into_par_iter()
                 .map_init(Scratch::default, |scratch, first| {
-                    let mut task = Task::default();
                     let end = (first + SAMPLES_PER_TASK).min(batch_end);
+                    let mut task = Task::for_samples(&plan, (first..end).map(|i| initial.roots(i).len()));
                     for i in first..end {
                         // The next samples' roots, their offsets two samples ahead and their
                         // edges one ahead, so that a sample starts on rows in the cache.
@@ -204,6 +204,28 @@ const SAMPLES_PER_TASK: usize = 32;
 struct Task {
     record: Record,
     ends: Vec<usize>,
+}
+
+/// The most entries a task's record reserves ahead (4 MiB an array): a bound larger than
+/// that (large fan-outs, whose samples rarely reach it) grows the arrays as they fill.
+const TASK_RESERVE: u64 = 1 << 20;
+
+impl Task {
+    /// A task for samples with these root counts, its record's arrays reserved for the
+    /// vertices the schedule bounds them to (up to [`TASK_RESERVE`]), so that they do not
+    /// grow, copying what they hold, while the samples fill them.
+    fn for_samples(plan: &Schedule, root_counts: impl Iterator<Item = usize>) -> Self {
+        let bound = root_counts
+            .map(|roots| plan.vertices_bound(roots as u64).unwrap_or(0))
+            .fold(0u64, u64::saturating_add)
+            .min(TASK_RESERVE) as usize;
+        let record = Record {
+            vertices: Vec::with_capacity(bound),
+            sources: Vec::with_capacity(bound),
+            steps: Vec::with_capacity(bound),
+        };
+        Task { record, ends: Vec::with_capacity(SAMPLES_PER_TASK) }
+    }
 }
 
 /// A worker's buffers, reused from sample to sample.
@@ -360,7 +382,9 @@ fn sample_one<S: Sampler + ?Sized>(
                     }
                     let pos = combined_sources[e as usize];
                     record.push(v, transits[pos as usize], step);
-                    replaced.push((pos, v));
+                    if plan.replace {
+                        replaced.push((pos, v));
+                    }
                     break;
                 }
             }
@@ -410,7 +434,9 @@ fn sample_one<S: Sampler + ?Sized>(
                             continue;
                         }
                         record.push(v, t, step);
-                        replaced.push((pos as u32, v));
+                        if plan.replace {
+                            replaced.push((pos as u32, v));
+                        }
                         if step + 1 < plan.steps() {
                             prefetch(csr.offsets(), v as usize); // a transit of the next step, likely
                         }

@@ -87,4 +87,45 @@ impl Schedule {
     pub fn draws_all_neighbours(&self) -> bool {
         self.sizes.contains(&ALL_NEIGHBOURS)
     }
+
+    /// The most vertices a sample from `roots` roots can add, from the sizes alone (a step
+    /// adds at most its size per transit, or its size in all when collective; its transits
+    /// are the previous step's with [`REPLACE`], else its additions), saturating; `None`
+    /// when a step draws once per neighbour (bounded by degrees only).
+    pub fn vertices_bound(&self, roots: u64) -> Option<u64> {
+        let (mut transits, mut total) = (roots, 0u64);
+        for &size in &self.sizes {
+            if size == ALL_NEIGHBOURS {
+                return None;
+            }
+            let added = if self.collective { u64::from(size) } else { transits.saturating_mul(u64::from(size)) };
+            total = total.saturating_add(added);
+            if !self.replace {
+                transits = added;
+            }
+        }
+        Some(total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schedule(sizes: &[u32], collective: bool, replace: bool) -> Schedule {
+        let unique = vec![false; sizes.len()];
+        Schedule { name: "test".into(), sizes: sizes.to_vec(), unique, collective, replace }
+    }
+
+    #[test]
+    fn the_vertices_bound_follows_the_sizes() {
+        // k-hop 25,10: 25 first hops, then 10 from each of them.
+        assert_eq!(schedule(&[25, 10], false, false).vertices_bound(1), Some(25 + 250));
+        assert_eq!(schedule(&[25, 10], false, false).vertices_bound(2), Some(50 + 500));
+        // REPLACE keeps the roots' count of transits; collective steps draw their size in all.
+        assert_eq!(schedule(&[3, 4], false, true).vertices_bound(5), Some(15 + 20));
+        assert_eq!(schedule(&[16, 16], true, false).vertices_bound(100), Some(32));
+        assert_eq!(schedule(&[5, ALL_NEIGHBOURS], false, false).vertices_bound(1), None);
+        assert_eq!(schedule(&[u32::MAX - 1; 4], false, false).vertices_bound(u64::MAX), Some(u64::MAX));
+    }
 }
