@@ -206,9 +206,11 @@ struct Task {
     ends: Vec<usize>,
 }
 
-/// The most entries a task's record reserves ahead (4 MiB an array): a bound larger than
-/// that (large fan-outs, whose samples rarely reach it) grows the arrays as they fill.
-const TASK_RESERVE: u64 = 1 << 20;
+/// The most entries a task's record reserves ahead (256 KiB an array, at most 24 KiB per
+/// sample of a batch in all; a task of k-hop 25,10 takes 8,800): the bound ignores degrees,
+/// so draws without replacement may stay far below it, and past it (large fan-outs) the
+/// arrays grow as they fill.
+const TASK_RESERVE: u64 = 1 << 16;
 
 impl Task {
     /// A task for samples with these root counts, its record's arrays reserved for the
