@@ -67,7 +67,7 @@ fn asynchronous_runs_follow_the_nu_lpa_schedule_and_match_the_cpu_in_quality() {
                 let its = &out.iterations;
                 assert!(out.converged && its.len() <= config.max_iterations as usize, "{context}: {its:?}");
                 for (i, it) in its.iter().enumerate() {
-                    assert_eq!(it.pick_less, i as u32 % pick_less_every == 0, "{context}: iteration {i}");
+                    assert_eq!(it.pick_less, (i as u32).is_multiple_of(pick_less_every), "{context}: iteration {i}");
                     assert!(it.changed <= it.processed && it.processed <= n, "{context}: iteration {i}");
                 }
                 // Every vertex is affected at the start; later sweeps skip settled ones.

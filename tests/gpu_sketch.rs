@@ -105,7 +105,7 @@ fn asynchronous_sketch_runs_follow_the_nu_lpa_schedule_and_keep_the_quality() {
             assert!(!its.is_empty() && its.len() as u32 <= config.max_iterations, "{context}");
             assert_eq!(its[0].processed, n, "{context}: every vertex is affected at the start");
             for (i, it) in its.iter().enumerate() {
-                assert_eq!(it.pick_less, i as u32 % pick_less_every == 0, "{context}: iteration {i}");
+                assert_eq!(it.pick_less, (i as u32).is_multiple_of(pick_less_every), "{context}: iteration {i}");
                 assert!(it.changed <= it.processed && it.processed <= n, "{context}: iteration {i}");
             }
             let last = its.last().unwrap();

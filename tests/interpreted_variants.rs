@@ -39,7 +39,7 @@ fn case(name: &'static str) -> Case {
     let mut text = String::new();
     for v in 0..graph.num_vertices() as u32 {
         let id = graph.ids.original(v);
-        if id % 7 == 0 {
+        if id.is_multiple_of(7) {
             text.push_str(&format!("{id} {}\n", id % 5));
         }
     }

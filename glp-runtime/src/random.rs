@@ -98,7 +98,8 @@ fn philox_round(ctr: [u32; 4], key: [u32; 2]) -> [u32; 4] {
     [hi1 ^ ctr[1] ^ key[0], lo1, hi0 ^ ctr[3] ^ key[1], lo0]
 }
 
-/// Streams [`Stream::fill_all`] draws a block for at once: one 512-bit vector of `u32` words.
+/// Blocks computed side by side ([`sample_streams`], [`LaneBlocks`]): one 512-bit vector of
+/// `u32` words.
 pub const FILL_WIDTH: usize = 16;
 
 /// [`FILL_WIDTH`] Philox4x32-10 evaluations side by side, word-major (`counter[w][i]` is word
@@ -110,6 +111,23 @@ struct PhiloxLanes {
 }
 
 impl PhiloxLanes {
+    /// Sets lane `i`'s counter and key words.
+    #[inline(always)]
+    fn set(&mut self, i: usize, counter: [u32; 4], key: [u32; 2]) {
+        for (word, value) in self.counter.iter_mut().zip(counter) {
+            word[i] = value;
+        }
+        for (word, value) in self.key.iter_mut().zip(key) {
+            word[i] = value;
+        }
+    }
+
+    /// Lane `i`'s four words (its block, after [`Self::blocks`]).
+    #[inline(always)]
+    fn lane(&self, i: usize) -> [u32; 4] {
+        [self.counter[0][i], self.counter[1][i], self.counter[2][i], self.counter[3][i]]
+    }
+
     /// Replaces every counter by its block: [`philox4x32_10`] of each (counter, key), with the
     /// widest vector instructions the CPU has (checked once, then a cached flag).
     fn blocks(&mut self) {
@@ -129,10 +147,52 @@ impl PhiloxLanes {
         self.blocks_portable();
     }
 
+    /// [`Self::blocks_avx2`] on 512-bit vectors: the sixteen lanes in one register each word
+    /// (the compiler's vectorisation of [`Self::blocks_portable`] for AVX-512 took about as
+    /// many instructions as the DeepWalk step that used its words).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
     fn blocks_avx512(&mut self) {
-        self.blocks_portable();
+        use std::arch::x86_64::*;
+        /// The high and low words of `a * m` in each 32-bit lane, as [`Self::blocks_avx2`]'s.
+        #[inline(always)]
+        fn mul_hi_lo(a: __m512i, m: __m512i) -> (__m512i, __m512i) {
+            const ODD: __mmask16 = 0b1010_1010_1010_1010;
+            // SAFETY (of the intrinsics): AVX-512F, the enclosing function's target feature.
+            unsafe {
+                let even = _mm512_mul_epu32(a, m);
+                let odd = _mm512_mul_epu32(_mm512_srli_epi64::<32>(a), m);
+                let hi = _mm512_mask_blend_epi32(ODD, _mm512_srli_epi64::<32>(even), odd);
+                let lo = _mm512_mask_blend_epi32(ODD, even, _mm512_slli_epi64::<32>(odd));
+                (hi, lo)
+            }
+        }
+        let m0 = _mm512_set1_epi64(PHILOX_M4X32[0] as i64);
+        let m1 = _mm512_set1_epi64(PHILOX_M4X32[1] as i64);
+        let w0 = _mm512_set1_epi32(PHILOX_W32[0] as i32);
+        let w1 = _mm512_set1_epi32(PHILOX_W32[1] as i32);
+        // SAFETY: each load and store covers one whole 16-word array.
+        let load = |words: &[u32; FILL_WIDTH]| unsafe { _mm512_loadu_si512(words.as_ptr().cast()) };
+        let [mut c0, mut c1, mut c2, mut c3] = self.counter.each_ref().map(load);
+        let [mut k0, mut k1] = self.key.each_ref().map(load);
+        for round in 0..10 {
+            if round > 0 {
+                k0 = _mm512_add_epi32(k0, w0);
+                k1 = _mm512_add_epi32(k1, w1);
+            }
+            let (hi0, lo0) = mul_hi_lo(c0, m0);
+            let (hi1, lo1) = mul_hi_lo(c2, m1);
+            (c0, c1, c2, c3) = (
+                _mm512_xor_si512(_mm512_xor_si512(hi1, c1), k0),
+                lo1,
+                _mm512_xor_si512(_mm512_xor_si512(hi0, c3), k1),
+                lo0,
+            );
+        }
+        for (words, value) in self.counter.iter_mut().zip([c0, c1, c2, c3]) {
+            // SAFETY: as the loads.
+            unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), value) };
+        }
     }
 
     /// [`Self::blocks_portable`] with AVX2 written out: the compiler's vectorisation of the
@@ -290,55 +350,11 @@ impl Stream {
         word
     }
 
-    /// The stream with its next block drawn already (the same words follow): a caller that
-    /// will read the stream draws the block ahead, apart from the reads that depend on it (the
-    /// CPU walk engine draws a group's blocks together, so that their arithmetic does not sit
-    /// between dependent memory reads).
-    #[inline]
-    pub fn filled(mut self) -> Self {
-        if self.used == 4 {
-            self.refill();
-        }
-        self
-    }
-
     /// The word `k` places ahead in the buffer drawn already (`None` past it), without
     /// taking it: what an engine predicts a hook's draw from, to prefetch what it will read.
     #[inline]
     pub fn peek(&self, k: usize) -> Option<u32> {
         self.buffer.get(self.used as usize + k).copied()
-    }
-
-    /// Draws the next block of every stream of `streams` whose buffer is used up, as
-    /// [`Stream::filled`] does stream by stream (the others are left as they are): the same
-    /// words, computed [`FILL_WIDTH`] streams at a time with the core's vector instructions,
-    /// in fewer instructions than one block after the other. The CPU engines fill a step's
-    /// streams with it before the hook calls that draw from them.
-    pub fn fill_all(streams: &mut [Stream]) {
-        for chunk in streams.chunks_mut(FILL_WIDTH) {
-            // Gathering the words into vectors and back costs about as much as a few blocks.
-            if chunk.iter().filter(|stream| stream.used == 4).count() < FILL_WIDTH / 4 {
-                chunk.iter_mut().filter(|stream| stream.used == 4).for_each(Stream::refill);
-                continue;
-            }
-            let mut lanes = PhiloxLanes::default();
-            for (i, stream) in chunk.iter().enumerate() {
-                let counter = counter_words(stream.stream, stream.next_block);
-                for (word, value) in lanes.counter.iter_mut().zip(counter) {
-                    word[i] = value;
-                }
-                lanes.key[0][i] = stream.key[0];
-                lanes.key[1][i] = stream.key[1];
-            }
-            lanes.blocks();
-            for (i, stream) in chunk.iter_mut().enumerate() {
-                if stream.used == 4 {
-                    stream.buffer = std::array::from_fn(|word| lanes.counter[word][i]);
-                    stream.next_block = stream.next_block.wrapping_add(1);
-                    stream.used = 0;
-                }
-            }
-        }
     }
 
     /// Draws the next block: out of line, so that a word drawn from the buffer is a few
@@ -489,12 +505,7 @@ impl LaneBlocks {
         let len = (u64::from(u32::MAX) - u64::from(first) + 1).min(FILL_WIDTH as u64) as u32;
         let mut lanes = PhiloxLanes::default();
         for i in 0..FILL_WIDTH {
-            let counter = counter_words(stream, lane_block(first.wrapping_add(i as u32)));
-            for (word, value) in lanes.counter.iter_mut().zip(counter) {
-                word[i] = value;
-            }
-            lanes.key[0][i] = key[0];
-            lanes.key[1][i] = key[1];
+            lanes.set(i, counter_words(stream, lane_block(first.wrapping_add(i as u32))), key);
         }
         lanes.blocks();
         LaneBlocks { key, stream, first, len, words: lanes.counter }
@@ -522,18 +533,57 @@ impl LaneBlocks {
     }
 }
 
+/// Lane `lane`'s stream ([`sample_stream`]) of each (sample, step) of `keys`, with its first
+/// block drawn, into `out` (as long as `keys`): the blocks are computed [`FILL_WIDTH`] at a
+/// time side by side from the keys (no [`Stream`] built first and its words gathered into
+/// vectors). The CPU walk engine draws each round's blocks so.
+///
+/// # Panics
+/// If `keys` and `out` differ in length.
+pub fn sample_streams(seed: u64, lane: u32, keys: &[(u32, u32)], out: &mut [Stream]) {
+    assert_eq!(keys.len(), out.len(), "sample_streams: one stream per key");
+    let key = key_words(seed);
+    let first = lane_block(lane);
+    for (keys, out) in keys.chunks(FILL_WIDTH).zip(out.chunks_mut(FILL_WIDTH)) {
+        let mut lanes = PhiloxLanes::default();
+        for (i, &(sample, step)) in keys.iter().enumerate() {
+            lanes.set(i, counter_words(sample_stream_id(sample, step), first), key);
+        }
+        lanes.blocks();
+        for (i, (&(sample, step), stream)) in keys.iter().zip(out).enumerate() {
+            *stream = Stream {
+                key,
+                stream: sample_stream_id(sample, step),
+                next_block: first + 1,
+                buffer: lanes.lane(i),
+                used: 0,
+            };
+        }
+    }
+}
+
 #[cfg(test)]
 mod lane_block_tests {
     use super::*;
 
-    /// The AVX2 rounds against the scalar block function, also on CPUs whose `blocks` takes
-    /// the AVX-512 path (and so never runs them otherwise).
+    /// The AVX2 and AVX-512 rounds against the scalar block function, each where the CPU has
+    /// it (`blocks` takes only the widest, so the other never runs otherwise).
     #[test]
     #[cfg(target_arch = "x86_64")]
-    fn the_avx2_rounds_give_the_scalar_blocks() {
-        if !std::arch::is_x86_feature_detected!("avx2") {
-            return;
+    fn the_vector_rounds_give_the_scalar_blocks() {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            check_rounds(|lanes| unsafe { lanes.blocks_avx2() });
         }
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512F.
+            check_rounds(|lanes| unsafe { lanes.blocks_avx512() });
+        }
+    }
+
+    /// `rounds` on sixteen lanes of scattered counters and keys against [`philox4x32_10`].
+    #[cfg(target_arch = "x86_64")]
+    fn check_rounds(rounds: impl Fn(&mut PhiloxLanes)) {
         let mut lanes = PhiloxLanes::default();
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut word = move || {
@@ -547,8 +597,7 @@ mod lane_block_tests {
         let expected: Vec<[u32; 4]> = (0..FILL_WIDTH)
             .map(|i| philox4x32_10(lanes.counter.map(|w| w[i]), [lanes.key[0][i], lanes.key[1][i]]))
             .collect();
-        // SAFETY: the CPU has AVX2 (checked above).
-        unsafe { lanes.blocks_avx2() };
+        rounds(&mut lanes);
         for (i, block) in expected.iter().enumerate() {
             assert_eq!(lanes.counter.map(|w| w[i]), *block, "lane {i}");
         }

@@ -1,7 +1,7 @@
 //! Philox4x32 against published known answers, and the documented draw recipes of
 //! `glp_runtime::random` checked against values computed here from the raw block function.
 
-use glp_runtime::random::{self, philox4x32, philox4x32_10, Stream};
+use glp_runtime::random::{self, philox4x32, philox4x32_10, sample_streams, Stream};
 
 /// Parses a Random123 `kat_vectors` line body: 4 counter words, 2 key words, 4 expected words.
 fn parse(line: &str) -> ([u32; 4], [u32; 2], [u32; 4]) {
@@ -94,38 +94,25 @@ fn stream_hands_out_words_block_after_block_across_the_counter_carry() {
 }
 
 #[test]
-fn streams_filled_together_draw_the_words_of_streams_filled_one_by_one() {
-    // Lengths around the vector width; keys, streams and counters of every size (carries).
+fn sample_streams_draw_the_documented_blocks_of_their_keys() {
+    // Lengths around the vector width; samples and steps of every size; lanes at both ends.
     for len in [0usize, 1, 5, 15, 16, 17, 40] {
-        let streams: Vec<Stream> = (0..len as u64)
-            .map(|i| {
-                let seed = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (i << 60);
-                let mut s = Stream::at(seed, i.wrapping_mul(0xff51_afd7_ed55_8ccd), 0xffff_fffe + i * (1 << 31));
-                // Every third stream has words left, which a fill must keep.
-                if i % 3 == 1 {
-                    s.next_u32();
-                }
-                s
-            })
-            .collect();
-        let mut together = streams.clone();
-        Stream::fill_all(&mut together);
-        for (i, (mut one, mut filled)) in streams.into_iter().zip(together).enumerate() {
-            let expected: Vec<u32> = (0..9).map(|_| one.next_u32()).collect();
-            let drawn: Vec<u32> = (0..9).map(|_| filled.next_u32()).collect();
-            assert_eq!(drawn, expected, "stream {i} of {len}");
+        let keys: Vec<(u32, u32)> =
+            (0..len as u32).map(|i| (i.wrapping_mul(0x9e37_79b9) ^ (i << 28), u32::MAX - i * 7)).collect();
+        for (seed, lane) in [(0u64, 0u32), (u64::MAX, 3), (0x9e37_79b9_7f4a_7c15, u32::MAX)] {
+            let mut streams = vec![Stream::new(0, 0); len];
+            sample_streams(seed, lane, &keys, &mut streams);
+            for (i, (&(sample, step), stream)) in keys.iter().zip(&mut streams).enumerate() {
+                // Stream `sample | step << 32` from block `lane << 32`: its first two blocks.
+                let id = u64::from(sample) | u64::from(step) << 32;
+                let first = u64::from(lane) << 32;
+                let expected: Vec<u32> =
+                    reference_block(seed, id, first).into_iter().chain(reference_block(seed, id, first + 1)).collect();
+                let drawn: Vec<u32> = (0..8).map(|_| stream.next_u32()).collect();
+                assert_eq!(drawn, expected, "key {i} of {len}, seed {seed}, lane {lane}");
+            }
         }
     }
-    // A filled stream draws its block's words: the documented mapping.
-    let mut streams = [Stream::at(7, 3, 1 << 32), Stream::at(u64::MAX, u64::MAX, u64::MAX)];
-    Stream::fill_all(&mut streams);
-    assert_eq!(streams[0].peek(0), Some(reference_block(7, 3, 1 << 32)[0]));
-    assert_eq!(streams[1].peek(3), Some(reference_block(u64::MAX, u64::MAX, u64::MAX)[3]));
-    assert_eq!(
-        streams[1].next_u64(),
-        u64::from(reference_block(u64::MAX, u64::MAX, u64::MAX)[0])
-            | u64::from(reference_block(u64::MAX, u64::MAX, u64::MAX)[1]) << 32
-    );
 }
 
 #[test]

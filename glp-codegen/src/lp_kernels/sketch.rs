@@ -34,7 +34,7 @@ pub const NU_HASH_PROBES: u64 = 32;
 pub const NU_HASH_SECONDARY: u64 = 31;
 
 // A block is a whole number of tiles of every width; tiles never straddle a warp.
-const _: () = assert!(SKETCH_HIGH_THREADS % 32 == 0 && SKETCH_LOW_THREADS == 32);
+const _: () = assert!(SKETCH_HIGH_THREADS.is_multiple_of(32) && SKETCH_LOW_THREADS == 32);
 
 /// Slots of nu-LPA's hash table for a vertex of degree `degree`: `nextPow2(degree) - 1`, the
 /// power of two strictly greater than the degree (so at least `degree` slots: room for every

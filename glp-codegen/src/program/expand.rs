@@ -1,10 +1,11 @@
 //! The attribute macros' scaffolding, for every kind (glp-macros only forwards to a kind's
 //! expansion, which builds on this).
 //!
-//! A kind's attribute keeps the impl exactly as written (rustc type-checks it and the CPU
-//! backend calls it natively, so its loops are plain Rust loops there, without the step
-//! budget of [`crate::loops`]) and adds an impl of the kind's compiled-program trait. The
-//! parts every kind's trait impl holds come from here: the attribute's options, the
+//! A kind's attribute keeps the impl as written, but for an inline attribute on each method
+//! ([`inlined_item`]) (rustc type-checks it and the CPU backend calls it natively, so its
+//! loops are plain Rust loops there, without the step budget of [`crate::loops`]), and adds
+//! an impl of the kind's compiled-program trait. The parts every kind's trait impl holds
+//! come from here: the attribute's options, the
 //! compilation with its spanned errors, the parameter declarations and values, and where the
 //! loops are. Each loop site is `file!()`, `line!()` and `column!()` spanned at the loop, so
 //! rustc fills in the user's file and position. Each parameter value is read as
@@ -60,6 +61,24 @@ pub fn compile_attribute(
             Err(quote!(#item #errors))
         }
     }
+}
+
+/// The impl as written, each method without an inline attribute of its own marked
+/// `#[inline(always)]`. The engines are generic over the program and call a hook once per
+/// item (a walk step, a vertex); the program's impl lives in the user's crate, and rustc kept
+/// such calls out of line even with `#[inline]` (measured on the CPU walk engine), each with
+/// its view built in memory. Hooks are small by construction (the compiler's subset), so
+/// forcing them inline costs little code.
+pub fn inlined_item(item: &syn::ItemImpl) -> TokenStream {
+    let mut item = item.clone();
+    for member in &mut item.items {
+        if let syn::ImplItem::Fn(function) = member {
+            if !function.attrs.iter().any(|attr| attr.path().is_ident("inline")) {
+                function.attrs.push(syn::parse_quote!(#[inline(always)]));
+            }
+        }
+    }
+    quote!(#item)
 }
 
 fn parse_options(attr: TokenStream) -> syn::Result<bool> {

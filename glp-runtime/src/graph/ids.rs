@@ -30,7 +30,8 @@ impl VertexIds {
     pub fn from_sorted(ids: Vec<u64>) -> Self {
         debug_assert!(ids.windows(2).all(|w| w[0] < w[1]));
         match (ids.first(), ids.last()) {
-            (Some(&first), Some(&last)) if last - first + 1 == ids.len() as u64 => {
+            // `last - first` without `+ 1`: ids may span every u64 (0 and u64::MAX).
+            (Some(&first), Some(&last)) if last - first == ids.len() as u64 - 1 => {
                 VertexIds::Range { first, len: ids.len() }
             }
             (None, _) => VertexIds::Range { first: 0, len: 0 },

@@ -186,7 +186,7 @@ fn hooks_decide_what_neighbours_contribute_and_what_a_vertex_takes() {
     struct EvenOnly;
     impl LpVariant for EvenOnly {
         fn load_neighbor(&self, view: &View<'_>, _v: VertexId, u: VertexId, _e: EdgeId) -> (Label, f64) {
-            if u % 2 == 0 {
+            if u.is_multiple_of(2) {
                 (view.label(u), 1.0)
             } else {
                 (UNLABELLED, 1.0)

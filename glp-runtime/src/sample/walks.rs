@@ -22,7 +22,7 @@ use super::schedule::Schedule;
 use super::view::{SampleState, SampleView, SortedCombined};
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
-use crate::random::{sample_stream, Stream};
+use crate::random::{sample_streams, Stream};
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -123,15 +123,17 @@ fn walk_task<S: Sampler + ?Sized>(
     };
     let mut walkers: Vec<Option<Walker>> = (0..WALKERS.min(samples.len())).map(|_| start(&mut pending)).collect();
     let no_combined = SortedCombined::default();
-    // Each walker's stream for its step, its first block drawn before the hook calls.
+    // Each walker's (sample, step), and its stream for the step with the first block drawn
+    // before the hook calls (a slot without a walker draws a block it never uses).
+    let mut keys: Vec<(u32, u32)> = vec![(0, 0); walkers.len()];
     let mut streams: Vec<Stream> = vec![Stream::new(seed, 0); walkers.len()];
     while walkers.iter().any(Option::is_some) {
-        for (walker, stream) in walkers.iter().zip(streams.iter_mut()) {
+        for (walker, key) in walkers.iter().zip(keys.iter_mut()) {
             if let Some(Walker { sample, walk }) = walker {
-                *stream = sample_stream(seed, *sample as u32, (walk.len() - 1) as u32, 0);
+                *key = (*sample as u32, (walk.len() - 1) as u32);
             }
         }
-        Stream::fill_all(&mut streams);
+        sample_streams(seed, 0, &keys, &mut streams);
         for (walker, stream) in walkers.iter().zip(&streams) {
             if let Some(Walker { walk, .. }) = walker {
                 prefetch_predicted_edges(csr, walk[walk.len() - 1], stream);

@@ -5,7 +5,7 @@
 //! kind shares (options, errors, parameters, loop sites) are [`crate::program::expand`]'s.
 
 use super::LpProgram;
-use crate::program::expand::{common_methods, compile_attribute};
+use crate::program::expand::{common_methods, compile_attribute, inlined_item};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -43,5 +43,6 @@ pub fn expand_attribute(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
         }
     };
+    let item = inlined_item(&expansion.item);
     quote!(#item #generated)
 }

@@ -5,7 +5,7 @@
 //! are [`crate::program::expand`]'s.
 
 use super::SampleProgram;
-use crate::program::expand::{common_methods, compile_attribute};
+use crate::program::expand::{common_methods, compile_attribute, inlined_item};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -31,5 +31,6 @@ pub fn expand_attribute(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
         }
     };
+    let item = inlined_item(&expansion.item);
     quote!(#item #generated)
 }

@@ -70,7 +70,7 @@ pub fn fits(bytes: u64, free: u64) -> Result<(), String> {
 /// log2 of the 32-bit words of an array of `bytes` (a power of two of words).
 pub fn word_bits(bytes: u64) -> Option<u32> {
     let words = bytes / 4;
-    (bytes % 4 == 0 && words.is_power_of_two()).then(|| words.trailing_zeros())
+    (bytes.is_multiple_of(4) && words.is_power_of_two()).then(|| words.trailing_zeros())
 }
 
 #[cfg(test)]
