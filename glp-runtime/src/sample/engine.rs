@@ -513,29 +513,18 @@ pub(super) fn check_neighbour(
     step: u32,
     lane: u64,
 ) -> Result<()> {
-    if view.read_edge(t, v) {
-        return Ok(());
-    }
-    check_in_row(row, plan, (t, v), sample, step, lane)
-}
-
-/// [`check_neighbour`]'s search of the sorted `row` for `v`, out of line so that its fast
-/// path stays small where it is inlined (and the view, which it does not take, can stay in
-/// registers there).
-#[inline(never)]
-fn check_in_row(
-    row: &[VertexId],
-    plan: &Schedule,
-    (t, v): (VertexId, VertexId),
-    sample: u32,
-    step: u32,
-    lane: u64,
-) -> Result<()> {
-    if row.binary_search(&v).is_ok() {
+    if view.read_edge(t, v) || in_row(row, v) {
         return Ok(());
     }
     let what = format!("returned vertex {v}, which is not a neighbour of its transit {t}");
     Err(hook_error(plan, "next", what, sample, step, lane))
+}
+
+/// Whether the sorted `row` holds `v`: [`check_neighbour`]'s search, out of line so that its
+/// fast path stays small where it is inlined.
+#[inline(never)]
+fn in_row(row: &[VertexId], v: VertexId) -> bool {
+    row.binary_search(&v).is_ok()
 }
 
 /// The stream lane of draw `lane` of a step; draws are numbered in `u32`.
