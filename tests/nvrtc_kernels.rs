@@ -90,16 +90,36 @@ fn every_built_in_sampler_compiles() {
         return;
     }
     use glp_codegen::kinds::sample::engine::{engine_kernel_source, ENGINE_KERNEL_NAMES};
+    use glp_codegen::kinds::sample::layout::ViewTraits;
     use glp_codegen::kinds::sample::{reference_kernel_source, REFERENCE_KERNEL_NAMES};
+    // A module for an unweighted graph in device memory (the common case, its checks folded
+    // away) is compiled for sm_90 only: the code that differs is the view's, arch-neutral.
+    let bare = ViewTraits { weighted: false, host_edges: false };
     for built_in in glp::samplers::BUILT_IN {
         let sampler = (built_in.sampler)();
         let units = [
-            ("reference", reference_kernel_source(sampler.device_functions()), &REFERENCE_KERNEL_NAMES[..]),
-            ("engines", engine_kernel_source(sampler.device_functions()), &ENGINE_KERNEL_NAMES[..]),
+            (
+                "reference",
+                reference_kernel_source(sampler.device_functions()),
+                &REFERENCE_KERNEL_NAMES[..],
+                &["sm_80", "sm_90"][..],
+            ),
+            (
+                "engines",
+                engine_kernel_source(sampler.device_functions(), ViewTraits::ANY),
+                &ENGINE_KERNEL_NAMES[..],
+                &["sm_80", "sm_90"][..],
+            ),
+            (
+                "engines_bare",
+                engine_kernel_source(sampler.device_functions(), bare),
+                &ENGINE_KERNEL_NAMES[..],
+                &["sm_90"][..],
+            ),
         ];
-        for (what, source, kernels) in units {
+        for (what, source, kernels, archs) in units {
             let source = source.expect("the template's slots are filled");
-            for arch in ["sm_80", "sm_90"] {
+            for &arch in archs {
                 let name = format!("{}_{what}.cu", built_in.name);
                 let ptx = nvrtc::compile_ptx(&name, &source, arch).unwrap_or_else(|e| panic!("{e}"));
                 for kernel in kernels {

@@ -339,10 +339,13 @@ pub const ENGINE_KERNEL_NAMES: [&str; 26] = [
 ];
 
 /// The engines' kernels with `device_functions` (a sampler's emitted hooks) fused in.
-pub fn engine_kernel_source(device_functions: &str) -> Result<String, crate::template::TemplateError> {
+pub fn engine_kernel_source(
+    device_functions: &str,
+    traits: super::layout::ViewTraits,
+) -> Result<String, crate::template::TemplateError> {
     ENGINE_KERNELS.fill(&[
         ("PRELUDE", crate::cuda::PRELUDE),
-        ("VIEW", &super::layout::view_cuda()),
+        ("VIEW", &super::layout::view_cuda(traits)),
         ("ENGINE", &engine_cuda()),
         ("PROGRAM", device_functions),
         ("TRANSIT", TRANSIT_KERNELS),
@@ -362,7 +365,11 @@ mod tests {
         assert!(text.contains("struct glp_sample_batch {"));
         assert!(text.contains("struct glp_subgraph_batch {"));
         assert!(text.contains(&format!("#define GLP_SUBGRAPH_THREADS {SUBGRAPH_THREADS}u ")));
-        let source = engine_kernel_source("struct glp_sample_params { glp_u32 unused; };").unwrap();
+        let source = engine_kernel_source(
+            "struct glp_sample_params { glp_u32 unused; };",
+            super::super::layout::ViewTraits::ANY,
+        )
+        .unwrap();
         for name in ENGINE_KERNEL_NAMES {
             assert!(
                 source.contains(&format!("{name}(const ")) || source.contains(&format!("{name}(GLP_")),

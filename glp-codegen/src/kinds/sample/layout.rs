@@ -116,13 +116,56 @@ pub fn view_constants_cuda() -> String {
     lines.join("\n")
 }
 
+/// Which of the view's optional arrays a module reads: a module compiled for a graph's view
+/// reads only the arrays that view sets, so that the kernels do not test at run time, at every
+/// edge they read, for weights and a partition table the graph does not have. The host derives
+/// them from the very view it passes ([`ViewTraits::of`]); [`ViewTraits::ANY`] reads every
+/// array the view sets (modules that serve any view: the reference kernels, the compile
+/// tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ViewTraits {
+    /// The weight arrays (edge_weights, weight_prefix, max_weights) may be set; when not, a
+    /// hook reads unit weights.
+    pub weighted: bool,
+    /// The partition table may be set (edges in host memory); when not, every edge is read
+    /// from `targets`.
+    pub host_edges: bool,
+}
+
+impl ViewTraits {
+    /// Every optional array read where the view sets it.
+    pub const ANY: ViewTraits = ViewTraits { weighted: true, host_edges: true };
+
+    /// The traits of a module for `view`: exactly the optional arrays it sets.
+    pub fn of(view: &SampleViewArgs) -> ViewTraits {
+        ViewTraits {
+            weighted: view.edge_weights != 0 || view.weight_prefix != 0 || view.max_weights != 0,
+            host_edges: view.partitions != 0,
+        }
+    }
+
+    /// The view header's `TRAITS` slot.
+    fn cuda(self) -> String {
+        format!(
+            "#define GLP_SAMPLE_WEIGHTED {}\n#define GLP_SAMPLE_HOST_EDGES {}",
+            u8::from(self.weighted),
+            u8::from(self.host_edges)
+        )
+    }
+}
+
 /// The view header as written, with its slots.
 const VIEW_TEMPLATE: Template = Template::new("kinds/sample/view.cuh", include_str!("view.cuh"));
 
-/// The sample view and its intrinsics in CUDA, its constants filled in.
-pub fn view_cuda() -> String {
+/// The sample view and its intrinsics in CUDA for a module with `traits`, its constants
+/// filled in.
+pub fn view_cuda(traits: ViewTraits) -> String {
     VIEW_TEMPLATE
-        .fill(&[("CONSTANTS", &view_constants_cuda()), ("VIEW_STRUCT", &SampleViewArgs::c_definition())])
+        .fill(&[
+            ("CONSTANTS", &view_constants_cuda()),
+            ("VIEW_STRUCT", &SampleViewArgs::c_definition()),
+            ("TRAITS", &traits.cuda()),
+        ])
         .unwrap_or_else(|e| panic!("the sample view header's slots are the layout's: {e}"))
 }
 
@@ -132,7 +175,7 @@ mod tests {
 
     #[test]
     fn every_constant_and_intrinsic_of_the_kind_is_in_the_header() {
-        let view = view_cuda();
+        let view = view_cuda(ViewTraits::ANY);
         assert!(view.contains("#define GLP_SAMPLE_NONE 0xFFFFFFFFu "));
         assert!(view.contains("#define GLP_SAMPLE_NONE_ENTRY 0xFFFFFFFFFFFFFFFFull "));
         assert!(view.contains("#define GLP_SAMPLE_COLLECTIVE 0x1u "));
@@ -146,5 +189,25 @@ mod tests {
         assert!(!view.contains("/*{{"));
         assert!(view.contains(&format!("\n{}\n", SampleViewArgs::c_definition())));
         assert_eq!(std::mem::size_of::<SampleViewArgs>(), 27 * 8 + 12 * 4);
+    }
+
+    #[test]
+    fn a_module_reads_the_optional_arrays_its_view_sets() {
+        let bare = SampleViewArgs::default();
+        assert_eq!(ViewTraits::of(&bare), ViewTraits { weighted: false, host_edges: false });
+        for weighted in [
+            SampleViewArgs { edge_weights: 8, ..bare },
+            SampleViewArgs { weight_prefix: 8, ..bare },
+            SampleViewArgs { max_weights: 8, ..bare },
+        ] {
+            assert_eq!(ViewTraits::of(&weighted), ViewTraits { weighted: true, host_edges: false });
+        }
+        let host = SampleViewArgs { partitions: 8, ..bare };
+        assert_eq!(ViewTraits::of(&host), ViewTraits { weighted: false, host_edges: true });
+        let header = view_cuda(ViewTraits { weighted: false, host_edges: true });
+        assert!(header.contains("\n#define GLP_SAMPLE_WEIGHTED 0\n#define GLP_SAMPLE_HOST_EDGES 1\n"));
+        assert!(
+            view_cuda(ViewTraits::ANY).contains("\n#define GLP_SAMPLE_WEIGHTED 1\n#define GLP_SAMPLE_HOST_EDGES 1\n")
+        );
     }
 }

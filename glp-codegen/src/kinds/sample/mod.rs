@@ -80,7 +80,7 @@ impl SampleProgram {
 pub fn reference_kernel_source(device_functions: &str) -> Result<String, crate::template::TemplateError> {
     REFERENCE_KERNEL.fill(&[
         ("PRELUDE", crate::cuda::PRELUDE),
-        ("VIEW", &layout::view_cuda()),
+        ("VIEW", &layout::view_cuda(layout::ViewTraits::ANY)),
         ("PROGRAM", device_functions),
     ])
 }

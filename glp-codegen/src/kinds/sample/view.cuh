@@ -60,6 +60,25 @@ __device__ __forceinline__ glp_u64 glp_sample_stream_u64(glp_sample_stream& s) {
 
 /*{{VIEW_STRUCT}}*/
 
+// The view's optional arrays as this module reads them. The host compiles a module for what
+// its graph's view holds (glp-codegen's `ViewTraits`: GLP_SAMPLE_WEIGHTED and
+// GLP_SAMPLE_HOST_EDGES, 0 when the view leaves those arrays null), so that on a graph
+// without them their checks fold away (every edge read of an unweighted graph in device
+// memory is then one load, with no test of the weights or the partition table).
+/*{{TRAITS}}*/
+__device__ __forceinline__ const float* glp_sample_edge_weights(const glp_sample_view& view) {
+    return GLP_SAMPLE_WEIGHTED ? view.edge_weights : nullptr;
+}
+__device__ __forceinline__ const double* glp_sample_weight_prefixes(const glp_sample_view& view) {
+    return GLP_SAMPLE_WEIGHTED ? view.weight_prefix : nullptr;
+}
+__device__ __forceinline__ const float* glp_sample_max_weights(const glp_sample_view& view) {
+    return GLP_SAMPLE_WEIGHTED ? view.max_weights : nullptr;
+}
+__device__ __forceinline__ const glp_u64* glp_sample_partition_table(const glp_sample_view& view) {
+    return GLP_SAMPLE_HOST_EDGES ? view.partitions : nullptr;
+}
+
 // A hook whose loops ran past the budget records code GLP_SAMPLE_LOOP_SITE + site (the loop's
 // index in glp-codegen's `loop_sites`, from 1) and id = hook << 32 | vertex.
 __device__ __forceinline__ glp_u64 glp_sample_loop_budget(const glp_sample_view& view) { return view.loop_budget; }
@@ -132,8 +151,9 @@ __device__ __forceinline__ glp_u64 glp_sample_row_offset(const glp_sample_view& 
 // the engine copied the partition to, or the host memory through its mapping, marked by bit 0);
 // a row is whole there from its first edge on.
 __device__ __forceinline__ const glp_u32* glp_sample_edges_at(const glp_sample_view& view, glp_u64 offset) {
-    if (view.partitions == nullptr) return view.targets + offset;
-    const glp_u64 base = view.partitions[offset >> view.partition_shift] & ~1ull;
+    const glp_u64* partitions = glp_sample_partition_table(view);
+    if (partitions == nullptr) return view.targets + offset;
+    const glp_u64 base = partitions[offset >> view.partition_shift] & ~1ull;
     return (const glp_u32*)base + (offset & ((1ull << view.partition_shift) - 1ull));
 }
 // v's neighbours (v < num_vertices): the cached row or the CSR's.
@@ -166,13 +186,15 @@ __device__ __forceinline__ glp_u32 glp_sample_edge(const glp_sample_view& view, 
 }
 __device__ __forceinline__ double glp_sample_edge_weight(const glp_sample_view& view, glp_u32 v, glp_u64 i) {
     if (i >= glp_sample_degree(view, v)) return 0.0;
-    return view.edge_weights ? (double)view.edge_weights[glp_sample_row_offset(view, v) + i] : 1.0;
+    const float* weights = glp_sample_edge_weights(view);
+    return weights ? (double)weights[glp_sample_row_offset(view, v) + i] : 1.0;
 }
 __device__ __forceinline__ double glp_sample_weight_prefix(const glp_sample_view& view, glp_u32 v, glp_u64 i) {
     const glp_u64 d = glp_sample_degree(view, v);
     if (d == 0ull) return 0.0;
     if (i > d - 1ull) i = d - 1ull;
-    return view.weight_prefix ? view.weight_prefix[glp_sample_row_offset(view, v) + i] : (double)(i + 1ull);
+    const double* prefix = glp_sample_weight_prefixes(view);
+    return prefix ? prefix[glp_sample_row_offset(view, v) + i] : (double)(i + 1ull);
 }
 __device__ __forceinline__ double glp_sample_total_weight(const glp_sample_view& view, glp_u32 v) {
     const glp_u64 d = glp_sample_degree(view, v);
@@ -180,7 +202,8 @@ __device__ __forceinline__ double glp_sample_total_weight(const glp_sample_view&
 }
 __device__ __forceinline__ double glp_sample_max_weight(const glp_sample_view& view, glp_u32 v) {
     if (glp_sample_degree(view, v) == 0ull) return 0.0;
-    return view.max_weights ? (double)view.max_weights[v] : 1.0;
+    const float* max_weights = glp_sample_max_weights(view);
+    return max_weights ? (double)max_weights[v] : 1.0;
 }
 // The first index in [begin, end) whose prefix sum exceeds x (end when none does).
 __device__ __forceinline__ glp_u64 glp_sample_partition(const double* prefix, glp_u64 begin, glp_u64 end, double x) {
@@ -194,9 +217,10 @@ __device__ __forceinline__ glp_u64 glp_sample_partition(const double* prefix, gl
 __device__ __forceinline__ glp_u64 glp_sample_weighted_edge(const glp_sample_view& view, glp_u32 v, double x) {
     const glp_u64 d = glp_sample_degree(view, v);
     if (d == 0ull) return 0ull;
-    if (view.weight_prefix) {
+    const double* prefix = glp_sample_weight_prefixes(view);
+    if (prefix) {
         const glp_u64 begin = glp_sample_row_offset(view, v);
-        return glp_sample_partition(view.weight_prefix, begin, begin + d, x) - begin;
+        return glp_sample_partition(prefix, begin, begin + d, x) - begin;
     }
     // Unweighted: edge floor(x), at most d (NaN and negative x give 0, as Rust's saturating cast).
     if (!(x >= 0.0)) return 0ull;

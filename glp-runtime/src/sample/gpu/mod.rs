@@ -83,6 +83,7 @@ use crate::sample::roots::InitialSamples;
 use crate::sample::schedule::Schedule;
 use crate::sample::sink::{self, SampleSink, StreamSummary};
 use glp_codegen::kinds::sample::engine::engine_kernel_source;
+use glp_codegen::kinds::sample::layout::ViewTraits;
 
 /// Which engine samples (`--engine`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -234,7 +235,9 @@ fn with_context<R>(
         return Err(Error::invalid("a batch of samples must hold at least 1 sample"));
     }
     let schedule = Schedule::of(graph.host(), sampler)?;
-    let module = SamplerModule::load(gpu, sampler, "engines", engine_kernel_source)?;
+    // The module reads the optional arrays (weights, partition table) of this graph's view only.
+    let traits = ViewTraits::of(&graph.view());
+    let module = SamplerModule::load(gpu, sampler, "engines", |hooks| engine_kernel_source(hooks, traits))?;
     let budget = match config.device_memory {
         Some(bytes) if bytes <= graph.bytes() => {
             return Err(Error::TooLarge(format!(

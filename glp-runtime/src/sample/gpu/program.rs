@@ -32,7 +32,7 @@ impl SamplerModule {
         gpu: &Gpu,
         sampler: &dyn CompiledSampler,
         what: &str,
-        fuse: fn(&str) -> std::result::Result<String, glp_codegen::template::TemplateError>,
+        fuse: impl FnOnce(&str) -> std::result::Result<String, glp_codegen::template::TemplateError>,
     ) -> Result<Self> {
         let source =
             fuse(sampler.device_functions()).map_err(|e| Error::KernelCompile(format!("the sampler {what}: {e}")))?;

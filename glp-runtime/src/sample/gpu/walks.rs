@@ -120,7 +120,12 @@ pub(super) fn walk_packing(
 /// step, and the walks' uneven lengths remain. A hand-written node2vec kernel confirmed it
 /// (com-DBLP, H100: 2.25 ms nested, 2.11 ms with the loop flattened, 2.66 ms flattened when the
 /// previous vertex is read from the walk): the rounds serialise their branches' reads, so
-/// divergence costs latency either way.
+/// divergence costs latency either way. What bounds it (ncu, H100, com-DBLP, p=2 q=0.5, the
+/// plain kernel): issuing, not memory. A warp's step lasts as many rejection rounds as its
+/// slowest walker needs (6.4 rounds a step for 1.6 attempts a walker), so 8.5 of 32 threads
+/// are active on average; 2.06 G warp instructions with issue slots 64% busy and L2 27%
+/// busy, then 1.85 G once modules were compiled for their graph's arrays (`ViewTraits`); 48
+/// registers, and bounding it to 40 (12 blocks per SM) lost (3.0 ms against 2.9).
 pub(super) fn walk_kernel(packing: Option<Packing>, single: bool) -> (&'static str, u32) {
     match (packing, single) {
         (Some(Packing::Wide), false) => ("glp_sample_walks_packed", WALKERS_PER_THREAD),
