@@ -8,7 +8,7 @@ use proc_macro::TokenStream;
 
 /// Compiles a label propagation variant: put it on `impl LpVariant for YourStruct`.
 ///
-/// The impl is kept as written (each method marked `#[inline(always)]`, so that the engines'
+/// The impl is kept as written (each hook and helper marked `#[inline(always)]`, so that the engines'
 /// loops inline the hooks); the macro adds an impl of `glp::lp::CompiledVariant` with the
 /// CUDA device functions of the hooks, the features they use and the parameter values.
 /// `#[glp::lp_variant(debug)]` prints the generated CUDA while compiling.
@@ -19,7 +19,7 @@ pub fn lp_variant(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Compiles a graph sampler: put it on `impl Sampler for YourStruct`.
 ///
-/// The impl is kept as written (each method marked `#[inline(always)]`, so that the engines'
+/// The impl is kept as written (each hook and helper marked `#[inline(always)]`, so that the engines'
 /// loops inline the hooks); the macro adds an impl of `glp::sample::CompiledSampler` with
 /// the CUDA device functions of the hooks, the view facilities they use and the parameter
 /// values. The trait's host methods (`validate`, `name`, `failure`) stay ordinary Rust.

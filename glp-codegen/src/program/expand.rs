@@ -63,17 +63,19 @@ pub fn compile_attribute(
     }
 }
 
-/// The impl as written, each method without an inline attribute of its own marked
-/// `#[inline(always)]`. The engines are generic over the program and call a hook once per
-/// item (a walk step, a vertex); the program's impl lives in the user's crate, and rustc kept
-/// such calls out of line even with `#[inline]` (measured on the CPU walk engine), each with
-/// its view built in memory. Hooks are small by construction (the compiler's subset), so
-/// forcing them inline costs little code.
-pub fn inlined_item(item: &syn::ItemImpl) -> TokenStream {
+/// The impl as written, each method the compiler takes (hooks and helpers, not the kind's
+/// host methods) without an inline attribute of its own marked `#[inline(always)]`. The
+/// engines are generic over the program and call a hook once per item (a walk step, a
+/// vertex); the program's impl lives in the user's crate, and rustc kept such calls out of
+/// line even with `#[inline]` (measured on the CPU walk engine), each with its view built in
+/// memory. Hooks are small by construction (the compiler's subset), so forcing them inline
+/// costs little code; host methods (`validate`, ...) run once a run and stay as written.
+pub fn inlined_item(kind: &KindSpec, item: &syn::ItemImpl) -> TokenStream {
     let mut item = item.clone();
     for member in &mut item.items {
         if let syn::ImplItem::Fn(function) = member {
-            if !function.attrs.iter().any(|attr| attr.path().is_ident("inline")) {
+            let host = kind.host_methods.iter().any(|m| function.sig.ident == m);
+            if !host && !function.attrs.iter().any(|attr| attr.path().is_ident("inline")) {
                 function.attrs.push(syn::parse_quote!(#[inline(always)]));
             }
         }
@@ -169,5 +171,40 @@ fn scalar_variant(s: Scalar) -> &'static str {
         Scalar::U64 => "U64",
         Scalar::F32 => "F32",
         Scalar::F64 => "F64",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The methods of `tokens` (an impl) marked `#[inline(always)]`, by name.
+    fn always_inlined(tokens: TokenStream) -> Vec<String> {
+        let item: syn::ItemImpl = syn::parse2(tokens).expect("an impl");
+        let always: syn::Attribute = syn::parse_quote!(#[inline(always)]);
+        item.items
+            .iter()
+            .filter_map(|member| match member {
+                syn::ImplItem::Fn(f) if f.attrs.contains(&always) => Some(f.sig.ident.to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn hooks_and_helpers_are_inlined_and_host_methods_stay_as_written() {
+        let item: syn::ItemImpl = syn::parse_quote! {
+            impl Sampler for Walk {
+                fn validate(&self) -> Result<()> { Ok(()) }
+                fn next(&self, view: &SampleView<'_>, s: u32, t: VertexId, l: u32, p: u32) -> VertexId { t }
+                #[inline(never)]
+                fn steps(&self) -> u32 { 3 }
+                fn failure(&self) -> Option<String> { None }
+            }
+        };
+        let kind = &crate::kinds::sample::SAMPLE_KIND;
+        assert!(kind.host_methods.contains(&"validate") && kind.host_methods.contains(&"failure"));
+        // `steps` keeps its own inline attribute.
+        assert_eq!(always_inlined(inlined_item(kind, &item)), ["next"]);
     }
 }

@@ -43,6 +43,6 @@ pub fn expand_attribute(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
         }
     };
-    let item = inlined_item(&expansion.item);
+    let item = inlined_item(&super::LP_KIND, &expansion.item);
     quote!(#item #generated)
 }
