@@ -1,5 +1,5 @@
-//! The engines' kernels (`engine_kernels.cu`: sample-parallel, and `transit_kernels.cu`:
-//! transit-parallel, one step at a time) and what the host shares with them, generated from
+//! The engines' kernels (`engine_kernels.cu`: sample-parallel, its walks in
+//! `walk_kernels.cu`, and `transit_kernels.cu`: transit-parallel, one step at a time) and what the host shares with them, generated from
 //! Rust so nothing is written twice: the launch geometry, the per-sample status codes, the
 //! rule for draws without replacement, the transit-parallel step's counters, and the structs
 //! glp-runtime fills ([`SampleBatchArgs`], [`TransitStepArgs`], [`SubgraphArgs`], with
@@ -298,6 +298,10 @@ pub fn engine_cuda() -> String {
     text
 }
 
+/// The walk engines' kernels, in [`ENGINE_KERNELS`]'s `WALKS` slot (their own file: one
+/// engine each, as the transit-parallel step's).
+const WALK_KERNELS: &str = include_str!("walk_kernels.cu");
+
 /// The transit-parallel step's kernels, appended to [`ENGINE_KERNELS`] (their own file: one
 /// engine each).
 const TRANSIT_KERNELS: &str = include_str!("transit_kernels.cu");
@@ -348,6 +352,7 @@ pub fn engine_kernel_source(
         ("VIEW", &super::layout::view_cuda(traits)),
         ("ENGINE", &engine_cuda()),
         ("PROGRAM", device_functions),
+        ("WALKS", WALK_KERNELS),
         ("TRANSIT", TRANSIT_KERNELS),
         ("SUBGRAPHS", SUBGRAPH_KERNELS),
     ])
