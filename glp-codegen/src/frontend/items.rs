@@ -48,7 +48,7 @@ impl Lowerer<'_> {
         let mut bodies: Vec<(&syn::ImplItemFn, Role)> = Vec::new();
         for impl_item in &item.items {
             match impl_item {
-                syn::ImplItem::Fn(f) if self.kind.host_methods.iter().any(|m| f.sig.ident == m) => {
+                syn::ImplItem::Fn(f) if self.kind.is_host_method(&f.sig.ident) => {
                     self.host_methods.push(f.sig.ident.to_string());
                 }
                 syn::ImplItem::Fn(f) => {

@@ -74,8 +74,9 @@ pub fn inlined_item(kind: &KindSpec, item: &syn::ItemImpl) -> TokenStream {
     let mut item = item.clone();
     for member in &mut item.items {
         if let syn::ImplItem::Fn(function) = member {
-            let host = kind.host_methods.iter().any(|m| function.sig.ident == m);
-            if !host && !function.attrs.iter().any(|attr| attr.path().is_ident("inline")) {
+            if !kind.is_host_method(&function.sig.ident)
+                && !function.attrs.iter().any(|attr| attr.path().is_ident("inline"))
+            {
                 function.attrs.push(syn::parse_quote!(#[inline(always)]));
             }
         }

@@ -145,6 +145,11 @@ pub struct IntrinsicSpec {
 }
 
 impl KindSpec {
+    /// Whether `method` is one of the kind's host methods ([`KindSpec::host_methods`]).
+    pub fn is_host_method(&self, method: &syn::Ident) -> bool {
+        self.host_methods.iter().any(|m| method == m)
+    }
+
     pub fn hook_index(&self, name: &str) -> Option<usize> {
         self.hooks.iter().position(|h| h.name == name)
     }
