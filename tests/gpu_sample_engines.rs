@@ -190,6 +190,88 @@ fn every_walk_packing_samples_as_the_cpu() {
     }
 }
 
+/// A walk sampler file whose `next` has `body`.
+fn walk_file(name: &str, body: &str, budget: Option<u64>) -> InterpretedSampler {
+    let source = format!(
+        "struct Walk {{ length: u32 }}\nimpl Sampler for Walk {{\n    fn steps(&self) -> u32 {{ self.length }}\n    \
+         fn sample_size(&self, _step: u32) -> u32 {{ 1 }}\n    fn next(&self, view: &SampleView, _sample: u32, \
+         transit: VertexId, _lane: u32, _step: u32) -> VertexId {{\n{body}\n    }}\n}}\n"
+    );
+    let sampler = InterpretedSampler::from_source(name, &source, &["length=12"]).unwrap();
+    match budget {
+        Some(budget) => sampler.with_loop_budget(budget),
+        None => sampler,
+    }
+}
+
+/// Hooks that loop run on the one-walker kernels, the plain one (graphs in L2) one loop
+/// iteration per round (glp-codegen's `cuda::resumable`): whatever the loop's shape (a `while` with statements before and
+/// after it, a `loop` left by `return`, a loop left by `break`, which runs whole), the walks
+/// are the CPU's; and a call's loop steps are counted as on the CPU: a budget of exactly the
+/// steps a call takes gives the CPU's walks, less stops both with the error at the loop that
+/// ran out, before, in or after the rejection.
+#[test]
+fn hooks_that_loop_walk_as_on_the_cpu_one_iteration_at_a_time() {
+    let Some(gpu) = common::gpu_or_skip("hooks_that_loop_walk_as_on_the_cpu_one_iteration_at_a_time") else { return };
+    let shapes = [
+        (
+            "while.rs",
+            "let degree = view.degree(transit);\nif degree == 0 { return NONE; }\nlet (low, high) = (0.25, 1.0);\n\
+             let mut chosen = NONE;\nlet mut tries = 0u32;\nwhile chosen == NONE {\n\
+             let x = view.edge(transit, view.random_below(degree));\nlet r = view.random_f64();\ntries += 1;\n\
+             if r < low || (r < high && view.degree(x) > 8) { chosen = x; }\n}\n\
+             if tries > 3 { view.edge(transit, 0) } else { chosen }",
+        ),
+        (
+            "loop.rs",
+            "let degree = view.degree(transit);\nif degree == 0 { return NONE; }\nloop {\n\
+             let x = view.edge(transit, view.random_below(degree));\n\
+             if view.random_f64() * 4.0 < (view.degree(x) % 4 + 1) as f64 { return x; }\n}",
+        ),
+        (
+            "break.rs",
+            "let degree = view.degree(transit);\nif degree == 0 { return NONE; }\nlet mut x = view.edge(transit, 0);\n\
+             while true {\nx = view.edge(transit, view.random_below(degree));\nif view.random_f64() < 0.3 { break; }\n}\nx",
+        ),
+    ];
+    for (name, csr) in graphs() {
+        let initial = InitialSamples::every_vertex(csr.num_vertices()).unwrap();
+        for (file, body) in shapes {
+            let sampler = walk_file(file, body, None);
+            for packing in [WalkPacking::Plain, WalkPacking::Narrow, WalkPacking::Wide] {
+                let config = GpuSampleConfig { seed: 8, walk_packing: Some(packing), ..GpuSampleConfig::default() };
+                let (cpu, on_gpu) = both(&gpu, &csr, &sampler, &initial, config);
+                let context = format!("{file} {packing:?} on {name}");
+                let (outcome, stats) = on_gpu.unwrap_or_else(|e| panic!("{context}: {e}"));
+                assert_same(&context, &cpu, &outcome);
+                assert!(stats.walk_kernel.ends_with("_single"), "{context}: {}", stats.walk_kernel);
+            }
+        }
+    }
+    // Nine steps per call: two of a loop before the rejection, then the rejection's (at
+    // least one), and a loop after it whose steps count too.
+    let counted = "let degree = view.degree(transit);\nif degree == 0 { return NONE; }\nlet mut n = 0u32;\n\
+                   while n < 2 { n += 1; }\nlet mut x = NONE;\nwhile x == NONE {\n\
+                   let y = view.edge(transit, view.random_below(degree));\nif n == 2 { x = y; }\n}\n\
+                   for _ in 0..6u32 { n += 1; }\nx";
+    let csr = with_integer_weights(&load("email-Eu-core.txt").csr);
+    let initial = InitialSamples::every_vertex(csr.num_vertices()).unwrap();
+    let config = GpuSampleConfig { seed: 2, ..GpuSampleConfig::default() };
+    let (cpu, on_gpu) = both(&gpu, &csr, &walk_file("counted.rs", counted, Some(9)), &initial, config);
+    assert_same("a budget of exactly the steps of a call", &cpu, &on_gpu.unwrap().0);
+    let graph = SampleGraph::detecting_symmetry(&csr).unwrap();
+    let device = DeviceSampleGraph::upload(&gpu, &graph).unwrap();
+    // Out of steps before the rejection (line 9), in it (line 11) and after it (line 15).
+    for (budget, line) in [(1, 9), (2, 11), (8, 15)] {
+        let short = walk_file("counted.rs", counted, Some(budget));
+        let cpu = sample::run(&graph, &short, &initial, &SampleConfig { seed: 2 }).unwrap_err().to_string();
+        let on_gpu = sample::gpu::run(&gpu, &device, &short, &initial, &config).unwrap_err().to_string();
+        let (at, limit) = (format!("--> counted.rs:{line}:1\n"), format!("may run {budget} iterations"));
+        assert!(cpu.contains(&at) && cpu.contains(&limit), "budget {budget}: {cpu}");
+        assert!(on_gpu.contains(&at) && on_gpu.contains(&limit), "budget {budget}: {on_gpu}");
+    }
+}
+
 #[test]
 fn a_hooks_bad_result_fails_the_gpu_run_with_the_cpus_error() {
     let Some(gpu) = common::gpu_or_skip("a_hooks_bad_result_fails_the_gpu_run_with_the_cpus_error") else { return };

@@ -91,34 +91,52 @@ pub fn let_locals(target: &LetTarget) -> Vec<u32> {
 /// Whether `body`, a loop's body, has a `break` that leaves that loop (one not inside a
 /// nested loop's body).
 pub fn breaks_out(body: &Block) -> bool {
+    jumps(body, &|k| matches!(k, StmtKind::Break))
+}
+
+/// Whether `body`, a loop's body, has a `break` or a `continue` of that loop (one not inside
+/// a nested loop's body).
+pub fn jumps_out(body: &Block) -> bool {
+    jumps(body, &|k| matches!(k, StmtKind::Break | StmtKind::Continue))
+}
+
+/// Whether `body`, a loop's body, has a statement `is_jump` accepts outside nested loops'
+/// bodies.
+fn jumps(body: &Block, is_jump: &impl Fn(&StmtKind) -> bool) -> bool {
     body.stmts.iter().any(|stmt| match &stmt.kind {
-        StmtKind::Break => true,
+        k if is_jump(k) => true,
         StmtKind::Let { init: Some(e), .. }
         | StmtKind::Assign { value: e, .. }
         | StmtKind::Expr(e)
-        | StmtKind::Return(Some(e)) => expr_breaks_out(e),
-        StmtKind::While { cond, .. } => expr_breaks_out(cond),
-        StmtKind::For { start, end, .. } => expr_breaks_out(start) || expr_breaks_out(end),
-        StmtKind::Let { init: None, .. } | StmtKind::Loop { .. } | StmtKind::Continue | StmtKind::Return(None) => false,
-    }) || body.tail.as_deref().is_some_and(expr_breaks_out)
+        | StmtKind::Return(Some(e)) => expr_jumps(e, is_jump),
+        StmtKind::While { cond, .. } => expr_jumps(cond, is_jump),
+        StmtKind::For { start, end, .. } => expr_jumps(start, is_jump) || expr_jumps(end, is_jump),
+        StmtKind::Let { init: None, .. }
+        | StmtKind::Loop { .. }
+        | StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Return(None) => false,
+    }) || body.tail.as_deref().is_some_and(|e| expr_jumps(e, is_jump))
 }
 
-fn expr_breaks_out(e: &Expr) -> bool {
+fn expr_jumps(e: &Expr, is_jump: &impl Fn(&StmtKind) -> bool) -> bool {
     match &e.kind {
         ExprKind::Literal(_) | ExprKind::Local(_) | ExprKind::Param(_) | ExprKind::Error => false,
-        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::TupleField(a, _) => expr_breaks_out(a),
-        ExprKind::Binary(_, a, b) => expr_breaks_out(a) || expr_breaks_out(b),
+        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::TupleField(a, _) => expr_jumps(a, is_jump),
+        ExprKind::Binary(_, a, b) => expr_jumps(a, is_jump) || expr_jumps(b, is_jump),
         ExprKind::Tuple(items)
         | ExprKind::Call(_, items)
         | ExprKind::Intrinsic(_, items)
-        | ExprKind::Math(_, items) => items.iter().any(expr_breaks_out),
+        | ExprKind::Math(_, items) => items.iter().any(|e| expr_jumps(e, is_jump)),
         ExprKind::If { cond, then, otherwise } => {
-            expr_breaks_out(cond) || breaks_out(then) || otherwise.as_deref().is_some_and(expr_breaks_out)
+            expr_jumps(cond, is_jump)
+                || jumps(then, is_jump)
+                || otherwise.as_deref().is_some_and(|e| expr_jumps(e, is_jump))
         }
         ExprKind::Match { scrutinee, arms } => {
-            expr_breaks_out(scrutinee) || arms.iter().any(|arm| expr_breaks_out(&arm.body))
+            expr_jumps(scrutinee, is_jump) || arms.iter().any(|arm| expr_jumps(&arm.body, is_jump))
         }
-        ExprKind::Block(b) => breaks_out(b),
+        ExprKind::Block(b) => jumps(b, is_jump),
     }
 }
 

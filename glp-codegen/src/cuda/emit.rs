@@ -24,8 +24,8 @@
 //! may differ from the host's libm in the last bit; every other operation is IEEE-exact, so
 //! CPU and GPU agree bit for bit when kernels are compiled with `--fmad=false`.
 
-use super::loop_guard;
 use super::namer::Namer;
+use super::{loop_guard, resumable};
 use crate::ir::*;
 use crate::program::kind::KindSpec;
 use std::collections::BTreeSet;
@@ -104,16 +104,24 @@ pub fn emit_program(kind: &KindSpec, program: &Program) -> String {
     for (i, f) in program.functions.iter().enumerate() {
         out.push('\n');
         let proto = loop_guard::prototype(kind, f, looping[i]);
-        let site_codes = sites
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.function as usize == i)
-            .map(|(code, s)| (s.span, code + 1))
-            .collect();
-        FunctionEmitter::new(kind, program, f, &looping, site_codes).emit(&proto, &mut out);
-        if let (true, Some(hook)) = (looping[i], f.role.hook_index()) {
+        let site_codes = || {
+            sites
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.function as usize == i)
+                .map(|(code, s)| (s.span, code + 1))
+                .collect()
+        };
+        FunctionEmitter::new(kind, program, f, &looping, site_codes()).emit(&proto, &mut out);
+        let hook = f.role.hook_index();
+        if let (true, Some(hook)) = (looping[i], hook) {
             out.push('\n');
             loop_guard::emit_hook_wrapper(kind, f, hook, &mut out);
+        }
+        if let Some(hook) = hook.filter(|&h| kind.hooks[h].resumable) {
+            out.push('\n');
+            let emitter = FunctionEmitter::new(kind, program, f, &looping, site_codes());
+            resumable::emit_resumable_hook(emitter, looping[i], hook, &mut out);
         }
     }
     out
@@ -158,18 +166,25 @@ fn tuple_types(program: &Program) -> BTreeSet<Vec<Scalar>> {
     set
 }
 
-struct FunctionEmitter<'a> {
-    kind: &'a KindSpec,
+pub(super) struct FunctionEmitter<'a> {
+    pub(super) kind: &'a KindSpec,
+    pub(super) function: &'a Function,
     program: &'a Program,
-    function: &'a Function,
     /// Per function of the program: whether it loops (takes the step counter).
     looping: &'a [bool],
     /// The site code of each loop of this function, by the loop statement's span.
     site_codes: Vec<(SpanId, usize)>,
     namer: Namer,
     names: Vec<String>,
-    out: String,
-    indent: usize,
+    /// Per local: whether it lives in a resumable hook's frame ([`resumable`]): its `let`
+    /// assigns the member, which the function binds by reference on entry.
+    frame: Vec<bool>,
+    /// Whether this emits one of a resumable hook's functions ([`resumable`]): a `return`
+    /// stores its value in [`resumable::RESULT`] and returns true (the call finished), and a
+    /// loop out of steps returns false (the caller reads the guard).
+    resumable: bool,
+    pub(super) out: String,
+    pub(super) indent: usize,
 }
 
 impl<'a> FunctionEmitter<'a> {
@@ -186,15 +201,57 @@ impl<'a> FunctionEmitter<'a> {
         for &p in &function.params {
             names[p as usize] = namer.name(&function.locals[p as usize].name);
         }
-        FunctionEmitter { kind, program, function, looping, site_codes, namer, names, out: String::new(), indent: 1 }
+        let frame = vec![false; function.locals.len()];
+        FunctionEmitter {
+            kind,
+            program,
+            function,
+            looping,
+            site_codes,
+            namer,
+            names,
+            frame,
+            resumable: false,
+            out: String::new(),
+            indent: 1,
+        }
+    }
+
+    /// Switches to emitting a resumable hook's functions whose frame holds `frame`: names
+    /// them first, in order, so that every function of the hook gives them the same names.
+    pub(super) fn resumable(&mut self, frame: &[LocalId]) {
+        self.resumable = true;
+        for &id in frame {
+            self.frame[id as usize] = true;
+            self.local_name(id);
+        }
     }
 
     /// Counts one iteration of the loop `stmt` (first statement of its body).
-    fn loop_step(&mut self, stmt: &Stmt) {
+    pub(super) fn loop_step(&mut self, stmt: &Stmt) {
         // Every loop statement is in the site table the codes come from (same program).
         let site = self.site_codes.iter().find(|(span, _)| *span == stmt.span).map(|&(_, code)| code);
         let site = site.unwrap_or_else(|| panic!("a loop of `{}` missing from its site table", self.function.name));
-        self.line(&loop_guard::step(site, &self.function.ret));
+        let step = if self.resumable {
+            loop_guard::step_returning(site, " false")
+        } else {
+            loop_guard::step(site, &self.function.ret)
+        };
+        self.line(&step);
+    }
+
+    /// `{type} {name} = {value};` declaring local `id`, or `{name} = {value};` for a frame
+    /// local; `value` `None` gives the zero of the type.
+    fn declare(&mut self, id: LocalId, value: Option<&str>) {
+        let cty = self.ctype(&self.function.locals[id as usize].ty);
+        let name = self.local_name(id);
+        let line = match (self.frame[id as usize], value) {
+            (false, Some(v)) => format!("{cty} {name} = {v};"),
+            (false, None) => format!("{cty} {name}{{}};"),
+            (true, Some(v)) => format!("{name} = {v};"),
+            (true, None) => format!("{name} = {{}};"),
+        };
+        self.line(&line);
     }
 
     fn emit(mut self, prototype: &str, out: &mut String) {
@@ -218,7 +275,7 @@ impl<'a> FunctionEmitter<'a> {
         out.push_str("}\n");
     }
 
-    fn line(&mut self, text: &str) {
+    pub(super) fn line(&mut self, text: &str) {
         for _ in 0..self.indent {
             self.out.push_str("    ");
         }
@@ -226,7 +283,7 @@ impl<'a> FunctionEmitter<'a> {
         self.out.push('\n');
     }
 
-    fn local_name(&mut self, id: LocalId) -> String {
+    pub(super) fn local_name(&mut self, id: LocalId) -> String {
         if self.names[id as usize].is_empty() {
             let name = self.namer.name(&self.function.locals[id as usize].name);
             self.names[id as usize] = name;
@@ -234,11 +291,11 @@ impl<'a> FunctionEmitter<'a> {
         self.names[id as usize].clone()
     }
 
-    fn ctype(&self, ty: &Type) -> String {
+    pub(super) fn ctype(&self, ty: &Type) -> String {
         c_type(self.kind, ty)
     }
 
-    fn block_stmts(&mut self, block: &Block) {
+    pub(super) fn block_stmts(&mut self, block: &Block) {
         for stmt in &block.stmts {
             self.stmt(stmt);
         }
@@ -258,7 +315,7 @@ impl<'a> FunctionEmitter<'a> {
     }
 
     /// Emits `e` as a statement, writing its value to `target` if given.
-    fn expr_into(&mut self, e: &Expr, target: Option<&str>) {
+    pub(super) fn expr_into(&mut self, e: &Expr, target: Option<&str>) {
         match (&e.kind, target) {
             (ExprKind::If { .. } | ExprKind::Match { .. } | ExprKind::Block(_), _) => self.control_flow(e, target),
             (_, Some(t)) if e.ty != Type::Never => {
@@ -269,7 +326,7 @@ impl<'a> FunctionEmitter<'a> {
         }
     }
 
-    fn expr_stmt(&mut self, e: &Expr) {
+    pub(super) fn expr_stmt(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::If { .. } | ExprKind::Match { .. } | ExprKind::Block(_) => self.control_flow(e, None),
             _ => {
@@ -339,7 +396,7 @@ impl<'a> FunctionEmitter<'a> {
         }
     }
 
-    fn stmt(&mut self, stmt: &Stmt) {
+    pub(super) fn stmt(&mut self, stmt: &Stmt) {
         match &stmt.kind {
             StmtKind::Let { target, init } => match target {
                 LetTarget::Local(id) if is_void(&self.function.locals[*id as usize].ty) => {
@@ -348,33 +405,23 @@ impl<'a> FunctionEmitter<'a> {
                         self.expr_into(e, None);
                     }
                 }
-                LetTarget::Local(id) => {
-                    let ty = self.function.locals[*id as usize].ty.clone();
-                    let cty = self.ctype(&ty);
-                    match init {
-                        Some(e) if needs_statements(e) => {
-                            let name = self.local_name(*id);
-                            self.line(&format!("{cty} {name}{{}};"));
-                            self.expr_into(e, Some(&name));
-                        }
-                        Some(e) => {
-                            let value = self.expr(e);
-                            let name = self.local_name(*id);
-                            self.line(&format!("{cty} {name} = {value};"));
-                        }
-                        None => {
-                            let name = self.local_name(*id);
-                            self.line(&format!("{cty} {name}{{}};"));
-                        }
+                LetTarget::Local(id) => match init {
+                    Some(e) if needs_statements(e) => {
+                        self.declare(*id, None);
+                        let name = self.local_name(*id);
+                        self.expr_into(e, Some(&name));
                     }
-                }
+                    Some(e) => {
+                        let value = self.expr(e);
+                        self.declare(*id, Some(&value));
+                    }
+                    None => self.declare(*id, None),
+                },
                 LetTarget::Tuple(items) => {
                     let Some(e) = init else {
                         // `let (a, b);`: assigned later.
                         for id in items.iter().flatten() {
-                            let cty = self.ctype(&self.function.locals[*id as usize].ty);
-                            let name = self.local_name(*id);
-                            self.line(&format!("{cty} {name}{{}};"));
+                            self.declare(*id, None);
                         }
                         return;
                     };
@@ -389,10 +436,7 @@ impl<'a> FunctionEmitter<'a> {
                     }
                     for (i, item) in items.iter().enumerate() {
                         if let Some(id) = item {
-                            let ty = self.function.locals[*id as usize].ty.clone();
-                            let cty = self.ctype(&ty);
-                            let name = self.local_name(*id);
-                            self.line(&format!("{cty} {name} = {tmp}._{i};"));
+                            self.declare(*id, Some(&format!("{tmp}._{i}")));
                         }
                     }
                 }
@@ -483,16 +527,30 @@ impl<'a> FunctionEmitter<'a> {
             }
             StmtKind::Break => self.line("break;"),
             StmtKind::Continue => self.line("continue;"),
+            StmtKind::Return(None) if self.resumable => self.line("return true;"),
             StmtKind::Return(None) => self.line("return;"),
             StmtKind::Return(Some(e)) => {
                 let v = self.value(e);
-                self.line(&format!("return {v};"));
+                if self.resumable {
+                    self.finish(&v);
+                } else {
+                    self.line(&format!("return {v};"));
+                }
             }
         }
     }
 
+    /// Ends a resumable hook's call with `value` (a C expression of the hook's type, or empty
+    /// for a unit hook).
+    pub(super) fn finish(&mut self, value: &str) {
+        if !value.is_empty() && !is_void(&self.function.ret) {
+            self.line(&format!("{} = {value};", resumable::RESULT));
+        }
+        self.line("return true;");
+    }
+
     /// The value of `e`, hoisting statements into a temporary when it needs them.
-    fn value(&mut self, e: &Expr) -> String {
+    pub(super) fn value(&mut self, e: &Expr) -> String {
         if is_void(&e.ty) && needs_statements(e) {
             // No value to keep (C has no void variables): run the statements.
             self.expr_into(e, None);
@@ -553,7 +611,7 @@ impl<'a> FunctionEmitter<'a> {
 
     /// A C expression for `e`. Sub-expressions that need statements are hoisted first, in
     /// evaluation order (short-circuit operators keep theirs).
-    fn expr(&mut self, e: &Expr) -> String {
+    pub(super) fn expr(&mut self, e: &Expr) -> String {
         match &e.kind {
             ExprKind::Literal(l) => literal(*l, e.ty.scalar().unwrap_or(Scalar::I32)),
             ExprKind::Local(id) if is_void(&self.function.locals[*id as usize].ty) => "((void)0)".to_string(),
@@ -643,7 +701,7 @@ impl<'a> FunctionEmitter<'a> {
 }
 
 /// Whether `e` contains an `if`, `match` or block (which C cannot write as an expression).
-fn needs_statements(e: &Expr) -> bool {
+pub(super) fn needs_statements(e: &Expr) -> bool {
     let mut found = false;
     crate::visit::walk_expr(e, &mut |x: &Expr| {
         found |= matches!(x.kind, ExprKind::If { .. } | ExprKind::Match { .. } | ExprKind::Block(_));
@@ -661,7 +719,7 @@ fn has_calls(e: &Expr) -> bool {
 }
 
 /// Types without values in C (`()` and never): no variable can hold them.
-fn is_void(ty: &Type) -> bool {
+pub(super) fn is_void(ty: &Type) -> bool {
     matches!(ty, Type::Unit | Type::Never)
 }
 

@@ -30,13 +30,20 @@ pub fn argument_names(f: &Function) -> Vec<String> {
     f.params.iter().map(|&p| namer.name(&f.locals[p as usize].name)).collect()
 }
 
-/// The declaration of `f`'s body: the parameter block, its arguments and, when it loops, the
-/// step counter.
-pub fn prototype(kind: &KindSpec, f: &Function, looping: bool) -> String {
+/// The declared parameters every emitted function of `f` starts with: the parameter block
+/// and `f`'s arguments.
+pub fn parameters(kind: &KindSpec, f: &Function) -> Vec<String> {
     let mut args = vec![format!("const {}& self", params_struct(kind))];
     for (&p, name) in f.params.iter().zip(argument_names(f)) {
         args.push(format!("{} {name}", c_type(kind, &f.locals[p as usize].ty)));
     }
+    args
+}
+
+/// The declaration of `f`'s body: the parameter block, its arguments and, when it loops, the
+/// step counter.
+pub fn prototype(kind: &KindSpec, f: &Function, looping: bool) -> String {
+    let mut args = parameters(kind, f);
     if looping {
         args.push(format!("glp_loop_guard& {GUARD}"));
     }
@@ -46,7 +53,11 @@ pub fn prototype(kind: &KindSpec, f: &Function, looping: bool) -> String {
 /// The statement that counts one iteration of loop `site` in a function returning `ret`:
 /// once the budget is spent, the function returns the zero of its type at once.
 pub fn step(site: usize, ret: &Type) -> String {
-    let value = if matches!(ret, Type::Unit | Type::Never) { "" } else { " {}" };
+    step_returning(site, if matches!(ret, Type::Unit | Type::Never) { "" } else { " {}" })
+}
+
+/// [`step`] returning `value` (with its leading space) once the budget is spent.
+pub fn step_returning(site: usize, value: &str) -> String {
     format!("if (glp_loop_exhausted({GUARD}, {site}u)) return{value};")
 }
 
@@ -54,44 +65,66 @@ pub fn step(site: usize, ret: &Type) -> String {
 /// the step counter from the kind's budget, calls the body, and when a loop ran out records
 /// the site, the hook and the vertex with the kind's `loop_fault` and returns the hook's
 /// neutral value.
-///
-/// Panics if the kind's hook takes no context (every kind's hooks do: the budget and the
-/// fault record are the context's).
 pub fn emit_hook_wrapper(kind: &KindSpec, f: &Function, hook: usize, out: &mut String) {
-    let spec = &kind.hooks[hook];
-    let names = argument_names(f);
-    let context = spec
-        .args
-        .iter()
-        .position(|(_, a)| *a == HookArg::Context)
-        .unwrap_or_else(|| panic!("hook `{}` of kind `{}` takes no context", spec.name, kind.trait_name));
-    let ctx = &names[context];
-    let vertex = spec.vertex_arg.map_or("0u", |arg| names[arg].as_str());
-    let prefix = kind.c_prefix;
     let mut args = vec!["self".to_string()];
-    args.extend(names.iter().cloned());
+    args.extend(argument_names(f));
     args.push(GUARD.to_string());
     let call = format!("{}({})", body_name(kind, f, true), args.join(", "));
     let void = matches!(f.ret, Type::Unit | Type::Never);
-    let _ = writeln!(out, "// `{}` with the step budget of its loops (glp-codegen's `loops`).", spec.name);
+    let _ = writeln!(out, "// `{}` with the step budget of its loops (glp-codegen's `loops`).", kind.hooks[hook].name);
     let _ = writeln!(out, "{} {{", prototype(kind, f, false));
-    let _ = writeln!(out, "    glp_loop_guard {GUARD} = glp_loop_guard_new({prefix}loop_budget({ctx}));");
+    let _ = writeln!(out, "    glp_loop_guard {GUARD} = {};", new_guard(kind, f, hook));
     if void {
         let _ = writeln!(out, "    {call};");
     } else {
         let _ = writeln!(out, "    const {} glp_value = {call};", c_type(kind, &f.ret));
     }
     let _ = writeln!(out, "    if ({GUARD}.site != 0u) {{");
-    let _ = writeln!(out, "        {prefix}loop_fault({ctx}, {GUARD}.site, {hook}u, {vertex});");
+    let _ = writeln!(out, "        {};", fault_call(kind, f, hook, GUARD));
     if void {
         let _ = writeln!(out, "        return;");
         let _ = writeln!(out, "    }}");
     } else {
-        let _ = writeln!(out, "        return {};", neutral(kind, spec.neutral, &f.ret, &names));
+        let _ = writeln!(out, "        return {};", neutral_value(kind, f, hook));
         let _ = writeln!(out, "    }}");
         let _ = writeln!(out, "    return glp_value;");
     }
     let _ = writeln!(out, "}}");
+}
+
+/// A fresh step counter for one call of hook `f` (number `hook` of the kind), from the
+/// kind's budget.
+pub fn new_guard(kind: &KindSpec, f: &Function, hook: usize) -> String {
+    format!("glp_loop_guard_new({}loop_budget({}))", kind.c_prefix, context_name(kind, f, hook))
+}
+
+/// The call of the kind's `loop_fault` reporting that `guard` (a C `glp_loop_guard`) ran out
+/// in hook `f` (number `hook` of the kind).
+///
+/// Panics if the kind's hook takes no context (every kind's hooks do: the budget and the
+/// fault record are the context's).
+pub fn fault_call(kind: &KindSpec, f: &Function, hook: usize, guard: &str) -> String {
+    let spec = &kind.hooks[hook];
+    let names = argument_names(f);
+    let vertex = spec.vertex_arg.map_or("0u", |arg| names[arg].as_str());
+    format!("{}loop_fault({}, {guard}.site, {hook}u, {vertex})", kind.c_prefix, context_name(kind, f, hook))
+}
+
+/// The C name of hook `f`'s context argument (the kind's view), for its loop budget.
+pub fn context_name(kind: &KindSpec, f: &Function, hook: usize) -> String {
+    let spec = &kind.hooks[hook];
+    let context = spec
+        .args
+        .iter()
+        .position(|(_, a)| *a == HookArg::Context)
+        .unwrap_or_else(|| panic!("hook `{}` of kind `{}` takes no context", spec.name, kind.trait_name));
+    argument_names(f).swap_remove(context)
+}
+
+/// The C value of hook `f`'s neutral value (number `hook` of the kind), what it returns when
+/// its loops ran out.
+pub fn neutral_value(kind: &KindSpec, f: &Function, hook: usize) -> String {
+    neutral(kind, kind.hooks[hook].neutral, &f.ret, &argument_names(f))
 }
 
 /// The C value of a hook's neutral value `items` for return type `ret`.

@@ -1,12 +1,13 @@
 //! The CUDA back end: typed IR to device functions ([`emit`]), the namer that keeps
 //! generated identifiers legal and distinct ([`namer`]), the step counters of loops
-//! ([`loop_guard`]), and the prelude every kernel starts with (scalar typedefs,
+//! ([`loop_guard`]), hooks run one loop iteration at a time ([`resumable`]), and the prelude every kernel starts with (scalar typedefs,
 //! Rust-semantics helpers, the loop step counter, Philox4x32-10).
 
 pub mod c_struct;
 pub mod emit;
 pub mod loop_guard;
 pub mod namer;
+pub mod resumable;
 
 pub use emit::{c_scalar, c_type, emit_param_expr, emit_program, function_name, params_struct};
 

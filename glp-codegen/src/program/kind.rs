@@ -75,6 +75,10 @@ pub struct HookSpec {
     /// What the hook returns on the GPU when its loops ran out of steps (the run then stops
     /// with an error; [`crate::loops`]): one item per returned scalar.
     pub neutral: &'static [Neutral],
+    /// Whether the CUDA back end also emits the hook one loop iteration at a time, for
+    /// engines that run one call per thread and keep a warp's lanes busy while their loops
+    /// take different numbers of iterations ([`crate::cuda::resumable`]).
+    pub resumable: bool,
     pub doc: &'static str,
 }
 

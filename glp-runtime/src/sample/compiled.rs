@@ -25,4 +25,10 @@ pub trait CompiledSampler: Sampler {
     /// The loops of the hooks, in the order of their site codes
     /// ([`glp_codegen::loops::loop_sites`]): where the GPU's loop faults point.
     fn loop_sites(&self) -> Vec<LoopSite>;
+    /// The loop step budget of one hook call when the sampler sets its own
+    /// ([`super::InterpretedSampler::with_loop_budget`]); `None` (the default): the graph's
+    /// [`glp_codegen::loops::default_loop_budget`]. The CPU and the GPU engines use the same.
+    fn loop_budget(&self) -> Option<u64> {
+        None
+    }
 }

@@ -250,6 +250,10 @@ impl CompiledSampler for InterpretedSampler {
     fn loop_sites(&self) -> Vec<LoopSite> {
         self.loaded.loop_sites()
     }
+
+    fn loop_budget(&self) -> Option<u64> {
+        self.loaded.loop_budget()
+    }
 }
 
 /// The view's methods, as the compiler's intrinsics name them ([`SAMPLE_KIND`]).

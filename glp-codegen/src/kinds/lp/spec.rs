@@ -41,6 +41,7 @@ pub static LP_KIND: KindSpec = KindSpec {
             ret: HookRet::Scalar(U32),
             vertex_arg: Some(1),
             neutral: NO_LABEL,
+            resumable: false,
             doc: "the label v starts with; default: its own id",
         },
         HookSpec {
@@ -49,6 +50,7 @@ pub static LP_KIND: KindSpec = KindSpec {
             ret: HookRet::Scalar(U32),
             vertex_arg: Some(1),
             neutral: NO_LABEL,
+            resumable: false,
             doc: "the label v shows its neighbours this iteration (GLP's PickLabel); default: view.next_label(v)",
         },
         HookSpec {
@@ -57,6 +59,7 @@ pub static LP_KIND: KindSpec = KindSpec {
             ret: HookRet::Pair(U32, F64),
             vertex_arg: Some(1),
             neutral: &[Neutral::Constant("UNLABELLED"), Neutral::Zero],
+            resumable: false,
             doc: "the label and weight neighbour u contributes to v through edge `edge`; default: (view.label(u), 1.0)",
         },
         HookSpec {
@@ -65,6 +68,7 @@ pub static LP_KIND: KindSpec = KindSpec {
             ret: HookRet::Scalar(F64),
             vertex_arg: Some(1),
             neutral: &[Neutral::Arg(3)],
+            resumable: false,
             doc: "the score of a label whose neighbours' weights sum to freq; default: freq",
         },
         HookSpec {
@@ -73,6 +77,7 @@ pub static LP_KIND: KindSpec = KindSpec {
             ret: HookRet::Scalar(U32),
             vertex_arg: Some(1),
             neutral: &[Neutral::Arg(2)],
+            resumable: false,
             doc: "the label v takes given the best-scoring label; default: best",
         },
     ],

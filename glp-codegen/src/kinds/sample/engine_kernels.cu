@@ -7,7 +7,8 @@
 //   thread, each step of every walker before the next step, so a thread keeps that many
 //   independent chains of reads in flight; the walks are written step-major (row l holds the
 //   vertex of every walk at level l, coalesced) and double as the walkers' history (in
-//   walk_kernels.cu, the WALKS slot, with the walks of graphs whose edges stay in host memory);
+//   walk_kernels.cu, the WALKS slot, with the one-walker kernels of hooks that loop, and the
+//   walks of graphs whose edges stay in host memory);
 // - glp_sample_per_sample: any sampler, one thread per sample running the CPU engine's loop
 //   over its steps, its state in a per-sample region of the batch's arena;
 // - glp_sample_per_sample_warp: the same with a warp per sample, whose 32 threads share the

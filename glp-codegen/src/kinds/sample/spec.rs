@@ -123,6 +123,7 @@ pub static SAMPLE_KIND: KindSpec = KindSpec {
             ret: HookRet::Scalar(U32),
             vertex_arg: None,
             neutral: &[Neutral::Zero],
+            resumable: false,
             doc: "the number of steps (walk length, hops); no default",
         },
         HookSpec {
@@ -131,6 +132,7 @@ pub static SAMPLE_KIND: KindSpec = KindSpec {
             ret: HookRet::Scalar(U32),
             vertex_arg: None,
             neutral: &[Neutral::Zero],
+            resumable: false,
             doc: "the draws of a step, per transit (individual) or per sample (collective), or ALL_NEIGHBOURS; no default",
         },
         HookSpec {
@@ -139,6 +141,7 @@ pub static SAMPLE_KIND: KindSpec = KindSpec {
             ret: HookRet::Scalar(U32),
             vertex_arg: None,
             neutral: &[Neutral::Zero],
+            resumable: false,
             doc: "INDIVIDUAL or COLLECTIVE; default: INDIVIDUAL",
         },
         HookSpec {
@@ -147,6 +150,7 @@ pub static SAMPLE_KIND: KindSpec = KindSpec {
             ret: HookRet::Scalar(U32),
             vertex_arg: None,
             neutral: &[Neutral::Zero],
+            resumable: false,
             doc: "ADDED or REPLACE; default: ADDED",
         },
         HookSpec {
@@ -155,6 +159,7 @@ pub static SAMPLE_KIND: KindSpec = KindSpec {
             ret: HookRet::Scalar(Bool),
             vertex_arg: None,
             neutral: &[Neutral::Zero],
+            resumable: false,
             doc: "whether a step's draws from one neighbourhood are distinct; default: false",
         },
         HookSpec {
@@ -163,6 +168,7 @@ pub static SAMPLE_KIND: KindSpec = KindSpec {
             ret: HookRet::Scalar(U32),
             vertex_arg: Some(2),
             neutral: &[Neutral::Constant("NONE")],
+            resumable: true,
             doc: "individual samplers: the neighbour of `transit` draw `lane` adds, or NONE; default: NONE",
         },
         HookSpec {
@@ -171,6 +177,7 @@ pub static SAMPLE_KIND: KindSpec = KindSpec {
             ret: HookRet::Scalar(U64),
             vertex_arg: None,
             neutral: &[Neutral::Constant("NONE_ENTRY")],
+            resumable: false,
             doc: "collective samplers: the combined neighbourhood's entry draw `lane` adds, or NONE_ENTRY; default: NONE_ENTRY",
         },
         HookSpec {
@@ -179,6 +186,7 @@ pub static SAMPLE_KIND: KindSpec = KindSpec {
             ret: HookRet::Scalar(F64),
             vertex_arg: Some(3),
             neutral: &[Neutral::Zero],
+            resumable: false,
             doc: "collective samplers: the weight of the entry (transit, v) for combined_pick; default: 1",
         },
     ],

@@ -4,23 +4,30 @@
 // edges with their targets' rows, and the walks' rows of input ids for outputs that stay on
 // the device.
 
+// The hook's vertex v for a step at transit t of sample `sample`, checked: a vertex that is
+// not a neighbour of its transit stops the walk (GLP_SAMPLE_NONE) and records the smallest
+// such sample in *failed_sample (the host replays it on the CPU for the message).
+__device__ __forceinline__ glp_u32 glp_walk_checked(const glp_sample_view& view, glp_u32 sample, glp_u32 t, glp_u32 v,
+                                                    glp_u64* failed_sample) {
+    if (v != GLP_SAMPLE_NONE && !glp_engine_is_neighbour(view, t, v)) {
+        atomicMin(failed_sample, (glp_u64)sample);
+        return GLP_SAMPLE_NONE;
+    }
+    return v;
+}
+
 // The vertex step `step` of a walk (sample `sample`, at transit t, its view's history and roots
-// set) moves to: the hook's vertex, GLP_SAMPLE_NONE when the walk stops. A draw that is not a
-// neighbour of its transit stops the walk and records the smallest such sample in
-// *failed_sample (the host replays it on the CPU for the message).
+// set) moves to: the hook's vertex, GLP_SAMPLE_NONE when the walk stops. A draw without
+// replacement (`unique`) from an empty row stops it before the hook runs: the CPU engine does
+// not make it. (That test written as a function of its own takes the W-walker kernels 21 PTX
+// instructions more: keep it inline.)
 __device__ __forceinline__ glp_u32 glp_walk_next(const glp_sample_params& params, glp_sample_view& view,
                                                  glp_u32 sample, glp_u32 t, glp_u32 step, bool unique,
                                                  glp_u64* failed_sample) {
-    // A draw without replacement from an empty row, which the CPU engine does not make.
     if (unique && glp_sample_degree(view, t) == 0ull) return GLP_SAMPLE_NONE;
     view.history_levels = step + 1u;
     view.step = step;
-    glp_u32 v = glp_sample_next(params, view, sample, t, 0u, step);
-    if (v != GLP_SAMPLE_NONE && !glp_engine_is_neighbour(view, t, v)) {
-        atomicMin(failed_sample, (glp_u64)sample);
-        v = GLP_SAMPLE_NONE;
-    }
-    return v;
+    return glp_walk_checked(view, sample, t, glp_sample_next(params, view, sample, t, 0u, step), failed_sample);
 }
 
 // A packed walker's row: v's offset and degree from the offsets (v < num_vertices; the host
@@ -40,15 +47,52 @@ __device__ __forceinline__ void glp_walk_row(const glp_sample_view& graph, glp_u
 // PACKING (glp_sample_walks_packed over glp_sample_pack_edges's array, glp_sample_walks_narrow
 // over glp_sample_pack_edges_narrow's): a walker keeps its transit's row (offset, degree) in
 // registers, the view's known row, taken from the packed edge it arrived by, so a step is one
-// 16-byte (8-byte) read instead of the offsets' read and then the edge's. With one walker per
-// thread (hooks that loop: node2vec) it also keeps the vertex before its transit and that
-// vertex's row, the view's prior row, and the membership test finds the drawn vertex's row in
-// the packed edge: a second-order step reads neither the walk nor the offsets (H100, node2vec
-// p=2 q=0.5: R-MAT 22 30.5 -> 26.5 ms against the plain kernel). The plain kernel's hooks read
-// the offsets.
+// 16-byte (8-byte) read instead of the offsets' read and then the edge's. The plain kernel's
+// hooks read the offsets.
 #define GLP_WALKS_PLAIN 0
 #define GLP_WALKS_PACKED 1
 #define GLP_WALKS_NARROW 2
+
+// The view of the walker in slot i: the graph's, with the packed edges of PACKING and the
+// walker's roots and history. Its row, stream and step are set per step.
+template <int PACKING>
+__device__ __forceinline__ glp_sample_view glp_walk_view(const glp_sample_view& graph, const void* packed,
+                                                         glp_u32 target_bits, glp_u32 offset_bits,
+                                                         const glp_u32* roots, glp_u32* walks, glp_u32 count,
+                                                         glp_u64 i) {
+    glp_sample_view view = graph;
+    view.cached_row = nullptr;  // known to the compiler: the checks fold away
+    view.packed_edges = PACKING == GLP_WALKS_PACKED ? (const uint4*)packed : nullptr;
+    view.packed_narrow = PACKING == GLP_WALKS_NARROW ? (const glp_u64*)packed : nullptr;
+    view.packed_target_bits = target_bits;
+    view.packed_offset_bits = offset_bits;
+    view.prior_vertex = GLP_SAMPLE_NONE;  // none: known to the compiler
+    view.roots = roots + i;
+    view.sorted_roots = roots + i;
+    view.root_count = 1u;
+    view.history = walks + i;
+    view.walk_stride = count;
+    view.walk_mask = ~0ull;
+    return view;
+}
+
+// After a step from t to v (not GLP_SAMPLE_NONE) with `stream`: v's row, from the packed edge
+// the hook read when it was that edge, else from the offsets.
+__device__ __forceinline__ void glp_walk_arrive(const glp_sample_view& graph, const glp_sample_stream& stream,
+                                                glp_u32 t, glp_u32 v, glp_u64& offset, glp_u32& degree) {
+    if (stream.last_source == t && stream.last_target == v && stream.last_offset != ~0ull) {
+        offset = stream.last_offset;
+        degree = stream.last_degree;
+    } else {
+        glp_walk_row(graph, v, offset, degree);
+    }
+}
+
+// With one walker per thread (hooks that loop, on packed edges: node2vec beyond L2) a walker
+// also keeps the vertex before its transit and that vertex's row, the view's prior row, and
+// the membership test finds the drawn vertex's row in the packed edge: a second-order step
+// reads neither the walk nor the offsets (H100, node2vec p=2 q=0.5: R-MAT 22 30.5 -> 26.5 ms
+// against the plain kernel).
 template <int PACKING, int W>
 __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const glp_sample_view& graph, glp_u64 seed,
                                           const glp_u32* __restrict__ samples, glp_u32 count, glp_u32 steps,
@@ -83,42 +127,25 @@ __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const
             next[w] = GLP_SAMPLE_NONE;
             if (t == GLP_SAMPLE_NONE) continue;  // a stopped walk
             glp_sample_stream stream = glp_sample_stream_new(seed, sample[w], step, 0u);
-            glp_sample_view view = graph;
-            view.cached_row = nullptr;  // known to the compiler: the checks fold away
-            view.packed_edges = PACKING == GLP_WALKS_PACKED ? (const uint4*)packed : nullptr;
-            view.packed_narrow = PACKING == GLP_WALKS_NARROW ? (const glp_u64*)packed : nullptr;
-            view.packed_target_bits = target_bits;
-            view.packed_offset_bits = offset_bits;
+            glp_sample_view view = glp_walk_view<PACKING>(graph, packed, target_bits, offset_bits, roots, walks, count, i);
             view.known_vertex = t;
             view.known_offset = row_offset[w];
             view.known_degree = row_degree[w];
-            view.prior_vertex = GLP_SAMPLE_NONE;  // none: known to the compiler
             if (PRIOR) {
                 view.prior_vertex = prior[w];
                 view.prior_offset = prior_offset[w];
                 view.prior_degree = prior_degree[w];
             }
             view.stream = &stream;
-            view.roots = roots + i;
-            view.sorted_roots = roots + i;
-            view.root_count = 1u;
-            view.history = walks + i;
-            view.walk_stride = count;
-            view.walk_mask = ~0ull;
             const glp_u32 v = glp_walk_next(params, view, sample[w], t, step, unique, failed_sample);
             next[w] = v;
-            if (v != GLP_SAMPLE_NONE) {
+            if (PACKED && v != GLP_SAMPLE_NONE) {
                 if (PRIOR) {
                     prior[w] = t;
                     prior_offset[w] = row_offset[w];
                     prior_degree[w] = row_degree[w];
                 }
-                if (PACKED && stream.last_source == t && stream.last_target == v && stream.last_offset != ~0ull) {
-                    row_offset[w] = stream.last_offset;
-                    row_degree[w] = stream.last_degree;
-                } else if (PACKED) {  // the hook's vertex came otherwise: read its row
-                    glp_walk_row(graph, v, row_offset[w], row_degree[w]);
-                }
+                glp_walk_arrive(graph, stream, t, v, row_offset[w], row_degree[w]);
             }
         }
         bool running = false;
@@ -130,6 +157,51 @@ __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const
             running |= next[w] != GLP_SAMPLE_NONE;
         }
         if (!running) return;
+    }
+}
+
+// Walks whose hooks loop (node2vec's rejection) over the CSR of a graph in L2, one walker per
+// thread, as glp_walks writes them, one round at a time: a round runs one iteration of the
+// hook's loop (glp_sample_next_resume: the hook split by glp-codegen's `cuda::resumable`),
+// and a walker whose step ended writes its vertex and begins its next step in the next round
+// while the others go on, so that no lane waits for the longest draw of its warp. On a graph
+// in L2 the kernel is bound by issuing, and lanes idle in a warp-synchronous step cost most
+// (node2vec p=2 q=0.5 on com-DBLP: a step's 1.6 attempts took its warp 6.4 rounds, 8.5 of 32
+// lanes active; resumed, 14.2 active and 1.85 -> 1.24 G warp instructions, 2.87 -> 2.61 ms,
+// H200). Beyond L2 the walks are bound by memory and the packed kernels stay warp-synchronous:
+// a warp's walkers drift apart here, so its step-major writes cover several rows (R-MAT 22,
+// resumed: 17x the L2 write sectors, 21.7 -> 27.5 ms).
+__device__ __forceinline__ void glp_walks_resumable(const glp_sample_params& params, const glp_sample_view& graph,
+                                                    glp_u64 seed, const glp_u32* __restrict__ samples, glp_u32 count,
+                                                    glp_u32 steps, const unsigned char* __restrict__ unique_steps,
+                                                    const glp_u32* __restrict__ roots, glp_u32* walks,
+                                                    glp_u64* failed_sample) {
+    const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    const glp_u32 sample = samples[i];
+    glp_u32 t = roots[i];
+    walks[i] = t;
+    glp_sample_view view = glp_walk_view<GLP_WALKS_PLAIN>(graph, nullptr, 0u, 0u, roots, walks, count, i);
+    glp_sample_stream stream;
+    view.stream = &stream;
+    glp_sample_next_frame frame;
+    bool begin = true;
+    for (glp_u32 step = 0; step < steps && t != GLP_SAMPLE_NONE;) {
+        glp_u32 v = GLP_SAMPLE_NONE;
+        bool finished = false;
+        if (begin) {
+            stream = glp_sample_stream_new(seed, sample, step, 0u);
+            view.history_levels = step + 1u;
+            view.step = step;
+            finished = unique_steps[step] != 0 && glp_sample_degree(view, t) == 0ull;  // as glp_walk_next
+        }
+        if (!finished) finished = glp_sample_next_resume(params, view, sample, t, 0u, step, frame, begin, v);
+        begin = finished;
+        if (!finished) continue;
+        v = glp_walk_checked(view, sample, t, v, failed_sample);
+        walks[(glp_u64)(step + 1u) * count + i] = v;
+        t = v;
+        ++step;
     }
 }
 
@@ -147,9 +219,9 @@ extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS) glp_sample
 
 // Walks whose hooks loop (node2vec's rejection): a draw is a loop of data-dependent length, so
 // a thread's walkers would run one after the other whatever the unrolling; one walker per
-// thread takes fewer registers and puts more threads, each a chain of reads, in flight.
+// thread, run one loop iteration per round (glp_walks_resumable).
 extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS) glp_sample_walks_single(GLP_WALK_KERNEL_PARAMS) {
-    glp_walks<GLP_WALKS_PLAIN, 1>(GLP_WALK_KERNEL_ARGS, nullptr, 0u, 0u);
+    glp_walks_resumable(GLP_WALK_KERNEL_ARGS);
 }
 
 extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)

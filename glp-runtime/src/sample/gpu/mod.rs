@@ -296,6 +296,13 @@ struct Context<'r> {
     walk_packing: Option<WalkPacking>,
 }
 
+impl Context<'_> {
+    /// The graph's view for the sampler's hooks (its loop step budget).
+    fn view(&self) -> glp_codegen::kinds::sample::layout::SampleViewArgs {
+        self.module.budgeted(self.graph.view())
+    }
+}
+
 /// The replayed error of `sample`, which the GPU marked as failed: the CPU engine's error for
 /// it, or (should the CPU complete it) an error saying the engines disagree.
 fn replayed_failure(context: &Context<'_>, initial: &InitialSamples, sample: u64) -> Error {

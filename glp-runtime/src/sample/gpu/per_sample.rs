@@ -344,7 +344,7 @@ impl Run<'_, '_> {
         let gpu = context.gpu;
         let arena = Arena::alloc(context, self.initial, ids, capacity, self.sorted, &self.sizes, &self.unique)?;
         self.stats.device_bytes = self.stats.device_bytes.max(arena.bytes());
-        let view = SampleViewArgs { fault: self.fault.device_ptr(), ..context.graph.view() };
+        let view = SampleViewArgs { fault: self.fault.device_ptr(), ..context.view() };
         match &self.plan {
             Plan::Steps(engines) => steps::run(context, &arena, capacity, view, engines, &mut self.stats)?,
             Plan::Fused => {

@@ -23,6 +23,8 @@ pub(super) struct SamplerModule {
     pub params: Vec<u8>,
     name: String,
     loop_sites: Vec<LoopSite>,
+    /// The sampler's own loop step budget ([`CompiledSampler::loop_budget`]).
+    loop_budget: Option<u64>,
 }
 
 impl SamplerModule {
@@ -43,7 +45,14 @@ impl SamplerModule {
             params: param_block(&sampler.param_values()),
             name: sampler.name().to_string(),
             loop_sites: sampler.loop_sites(),
+            loop_budget: sampler.loop_budget(),
         })
+    }
+
+    /// `view` (a graph's) with the sampler's loop step budget when it sets one, as the CPU
+    /// engine runs it.
+    pub fn budgeted(&self, view: SampleViewArgs) -> SampleViewArgs {
+        SampleViewArgs { loop_budget: self.loop_budget.unwrap_or(view.loop_budget), ..view }
     }
 
     /// The error of a loop fault record (`[code, id]` as the view's `fault` holds it), or

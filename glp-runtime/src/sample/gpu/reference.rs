@@ -69,7 +69,7 @@ impl ReferenceKernels {
             root_count: flat.roots.len() as u32,
             history_levels: state.levels.len() as u32,
             step: state.step(),
-            ..graph.view()
+            ..self.module.budgeted(graph.view())
         };
         let lane_shape = Shape::covering(u64::from(lanes), THREADS)?;
         let mut next = Vec::new();
@@ -117,7 +117,7 @@ impl ReferenceKernels {
         }
         let record = gpu.download(&fault)?;
         let place = format!("for sample {sample} at step {}", state.step());
-        if let Some(error) = self.module.loop_fault(&record, graph.view().loop_budget, &place) {
+        if let Some(error) = self.module.loop_fault(&record, view.loop_budget, &place) {
             return Err(error);
         }
         Ok(StepDraws { next, weights, entries })

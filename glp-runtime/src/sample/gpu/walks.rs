@@ -114,18 +114,18 @@ pub(super) fn walk_packing(
 /// The walk kernel for `packing` and its walkers per thread. A hook with a loop (`single`:
 /// node2vec's rejection) runs a thread's walkers one after the other whatever the unrolling:
 /// one walker per thread, and more threads (node2vec on R-MAT 22: 43 ms with four walkers per
-/// thread, 31 ms with one, H100). Resuming the hook's loop one iteration per round, so that a
-/// warp's threads stay busy whatever their loops' lengths, was measured and lost (R-MAT 22:
-/// 41.6 ms; com-DBLP: 3.38 against 3.53): every round then pays for the threads that start a
-/// step, and the walks' uneven lengths remain. A hand-written node2vec kernel confirmed it
-/// (com-DBLP, H100: 2.25 ms nested, 2.11 ms with the loop flattened, 2.66 ms flattened when the
-/// previous vertex is read from the walk): the rounds serialise their branches' reads, so
-/// divergence costs latency either way. What bounds it (ncu, H100, com-DBLP, p=2 q=0.5, the
-/// plain kernel): issuing, not memory. A warp's step lasts as many rejection rounds as its
-/// slowest walker needs (6.4 rounds a step for 1.6 attempts a walker), so 8.5 of 32 threads
-/// are active on average; 2.06 G warp instructions with issue slots 64% busy and L2 27%
-/// busy, then 1.85 G once modules were compiled for their graph's arrays (`ViewTraits`); 48
-/// registers, and bounding it to 40 (12 blocks per SM) lost (3.0 ms against 2.9).
+/// thread, 31 ms with one, H100). What bounds node2vec on a graph in L2 (ncu, com-DBLP, p=2
+/// q=0.5, the plain kernel): issuing, not memory; a warp-synchronous step lasts as many
+/// rejection rounds as its slowest walker needs (6.4 rounds a step for 1.6 attempts a walker),
+/// so 8.5 of 32 threads were active, 1.85 G warp instructions with issue slots 64% busy and L2
+/// 27% busy (H100). The plain one-walker kernel therefore resumes the hook's loop one
+/// iteration per round (glp-codegen's `cuda::resumable`): a walker whose step ended begins the
+/// next while the others go on (14.2 threads active, 1.24 G instructions, 2.87 -> 2.61 ms on an
+/// H200; an earlier hand-written kernel flattened the same way measured 2.25 -> 2.11 ms on the
+/// H100). The packed kernels, used beyond L2 where walks are bound by memory, stay
+/// warp-synchronous: resumed, a warp's walkers drift apart and their step-major writes cover
+/// several rows (R-MAT 22: 17x the L2 write sectors, 21.7 -> 27.5 ms, H200). Bounding the plain
+/// kernel to 40 registers (12 blocks per SM) lost (3.0 ms against 2.9, H100).
 pub(super) fn walk_kernel(packing: Option<Packing>, single: bool) -> (&'static str, u32) {
     match (packing, single) {
         (Some(Packing::Wide), false) => ("glp_sample_walks_packed", WALKERS_PER_THREAD),
@@ -231,7 +231,7 @@ impl WalkShared {
         let unique = gpu.upload("the steps' draw rules", &unique)?;
         let failed = gpu.upload("failed sample", &[u64::MAX])?;
         let fault = gpu.alloc_zeros::<u64>("fault record", 2)?;
-        let view = SampleViewArgs { fault: fault.device_ptr(), ..context.graph.view() };
+        let view = SampleViewArgs { fault: fault.device_ptr(), ..context.view() };
         Ok(WalkShared { unique, failed, fault, view })
     }
 
