@@ -47,7 +47,8 @@ pub enum BenchKind {
     /// cache on the same folder, as a new process sees it). Needs NVRTC, not a GPU.
     Compile(CompileBenchArgs),
     /// Sampling throughput of every built-in sampler (sampled vertices/s and samples/s) on
-    /// one graph, on the CPU engine.
+    /// one graph, on the CPU engine or the GPU's (--backend), with the fraction of the
+    /// device's measured ceiling.
     Sample(Box<super::bench_sample::SampleBenchArgs>),
     /// The GPU's memory ceilings: random reads per second in device memory (1 to 32
     /// dependent chains per thread, and independent reads) on arrays from 8 MiB to 4 GiB,
