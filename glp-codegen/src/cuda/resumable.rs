@@ -37,7 +37,8 @@
 //! not loop, or cannot be split, gets a `_resume` that runs the whole hook at once and an
 //! empty frame: an engine has one code path whatever the hook.
 
-use super::emit::{c_type, function_name, is_void, FunctionEmitter};
+use super::emit::{c_type, function_name};
+use super::function::{is_void, FunctionEmitter};
 use super::loop_guard::{self, argument_names, GUARD};
 use crate::ir::{Block, Expr, ExprKind, Function, LocalId, Stmt, StmtKind};
 use std::fmt::Write as _;
@@ -135,11 +136,10 @@ pub(super) fn emit_resumable_hook(mut emitter: FunctionEmitter<'_>, looping: boo
     args.extend(argument_names(f));
     args.push(FRAME.to_string());
     let result = (!is_void(&f.ret)).then(|| format!("{}& {RESULT}", c_type(kind, &f.ret)));
-    let with_result = |mut list: Vec<String>, item: &str| {
-        list.extend(result.as_ref().map(|_| item.to_string()));
-        list.join(", ")
-    };
-    let call = |part: &str| format!("{name}_{part}({})", with_result(args.clone(), RESULT));
+    if result.is_some() {
+        args.push(RESULT.to_string());
+    }
+    let call = |part: &str| format!("{name}_{part}({})", args.join(", "));
     let header = |emitter: &mut FunctionEmitter<'_>, part: &str, out: &mut String| {
         let mut declared = params.clone();
         declared.extend(result.clone());
