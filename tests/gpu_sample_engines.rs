@@ -206,7 +206,8 @@ fn walk_file(name: &str, body: &str, budget: Option<u64>) -> InterpretedSampler 
 
 /// Hooks that loop run on the one-walker kernels, the plain one (graphs in L2) one loop
 /// iteration per round (glp-codegen's `cuda::resumable`): whatever the loop's shape (a `while` with statements before and
-/// after it, a `loop` left by `return`, a loop left by `break`, which runs whole), the walks
+/// after it, a `loop` left by `return`, a loop left by `break`, which runs whole, an iteration
+/// drawing more random words than a round computes ahead), the walks
 /// are the CPU's; and a call's loop steps are counted as on the CPU: a budget of exactly the
 /// steps a call takes gives the CPU's walks, less stops both with the error at the loop that
 /// ran out, before, in or after the rejection.
@@ -232,6 +233,14 @@ fn hooks_that_loop_walk_as_on_the_cpu_one_iteration_at_a_time() {
             "break.rs",
             "let degree = view.degree(transit);\nif degree == 0 { return NONE; }\nlet mut x = view.edge(transit, 0);\n\
              while true {\nx = view.edge(transit, view.random_below(degree));\nif view.random_f64() < 0.3 { break; }\n}\nx",
+        ),
+        (
+            // Five random words an iteration: more than the block a round computes ahead, so
+            // the buffer is also refilled inside the hook.
+            "five_words.rs",
+            "let degree = view.degree(transit);\nif degree == 0 { return NONE; }\nloop {\n\
+             let a = view.random_f64();\nlet x = view.edge(transit, view.random_below(degree));\n\
+             if a * view.random_f64() < 0.2 { return x; }\n}",
         ),
     ];
     for (name, csr) in graphs() {

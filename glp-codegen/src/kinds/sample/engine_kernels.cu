@@ -122,6 +122,7 @@ __device__ __forceinline__ void glp_engine_view(const glp_sample_batch& b, glp_u
     view.stream = &stream;
     view.packed_edges = nullptr;  // the walk engine's alone: known to the compiler, the checks fold away
     view.packed_narrow = nullptr;
+    view.prior_vertex = GLP_SAMPLE_NONE;  // the walk kernels' alone, as the packed edges
     view.combined = nullptr;
     view.combined_sources = nullptr;
     view.combined_prefix = nullptr;

@@ -15,6 +15,10 @@ struct glp_sample_stream {
     glp_u64 next_block;      // the block the buffer is refilled from
     glp_u32 word0, word1, word2, word3;  // the buffer (named words: no local-memory array)
     glp_u32 used;            // words of the buffer handed out (4: empty)
+    // The block after the buffer, computed ahead (glp_sample_stream_ahead) by an engine that
+    // resumes hooks: the buffer is refilled from it when set.
+    glp_u32 ahead0, ahead1, ahead2, ahead3;
+    bool ahead;
     // The last edge a hook read (glp_sample_edge): a draw equal to it is a neighbour of its
     // transit without a search (the engines' O(1) check of `next`'s result). When it was read
     // from the packed edges, the target's row too (last_offset ~0: not known).
@@ -30,6 +34,7 @@ __device__ __forceinline__ glp_sample_stream glp_sample_stream_new(glp_u64 seed,
     s.stream = (glp_u64)sample | ((glp_u64)step << 32);
     s.next_block = (glp_u64)lane << 32;
     s.used = 4u;
+    s.ahead = false;
     s.last_source = GLP_SAMPLE_NONE;
     s.last_target = GLP_SAMPLE_NONE;
     s.last_offset = ~0ull;
@@ -37,15 +42,43 @@ __device__ __forceinline__ glp_sample_stream glp_sample_stream_new(glp_u64 seed,
     return s;
 }
 
+// Block s.next_block of the stream's Philox counter, into w0..w3 (and the counter moves on).
+__device__ __forceinline__ void glp_sample_stream_block(glp_sample_stream& s, glp_u32& w0, glp_u32& w1, glp_u32& w2,
+                                                        glp_u32& w3) {
+    const glp_philox_out b = glp_philox4x32_10((glp_u32)s.next_block, (glp_u32)(s.next_block >> 32), (glp_u32)s.stream,
+                                               (glp_u32)(s.stream >> 32), s.key0, s.key1);
+    w0 = b.x[0];
+    w1 = b.x[1];
+    w2 = b.x[2];
+    w3 = b.x[3];
+    s.next_block += 1ull;
+}
+
+// Computes the block after the buffer ahead of the draws that will take it (nothing when it
+// already is): the words handed out are the same. An engine that runs a hook's loop one
+// iteration per round calls it once per round, at one place: otherwise each of an
+// iteration's draws (node2vec: its integer, then the two words of its f64) refills the buffer
+// at a place of its own, and a warp runs Philox's 10 rounds at each place a lane needs a
+// block (ncu, node2vec on com-DBLP: three copies with 17, 5 and 3 of 32 lanes active, 28% of
+// the kernel's warp instructions).
+__device__ __forceinline__ void glp_sample_stream_ahead(glp_sample_stream& s) {
+    if (!s.ahead) {
+        glp_sample_stream_block(s, s.ahead0, s.ahead1, s.ahead2, s.ahead3);
+        s.ahead = true;
+    }
+}
+
 __device__ __forceinline__ glp_u32 glp_sample_stream_u32(glp_sample_stream& s) {
     if (s.used == 4u) {
-        const glp_philox_out b = glp_philox4x32_10((glp_u32)s.next_block, (glp_u32)(s.next_block >> 32), (glp_u32)s.stream,
-                                                   (glp_u32)(s.stream >> 32), s.key0, s.key1);
-        s.word0 = b.x[0];
-        s.word1 = b.x[1];
-        s.word2 = b.x[2];
-        s.word3 = b.x[3];
-        s.next_block += 1ull;
+        if (s.ahead) {
+            s.word0 = s.ahead0;
+            s.word1 = s.ahead1;
+            s.word2 = s.ahead2;
+            s.word3 = s.ahead3;
+            s.ahead = false;
+        } else {
+            glp_sample_stream_block(s, s.word0, s.word1, s.word2, s.word3);
+        }
         s.used = 0u;
     }
     const glp_u32 used = s.used++;
@@ -279,10 +312,14 @@ __device__ __forceinline__ glp_u32 glp_sample_previous_vertex(const glp_sample_v
     const glp_u32 level = view.history_levels - back;
     if (view.walk_stride) {
         // The packed walk kernels keep their walker's last two vertices in registers (a walk
-        // that runs never has GLP_SAMPLE_NONE among them): no read of the walk.
+        // that runs never has GLP_SAMPLE_NONE among them): no read of the walk. The resumed
+        // one-walker kernel keeps the vertex before the transit (the other walk kernels set
+        // GLP_SAMPLE_NONE, known to the compiler: the test folds away).
         if (glp_sample_walk_packed(view)) {
             if (back == 1u && view.known_vertex != GLP_SAMPLE_NONE) return view.known_vertex;
             if (back == 2u && view.prior_vertex != GLP_SAMPLE_NONE) return view.prior_vertex;
+        } else if (back == 2u && view.prior_vertex != GLP_SAMPLE_NONE) {
+            return view.prior_vertex;
         }
         return view.history[(glp_u64)(level & view.walk_mask) * view.walk_stride];
     }

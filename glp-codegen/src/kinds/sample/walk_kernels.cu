@@ -170,7 +170,13 @@ __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const
 // lanes active; resumed, 14.2 active and 1.85 -> 1.24 G warp instructions, 2.87 -> 2.61 ms,
 // H200). Beyond L2 the walks are bound by memory and the packed kernels stay warp-synchronous:
 // a warp's walkers drift apart here, so its step-major writes cover several rows (R-MAT 22,
-// resumed: 17x the L2 write sectors, 21.7 -> 27.5 ms).
+// resumed: 17x the L2 write sectors, 21.7 -> 27.5 ms). A round computes its walker's next
+// Philox block at one place (glp_sample_stream_ahead) rather than at each draw that empties the
+// buffer, and a walker keeps the vertex before its transit in a register rather than reading
+// it back from the walk at each step (same PTX through the kernel cache, alternated three
+// times, H200: 2.60 -> 2.41 ms, then 2.09 ms; bounding the kernel to 56 registers for a ninth
+// block per SM lost, 2.56-2.81 ms, and so did a branch-free membership search, which gives up
+// the early exit of a found vertex, 2.34 against 2.09 ms).
 __device__ __forceinline__ void glp_walks_resumable(const glp_sample_params& params, const glp_sample_view& graph,
                                                     glp_u64 seed, const glp_u32* __restrict__ samples, glp_u32 count,
                                                     glp_u32 steps, const unsigned char* __restrict__ unique_steps,
@@ -186,6 +192,7 @@ __device__ __forceinline__ void glp_walks_resumable(const glp_sample_params& par
     view.stream = &stream;
     glp_sample_next_frame frame;
     bool begin = true;
+    glp_u32 prior = GLP_SAMPLE_NONE;  // the vertex before t: the view's prior vertex
     for (glp_u32 step = 0; step < steps && t != GLP_SAMPLE_NONE;) {
         glp_u32 v = GLP_SAMPLE_NONE;
         bool finished = false;
@@ -193,13 +200,18 @@ __device__ __forceinline__ void glp_walks_resumable(const glp_sample_params& par
             stream = glp_sample_stream_new(seed, sample, step, 0u);
             view.history_levels = step + 1u;
             view.step = step;
+            view.prior_vertex = prior;
             finished = unique_steps[step] != 0 && glp_sample_degree(view, t) == 0ull;  // as glp_walk_next
         }
-        if (!finished) finished = glp_sample_next_resume(params, view, sample, t, 0u, step, frame, begin, v);
+        if (!finished) {
+            glp_sample_stream_ahead(stream);  // the round's Philox block, at one place
+            finished = glp_sample_next_resume(params, view, sample, t, 0u, step, frame, begin, v);
+        }
         begin = finished;
         if (!finished) continue;
         v = glp_walk_checked(view, sample, t, v, failed_sample);
         walks[(glp_u64)(step + 1u) * count + i] = v;
+        prior = t;
         t = v;
         ++step;
     }
@@ -311,6 +323,7 @@ glp_sample_walks_partitioned(const glp_sample_params params, const glp_sample_vi
     view.history = ring + i;
     view.walk_stride = count;
     view.walk_mask = ring_mask;
+    view.prior_vertex = GLP_SAMPLE_NONE;  // the history is read from the ring
     while (level < level_cap && glp_walk_readable(graph, p, bus_partition)) {
         glp_sample_stream stream = glp_sample_stream_new(seed, sample, level, 0u);
         view.stream = &stream;

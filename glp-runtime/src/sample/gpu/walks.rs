@@ -122,7 +122,8 @@ pub(super) fn walk_packing(
 /// iteration per round (glp-codegen's `cuda::resumable`): a walker whose step ended begins the
 /// next while the others go on (14.2 threads active, 1.24 G instructions, 2.87 -> 2.61 ms on an
 /// H200; an earlier hand-written kernel flattened the same way measured 2.25 -> 2.11 ms on the
-/// H100). The packed kernels, used beyond L2 where walks are bound by memory, stay
+/// H100), computes a round's Philox block at one place and keeps the vertex before the transit
+/// in a register (1.07 G instructions, 17.2 threads active, 2.60 -> 2.09 ms, H200). The packed kernels, used beyond L2 where walks are bound by memory, stay
 /// warp-synchronous: resumed, a warp's walkers drift apart and their step-major writes cover
 /// several rows (R-MAT 22: 17x the L2 write sectors, 21.7 -> 27.5 ms, H200). Bounding the plain
 /// kernel to 40 registers (12 blocks per SM) lost (3.0 ms against 2.9, H100).
