@@ -34,6 +34,10 @@ use std::ops::Range;
 /// R-MAT 20 from 36 to 48 M steps/s and PPR from 28 to 37-44.
 pub const WALKERS: usize = 64;
 
+/// The walk length (vertices) a task reserves room for, for each of its samples, before its
+/// walks tell how long they are.
+const RESERVED_STEPS: usize = 256;
+
 /// The walks of samples `samples` of `initial` (one root each), as an outcome in sample
 /// order.
 pub(super) fn run<S: Sampler + ?Sized>(
@@ -44,25 +48,26 @@ pub(super) fn run<S: Sampler + ?Sized>(
     initial: &InitialSamples,
     samples: Range<usize>,
 ) -> Result<SampleOutcome> {
-    let steps = plan.steps() as usize;
-    // A walk's history: level l's transit at history[l], so level l starts at l.
-    let starts: Vec<usize> = (0..=steps).collect();
-    let step_numbers: Vec<u32> = (0..steps as u32).collect();
     // Tasks of several walkers' worth of samples, about four per thread.
     let task = (samples.len() / (4 * rayon::current_num_threads())).clamp(WALKERS, 16 * WALKERS);
-    let tasks: Vec<Vec<std::result::Result<Vec<VertexId>, Error>>> = samples
+    let mut tasks: Vec<TaskWalks> = samples
         .clone()
         .step_by(task)
         .collect::<Vec<_>>()
         .into_par_iter()
         .map(|first| {
             let samples = first..(first + task).min(samples.end);
-            walk_task(graph, sampler, plan, seed, initial, samples, &starts)
+            walk_task(graph, sampler, plan, seed, initial, samples)
         })
         .collect();
-    let mut walks = Vec::with_capacity(samples.len());
-    for walk in tasks.into_iter().flatten() {
-        walks.push(walk?);
+    // The walks in sample order, each its vertices from the root on; the first error in
+    // sample order stops the run.
+    if let Some((_, error)) = tasks.iter_mut().find_map(|task| task.error.take()) {
+        return Err(error);
+    }
+    let mut walks: Vec<&[VertexId]> = Vec::with_capacity(samples.len());
+    for task in &tasks {
+        walks.extend(task.spans.iter().map(|span| &task.vertices[span.clone()]));
     }
     let mut outcome = SampleOutcome::with_roots_of(initial, samples);
     outcome.offsets = std::iter::once(0)
@@ -74,6 +79,10 @@ pub(super) fn run<S: Sampler + ?Sized>(
     // The outcome's three arrays side by side, each written once where it ends up (appending
     // walk by walk to all three on one thread took a tenth of a DeepWalk run on 2 threads).
     let total = outcome.offsets.last().map_or(0, |&end| end as usize);
+    // Every walk's step numbers are a prefix of those of the longest (not of `plan.steps()`,
+    // which may be millions where walks stop after a hundred).
+    let longest = walks.iter().map(|walk| walk.len() - 1).max().unwrap_or(0);
+    let step_numbers: Vec<u32> = (0..longest as u32).collect();
     let gather = |part: for<'a> fn(&'a [VertexId], &'a [u32]) -> &'a [u32]| {
         let mut out = Vec::with_capacity(total);
         for walk in &walks {
@@ -89,15 +98,25 @@ pub(super) fn run<S: Sampler + ?Sized>(
     Ok(outcome)
 }
 
-/// A walk in flight: its sample and its vertices from the root on.
+/// The walks of a task's samples: their vertices one walk after the other in the order the
+/// walks ended (which is not the samples' order when walks stop early), where each sample's
+/// walk lies there, in sample order, and the error of the first sample (in sample order)
+/// whose hook result the engine refused, with that sample.
+struct TaskWalks {
+    vertices: Vec<VertexId>,
+    spans: Vec<Range<usize>>,
+    error: Option<(usize, Error)>,
+}
+
+/// A walk in flight: its sample and its vertices from the root on, in a buffer the slot
+/// reuses walk after walk.
 struct Walker {
     sample: usize,
     walk: Vec<VertexId>,
 }
 
-/// The walks of samples `samples`, in sample order, each its vertices from the root on, or
-/// the error that stopped it: [`WALKERS`] walks advance together, one step each per round,
-/// and a walk that ends makes room for the next sample.
+/// The walks of samples `samples` ([`TaskWalks`]): [`WALKERS`] walks advance together, one
+/// step each per round, and a walk that ends makes room for the next sample.
 fn walk_task<S: Sampler + ?Sized>(
     graph: &SampleGraph<'_>,
     sampler: &S,
@@ -105,45 +124,63 @@ fn walk_task<S: Sampler + ?Sized>(
     seed: u64,
     initial: &InitialSamples,
     samples: Range<usize>,
-    starts: &[usize],
-) -> Vec<std::result::Result<Vec<VertexId>, Error>> {
+) -> TaskWalks {
     let csr = graph.csr();
     let steps = plan.steps() as usize;
-    let mut results: Vec<std::result::Result<Vec<VertexId>, Error>> = Vec::with_capacity(samples.len());
-    results.resize_with(samples.len(), || Ok(Vec::new()));
+    // Room for every walk at full length up to a bound (walks that may take millions of steps
+    // and stop early grow the buffer as they need).
+    let room = samples.len() * (steps + 1).min(RESERVED_STEPS);
+    let mut done = TaskWalks { vertices: Vec::with_capacity(room), spans: vec![0..0; samples.len()], error: None };
     let mut pending = samples.clone();
-    let start = |pending: &mut Range<usize>| {
-        pending.next().map(|sample| {
+    let slots = WALKERS.min(samples.len());
+    // A slot's buffer holds its walks one after the other: it grows to the longest walk the
+    // slot has held, never to `steps + 1` up front (a walk that may take 16M steps and stops
+    // after 100 costs 100 entries).
+    let mut walkers: Vec<Walker> = (0..slots).map(|_| Walker { sample: usize::MAX, walk: Vec::new() }).collect();
+    let mut in_flight = 0;
+    let start = |walker: &mut Walker, pending: &mut Range<usize>| match pending.next() {
+        Some(sample) => {
             let root = initial.roots(sample)[0];
             prefetch(csr.offsets(), root as usize);
-            let mut walk = Vec::with_capacity(steps + 1);
-            walk.push(root);
-            Walker { sample, walk }
-        })
+            walker.sample = sample;
+            walker.walk.clear();
+            walker.walk.push(root);
+            true
+        }
+        None => {
+            walker.walk.clear();
+            false
+        }
     };
-    let mut walkers: Vec<Option<Walker>> = (0..WALKERS.min(samples.len())).map(|_| start(&mut pending)).collect();
+    for walker in &mut walkers {
+        in_flight += usize::from(start(walker, &mut pending));
+    }
     let no_combined = SortedCombined::default();
+    // A walk's history: level l's transit at history[l], so level l starts at l (as long as
+    // the longest walk so far needs).
+    let mut starts: Vec<usize> = vec![0];
     // Each walker's (sample, step), and its stream for the step with the first block drawn
     // before the hook calls (a slot without a walker draws a block it never uses).
-    let mut keys: Vec<(u32, u32)> = vec![(0, 0); walkers.len()];
-    let mut streams: Vec<Stream> = vec![Stream::new(seed, 0); walkers.len()];
-    while walkers.iter().any(Option::is_some) {
+    let mut keys: Vec<(u32, u32)> = vec![(0, 0); slots];
+    let mut streams: Vec<Stream> = vec![Stream::new(seed, 0); slots];
+    while in_flight > 0 {
         for (walker, key) in walkers.iter().zip(keys.iter_mut()) {
-            if let Some(Walker { sample, walk }) = walker {
-                *key = (*sample as u32, (walk.len() - 1) as u32);
-            }
+            *key = (walker.sample as u32, walker.walk.len().saturating_sub(1) as u32);
         }
         sample_streams(seed, 0, &keys, &mut streams);
         for (walker, stream) in walkers.iter().zip(&streams) {
-            if let Some(Walker { walk, .. }) = walker {
-                prefetch_predicted_edges(csr, walk[walk.len() - 1], stream);
+            if let Some(&t) = walker.walk.last() {
+                prefetch_predicted_edges(csr, t, stream);
             }
         }
-        for (slot, stream) in walkers.iter_mut().zip(&streams) {
-            let Some(Walker { sample, walk }) = slot else { continue };
+        if let Some(longest) = walkers.iter().map(|walker| walker.walk.len()).max() {
+            starts.extend(starts.len()..longest);
+        }
+        for (walker, stream) in walkers.iter_mut().zip(&streams) {
+            let Walker { sample, walk } = walker;
+            let Some(&t) = walk.last() else { continue };
             let level = walk.len() - 1;
             let step = level as u32;
-            let t = walk[level];
             let mut ended = true;
             // A draw without replacement from an empty row, which the general engine does
             // not make, ends the walk.
@@ -168,20 +205,25 @@ fn walk_task<S: Sampler + ?Sized>(
                             prefetch(csr.offsets(), v as usize);
                             ended = walk.len() == steps + 1;
                         }
-                        Err(error) => results[*sample - samples.start] = Err(error),
+                        Err(error) => {
+                            if done.error.as_ref().is_none_or(|(first, _)| *sample < *first) {
+                                done.error = Some((*sample, error));
+                            }
+                        }
                     }
                 }
             }
             if ended {
-                let Walker { sample, walk } = slot.take().expect("the walker is in flight");
-                if let Ok(done) = &mut results[sample - samples.start] {
-                    *done = walk;
+                let at = done.vertices.len();
+                done.vertices.extend_from_slice(walk);
+                done.spans[*sample - samples.start] = at..done.vertices.len();
+                if !start(walker, &mut pending) {
+                    in_flight -= 1;
                 }
-                *slot = start(&mut pending);
             }
         }
     }
-    results
+    done
 }
 
 #[cfg(test)]
@@ -298,5 +340,42 @@ mod tests {
             }
         }
         assert_eq!(failed, ["off by one", "off by one"], "only the bad hook fails, with both seeds");
+    }
+
+    /// Walks that may take the most steps a sampler may declare (2^24) and stop at random,
+    /// some after more steps than a task reserves room for: the general engine's samples. (The
+    /// engine once reserved the declared length for every walk, 64 MB each, and took 21 s
+    /// for 0.8 s of walks on com-DBLP.)
+    #[test]
+    fn walks_that_may_run_millions_of_steps_cost_the_steps_they_take() {
+        // A ring with chords: no sinks, so walks end only when the hook stops them.
+        let n = 200u32;
+        let (sources, targets): (Vec<u32>, Vec<u32>) =
+            (0..n).flat_map(|v| [(v, (v + 1) % n), (v, (v * 7 + 3) % n)]).filter(|(s, t)| s != t).unzip();
+        let edges = EdgeList { num_vertices: n as usize, sources, targets, weights: None };
+        let options = BuildOptions { symmetrise: true, drop_self_loops: true, duplicates: DuplicateEdges::Collapse };
+        let csr = build_csr(&edges, &options).unwrap();
+        let graph = SampleGraph::new(&csr).unwrap();
+        let n = csr.num_vertices();
+        let initial = InitialSamples::every_vertex(n).unwrap();
+        let source = "struct Walk { length: u32 }
+            impl Sampler for Walk {
+                fn steps(&self) -> u32 { self.length }
+                fn sample_size(&self, _step: u32) -> u32 { 1 }
+                fn next(&self, view: &SampleView, _s: u32, t: VertexId, _l: u32, _st: u32) -> VertexId {
+                    if view.random_f64() < 0.004 { return NONE; }
+                    let d = view.degree(t); if d == 0 { return NONE; } view.edge(t, view.random_below(d)) }
+            }";
+        let sampler = InterpretedSampler::from_source("walk.rs", source, &["length=16777216"]).unwrap();
+        let plan = Schedule::of(&graph, &sampler).unwrap();
+        let outcome = run(&graph, &sampler, &plan, 3, &initial, 0..n).unwrap();
+        let longest = (0..n).map(|k| outcome.sample(k).vertices.len()).max().unwrap();
+        assert!(longest > RESERVED_STEPS, "a walk outgrows the reserved room ({longest} steps)");
+        for k in 0..n {
+            let (vertices, sources, steps) =
+                replay_sample(&graph, &sampler, &plan, 3, k as u32, initial.roots(k)).unwrap();
+            let got = outcome.sample(k);
+            assert_eq!((got.vertices, got.sources, got.steps), (&vertices[..], &sources[..], &steps[..]), "sample {k}");
+        }
     }
 }
