@@ -195,8 +195,7 @@ pub fn run_streamed(
         let samples = initial.len() as u64;
         let placement = graph.placement().name();
         let (stats, summary) = if run.fused_walks {
-            let rows = context.schedule.steps() as usize + 1;
-            let convert = |batch| walks::outcome_of(initial, rows, batch);
+            let convert = |batch| walks::outcome_of(initial, batch);
             let streamed = graph.host_edges().filter(|host| host.plan().staging == 2);
             match streamed {
                 Some(host) => sink::pipelined(samples, sink, convert, |handoff| {

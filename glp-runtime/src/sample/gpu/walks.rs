@@ -2,8 +2,8 @@
 //!
 //! A batch of walks is one launch of `glp_sample_walks` over a step-major matrix of
 //! `(steps + 1) x batch` vertices (row 0 the roots, row `l` every walk's vertex after step
-//! `l - 1`, NONE once a walk stopped), sized to the memory budget; the downloaded matrix goes
-//! to the sink's thread ([`crate::sample::sink`]), which turns it into the batch's per-sample
+//! `l - 1`, NONE once a walk stopped), sized to the memory budget; the rows its walks reached
+//! are downloaded (not the rows a sampler may declare) and go to the sink's thread ([`crate::sample::sink`]), which turns it into the batch's per-sample
 //! rows, tile by tile in parallel, while the next batch runs. When memory allows, the graph's
 //! packed edges (each edge with its target's row) make a step one read.
 
@@ -64,12 +64,57 @@ impl Slots {
     }
 }
 
-/// The samples of `batch` (walks with `rows` rows: steps + 1), as an outcome.
-pub(super) fn outcome_of(initial: &InitialSamples, rows: usize, batch: WalkBatch) -> Result<SampleOutcome> {
+/// The samples of `batch` as an outcome: its matrix holds as many rows as its walks needed
+/// (every walk ends at its first NONE or at the last row).
+pub(super) fn outcome_of(initial: &InitialSamples, batch: WalkBatch) -> Result<SampleOutcome> {
     let (first, count) = (batch.first as usize, batch.columns.len());
     let mut outcome = SampleOutcome::with_roots_of(initial, first..first + count);
+    let rows = batch.matrix.len().checked_div(count).unwrap_or(0);
     append_walks(&mut outcome, &batch.matrix, &batch.columns, rows);
     Ok(outcome)
+}
+
+/// Rows of the walk matrix the first download of a batch reads; each further one reads twice
+/// as many. Walks of up to a thousand steps come back in one copy.
+const FIRST_ROWS: usize = 1024;
+
+/// The rows of a batch's step-major walk matrix (`count` walks a row, `rows` rows on the
+/// device) that its walks reached: copied from row 0 in chunks of growing size until every
+/// walk has met its first NONE or the rows end. A sampler may declare millions of steps
+/// (PPR's `--walk-length`) where walks stop after a hundred: the whole matrix (the batch's
+/// share of the device memory allowed) would be copied and held on the host for a few rows
+/// of walks.
+fn download_reached_rows(
+    gpu: &crate::device::Gpu,
+    walks: &DeviceBuffer<u32>,
+    count: usize,
+    rows: usize,
+) -> Result<Vec<VertexId>> {
+    let mut matrix: Vec<VertexId> = Vec::new();
+    let mut ended = vec![false; count];
+    let mut open = count;
+    let (mut row, mut chunk) = (0, FIRST_ROWS);
+    while row < rows && open > 0 {
+        let take = chunk.min(rows - row);
+        let at = matrix.len();
+        matrix.resize(at + take * count, NONE);
+        gpu.download_into(walks, row * count, &mut matrix[at..])?;
+        // Row 0 holds the roots; a walk ends at the first NONE after it.
+        for (r, values) in matrix[at..].chunks_exact(count).enumerate() {
+            if row + r == 0 {
+                continue;
+            }
+            for (done, &v) in ended.iter_mut().zip(values) {
+                if !*done && v == NONE {
+                    *done = true;
+                    open -= 1;
+                }
+            }
+        }
+        row += take;
+        chunk = chunk.saturating_mul(2);
+    }
+    Ok(matrix)
 }
 
 /// Runs the walks of `initial` (one root each), handing each batch over as it completes.
@@ -78,8 +123,10 @@ pub(super) fn run(
     initial: &InitialSamples,
     handoff: &mut Handoff<WalkBatch>,
 ) -> Result<GpuSampleStats> {
+    let rows = context.schedule.steps() as usize + 1;
     run_batches(context, initial, |first, columns, walks| {
-        handoff.send(WalkBatch { first, columns, matrix: context.gpu.download(walks)? })
+        let matrix = download_reached_rows(context.gpu, walks, columns.len(), rows)?;
+        handoff.send(WalkBatch { first, columns, matrix })
     })
 }
 
