@@ -133,9 +133,9 @@ fn walk_task<S: Sampler + ?Sized>(
     let mut done = TaskWalks { vertices: Vec::with_capacity(room), spans: vec![0..0; samples.len()], error: None };
     let mut pending = samples.clone();
     let slots = WALKERS.min(samples.len());
-    // A slot's buffer holds its walks one after the other: it grows to the longest walk the
-    // slot has held, never to `steps + 1` up front (a walk that may take 16M steps and stops
-    // after 100 costs 100 entries).
+    // A slot's buffer holds its walk in flight and is reused by the next: it grows to the
+    // longest walk the slot has held, never to `steps + 1` up front (a walk that may take 16M
+    // steps and stops after 100 costs 100 entries).
     let mut walkers: Vec<Walker> = (0..slots).map(|_| Walker { sample: usize::MAX, walk: Vec::new() }).collect();
     let mut in_flight = 0;
     let start = |walker: &mut Walker, pending: &mut Range<usize>| match pending.next() {
@@ -173,15 +173,15 @@ fn walk_task<S: Sampler + ?Sized>(
                 prefetch_predicted_edges(csr, t, stream);
             }
         }
-        if let Some(longest) = walkers.iter().map(|walker| walker.walk.len()).max() {
-            starts.extend(starts.len()..longest);
-        }
         for (walker, stream) in walkers.iter_mut().zip(&streams) {
             let Walker { sample, walk } = walker;
             let Some(&t) = walk.last() else { continue };
             let level = walk.len() - 1;
             let step = level as u32;
             let mut ended = true;
+            if starts.len() <= level {
+                starts.push(level);
+            }
             // A draw without replacement from an empty row, which the general engine does
             // not make, ends the walk.
             if !(plan.unique[level] && csr.degree(t) == 0) {

@@ -3,8 +3,9 @@
 //! A batch of walks is one launch of `glp_sample_walks` over a step-major matrix of
 //! `(steps + 1) x batch` vertices (row 0 the roots, row `l` every walk's vertex after step
 //! `l - 1`, NONE once a walk stopped), sized to the memory budget; the rows its walks reached
-//! are downloaded (not the rows a sampler may declare) and go to the sink's thread ([`crate::sample::sink`]), which turns it into the batch's per-sample
-//! rows, tile by tile in parallel, while the next batch runs. When memory allows, the graph's
+//! (not all the rows a sampler may declare) are downloaded and go to the sink's thread
+//! ([`crate::sample::sink`]), which turns them into the batch's per-sample rows, tile by tile
+//! in parallel, while the next batch runs. When memory allows, the graph's
 //! packed edges (each edge with its target's row) make a step one read.
 
 use super::graph::Packing;
@@ -99,9 +100,15 @@ fn download_reached_rows(
         let at = matrix.len();
         matrix.resize(at + take * count, NONE);
         gpu.download_into(walks, row * count, &mut matrix[at..])?;
+        row += take;
+        if row == rows {
+            // Every row is here (walks of up to FIRST_ROWS steps: one copy and no scan, the
+            // sink's thread finds each walk's end).
+            break;
+        }
         // Row 0 holds the roots; a walk ends at the first NONE after it.
         for (r, values) in matrix[at..].chunks_exact(count).enumerate() {
-            if row + r == 0 {
+            if at == 0 && r == 0 {
                 continue;
             }
             for (done, &v) in ended.iter_mut().zip(values) {
@@ -111,7 +118,6 @@ fn download_reached_rows(
                 }
             }
         }
-        row += take;
         chunk = chunk.saturating_mul(2);
     }
     Ok(matrix)
