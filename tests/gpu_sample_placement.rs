@@ -8,10 +8,12 @@ mod common;
 
 use common::{degree_mix, load, with_integer_weights};
 use glp::device::Gpu;
-use glp::graph::Csr;
+use glp::graph::{Csr, VertexId};
 use glp::sample::gpu::{DeviceSampleGraph, GpuEngine, GpuSampleConfig, GpuSampleStats, Placement};
-use glp::sample::{self, CompiledSampler, InitialSamples, SampleConfig, SampleGraph, SampleOutcome};
-use glp::samplers::BUILT_IN;
+use glp::sample::{
+    self, CompiledSampler, InitialSamples, SampleConfig, SampleGraph, SampleOutcome, SampleView, Sampler, NONE,
+};
+use glp::samplers::{Ppr, BUILT_IN};
 
 fn assert_same(context: &str, cpu: &SampleOutcome, gpu: &SampleOutcome) {
     assert_eq!(cpu.offsets, gpu.offsets, "{context}: sample lengths");
@@ -80,6 +82,70 @@ fn walks_over_partitions_copied_in_turn_match_the_cpu() {
                 }
             }
         }
+    }
+}
+
+/// Walks that may run 2^24 steps (PPR stopping 0.2% of the time: a few thousand at most) over
+/// partitions: each batch's rows come back as its walks reach them, not as the declared steps
+/// would size them.
+#[test]
+fn walks_over_partitions_that_may_run_millions_of_steps_match_the_cpu() {
+    let name = "walks_over_partitions_that_may_run_millions_of_steps_match_the_cpu";
+    let Some(gpu) = common::gpu_or_skip(name) else { return };
+    let (graph_name, csr, budget) = graphs().swap_remove(0);
+    let initial = InitialSamples::random(3000, 1, csr.num_vertices(), 5).unwrap();
+    let sampler = Ppr { termination: 0.002, max_length: 1 << 24 };
+    let context = format!("PPR of up to 2^24 steps on {graph_name}, partitions");
+    let placed = (Placement::Partitions, budget, GpuEngine::Auto);
+    let stats = same_as_cpu(&gpu, &context, &csr, &sampler, &initial, placed, Some(2 * budget));
+    assert_eq!(stats.engine, "partitioned-walks", "{context}");
+    assert!(stats.batches > 1 && stats.copied_bytes > 0, "{context}: {stats:?}");
+}
+
+/// A walk whose step depends on where it stood `back` steps ago: an edge index shifted by that
+/// vertex.
+#[derive(Debug, Clone, Copy)]
+struct LongMemoryWalk {
+    length: u32,
+    back: u32,
+}
+
+#[glp::sampler]
+impl Sampler for LongMemoryWalk {
+    fn steps(&self) -> u32 {
+        self.length
+    }
+
+    fn sample_size(&self, _step: u32) -> u32 {
+        1
+    }
+
+    fn next(&self, view: &SampleView<'_>, _sample: u32, transit: VertexId, _lane: u32, _step: u32) -> VertexId {
+        let degree = view.degree(transit);
+        if degree == 0 {
+            return NONE;
+        }
+        let long_ago = view.previous_vertex(self.back, 0);
+        let shift = if long_ago == NONE { 0 } else { long_ago as u64 + 1 };
+        view.edge(transit, (view.random_below(degree) + shift) % degree)
+    }
+}
+
+/// A hook that reads its walk further back than the partitioned walks' ring keeps gets the
+/// CPU's walks: the batches run again with every row kept.
+#[test]
+fn walks_over_partitions_that_read_far_back_match_the_cpu() {
+    let name = "walks_over_partitions_that_read_far_back_match_the_cpu";
+    let Some(gpu) = common::gpu_or_skip(name) else { return };
+    for (graph_name, csr, budget) in graphs() {
+        let initial = InitialSamples::random(3000, 1, csr.num_vertices(), 6).unwrap();
+        // 24 steps back: deeper than the ring's 16 rows.
+        let sampler = LongMemoryWalk { length: 60, back: 24 };
+        let context = format!("a walk reading 24 steps back on {graph_name}, partitions");
+        let placed = (Placement::Partitions, budget, GpuEngine::Auto);
+        let stats = same_as_cpu(&gpu, &context, &csr, &sampler, &initial, placed, Some(2 * budget));
+        assert_eq!(stats.engine, "partitioned-walks", "{context}");
+        assert!(stats.rerun_samples > 0, "{context}: no batch ran again: {stats:?}");
     }
 }
 

@@ -98,8 +98,13 @@ crate::c_struct! {
     }
 }
 
+/// The fault code (`SampleViewArgs::fault`) of a hook that read its walk further back than the
+/// engine keeps (a ring of the last rows: `walk_mask`); codes from
+/// [`LOOP_SITE_FAULT`](crate::loops::LOOP_SITE_FAULT) on name loop sites.
+pub const HISTORY_FAULT: u64 = 1;
+
 /// The view header's `CONSTANTS` slot: one `#define GLP_SAMPLE_<NAME>` per constant of the
-/// kind, then the loop fault base (its own lines: no final newline).
+/// kind, then the fault codes (their own lines: no final newline).
 pub fn view_constants_cuda() -> String {
     let mut lines: Vec<String> = SAMPLE_KIND
         .constants
@@ -109,6 +114,9 @@ pub fn view_constants_cuda() -> String {
             format!("#define GLP_SAMPLE_{} 0x{:X}{suffix} // {}", c.name, c.value, c.doc)
         })
         .collect();
+    lines.push(format!(
+        "#define GLP_SAMPLE_HISTORY_FAULT {HISTORY_FAULT}ull // fault code: a hook read its walk further back than the engine keeps"
+    ));
     lines.push(format!(
         "#define GLP_SAMPLE_LOOP_SITE {}ull // fault codes from here on name loop sites",
         crate::loops::LOOP_SITE_FAULT
@@ -180,6 +188,8 @@ mod tests {
         assert!(view.contains("#define GLP_SAMPLE_NONE_ENTRY 0xFFFFFFFFFFFFFFFFull "));
         assert!(view.contains("#define GLP_SAMPLE_COLLECTIVE 0x1u "));
         assert!(view.contains(&format!("#define GLP_SAMPLE_LOOP_SITE {}ull", crate::loops::LOOP_SITE_FAULT)));
+        assert!(view.contains(&format!("#define GLP_SAMPLE_HISTORY_FAULT {HISTORY_FAULT}ull")));
+        assert!(crate::loops::decode_loop_fault(HISTORY_FAULT, 0).is_none(), "a loop site's code");
         for method in SAMPLE_KIND.intrinsics {
             let name = format!(" glp_sample_{}(const glp_sample_view& view", method.name);
             assert!(view.contains(&name), "the header lacks `{name}`");

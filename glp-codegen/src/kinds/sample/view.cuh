@@ -321,6 +321,13 @@ __device__ __forceinline__ glp_u32 glp_sample_previous_vertex(const glp_sample_v
         } else if (back == 2u && view.prior_vertex != GLP_SAMPLE_NONE) {
             return view.prior_vertex;
         }
+        // A ring of walk_mask + 1 rows (the partitioned walks') keeps the last walk_mask + 1
+        // levels: an older one is gone. Record it, so that the engine runs the batch again with
+        // every row kept (walk_mask all ones: never).
+        if ((glp_u64)(back - 1u) > view.walk_mask) {
+            if (view.fault) atomicCAS(&view.fault[0], 0ull, GLP_SAMPLE_HISTORY_FAULT);
+            return GLP_SAMPLE_NONE;
+        }
         return view.history[(glp_u64)(level & view.walk_mask) * view.walk_stride];
     }
     return view.history[view.history_starts[level] + pos];

@@ -265,11 +265,13 @@ glp_sample_walks_narrow_single(GLP_WALK_KERNEL_PARAMS, const glp_u64* __restrict
 // other (or lets a launch read a sparse one over the bus), and each launch advances every walk
 // whose transit's row is readable (a resident partition, or the one visited) until it leaves,
 // so that one copy serves every walk waiting there. A walk keeps its state between launches:
-// its level in levels[i] (steps once it has stopped), the partition of its transit's row in
-// parts[i] (GLP_WALK_EMPTY_ROW for an empty row, GLP_SAMPLE_NONE once stopped: a launch skips
-// the walks of other partitions reading 4 bytes), and its last rows in a ring of ring_mask + 1
-// rows (level l of slot i at ring[(l & ring_mask) * count + i]), which the host downloads as
-// rows complete.
+// its level in levels[i] (once it has stopped, the last row it wrote: the row of its
+// GLP_SAMPLE_NONE, or steps), the partition of its transit's row in parts[i]
+// (GLP_WALK_EMPTY_ROW for an empty row, GLP_SAMPLE_NONE once stopped: a launch skips the walks
+// of other partitions reading 4 bytes), and its last rows in a ring of ring_mask + 1 rows
+// (level l of slot i at ring[(l & ring_mask) * count + i]), which the host downloads as rows
+// complete. A hook that reads its walk further back than the ring keeps records
+// GLP_SAMPLE_HISTORY_FAULT (the host runs the batch again with every row kept).
 #define GLP_WALK_EMPTY_ROW 0xFFFFFFFEu
 
 // The partition of t's row (GLP_WALK_EMPTY_ROW when t has no edge: nothing to read).
@@ -324,26 +326,28 @@ glp_sample_walks_partitioned(const glp_sample_params params, const glp_sample_vi
     view.walk_stride = count;
     view.walk_mask = ring_mask;
     view.prior_vertex = GLP_SAMPLE_NONE;  // the history is read from the ring
+    bool stopped = false;
     while (level < level_cap && glp_walk_readable(graph, p, bus_partition)) {
         glp_sample_stream stream = glp_sample_stream_new(seed, sample, level, 0u);
         view.stream = &stream;
         const glp_u32 v = glp_walk_next(params, view, sample, t, level, unique_steps[level] != 0, failed_sample);
         ring[(glp_u64)((level + 1u) & ring_mask) * count + i] = v;
+        level += 1u;
         if (v == GLP_SAMPLE_NONE) {
-            level = steps;
+            stopped = true;
             break;
         }
-        level += 1u;
         t = v;
         p = glp_walk_partition(graph, t);
     }
     levels[i] = level;
-    parts[i] = level >= steps ? GLP_SAMPLE_NONE : p;
+    parts[i] = stopped || level >= steps ? GLP_SAMPLE_NONE : p;
 }
 
 // The partitioned walks' state for the host: waiting[p] += the running walks whose transit's
 // row is in partition p (p < partitions), waiting[partitions] = min(itself, the lowest level
-// of a running walk), waiting[partitions + 1] += the running walks at an empty row.
+// of a running walk), waiting[partitions + 1] += the running walks at an empty row,
+// waiting[partitions + 2] = max(itself, the highest level of any walk: the rows written).
 extern "C" __global__ void glp_sample_walks_waiting(const glp_u32* __restrict__ levels,
                                                     const glp_u32* __restrict__ parts, const glp_u32 count,
                                                     const glp_u32 partitions, glp_u32* waiting) {
@@ -351,6 +355,8 @@ extern "C" __global__ void glp_sample_walks_waiting(const glp_u32* __restrict__ 
     for (glp_u32 p = threadIdx.x; p < partitions; p += blockDim.x) per_partition[p] = 0u;
     __syncthreads();
     const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    const glp_u32 highest = __reduce_max_sync(0xFFFFFFFFu, i < count ? levels[i] : 0u);
+    if ((threadIdx.x & 31u) == 0u && highest != 0u) atomicMax(&waiting[partitions + 2u], highest);
     if (i < count) {
         const glp_u32 p = parts[i];
         if (p != GLP_SAMPLE_NONE) {

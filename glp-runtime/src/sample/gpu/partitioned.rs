@@ -14,7 +14,14 @@
 //! Walks progress at different speeds, so each keeps its level and only its last rows on the
 //! device, in a ring of [`RING_ROWS`] rows; a row is downloaded into the batch's step-major
 //! matrix once every walk has passed it, and no walk runs more than the ring's rows ahead of
-//! the slowest. The matrix then goes to the sink's thread as the walk engine's does.
+//! the slowest. The matrix grows row by row to the batch's longest walk (a sampler may declare
+//! millions of steps and stop its walks after a few hundred: PPR) and then goes to the sink's
+//! thread as the walk engine's does.
+//!
+//! A hook may read its walk any number of steps back, which the ring keeps only for the last
+//! [`RING_ROWS`] levels. A read further back records `HISTORY_FAULT` in the view's fault
+//! record: the batch's walks run again, and every batch after them, with a ring of every row
+//! (fewer walks a batch). Second-order walks (node2vec: one step back) never pay for it.
 //!
 //! [`COPY_BYTES_PER_WAITING_WALK`]: super::placement::COPY_BYTES_PER_WAITING_WALK
 
@@ -63,10 +70,8 @@ fn plan_pass(host: &HostEdges, waiting: &[u32]) -> Vec<Visit> {
     visits
 }
 
-/// Walks per batch and rows of their ring, within the memory left beside the graph.
-fn batch_shape(context: &Context<'_>, samples: u64) -> Result<(u64, u64)> {
-    let rows = u64::from(context.schedule.steps()) + 1;
-    let ring_rows = u64::from(RING_ROWS).min(rows.next_power_of_two());
+/// Walks per batch for a ring of `ring_rows` rows, within the memory left beside the graph.
+fn batch_walks(context: &Context<'_>, samples: u64, ring_rows: u64) -> Result<u64> {
     let per_walk = ring_rows * 4 + 16;
     if per_walk > context.budget {
         return Err(Error::TooLarge(format!(
@@ -74,23 +79,54 @@ fn batch_shape(context: &Context<'_>, samples: u64) -> Result<(u64, u64)> {
             context.budget
         )));
     }
-    let batch = (context.budget / per_walk).min(samples).min(context.batch_samples).min(u64::from(u32::MAX)).max(1);
-    Ok((batch, ring_rows))
+    Ok((context.budget / per_walk).min(samples).min(context.batch_samples).min(u64::from(u32::MAX)).max(1))
 }
 
 /// Runs the walks of `initial` (one root each) over `host`'s partitions, handing each batch
-/// over as it completes.
+/// over as it completes. The walks keep the last [`RING_ROWS`] rows on the device; a batch
+/// whose hooks read further back (`HISTORY_FAULT`) runs again, and the batches after it run,
+/// with every row kept.
 pub(super) fn run(
     context: &Context<'_>,
     initial: &InitialSamples,
     host: &HostEdges,
     handoff: &mut Handoff<WalkBatch>,
 ) -> Result<GpuSampleStats> {
+    let mut shared = WalkShared::new(context)?;
+    let every_row = (u64::from(context.schedule.steps()) + 1).next_power_of_two();
+    let mut stats = GpuSampleStats { engine: "partitioned-walks", ..GpuSampleStats::default() };
+    let mut ring_rows = u64::from(RING_ROWS).min(every_row);
+    let mut first = 0;
+    while let Some(rerun) = run_from(context, initial, host, &shared, ring_rows, first, handoff, &mut stats)? {
+        if ring_rows == every_row {
+            return Err(Error::Gpu("walks that keep every row recorded a read beyond their history".into()));
+        }
+        shared.reset(context.gpu)?;
+        stats.rerun_samples += rerun.1;
+        (ring_rows, first) = (every_row, rerun.0);
+    }
+    host.publish(context.gpu)?;
+    Ok(stats)
+}
+
+/// [`run`] from walk `first` on, with rings of `ring_rows` rows: `Some((first, walks))` when
+/// the batch of `walks` walks from `first` read its history beyond the ring (nothing of it
+/// handed over), `None` once every walk is handed over.
+#[allow(clippy::too_many_arguments)]
+fn run_from(
+    context: &Context<'_>,
+    initial: &InitialSamples,
+    host: &HostEdges,
+    shared: &WalkShared,
+    ring_rows: u64,
+    mut first: u64,
+    handoff: &mut Handoff<WalkBatch>,
+    stats: &mut GpuSampleStats,
+) -> Result<Option<(u64, u64)>> {
     let gpu = context.gpu;
     let steps = context.schedule.steps();
-    let rows = u64::from(steps) + 1;
     let samples = initial.len() as u64;
-    let (batch, ring_rows) = batch_shape(context, samples)?;
+    let batch = batch_walks(context, samples, ring_rows)?;
     let ring_mask = (ring_rows - 1) as u32;
     let partitions = host.plan().partitions as usize;
     let ring: DeviceBuffer<u32> = gpu.alloc_zeros("walk rows", (batch * ring_rows) as usize)?;
@@ -98,8 +134,7 @@ pub(super) fn run(
     let mut slot_samples: DeviceBuffer<u32> = gpu.alloc_zeros("walk samples", batch as usize)?;
     let levels: DeviceBuffer<u32> = gpu.alloc_zeros("walk levels", batch as usize)?;
     let parts: DeviceBuffer<u32> = gpu.alloc_zeros("walk partitions", batch as usize)?;
-    let mut waiting: DeviceBuffer<u32> = gpu.alloc_zeros("waiting walks", partitions + 2)?;
-    let shared = WalkShared::new(context)?;
+    let mut waiting: DeviceBuffer<u32> = gpu.alloc_zeros("waiting walks", partitions + 3)?;
     let module = &context.module.module;
     let (start_kernel, walk_kernel, waiting_kernel) = (
         module.kernel("glp_sample_walks_partitioned_start")?,
@@ -109,20 +144,19 @@ pub(super) fn run(
     let csr = context.graph.host().csr();
     let view = shared.view;
     let copies = gpu.copy_stream()?;
-    let mut stats = GpuSampleStats {
-        engine: "partitioned-walks",
-        device_bytes: ring.bytes()
+    stats.device_bytes = stats.device_bytes.max(
+        ring.bytes()
             + roots.bytes()
             + slot_samples.bytes()
             + levels.bytes()
             + parts.bytes()
             + waiting.bytes()
             + shared.bytes(),
-        ..GpuSampleStats::default()
-    };
-    let mut idle_waiting = vec![0u32; partitions + 2];
+    );
+    // Per partition the walks waiting there, then the lowest level of a running walk, the
+    // walks at an empty row, the highest level of any walk.
+    let mut idle_waiting = vec![0u32; partitions + 3];
     idle_waiting[partitions] = u32::MAX;
-    let mut first = 0u64;
     while first < samples {
         let count = batch.min(samples - first);
         let slots = Slots::of(initial, csr, first, count, batch);
@@ -139,7 +173,9 @@ pub(super) fn run(
             .buffer(&levels)
             .buffer(&parts);
         gpu.launch(&start_kernel, shape, &args)?;
-        let mut matrix = vec![NONE; (rows * count) as usize];
+        // The rows every walk has passed, downloaded as they complete: the matrix grows to the
+        // longest walk's rows, whatever the steps the sampler declares.
+        let mut matrix = Vec::new();
         let mut next_row = 0u64;
         loop {
             gpu.write(&mut waiting, &idle_waiting)?;
@@ -151,9 +187,12 @@ pub(super) fn run(
                 .buffer(&waiting);
             gpu.launch(&waiting_kernel, shape, &args)?;
             let counts = gpu.download(&waiting)?;
-            let lowest = counts[partitions];
-            // Rows every walk has passed (all of them once none runs).
-            let complete = if lowest == u32::MAX { u64::from(steps) } else { u64::from(lowest) };
+            let (lowest, highest) = (counts[partitions], counts[partitions + 2]);
+            // Rows every walk has passed (every row written once none runs).
+            let complete = u64::from(if lowest == u32::MAX { highest } else { lowest });
+            if next_row <= complete {
+                matrix.resize(((complete + 1) * count) as usize, NONE);
+            }
             for row in next_row..=complete {
                 let at = (row * count) as usize;
                 let ring_at = ((row & u64::from(ring_mask)) * count) as usize;
@@ -226,10 +265,12 @@ pub(super) fn run(
         let end = gpu.record()?;
         stats.kernel_ms += gpu.elapsed_ms(&start, &end)?;
         stats.batches += 1;
+        if shared.history_fault(gpu)? {
+            return Ok(Some((first, count)));
+        }
         shared.check(context, initial)?;
         handoff.send(WalkBatch { first, columns: slots.columns, matrix })?;
         first += count;
     }
-    host.publish(gpu)?;
-    Ok(stats)
+    Ok(None)
 }

@@ -11,7 +11,7 @@
 use super::graph::Packing;
 use super::WalkPacking;
 use super::{replayed_failure, Context, GpuSampleStats};
-use crate::device::{DeviceBuffer, KernelArgs, Shape};
+use crate::device::{DeviceBuffer, Gpu, KernelArgs, Shape};
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
 use crate::sample::outcome::SampleOutcome;
@@ -19,7 +19,7 @@ use crate::sample::roots::InitialSamples;
 use crate::sample::sampler::NONE;
 use crate::sample::sink::Handoff;
 use glp_codegen::kinds::sample::engine::{WALKERS_PER_THREAD, WALK_THREADS};
-use glp_codegen::kinds::sample::layout::SampleViewArgs;
+use glp_codegen::kinds::sample::layout::{SampleViewArgs, HISTORY_FAULT};
 use rayon::prelude::*;
 
 /// Walks per tile of the matrix's conversion to rows (a tile of 100-step walks is 400 KiB:
@@ -315,9 +315,21 @@ impl WalkShared {
             .buffer(roots)
     }
 
+    /// Whether a hook read its walk further back than the kernels kept (`HISTORY_FAULT`: the
+    /// partitioned walks' ring), which the batch's other records may follow from.
+    pub(super) fn history_fault(&self, gpu: &Gpu) -> Result<bool> {
+        Ok(gpu.download(&self.fault)?[0] == HISTORY_FAULT)
+    }
+
+    /// Clears the records, for a batch run again.
+    pub(super) fn reset(&mut self, gpu: &Gpu) -> Result<()> {
+        gpu.write(&mut self.failed, &[u64::MAX])?;
+        gpu.write(&mut self.fault, &[0, 0])
+    }
+
     /// The error of the batch the kernels ran, if they recorded one: a hook loop past its
     /// budget, or the smallest failed sample, replayed on the CPU for its message (the run
-    /// stops at the first, so the records are never reset).
+    /// stops at the first, so the records are reset only for a batch run again).
     pub(super) fn check(&self, context: &Context<'_>, initial: &InitialSamples) -> Result<()> {
         let record = context.gpu.download(&self.fault)?;
         if let Some(error) = context.module.loop_fault(&record, self.view.loop_budget, "in a walk") {
