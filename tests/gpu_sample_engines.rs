@@ -154,10 +154,12 @@ fn walks_in_several_batches_and_a_sampler_file_match_the_cpu() {
 }
 
 /// A walk sampler may declare the most steps there are (2^24, PPR's `--walk-length`) and stop
-/// after a few hundred (PPR ending a walk with probability 0.002 a step): the walk engine's batches then hold a few walks each (64 MB of matrix
-/// a walk), and each batch's download stops at the rows its walks reached (the whole matrix,
-/// copied and held on the host, took 130 GB of host memory for com-DBLP on an H200 and was
-/// killed). The walks are the CPU's, some longer than a first download's rows.
+/// after a few hundred (PPR ending a walk with probability 0.002 a step). Asked for small
+/// batches, the walk engine's matrix (64 MB a walk) holds them, and each batch's download
+/// stops at the rows its walks reached (the whole matrix, copied and held on the host, took
+/// 130 GB of host memory for com-DBLP on an H200 and was killed); left to glp, the walks run
+/// over a ring of rows, all in one batch. The walks are the CPU's, some longer than a first
+/// download's rows and than the ring.
 #[test]
 fn walks_that_may_run_millions_of_steps_come_back_as_on_the_cpu() {
     let Some(gpu) = common::gpu_or_skip("walks_that_may_run_millions_of_steps_come_back_as_on_the_cpu") else {
@@ -167,15 +169,25 @@ fn walks_that_may_run_millions_of_steps_come_back_as_on_the_cpu() {
     let initial = InitialSamples::every_vertex(csr.num_vertices()).unwrap();
     let sampler = Ppr { termination: 0.002, max_length: 1 << 24 };
     let graph_bytes = DeviceSampleGraph::upload(&gpu, &SampleGraph::new(&csr).unwrap()).unwrap().bytes();
-    // Room for 40 walks at a time beside the graph.
+    // Room for 40 walks of every level at a time beside the graph: batches of 40 (as asked)
+    // keep every level in the walk engine's matrix; left to glp, a batch of as many walks as
+    // that room holds runs over a ring of rows.
     let walks = 40 * ((u64::from(sampler.max_length) + 1) * 4 + 8);
-    let config = GpuSampleConfig { seed: 7, device_memory: Some(graph_bytes + walks), ..Default::default() };
-    let (cpu, on_gpu) = both(&gpu, &csr, &sampler, &initial, config);
-    let (outcome, stats) = on_gpu.unwrap();
-    assert_same("long walks", &cpu, &outcome);
-    let longest = (0..outcome.num_samples()).map(|k| outcome.sample(k).vertices.len()).max().unwrap();
-    assert!(longest > 1024, "a walk outgrows the first download's rows ({longest} steps)");
-    assert!(stats.batches > 20, "{} batches", stats.batches);
+    for (batch_samples, engine) in [(Some(40), "walks"), (None, "ring-walks")] {
+        let config =
+            GpuSampleConfig { seed: 7, device_memory: Some(graph_bytes + walks), batch_samples, ..Default::default() };
+        let (cpu, on_gpu) = both(&gpu, &csr, &sampler, &initial, config);
+        let (outcome, stats) = on_gpu.unwrap();
+        assert_same(&format!("long walks, {engine}"), &cpu, &outcome);
+        let longest = (0..outcome.num_samples()).map(|k| outcome.sample(k).vertices.len()).max().unwrap();
+        assert!(longest > 1024, "a walk outgrows the first download's rows and the ring ({longest} steps)");
+        assert_eq!(stats.engine, engine);
+        if engine == "walks" {
+            assert!(stats.batches > 20, "{} batches", stats.batches);
+        } else {
+            assert_eq!(stats.batches, 1);
+        }
+    }
 }
 
 /// The walk engine's three ways of reading a step's edge (the CSR, 8-byte and 16-byte packed

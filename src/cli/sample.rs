@@ -420,8 +420,8 @@ struct SampleReport {
     backend: &'static str,
     /// The GPU's name (GPU runs).
     device: Option<String>,
-    /// The GPU engine that ran: walks, partitioned-walks, per-sample, warp-per-sample or
-    /// step-by-step (GPU runs).
+    /// The GPU engine that ran: walks, ring-walks, partitioned-walks, per-sample,
+    /// warp-per-sample or step-by-step (GPU runs).
     engine: Option<&'static str>,
     /// Where the GPU kept the graph: device, zero-copy or partitions (GPU runs).
     placement: Option<&'static str>,

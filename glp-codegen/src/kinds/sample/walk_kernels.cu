@@ -274,16 +274,20 @@ glp_sample_walks_narrow_single(GLP_WALK_KERNEL_PARAMS, const glp_u64* __restrict
 // GLP_SAMPLE_HISTORY_FAULT (the host runs the batch again with every row kept).
 #define GLP_WALK_EMPTY_ROW 0xFFFFFFFEu
 
-// The partition of t's row (GLP_WALK_EMPTY_ROW when t has no edge: nothing to read).
+// The partition of t's row (GLP_WALK_EMPTY_ROW when t has no edge: nothing to read; 0 for a
+// graph in device memory, one partition).
 __device__ __forceinline__ glp_u32 glp_walk_partition(const glp_sample_view& view, glp_u32 t) {
     const glp_u64 offset = view.offsets[t];
-    return view.offsets[t + 1u] == offset ? GLP_WALK_EMPTY_ROW : (glp_u32)(offset >> view.partition_shift);
+    if (view.offsets[t + 1u] == offset) return GLP_WALK_EMPTY_ROW;
+    return glp_sample_partition_table(view) == nullptr ? 0u : (glp_u32)(offset >> view.partition_shift);
 }
 
-// Whether a walk whose row is in partition p can step now: p is in device memory, or is the
-// partition this launch reads over the bus (bus_partition; ~0: none), or the row is empty.
+// Whether a walk whose row is in partition p can step now: p is in device memory (every row of
+// a graph without a partition table), or is the partition this launch reads over the bus
+// (bus_partition; ~0: none), or the row is empty.
 __device__ __forceinline__ bool glp_walk_readable(const glp_sample_view& view, glp_u32 p, glp_u64 bus_partition) {
-    return p == GLP_WALK_EMPTY_ROW || (view.partitions[p] & 1ull) == 0ull || (glp_u64)p == bus_partition;
+    const glp_u64* table = glp_sample_partition_table(view);
+    return p == GLP_WALK_EMPTY_ROW || table == nullptr || (table[p] & 1ull) == 0ull || (glp_u64)p == bus_partition;
 }
 
 // Slot i's walk starts: its root at level 0 (stopped at once when there is no step).
@@ -369,6 +373,19 @@ extern "C" __global__ void glp_sample_walks_waiting(const glp_u32* __restrict__ 
     for (glp_u32 p = threadIdx.x; p < partitions; p += blockDim.x) {
         if (per_partition[p] != 0u) atomicAdd(&waiting[p], per_partition[p]);
     }
+}
+
+// Rows first_row..first_row + rows of the walks in columns alive[0..width) (ascending), out of
+// the ring (row l of column c at ring[(l & ring_mask) * count + c]), row-major into out: the rows
+// the host downloads, of the walks still running only.
+extern "C" __global__ void glp_sample_walk_window(const glp_u32* __restrict__ ring, const glp_u64 count,
+                                                  const glp_u32 ring_mask, const glp_u32 first_row, const glp_u32 rows,
+                                                  const glp_u32* __restrict__ alive, const glp_u64 width,
+                                                  glp_u32* __restrict__ out) {
+    const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (glp_u64)rows * width) return;
+    const glp_u64 r = i / width;
+    out[i] = ring[(glp_u64)((first_row + (glp_u32)r) & ring_mask) * count + alive[i - r * width]];
 }
 
 // The packed edges of glp_sample_walks: for edge e, its target, the target's degree and the

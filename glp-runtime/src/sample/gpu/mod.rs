@@ -10,7 +10,9 @@
 //!   step by step, so that many independent chains of reads are in flight (a walk step is a
 //!   chain: the row's offsets, then a neighbour); the walks are written step-major, which
 //!   coalesces the writes and gives node2vec its history (the previous vertex is the row
-//!   above).
+//!   above). A sampler whose declared length would leave such a matrix room for few walks a
+//!   batch (PPR with `--walk-length 16777216`) runs on the ring engine ([`ring_walks`]):
+//!   walks resumed launch after launch, keeping their last rows.
 //! - **Per sample** ([`per_sample`]): every other sampler (k-hop, layers, FastGCN, LADIES,
 //!   ClusterGCN, multi-root walks, samplers loaded from files): one thread runs the CPU
 //!   engine's loop over its sample's steps, its transits, history, combined neighbourhood and
@@ -38,7 +40,7 @@
 //! The device memory glp may use ([`GpuSampleConfig`]'s `device_memory`, by default most of
 //! what is free) holds the graph and the run's buffers. A graph too large for it keeps its
 //! edges in host memory ([`placement`]): kernels read them over the bus, or, for walks, the
-//! partitioned engine ([`partitioned`]) copies them to the device partition by partition.
+//! ring engine ([`ring_walks`]) copies them to the device partition by partition.
 //! Samples run in batches sized to the memory left beside the graph and to at most
 //! `batch_samples` samples: outputs larger than the device are produced batch by batch.
 //!
@@ -58,12 +60,13 @@ mod device_ids;
 mod device_subgraphs;
 mod device_walks;
 mod graph;
-mod partitioned;
 mod per_sample;
 pub mod placement;
 mod program;
 mod reference;
+mod ring_walks;
 mod steps;
+mod walk_rows;
 mod walks;
 
 pub use device_subgraphs::{run_subgraphs_on_device, DeviceSubgraphs};
@@ -130,9 +133,9 @@ pub enum WalkPacking {
 /// What a GPU run measured besides its samples.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GpuSampleStats {
-    /// The engine that ran: `walks`, `partitioned-walks`, `per-sample`, `warp-per-sample`
-    /// (one launch per batch) or `step-by-step` (a launch per step, each on the engine of
-    /// `step_engines`).
+    /// The engine that ran: `walks`, `ring-walks` (walks declared too long for a matrix of
+    /// every level), `partitioned-walks`, `per-sample`, `warp-per-sample` (one launch per
+    /// batch) or `step-by-step` (a launch per step, each on the engine of `step_engines`).
     pub engine: &'static str,
     /// Where the graph's edges were: `device`, `zero-copy` or `partitions`.
     pub placement: &'static str,
@@ -195,12 +198,16 @@ pub fn run_streamed(
         let samples = initial.len() as u64;
         let placement = graph.placement().name();
         let (stats, summary) = if run.fused_walks {
-            let convert = |batch| walks::outcome_of(initial, batch);
+            let convert = |batch| walk_rows::outcome_of(initial, batch);
             let streamed = graph.host_edges().filter(|host| host.plan().staging == 2);
+            let resident = graph.host_edges().is_none();
             match streamed {
                 Some(host) => sink::pipelined(samples, sink, convert, |handoff| {
-                    partitioned::run(context, initial, host, handoff)
+                    ring_walks::run(context, initial, Some(host), handoff)
                 })?,
+                None if resident && walks::matrix_too_small(context, samples) => {
+                    sink::pipelined(samples, sink, convert, |handoff| ring_walks::run(context, initial, None, handoff))?
+                }
                 None => sink::pipelined(samples, sink, convert, |handoff| walks::run(context, initial, handoff))?,
             }
         } else {

@@ -9,31 +9,17 @@
 //! packed edges (each edge with its target's row) make a step one read.
 
 use super::graph::Packing;
+use super::walk_rows::{RowWindow, WalkBatch};
 use super::WalkPacking;
 use super::{replayed_failure, Context, GpuSampleStats};
 use crate::device::{DeviceBuffer, Gpu, KernelArgs, Shape};
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
-use crate::sample::outcome::SampleOutcome;
 use crate::sample::roots::InitialSamples;
 use crate::sample::sampler::NONE;
 use crate::sample::sink::Handoff;
 use glp_codegen::kinds::sample::engine::{WALKERS_PER_THREAD, WALK_THREADS};
 use glp_codegen::kinds::sample::layout::{SampleViewArgs, HISTORY_FAULT};
-use rayon::prelude::*;
-
-/// Walks per tile of the matrix's conversion to rows (a tile of 100-step walks is 400 KiB:
-/// it stays in the host's cache while it is transposed).
-const TILE: usize = 1024;
-
-/// A batch of walks as the kernel left them: the step-major `matrix` (rows of stride
-/// `columns.len()`) of the walks of samples `first..`, sample `first + j`'s in column
-/// `columns[j]`.
-pub(super) struct WalkBatch {
-    pub first: u64,
-    pub columns: Vec<u32>,
-    pub matrix: Vec<VertexId>,
-}
 
 /// The slots of walks `first..first + count` in a batch of `batch` slots: each sample's column,
 /// then each slot's sample and root (roots NONE past `count`). Walks from roots with edges take
@@ -63,16 +49,6 @@ impl Slots {
         roots.resize(batch as usize, NONE);
         Slots { columns, samples, roots }
     }
-}
-
-/// The samples of `batch` as an outcome: its matrix holds as many rows as its walks needed
-/// (every walk ends at its first NONE or at the last row).
-pub(super) fn outcome_of(initial: &InitialSamples, batch: WalkBatch) -> Result<SampleOutcome> {
-    let (first, count) = (batch.first as usize, batch.columns.len());
-    let mut outcome = SampleOutcome::with_roots_of(initial, first..first + count);
-    let rows = batch.matrix.len().checked_div(count).unwrap_or(0);
-    append_walks(&mut outcome, &batch.matrix, &batch.columns, rows);
-    Ok(outcome)
 }
 
 /// Rows of the walk matrix the first download of a batch reads; each further one reads twice
@@ -123,6 +99,33 @@ fn download_reached_rows(
     Ok(matrix)
 }
 
+/// Fewer walks a batch than this leave the device idle (an H200 holds 270,000 threads at
+/// once): when the sampler's declared length is what limits them (each walk's matrix column
+/// takes several times its share of a ring), walks run over a ring of rows instead
+/// ([`super::ring_walks`]).
+pub const FEWEST_MATRIX_WALKS: u64 = 1 << 16;
+
+/// Device bytes a walk takes in a batch's matrix: a column of every level, a sample and a root.
+fn matrix_bytes_per_walk(context: &Context<'_>) -> u64 {
+    (u64::from(context.schedule.steps()) + 1) * 4 + 8
+}
+
+/// The walks of a batch whose matrix keeps every level: within `budget` bytes, at most
+/// `samples` and the run's batch size.
+fn matrix_walks(context: &Context<'_>, budget: u64, samples: u64) -> u64 {
+    (budget / matrix_bytes_per_walk(context)).min(samples).min(context.batch_samples).min(u64::from(u32::MAX)).max(1)
+}
+
+/// Whether walks of the declared length leave a matrix batch fewer than
+/// [`FEWEST_MATRIX_WALKS`] walks (or all `samples`, or the run's batch size, when fewer) and a
+/// ring of rows would hold four times as many: short walks in little memory keep the matrix
+/// (which a ring of their few rows would not beat).
+pub(super) fn matrix_too_small(context: &Context<'_>, samples: u64) -> bool {
+    let wanted = samples.min(context.batch_samples).min(FEWEST_MATRIX_WALKS);
+    let ring_bytes = super::ring_walks::bytes_per_walk(u64::from(super::ring_walks::RESIDENT_RING_ROWS));
+    matrix_walks(context, context.budget, samples) < wanted && matrix_bytes_per_walk(context) > 4 * ring_bytes
+}
+
 /// Runs the walks of `initial` (one root each), handing each batch over as it completes.
 pub(super) fn run(
     context: &Context<'_>,
@@ -132,7 +135,8 @@ pub(super) fn run(
     let rows = context.schedule.steps() as usize + 1;
     run_batches(context, initial, |first, columns, walks| {
         let matrix = download_reached_rows(context.gpu, walks, columns.len(), rows)?;
-        handoff.send(WalkBatch { first, columns, matrix })
+        let windows = vec![RowWindow::matrix(columns.len(), matrix)];
+        handoff.send(WalkBatch { first, columns, windows })
     })
 }
 
@@ -205,7 +209,7 @@ pub(super) fn run_batches(
     let steps = context.schedule.steps();
     let rows = u64::from(steps) + 1;
     let samples = initial.len() as u64;
-    let per_walk = rows * 4 + 8;
+    let per_walk = matrix_bytes_per_walk(context);
     if per_walk > context.budget {
         return Err(Error::TooLarge(format!(
             "a walk of {steps} steps needs {per_walk} bytes of device memory, more than the {} allowed",
@@ -222,7 +226,7 @@ pub(super) fn run_batches(
         None => 0,
     };
     let budget = context.budget - packed_bytes.unwrap_or(0);
-    let batch = (budget / per_walk).min(samples).min(context.batch_samples).min(u64::from(u32::MAX)).max(1);
+    let batch = matrix_walks(context, budget, samples);
     let walks: DeviceBuffer<u32> = gpu.alloc_zeros("walks", (batch * rows) as usize)?;
     let mut roots: DeviceBuffer<u32> = gpu.alloc_zeros("roots", batch as usize)?;
     let mut slot_samples: DeviceBuffer<u32> = gpu.alloc_zeros("walk samples", batch as usize)?;
@@ -343,53 +347,6 @@ impl WalkShared {
     }
 }
 
-/// Appends walks to `outcome` from a step-major `matrix` (`rows` rows of stride
-/// `columns.len()`: row 0 the roots), the walk of the batch's `j`-th sample in column
-/// `columns[j]`: each walk's vertices up to its first NONE, drawn from the vertex before, at
-/// the step before.
-fn append_walks(outcome: &mut SampleOutcome, matrix: &[VertexId], columns: &[u32], rows: usize) {
-    let count = columns.len();
-    let lengths: Vec<usize> = columns
-        .par_iter()
-        .with_min_len(TILE)
-        .map(|&c| (1..rows).take_while(|&l| matrix[l * count + c as usize] != NONE).count())
-        .collect();
-    let start = outcome.vertices.len();
-    let added: usize = lengths.iter().sum();
-    outcome.vertices.resize(start + added, NONE);
-    outcome.sources.resize(start + added, NONE);
-    outcome.steps.resize(start + added, 0);
-    let mut offset = start as u64;
-    for &length in &lengths {
-        offset += length as u64;
-        outcome.offsets.push(offset);
-    }
-    // Split the new rows by tile of walks and fill the tiles in parallel.
-    let mut tiles = Vec::new();
-    let (mut vertices, mut sources, mut steps) =
-        (&mut outcome.vertices[start..], &mut outcome.sources[start..], &mut outcome.steps[start..]);
-    for (tile_lengths, tile_columns) in lengths.chunks(TILE).zip(columns.chunks(TILE)) {
-        let size: usize = tile_lengths.iter().sum();
-        let (v, v_rest) = std::mem::take(&mut vertices).split_at_mut(size);
-        let (s, s_rest) = std::mem::take(&mut sources).split_at_mut(size);
-        let (k, k_rest) = std::mem::take(&mut steps).split_at_mut(size);
-        (vertices, sources, steps) = (v_rest, s_rest, k_rest);
-        tiles.push((tile_columns, tile_lengths, v, s, k));
-    }
-    tiles.into_par_iter().for_each(|(tile_columns, tile_lengths, v, s, k)| {
-        let mut at = 0;
-        for (&c, &length) in tile_columns.iter().zip(tile_lengths) {
-            let c = c as usize;
-            for l in 1..=length {
-                v[at] = matrix[l * count + c];
-                s[at] = matrix[(l - 1) * count + c];
-                k[at] = (l - 1) as u32;
-                at += 1;
-            }
-        }
-    });
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -431,19 +388,5 @@ mod tests {
         assert_eq!(walk_kernel(narrow, true), ("glp_sample_walks_narrow_single", 1));
         assert_eq!(walk_kernel(Some(Packing::Wide), false), ("glp_sample_walks_packed", WALKERS_PER_THREAD));
         assert_eq!(walk_kernel(Some(Packing::Wide), true), ("glp_sample_walks_packed_single", 1));
-    }
-
-    #[test]
-    fn a_step_major_matrix_becomes_rows_up_to_each_walks_first_none() {
-        // Three walks of two steps: 0 -> 5 -> 6; 1 -> 7 -> NONE; 2 -> NONE, in columns 1, 0
-        // and 2; rows past a walk's first NONE hold stale values, never read.
-        let matrix = [1, 0, 2, 7, 5, NONE, NONE, 6, 9];
-        let initial = InitialSamples::given(vec![0, 1, 2], 10).unwrap();
-        let mut outcome = SampleOutcome::with_roots_of(&initial, 0..3);
-        append_walks(&mut outcome, &matrix, &[1, 0, 2], 3);
-        assert_eq!(outcome.offsets, [0, 2, 3, 3]);
-        assert_eq!(outcome.vertices, [5, 6, 7]);
-        assert_eq!(outcome.sources, [0, 5, 1]);
-        assert_eq!(outcome.steps, [0, 1, 0]);
     }
 }

@@ -1,5 +1,8 @@
-//! The partitioned walk engine: walks over a graph whose edges stay in host memory, its
-//! partitions copied to the device in turn ([`super::placement`]).
+//! The ring walk engine: walks resumed launch after launch, each keeping only its last rows on
+//! the device. It serves two cases: a graph whose edges stay in host memory, its partitions
+//! copied to the device in turn ([`super::placement`]); and a graph in device memory whose
+//! sampler declares walks so long (PPR with `--walk-length 16777216`) that the walk engine's
+//! matrix of every level would leave room for only a few walks a batch ([`super::walks`]).
 //!
 //! A batch of walks runs in *passes*. A pass counts the walks waiting in each partition (the
 //! partition of their transit's row, `glp_sample_walks_waiting`), then visits the partitions
@@ -9,17 +12,19 @@
 //! one with few waiting walks is read over the bus instead. Each visit's launch
 //! (`glp_sample_walks_partitioned`) advances every walk whose row is in device memory (the
 //! resident partitions and the visited one) until it leaves, so a walk moves on in every
-//! later partition of the same pass.
+//! later partition of the same pass. A graph in device memory is one partition, always
+//! resident: a pass is one launch.
 //!
 //! Walks progress at different speeds, so each keeps its level and only its last rows on the
-//! device, in a ring of [`RING_ROWS`] rows; a row is downloaded into the batch's step-major
-//! matrix once every walk has passed it, and no walk runs more than the ring's rows ahead of
-//! the slowest. The matrix grows row by row to the batch's longest walk (a sampler may declare
-//! millions of steps and stop its walks after a few hundred: PPR) and then goes to the sink's
-//! thread as the walk engine's does.
+//! device, in a ring of [`RING_ROWS`] rows ([`RESIDENT_RING_ROWS`] in device memory); a row is
+//! downloaded once every walk has passed it, and no walk runs more than the ring's rows ahead
+//! of the slowest. The rows are gathered on the device for the walks still running, in windows
+//! that narrow as walks end ([`super::walk_rows`]): a sampler may declare millions of steps and
+//! stop its walks after a few hundred (PPR), and the host holds what the walks hold. They then
+//! go to the sink's thread as the walk engine's matrix does.
 //!
-//! A hook may read its walk any number of steps back, which the ring keeps only for the last
-//! [`RING_ROWS`] levels. A read further back records `HISTORY_FAULT` in the view's fault
+//! A hook may read its walk any number of steps back, which the ring keeps only for its last
+//! levels. A read further back records `HISTORY_FAULT` in the view's fault
 //! record: the batch's walks run again, and every batch after them, with a ring of every row
 //! (fewer walks a batch). Second-order walks (node2vec: one step back) never pay for it.
 //!
@@ -27,19 +32,27 @@
 
 use super::graph::HostEdges;
 use super::placement::COPY_BYTES_PER_WAITING_WALK;
-use super::walks::{Slots, WalkBatch, WalkShared};
+use super::walk_rows::{WalkBatch, WindowCollector};
+use super::walks::{Slots, WalkShared};
 use super::{Context, GpuSampleStats};
-use crate::device::{DeviceBuffer, KernelArgs, Shape};
+use crate::device::{CopyStream, DeviceBuffer, Gpu, KernelArgs, Shape};
 use crate::error::{Error, Result};
 use crate::sample::roots::InitialSamples;
-use crate::sample::sampler::NONE;
 use crate::sample::sink::Handoff;
 use glp_codegen::kinds::sample::engine::WALK_THREADS;
 
-/// Rows of the walks kept on the device: the most a walk may run ahead of the slowest walk of
-/// its batch (a walk advances about 2.5 steps per pass on random partitions; a ring of 16
-/// rows stalls almost none).
+/// Rows of the walks kept on the device over partitions: the most a walk may run ahead of the
+/// slowest walk of its batch (a walk advances about 2.5 steps per pass on random partitions; a
+/// ring of 16 rows stalls almost none).
 pub const RING_ROWS: u32 = 16;
+
+/// The same for a graph in device memory, whose walks all advance in every pass: a pass runs
+/// them up to 63 levels on, and the rows are gathered for the walks still running at the
+/// window's first row, so a window's rows past the walks' ends cost what the shorter ring
+/// keeps short (PPR 0.01 with 2^24 steps declared on com-DBLP, H200: a ring of 256 rows
+/// gathered a first window of 256 rows of every walk, 325 MB, for walks of 100 steps on
+/// average: 288-327 ms of sampling, 993 MB of host memory).
+pub const RESIDENT_RING_ROWS: u32 = 64;
 
 /// A visit of a pass: a partition copied into a staging slot, or read over the bus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,9 +83,72 @@ fn plan_pass(host: &HostEdges, waiting: &[u32]) -> Vec<Visit> {
     visits
 }
 
+/// A pass over `host`'s partitions given the walks `waiting` in each: the visits of
+/// [`plan_pass`], each a `walk` launch (its argument: the partition read over the bus, or
+/// `u64::MAX`), copies on `copies` two ahead of the launches.
+fn visit_pass(
+    gpu: &Gpu,
+    host: &HostEdges,
+    copies: &CopyStream<'_>,
+    waiting: &[u32],
+    walk: &dyn Fn(u64) -> Result<()>,
+    stats: &mut GpuSampleStats,
+) -> Result<()> {
+    let visits = plan_pass(host, waiting);
+    if visits.is_empty() {
+        // Every waiting walk is in a resident partition or at an empty row.
+        host.publish(gpu)?;
+        return walk(u64::MAX);
+    }
+    let copy_visits: Vec<(u64, usize)> = visits
+        .iter()
+        .filter_map(|v| match *v {
+            Visit::Copy { partition, slot } => Some((partition, slot)),
+            Visit::Bus { .. } => None,
+        })
+        .collect();
+    let mut ready = Vec::with_capacity(copy_visits.len());
+    let staging = host.staging();
+    for &(partition, slot) in copy_visits.iter().take(2) {
+        copies.copy(host.targets(), host.copied_range(partition), &staging[slot])?;
+        ready.push(copies.record()?);
+    }
+    let mut copied = 0;
+    for visit in visits {
+        match visit {
+            Visit::Copy { partition, slot } => {
+                gpu.wait_for(&ready[copied])?;
+                host.point(partition, Some(slot));
+                host.publish(gpu)?;
+                walk(u64::MAX)?;
+                host.point(partition, None);
+                stats.copied_bytes += host.copied_range(partition).len() as u64 * 4;
+                if let Some(&(next, next_slot)) = copy_visits.get(copied + 2) {
+                    copies.wait_for(&gpu.record()?)?;
+                    copies.copy(host.targets(), host.copied_range(next), &staging[next_slot])?;
+                    ready.push(copies.record()?);
+                }
+                copied += 1;
+            }
+            Visit::Bus { partition } => {
+                host.publish(gpu)?;
+                walk(partition)?;
+                stats.bus_visits += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Device bytes a walk takes with a ring of `ring_rows` rows: the ring and the rows gathered
+/// from it, then a level, a partition, a sample, a root and a column of the running walks.
+pub(super) fn bytes_per_walk(ring_rows: u64) -> u64 {
+    ring_rows * 8 + 20
+}
+
 /// Walks per batch for a ring of `ring_rows` rows, within the memory left beside the graph.
 fn batch_walks(context: &Context<'_>, samples: u64, ring_rows: u64) -> Result<u64> {
-    let per_walk = ring_rows * 4 + 16;
+    let per_walk = bytes_per_walk(ring_rows);
     if per_walk > context.budget {
         return Err(Error::TooLarge(format!(
             "a walk over partitions needs {per_walk} bytes of device memory, more than the {} left beside the graph",
@@ -82,20 +158,21 @@ fn batch_walks(context: &Context<'_>, samples: u64, ring_rows: u64) -> Result<u6
     Ok((context.budget / per_walk).min(samples).min(context.batch_samples).min(u64::from(u32::MAX)).max(1))
 }
 
-/// Runs the walks of `initial` (one root each) over `host`'s partitions, handing each batch
-/// over as it completes. The walks keep the last [`RING_ROWS`] rows on the device; a batch
-/// whose hooks read further back (`HISTORY_FAULT`) runs again, and the batches after it run,
-/// with every row kept.
+/// Runs the walks of `initial` (one root each) over `host`'s partitions (`None`: a graph in
+/// device memory, one partition always resident), handing each batch over as it completes.
+/// The walks keep their last rows on the device; a batch whose hooks read further back
+/// (`HISTORY_FAULT`) runs again, and the batches after it run, with every row kept.
 pub(super) fn run(
     context: &Context<'_>,
     initial: &InitialSamples,
-    host: &HostEdges,
+    host: Option<&HostEdges>,
     handoff: &mut Handoff<WalkBatch>,
 ) -> Result<GpuSampleStats> {
     let mut shared = WalkShared::new(context)?;
     let every_row = (u64::from(context.schedule.steps()) + 1).next_power_of_two();
-    let mut stats = GpuSampleStats { engine: "partitioned-walks", ..GpuSampleStats::default() };
-    let mut ring_rows = u64::from(RING_ROWS).min(every_row);
+    let engine = if host.is_some() { "partitioned-walks" } else { "ring-walks" };
+    let mut stats = GpuSampleStats { engine, ..GpuSampleStats::default() };
+    let mut ring_rows = u64::from(if host.is_some() { RING_ROWS } else { RESIDENT_RING_ROWS }).min(every_row);
     let mut first = 0;
     while let Some(rerun) = run_from(context, initial, host, &shared, ring_rows, first, handoff, &mut stats)? {
         if ring_rows == every_row {
@@ -105,7 +182,9 @@ pub(super) fn run(
         stats.rerun_samples += rerun.1;
         (ring_rows, first) = (every_row, rerun.0);
     }
-    host.publish(context.gpu)?;
+    if let Some(host) = host {
+        host.publish(context.gpu)?;
+    }
     Ok(stats)
 }
 
@@ -116,7 +195,7 @@ pub(super) fn run(
 fn run_from(
     context: &Context<'_>,
     initial: &InitialSamples,
-    host: &HostEdges,
+    host: Option<&HostEdges>,
     shared: &WalkShared,
     ring_rows: u64,
     mut first: u64,
@@ -128,18 +207,21 @@ fn run_from(
     let samples = initial.len() as u64;
     let batch = batch_walks(context, samples, ring_rows)?;
     let ring_mask = (ring_rows - 1) as u32;
-    let partitions = host.plan().partitions as usize;
+    let partitions = host.map_or(1, |host| host.plan().partitions as usize);
     let ring: DeviceBuffer<u32> = gpu.alloc_zeros("walk rows", (batch * ring_rows) as usize)?;
     let mut roots: DeviceBuffer<u32> = gpu.alloc_zeros("roots", batch as usize)?;
     let mut slot_samples: DeviceBuffer<u32> = gpu.alloc_zeros("walk samples", batch as usize)?;
     let levels: DeviceBuffer<u32> = gpu.alloc_zeros("walk levels", batch as usize)?;
     let parts: DeviceBuffer<u32> = gpu.alloc_zeros("walk partitions", batch as usize)?;
+    let mut alive: DeviceBuffer<u32> = gpu.alloc_zeros("running walks", batch as usize)?;
+    let window: DeviceBuffer<u32> = gpu.alloc_zeros("walk rows gathered", (batch * ring_rows) as usize)?;
     let mut waiting: DeviceBuffer<u32> = gpu.alloc_zeros("waiting walks", partitions + 3)?;
     let module = &context.module.module;
-    let (start_kernel, walk_kernel, waiting_kernel) = (
+    let (start_kernel, walk_kernel, waiting_kernel, window_kernel) = (
         module.kernel("glp_sample_walks_partitioned_start")?,
         module.kernel("glp_sample_walks_partitioned")?,
         module.kernel("glp_sample_walks_waiting")?,
+        module.kernel("glp_sample_walk_window")?,
     );
     let csr = context.graph.host().csr();
     let view = shared.view;
@@ -150,6 +232,8 @@ fn run_from(
             + slot_samples.bytes()
             + levels.bytes()
             + parts.bytes()
+            + alive.bytes()
+            + window.bytes()
             + waiting.bytes()
             + shared.bytes(),
     );
@@ -173,10 +257,11 @@ fn run_from(
             .buffer(&levels)
             .buffer(&parts);
         gpu.launch(&start_kernel, shape, &args)?;
-        // The rows every walk has passed, downloaded as they complete: the matrix grows to the
-        // longest walk's rows, whatever the steps the sampler declares.
-        let mut matrix = Vec::new();
-        let mut next_row = 0u64;
+        // The rows every walk has passed, downloaded as they complete (of the walks still
+        // running): the batch's rows follow its walks' lengths, whatever the steps the sampler
+        // declares.
+        let mut collector = WindowCollector::new(count as usize);
+        let mut alive_changed = true;
         loop {
             gpu.write(&mut waiting, &idle_waiting)?;
             let args = KernelArgs::new()
@@ -190,15 +275,28 @@ fn run_from(
             let (lowest, highest) = (counts[partitions], counts[partitions + 2]);
             // Rows every walk has passed (every row written once none runs).
             let complete = u64::from(if lowest == u32::MAX { highest } else { lowest });
+            let next_row = collector.next_row() as u64;
             if next_row <= complete {
-                matrix.resize(((complete + 1) * count) as usize, NONE);
+                if alive_changed {
+                    let mut padded = collector.alive().to_vec();
+                    padded.resize(batch as usize, 0);
+                    gpu.write(&mut alive, &padded)?;
+                }
+                let (rows, width) = (complete + 1 - next_row, collector.alive().len() as u64);
+                let args = KernelArgs::new()
+                    .buffer(&ring)
+                    .value(count)
+                    .value(ring_mask)
+                    .value(next_row as u32)
+                    .value(rows as u32)
+                    .buffer(&alive)
+                    .value(width)
+                    .buffer(&window);
+                gpu.launch(&window_kernel, Shape::covering(rows * width, WALK_THREADS)?, &args)?;
+                collector.download_rows(rows as usize, |out| gpu.download_into(&window, 0, out))?;
+                alive_changed = collector.narrow();
             }
-            for row in next_row..=complete {
-                let at = (row * count) as usize;
-                let ring_at = ((row & u64::from(ring_mask)) * count) as usize;
-                gpu.download_into(&ring, ring_at, &mut matrix[at..at + count as usize])?;
-            }
-            next_row = next_row.max(complete + 1);
+            let next_row = collector.next_row() as u64;
             if lowest == u32::MAX {
                 break;
             }
@@ -217,48 +315,9 @@ fn run_from(
                     .buffer(&shared.failed);
                 gpu.launch(&walk_kernel, shape, &args)
             };
-            let visits = plan_pass(host, &counts[..partitions]);
-            if visits.is_empty() {
-                // Every waiting walk is in a resident partition or at an empty row.
-                host.publish(gpu)?;
-                walk(u64::MAX)?;
-            }
-            let copy_visits: Vec<(u64, usize)> = visits
-                .iter()
-                .filter_map(|v| match *v {
-                    Visit::Copy { partition, slot } => Some((partition, slot)),
-                    Visit::Bus { .. } => None,
-                })
-                .collect();
-            let mut ready = Vec::with_capacity(copy_visits.len());
-            let staging = host.staging();
-            for &(partition, slot) in copy_visits.iter().take(2) {
-                copies.copy(host.targets(), host.copied_range(partition), &staging[slot])?;
-                ready.push(copies.record()?);
-            }
-            let mut copied = 0;
-            for visit in visits {
-                match visit {
-                    Visit::Copy { partition, slot } => {
-                        gpu.wait_for(&ready[copied])?;
-                        host.point(partition, Some(slot));
-                        host.publish(gpu)?;
-                        walk(u64::MAX)?;
-                        host.point(partition, None);
-                        stats.copied_bytes += host.copied_range(partition).len() as u64 * 4;
-                        if let Some(&(next, next_slot)) = copy_visits.get(copied + 2) {
-                            copies.wait_for(&gpu.record()?)?;
-                            copies.copy(host.targets(), host.copied_range(next), &staging[next_slot])?;
-                            ready.push(copies.record()?);
-                        }
-                        copied += 1;
-                    }
-                    Visit::Bus { partition } => {
-                        host.publish(gpu)?;
-                        walk(partition)?;
-                        stats.bus_visits += 1;
-                    }
-                }
+            match host {
+                Some(host) => visit_pass(gpu, host, &copies, &counts[..partitions], &walk, stats)?,
+                None => walk(u64::MAX)?,
             }
             stats.passes += 1;
         }
@@ -269,7 +328,7 @@ fn run_from(
             return Ok(Some((first, count)));
         }
         shared.check(context, initial)?;
-        handoff.send(WalkBatch { first, columns: slots.columns, matrix })?;
+        handoff.send(WalkBatch { first, columns: slots.columns, windows: collector.finish() })?;
         first += count;
     }
     Ok(None)
