@@ -28,11 +28,15 @@ use std::ops::Range;
 
 /// Walks a worker keeps in flight: enough independent chains of reads to overlap their
 /// misses (the prefetches of one step get the time of the other walks' hook calls), few
-/// enough that their walks stay in the core's cache (64 walks of 100 steps: 26 KB). A walk
-/// that ends hands its place to the task's next sample, so the count stays up while walks
-/// stop early (PPR). On 2 threads of this project's CI machine, 16 -> 64 took DeepWalk on
-/// R-MAT 20 from 36 to 48 M steps/s and PPR from 28 to 37-44.
-pub const WALKERS: usize = 64;
+/// enough that their walks stay in the core's cache and their prefetches in the core's miss
+/// buffers (a profile of 64 showed the prefetch instructions themselves waiting). A walk that
+/// ends hands its place to the task's next sample, so the count stays up while walks stop
+/// early (PPR). On 2 threads of this project's development machine (AMD EPYC, Zen 4), 16 ->
+/// 64 took DeepWalk on R-MAT 20 from 36 to 48 M steps/s; 64 -> 32, alternated four times in
+/// one run (medians): DeepWalk on com-DBLP 55.8 -> 64.9, on R-MAT 20 24.2 -> 28.8, PPR 47.8
+/// -> 52.2 and 22.8 -> 26.4, node2vec unchanged (17.5 -> 18.6, 6.2 -> 6.1); 24 and 48 were
+/// no better than 32, 128 worse than 64.
+pub const WALKERS: usize = 32;
 
 /// The walk length (vertices) a task reserves room for, for each of its samples, before its
 /// walks tell how long they are.
