@@ -238,7 +238,7 @@ mod tests {
         // Column c's walk: vertices 1000 * c + level, ending after a few steps, one walk in
         // eight after fifty or more (as PPR's lengths: most short, a few long); stale values
         // past the end.
-        let length = |c: usize| if c % 8 == 0 { 50 + c % 9 } else { c % 11 };
+        let length = |c: usize| if c.is_multiple_of(8) { 50 + c % 9 } else { c % 11 };
         let value = |l: usize, c: usize| if l == length(c) + 1 { NONE } else { (1000 * c + l) as VertexId };
         let matrix: Vec<VertexId> = (0..rows).flat_map(|l| (0..count).map(move |c| value(l, c))).collect();
         let columns: Vec<u32> = (0..count as u32).rev().collect();
