@@ -260,11 +260,13 @@ glp_sample_walks_narrow_single(GLP_WALK_KERNEL_PARAMS, const glp_u64* __restrict
     glp_walks<GLP_WALKS_NARROW, 1>(GLP_WALK_KERNEL_ARGS, packed, target_bits, offset_bits);
 }
 
-// ----- walks over a graph whose edges stay in host memory (the partitions placement) -----
-// The graph's edges are cut into partitions; the host copies them to the device one after the
-// other (or lets a launch read a sparse one over the bus), and each launch advances every walk
-// whose transit's row is readable (a resident partition, or the one visited) until it leaves,
-// so that one copy serves every walk waiting there. A walk keeps its state between launches:
+// ----- walks resumed launch after launch over a ring of rows (the ring engine) -----
+// Over a graph whose edges stay in host memory (the partitions placement), the graph's edges are
+// cut into partitions; the host copies them to the device one after the other (or lets a launch
+// read a sparse one over the bus), and each launch advances every walk whose transit's row is
+// readable (a resident partition, or the one visited) until it leaves, so that one copy serves
+// every walk waiting there. A graph in device memory (no partition table) is one partition,
+// always readable: walks declared too long for a matrix of every level. A walk keeps its state between launches:
 // its level in levels[i] (once it has stopped, the last row it wrote: the row of its
 // GLP_SAMPLE_NONE, or steps), the partition of its transit's row in parts[i]
 // (GLP_WALK_EMPTY_ROW for an empty row, GLP_SAMPLE_NONE once stopped: a launch skips the walks

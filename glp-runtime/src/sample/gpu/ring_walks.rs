@@ -40,6 +40,7 @@ use crate::error::{Error, Result};
 use crate::sample::roots::InitialSamples;
 use crate::sample::sink::Handoff;
 use glp_codegen::kinds::sample::engine::WALK_THREADS;
+use glp_codegen::kinds::sample::layout::HISTORY_FAULT;
 
 /// Rows of the walks kept on the device over partitions: the most a walk may run ahead of the
 /// slowest walk of its batch (a walk advances about 2.5 steps per pass on random partitions; a
@@ -151,7 +152,7 @@ fn batch_walks(context: &Context<'_>, samples: u64, ring_rows: u64) -> Result<u6
     let per_walk = bytes_per_walk(ring_rows);
     if per_walk > context.budget {
         return Err(Error::TooLarge(format!(
-            "a walk over partitions needs {per_walk} bytes of device memory, more than the {} left beside the graph",
+            "a walk over a ring of {ring_rows} rows needs {per_walk} bytes of device memory, more than the {} left beside the graph",
             context.budget
         )));
     }
@@ -324,10 +325,11 @@ fn run_from(
         let end = gpu.record()?;
         stats.kernel_ms += gpu.elapsed_ms(&start, &end)?;
         stats.batches += 1;
-        if shared.history_fault(gpu)? {
+        let record = shared.fault_record(gpu)?;
+        if record[0] == HISTORY_FAULT {
             return Ok(Some((first, count)));
         }
-        shared.check(context, initial)?;
+        shared.check_records(context, initial, &record)?;
         handoff.send(WalkBatch { first, columns: slots.columns, windows: collector.finish() })?;
         first += count;
     }

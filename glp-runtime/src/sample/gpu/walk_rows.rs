@@ -139,7 +139,6 @@ fn append_walks(outcome: &mut SampleOutcome, windows: &[RowWindow], columns: &[u
 /// row from row 0: a window holds the columns of the walks that ran at its first row, and a
 /// new one starts once a quarter of them have ended ([`WindowCollector::narrow`]).
 pub(super) struct WindowCollector {
-    count: usize,
     windows: Vec<RowWindow>,
     /// Per column of the last window, whether its walk has not met its NONE yet.
     running: Vec<bool>,
@@ -149,7 +148,6 @@ pub(super) struct WindowCollector {
 impl WindowCollector {
     pub fn new(count: usize) -> Self {
         WindowCollector {
-            count,
             windows: vec![RowWindow::matrix(count, Vec::new())],
             running: vec![true; count],
             running_count: count,
@@ -207,7 +205,6 @@ impl WindowCollector {
 
     /// The batch's windows (those that hold rows).
     pub fn finish(self) -> Vec<RowWindow> {
-        debug_assert!(self.windows[0].alive.len() == self.count);
         self.windows.into_iter().filter(|w| !w.entries.is_empty()).collect()
     }
 }

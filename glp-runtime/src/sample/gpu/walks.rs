@@ -19,7 +19,7 @@ use crate::sample::roots::InitialSamples;
 use crate::sample::sampler::NONE;
 use crate::sample::sink::Handoff;
 use glp_codegen::kinds::sample::engine::{WALKERS_PER_THREAD, WALK_THREADS};
-use glp_codegen::kinds::sample::layout::{SampleViewArgs, HISTORY_FAULT};
+use glp_codegen::kinds::sample::layout::SampleViewArgs;
 
 /// The slots of walks `first..first + count` in a batch of `batch` slots: each sample's column,
 /// then each slot's sample and root (roots NONE past `count`). Walks from roots with edges take
@@ -319,10 +319,10 @@ impl WalkShared {
             .buffer(roots)
     }
 
-    /// Whether a hook read its walk further back than the kernels kept (`HISTORY_FAULT`: the
-    /// partitioned walks' ring), which the batch's other records may follow from.
-    pub(super) fn history_fault(&self, gpu: &Gpu) -> Result<bool> {
-        Ok(gpu.download(&self.fault)?[0] == HISTORY_FAULT)
+    /// The fault record of the batch the kernels ran: `[code, id]`, code 0 when none
+    /// (`HISTORY_FAULT`: a hook read its walk further back than the ring engine kept).
+    pub(super) fn fault_record(&self, gpu: &Gpu) -> Result<Vec<u64>> {
+        gpu.download(&self.fault)
     }
 
     /// Clears the records, for a batch run again.
@@ -335,8 +335,12 @@ impl WalkShared {
     /// budget, or the smallest failed sample, replayed on the CPU for its message (the run
     /// stops at the first, so the records are reset only for a batch run again).
     pub(super) fn check(&self, context: &Context<'_>, initial: &InitialSamples) -> Result<()> {
-        let record = context.gpu.download(&self.fault)?;
-        if let Some(error) = context.module.loop_fault(&record, self.view.loop_budget, "in a walk") {
+        self.check_records(context, initial, &self.fault_record(context.gpu)?)
+    }
+
+    /// [`WalkShared::check`] with the fault record downloaded already.
+    pub(super) fn check_records(&self, context: &Context<'_>, initial: &InitialSamples, record: &[u64]) -> Result<()> {
+        if let Some(error) = context.module.loop_fault(record, self.view.loop_budget, "in a walk") {
             return Err(error);
         }
         let failed_sample = context.gpu.download(&self.failed)?[0];
