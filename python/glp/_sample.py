@@ -169,7 +169,9 @@ def sample(
     hop and step are lists); the per-vertex arrays (``roots``, ``vertices``, ...) are then not
     given. Subgraphs kept on the GPU hold every sample until the call ends: when they do not
     fit, ``output_type="numpy"`` numbers them on the host batch by batch. Walks the GPU's
-    walk engine does not take (a graph streamed in partitions) are copied to the GPU.
+    walk engine does not take (a graph streamed in partitions) and walks whose declared length
+    would not fit the GPU as rows (``walk_length`` far beyond where PPR's walks end) are
+    copied to the GPU from the host's rows, as long as the longest walk.
     """
     if output_type not in ("numpy", "torch"):
         raise ValueError(f"output_type=`{output_type}`: expected numpy or torch")

@@ -122,6 +122,24 @@ def test_walks_the_walk_engine_does_not_take_are_copied_to_the_gpu_that_ran_them
     assert np.array_equal(on_gpu.walks.cpu().numpy(), cpu.walks)
 
 
+def test_walks_declared_far_longer_than_they_run_come_back_on_the_gpu_as_on_the_cpu(torch, email: glp.Graph) -> None:
+    # 2^24 declared steps: rows of that length on the device would take 128 MB a walk; PPR's
+    # walks end after a few hundred steps, and the host's rows are as long as the longest.
+    options = dict(roots=2000, walk_length=1 << 24, termination=0.01, seed=6)
+    cpu = email.sample("ppr", backend="cpu", **options)
+    on_gpu = email.sample("ppr", backend="gpu", output_type="torch", **options)
+    assert not on_gpu.on_device
+    assert on_gpu.walks.is_cuda
+    assert cpu.walks.shape[1] < 5000
+    assert np.array_equal(on_gpu.walks.cpu().numpy(), cpu.walks)
+    # Walks that fit as rows stay on the device.
+    short = email.sample("ppr", backend="gpu", output_type="torch", roots=2000, walk_length=100, seed=6)
+    assert short.on_device
+    assert np.array_equal(
+        short.walks.cpu().numpy(), email.sample("ppr", backend="cpu", roots=2000, walk_length=100, seed=6).walks
+    )
+
+
 def test_subgraphs_on_the_gpu_make_pyg_sampler_outputs(torch, email: glp.Graph) -> None:
     pytest.importorskip("torch_geometric")
     cpu = email.sample("khop", roots=50, fanouts=[5, 3], seed=2, backend="cpu").to_pyg()

@@ -8,9 +8,9 @@
 //! ([`DeviceWalks::width`]), so a strided view of that width is exactly the host's array.
 
 use super::device_ids::DeviceIds;
-use super::{walks, with_context, GpuSampleConfig, GpuSampleStats};
+use super::{walks, with_context, Context, GpuSampleConfig, GpuSampleStats};
 use crate::device::{DeviceBuffer, Gpu, KernelArgs, Shape};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::graph::VertexIds;
 use crate::sample::compiled::CompiledSampler;
 use crate::sample::roots::InitialSamples;
@@ -43,10 +43,14 @@ pub struct DeviceWalks {
 /// Runs the walks of `sampler` from `initial` on `gpu`, as [`super::run`] does, and keeps
 /// them on the device as rows of input ids (`ids`, the graph's). `Ok(None)` when the run is
 /// not one the walk engine takes on the device (a sampler that is not a walk from one root,
-/// the transit-parallel engine asked for, a graph whose edges stream in partitions): the
-/// caller then runs [`super::run_streamed`].
+/// the transit-parallel engine asked for, a graph whose edges stream in partitions), or when
+/// rows as long as the sampler declares would take more than half the device memory the run
+/// may use (the walk engine keeps the rest for its batches) or leave the walk engine's
+/// matrix room for few walks (the ring engine's case: PPR with `--walk-length 16777216`
+/// declares rows of 2^24 entries while its walks end after a few hundred steps): the caller
+/// then runs [`super::run_streamed`], whose rows on the host are as long as the longest walk.
 ///
-/// Errors: [`super::run`]'s, and rows larger than the device memory the run may use.
+/// Errors: [`super::run`]'s.
 pub fn run_walks_on_device(
     gpu: &Gpu,
     graph: &DeviceSampleGraph<'_>,
@@ -60,12 +64,17 @@ pub fn run_walks_on_device(
     }
     let samples = initial.len() as u64;
     let stride = u64::from(crate::sample::schedule::Schedule::of(graph.host(), sampler)?.steps()) + 1;
-    let entries = samples.checked_mul(stride).ok_or_else(|| Error::TooLarge("too many walks".into()))?;
-    let reserved = entries.saturating_mul(8).saturating_add(DeviceIds::bytes(ids));
-    with_context(gpu, graph, sampler, initial, config, reserved, |context, run| {
-        if !run.fused_walks {
+    with_context(gpu, graph, sampler, initial, config, 0, |context, run| {
+        // The rows are allocated before the walks run, so they are as long as declared.
+        let reserved = samples.saturating_mul(stride).saturating_mul(8).saturating_add(DeviceIds::bytes(ids));
+        if !run.fused_walks || reserved > context.budget / 2 {
             return Ok(None);
         }
+        let context = &Context { budget: context.budget - reserved, ..*context };
+        if graph.host_edges().is_none() && walks::matrix_too_small(context, samples) {
+            return Ok(None);
+        }
+        let entries = samples * stride;
         let start = Instant::now();
         let rows: DeviceBuffer<i64> = gpu.alloc_zeros("walk rows", entries as usize)?;
         let ids = DeviceIds::upload(gpu, ids)?;
