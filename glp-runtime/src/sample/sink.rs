@@ -7,8 +7,9 @@
 //! whole-outcome runs ([`super::run`], [`super::gpu::run`]) are streamed runs whose sink
 //! appends every batch to one outcome ([`collect`]).
 //!
-//! The CPU engine calls the sink on its own thread between batches (the workers are busy
-//! inside a batch). The GPU engines hand their batches to a second thread (`pipelined`),
+//! The CPU engine calls the sink on the thread that called it (so that a caller's sink can
+//! do what only that thread may, such as Python's signal checks) while the rayon pool runs
+//! the next batch: writing batch `k` overlaps sampling batch `k + 1`. The GPU engines hand their batches to a second thread (`pipelined`),
 //! which turns them into outcomes (the walk engine's step-major matrix becomes rows there)
 //! and calls the sink, while the engine's thread launches the next batch: the host's work
 //! on batch `k` overlaps the kernels of batch `k + 1`. A channel of one batch between the
@@ -36,18 +37,16 @@ pub struct StreamSummary {
     pub elapsed: Duration,
 }
 
-/// Calls a sink batch by batch: checks that batches follow each other, counts them, and
-/// times the sink.
+/// Calls a sink batch by batch: checks that batches follow each other and counts them.
 pub(crate) struct Delivery<'s, 'a> {
     sink: &'s mut SampleSink<'a>,
     next: u64,
     sampled_vertices: u64,
-    in_sink: Duration,
 }
 
 impl<'s, 'a> Delivery<'s, 'a> {
     pub(crate) fn new(sink: &'s mut SampleSink<'a>) -> Self {
-        Delivery { sink, next: 0, sampled_vertices: 0, in_sink: Duration::ZERO }
+        Delivery { sink, next: 0, sampled_vertices: 0 }
     }
 
     /// Hands `batch` to the sink.
@@ -60,25 +59,16 @@ impl<'s, 'a> Delivery<'s, 'a> {
         }
         self.next += batch.num_samples() as u64;
         self.sampled_vertices += batch.sampled_vertices();
-        let start = Instant::now();
-        let delivered = (self.sink)(batch);
-        self.in_sink += start.elapsed();
-        delivered
+        (self.sink)(batch)
     }
 
-    /// The summary of a run of `samples` samples whose sampling took `elapsed`; errors
-    /// unless the batches held them all.
-    fn summary(&self, samples: u64, elapsed: Duration) -> Result<StreamSummary> {
+    /// The summary of a run of `samples` samples whose sampling took `elapsed` (the run's
+    /// time less the engine's waits for the sink); errors unless the batches held them all.
+    pub(crate) fn finish(self, samples: u64, elapsed: Duration) -> Result<StreamSummary> {
         if self.next != samples {
             return Err(Error::invalid(format!("internal: a run of {samples} samples delivered {}", self.next)));
         }
         Ok(StreamSummary { samples, sampled_vertices: self.sampled_vertices, elapsed })
-    }
-
-    /// The summary of a run of `samples` samples that started at `start`, every batch
-    /// delivered on the engine's thread: the sink's time is not the sampling's.
-    pub(crate) fn finish(self, samples: u64, start: Instant) -> Result<StreamSummary> {
-        self.summary(samples, start.elapsed().saturating_sub(self.in_sink))
     }
 }
 
@@ -128,7 +118,7 @@ pub(crate) fn pipelined<T: Send, R>(
         drop(handoff);
         let delivery = consumer.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
         let produced = produced?;
-        Ok((produced, delivery.summary(samples, elapsed)?))
+        Ok((produced, delivery.finish(samples, elapsed)?))
     })
 }
 
@@ -261,7 +251,7 @@ mod tests {
             let mut delivery = Delivery::new(sink);
             delivery.deliver(batch(&initial, 0, 2))?;
             delivery.deliver(batch(&initial, 2, 1))?;
-            Ok(((), delivery.finish(3, Instant::now())?))
+            Ok(((), delivery.finish(3, Duration::ZERO)?))
         })
         .unwrap();
         assert_eq!(outcome.first, 0);
