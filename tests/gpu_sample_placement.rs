@@ -18,8 +18,8 @@ use glp::samplers::{Ppr, BUILT_IN};
 fn assert_same(context: &str, cpu: &SampleOutcome, gpu: &SampleOutcome) {
     assert_eq!(cpu.offsets, gpu.offsets, "{context}: sample lengths");
     assert_eq!(cpu.vertices, gpu.vertices, "{context}: vertices");
-    assert_eq!(cpu.sources, gpu.sources, "{context}: transits");
-    assert_eq!(cpu.steps, gpu.steps, "{context}: steps");
+    assert_eq!(cpu.sources(), gpu.sources(), "{context}: transits");
+    assert_eq!(cpu.steps(), gpu.steps(), "{context}: steps");
 }
 
 /// Runs `sampler` from `initial` on the CPU and on `gpu` with the graph placed as `placement`

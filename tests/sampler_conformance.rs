@@ -55,7 +55,8 @@ impl<S: Sampler + ?Sized> Runs<S> for Sampling {
         let outcome = pool(run.threads)
             .install(|| sample::run(&graph, sampler, &initial, &config))
             .unwrap_or_else(|e| panic!("{}: {e}", sampler.name()));
-        Samples { offsets: outcome.offsets, vertices: outcome.vertices, sources: outcome.sources, steps: outcome.steps }
+        let (sources, steps) = (outcome.sources().into_owned(), outcome.steps().into_owned());
+        Samples { offsets: outcome.offsets, vertices: outcome.vertices, sources, steps }
     }
 }
 

@@ -66,8 +66,8 @@ fn results_do_not_depend_on_the_thread_count() {
         for (i, other) in outcomes[1..].iter().enumerate() {
             assert_eq!(outcomes[0].offsets, other.offsets, "{} with {} threads", sampler.name(), i + 2);
             assert_eq!(outcomes[0].vertices, other.vertices, "{} with {} threads", sampler.name(), i + 2);
-            assert_eq!(outcomes[0].sources, other.sources, "{} with {} threads", sampler.name(), i + 2);
-            assert_eq!(outcomes[0].steps, other.steps, "{} with {} threads", sampler.name(), i + 2);
+            assert_eq!(outcomes[0].sources(), other.sources(), "{} with {} threads", sampler.name(), i + 2);
+            assert_eq!(outcomes[0].steps(), other.steps(), "{} with {} threads", sampler.name(), i + 2);
         }
         // Another seed gives other samples.
         let reseeded = run_on(csr, sampler, initial, 43).unwrap();
@@ -293,7 +293,7 @@ fn collective_unique_draws_take_every_vertex_of_a_small_neighbourhood() {
         let layer = |i: usize, step: u32| {
             let s = outcome.sample(i);
             let mut v: Vec<VertexId> =
-                s.vertices.iter().zip(s.steps).filter(|&(_, &t)| t == step).map(|(&v, _)| v).collect();
+                s.vertices.iter().zip(s.steps.iter()).filter(|&(_, &t)| t == step).map(|(&v, _)| v).collect();
             v.sort_unstable();
             v
         };

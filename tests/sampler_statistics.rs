@@ -223,7 +223,7 @@ fn khop_with_replacement_draws_independent_uniform_neighbours() {
             entry.1 += 1;
         }
         let counts = neighbour_counts.entry(root).or_insert_with(|| vec![0; row.len()]);
-        for (&v, &source) in s.vertices.iter().zip(s.sources) {
+        for (&v, &source) in s.vertices.iter().zip(s.sources.iter()) {
             assert_eq!(source, root);
             counts[row.binary_search(&v).expect("a neighbour of the root")] += 1;
         }
@@ -399,7 +399,7 @@ fn multi_root_walkers_move_in_proportion_to_degree() {
     for i in 0..100 {
         let s = outcome.sample(i);
         let mut positions = roots.to_vec();
-        for (&v, &t) in s.vertices.iter().zip(s.sources) {
+        for (&v, &t) in s.vertices.iter().zip(s.sources.iter()) {
             let walker = positions.iter().position(|&p| p == t).expect("a walker's position");
             assert!(csr.neighbors(t).binary_search(&v).is_ok());
             positions[walker] = v;

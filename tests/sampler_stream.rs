@@ -65,7 +65,7 @@ fn streamed(
 /// and returns them gathered into one outcome.
 fn gathered(context: &str, batches: Vec<SampleOutcome>, batch: usize) -> SampleOutcome {
     let mut next = 0u64;
-    let mut whole = SampleOutcome { offsets: vec![0], root_offsets: vec![0], ..SampleOutcome::default() };
+    let mut whole = SampleOutcome::empty(0);
     for b in batches {
         assert_eq!(b.first, next, "{context}: batches follow each other");
         assert!(b.num_samples() >= 1 && b.num_samples() <= batch, "{context}: {} samples", b.num_samples());
@@ -78,7 +78,7 @@ fn gathered(context: &str, batches: Vec<SampleOutcome>, batch: usize) -> SampleO
 fn assert_same_samples(context: &str, a: &SampleOutcome, b: &SampleOutcome) {
     assert_eq!((a.first, &a.root_offsets, &a.roots), (b.first, &b.root_offsets, &b.roots), "{context}: roots");
     assert_eq!((&a.offsets, &a.vertices), (&b.offsets, &b.vertices), "{context}: vertices");
-    assert_eq!((&a.sources, &a.steps), (&b.sources, &b.steps), "{context}: edges");
+    assert_eq!((a.sources(), a.steps()), (b.sources(), b.steps()), "{context}: edges");
 }
 
 #[test]

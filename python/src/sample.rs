@@ -215,8 +215,8 @@ pub fn sample<'py>(
     result.set_item("roots", ids(&outcome.roots)?)?;
     result.set_item("root_offsets", counts(&outcome.root_offsets))?;
     result.set_item("vertices", ids(&outcome.vertices)?)?;
-    result.set_item("sources", ids(&outcome.sources)?)?;
-    result.set_item("steps", to_numpy(py, outcome.steps.iter().map(|&s| i64::from(s)).collect()))?;
+    result.set_item("sources", ids(&outcome.sources())?)?;
+    result.set_item("steps", to_numpy(py, outcome.steps().iter().map(|&s| i64::from(s)).collect()))?;
     result.set_item("offsets", counts(&outcome.offsets))?;
     if app.is_walk() {
         // One array of rows, built in place: dense ids first, then each replaced by its input id.

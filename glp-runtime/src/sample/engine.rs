@@ -182,7 +182,8 @@ fn run_batch<S: Sampler + ?Sized>(
             || concat(|record| &record.vertices),
             || rayon::join(|| concat(|record| &record.sources), || concat(|record| &record.steps)),
         );
-        (batch.vertices, batch.sources, batch.steps) = (vertices, sources, steps);
+        batch.vertices = vertices;
+        batch.set_records(sources, steps);
         batch
     };
     if let Some(error) = sampler.failure() {

@@ -259,7 +259,7 @@ mod tests {
         assert_eq!(outcome.roots, [1, 2, 3, 4, 5, 6]);
         assert_eq!(outcome.offsets, [0, 1, 2, 3]);
         assert_eq!(outcome.vertices, [100, 101, 102]);
-        assert_eq!(outcome.sources, [0, 1, 2]);
+        assert_eq!(*outcome.sources(), [0, 1, 2]);
         // A batch that does not follow is refused.
         let mut sink = |_: SampleOutcome| Ok(());
         let mut delivery = Delivery::new(&mut sink);

@@ -89,8 +89,11 @@ impl SubgraphNumbering {
             let sample = batch.first + k as u64;
             let s = batch.sample(k);
             local.clear();
-            let hops =
-                s.roots.iter().map(|&r| (r, 0)).chain(s.vertices.iter().zip(s.steps).map(|(&v, &step)| (v, step + 1)));
+            let hops = s
+                .roots
+                .iter()
+                .map(|&r| (r, 0))
+                .chain(s.vertices.iter().zip(s.steps.iter()).map(|(&v, &step)| (v, step + 1)));
             for (v, hop) in hops {
                 if local.contains_key(&v) {
                     continue;
@@ -108,7 +111,7 @@ impl SubgraphNumbering {
                 pieces.node[h].push(v);
                 pieces.batch[h].push(sample);
             }
-            for ((&v, &source), &step) in s.vertices.iter().zip(s.sources).zip(s.steps) {
+            for ((&v, &source), &step) in s.vertices.iter().zip(s.sources.iter()).zip(s.steps.iter()) {
                 let (Some(&row), Some(&col)) = (local.get(&v), local.get(&source)) else {
                     return Err(Error::invalid(format!(
                         "internal: sample {sample} has an edge {source} -> {v} from a vertex it does not hold"

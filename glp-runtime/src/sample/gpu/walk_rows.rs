@@ -59,11 +59,10 @@ impl RowWindow {
     }
 }
 
-/// Calls `f(step, source, vertex)` for each step of column `c`'s walk (of a batch of `count`),
-/// up to its first NONE.
+/// Calls `f(vertex)` for each vertex column `c`'s walk (of a batch of `count`) added, up to
+/// its first NONE.
 #[inline]
-fn for_each_step(windows: &[RowWindow], count: usize, c: u32, mut f: impl FnMut(u32, VertexId, VertexId)) {
-    let mut source = NONE;
+fn for_each_step(windows: &[RowWindow], count: usize, c: u32, mut f: impl FnMut(VertexId)) {
     for window in windows {
         let Some(k) = window.position(count, c) else { return };
         let width = window.alive.len();
@@ -73,9 +72,8 @@ fn for_each_step(windows: &[RowWindow], count: usize, c: u32, mut f: impl FnMut(
                 if v == NONE {
                     return;
                 }
-                f((level - 1) as u32, source, v);
+                f(v);
             }
-            source = v;
         }
     }
 }
@@ -84,29 +82,27 @@ fn for_each_step(windows: &[RowWindow], count: usize, c: u32, mut f: impl FnMut(
 pub(super) fn outcome_of(initial: &InitialSamples, batch: WalkBatch) -> Result<SampleOutcome> {
     let (first, count) = (batch.first as usize, batch.columns.len());
     let mut outcome = SampleOutcome::with_roots_of(initial, first..first + count);
-    append_walks(&mut outcome, &batch.windows, &batch.columns);
+    append_walks(&mut outcome, &batch.windows, &batch.columns)?;
     Ok(outcome)
 }
 
 /// Appends the walks of `windows` to `outcome`, the batch's `j`-th sample's in column
-/// `columns[j]`: each walk's vertices up to its first NONE, drawn from the vertex before, at
-/// the step before.
-fn append_walks(outcome: &mut SampleOutcome, windows: &[RowWindow], columns: &[u32]) {
+/// `columns[j]`: each walk's vertices up to its first NONE (drawn from the vertex before, at
+/// the step before: the outcome's records are the walks' own, [`SampleOutcome::set_walks`]).
+fn append_walks(outcome: &mut SampleOutcome, windows: &[RowWindow], columns: &[u32]) -> Result<()> {
     let count = columns.len();
     let lengths: Vec<usize> = columns
         .par_iter()
         .with_min_len(TILE)
         .map(|&c| {
             let mut length = 0;
-            for_each_step(windows, count, c, |_, _, _| length += 1);
+            for_each_step(windows, count, c, |_| length += 1);
             length
         })
         .collect();
     let start = outcome.vertices.len();
     let added: usize = lengths.iter().sum();
     outcome.vertices.resize(start + added, NONE);
-    outcome.sources.resize(start + added, NONE);
-    outcome.steps.resize(start + added, 0);
     let mut offset = start as u64;
     for &length in &lengths {
         offset += length as u64;
@@ -114,25 +110,23 @@ fn append_walks(outcome: &mut SampleOutcome, windows: &[RowWindow], columns: &[u
     }
     // Split the new entries by tile of walks and fill the tiles in parallel.
     let mut tiles = Vec::new();
-    let (mut vertices, mut sources, mut steps) =
-        (&mut outcome.vertices[start..], &mut outcome.sources[start..], &mut outcome.steps[start..]);
+    let mut vertices = &mut outcome.vertices[start..];
     for (tile_lengths, tile_columns) in lengths.chunks(TILE).zip(columns.chunks(TILE)) {
         let size: usize = tile_lengths.iter().sum();
-        let (v, v_rest) = std::mem::take(&mut vertices).split_at_mut(size);
-        let (s, s_rest) = std::mem::take(&mut sources).split_at_mut(size);
-        let (k, k_rest) = std::mem::take(&mut steps).split_at_mut(size);
-        (vertices, sources, steps) = (v_rest, s_rest, k_rest);
-        tiles.push((tile_columns, v, s, k));
+        let (v, rest) = std::mem::take(&mut vertices).split_at_mut(size);
+        vertices = rest;
+        tiles.push((tile_columns, v));
     }
-    tiles.into_par_iter().for_each(|(tile_columns, v, s, k)| {
+    tiles.into_par_iter().for_each(|(tile_columns, v)| {
         let mut at = 0;
         for &c in tile_columns {
-            for_each_step(windows, count, c, |step, source, vertex| {
-                (v[at], s[at], k[at]) = (vertex, source, step);
+            for_each_step(windows, count, c, |vertex| {
+                v[at] = vertex;
                 at += 1;
             });
         }
     });
+    outcome.set_walks()
 }
 
 /// The windows of a batch of `count` walks as the ring engine downloads their rows, row after
@@ -220,11 +214,11 @@ mod tests {
         let matrix = vec![1, 0, 2, 7, 5, NONE, NONE, 6, 9];
         let initial = InitialSamples::given(vec![0, 1, 2], 10).unwrap();
         let mut outcome = SampleOutcome::with_roots_of(&initial, 0..3);
-        append_walks(&mut outcome, &[RowWindow::matrix(3, matrix)], &[1, 0, 2]);
+        append_walks(&mut outcome, &[RowWindow::matrix(3, matrix)], &[1, 0, 2]).unwrap();
         assert_eq!(outcome.offsets, [0, 2, 3, 3]);
         assert_eq!(outcome.vertices, [5, 6, 7]);
-        assert_eq!(outcome.sources, [0, 5, 1]);
-        assert_eq!(outcome.steps, [0, 1, 0]);
+        assert_eq!(*outcome.sources(), [0, 5, 1]);
+        assert_eq!(*outcome.steps(), [0, 1, 0]);
     }
 
     /// Walks of random lengths downloaded a few rows at a time through a collector give the
@@ -241,7 +235,7 @@ mod tests {
         let columns: Vec<u32> = (0..count as u32).rev().collect();
         let initial = InitialSamples::given(columns.iter().map(|&c| 1000 * c).collect(), 40_000).unwrap();
         let mut whole = SampleOutcome::with_roots_of(&initial, 0..count);
-        append_walks(&mut whole, &[RowWindow::matrix(count, matrix.clone())], &columns);
+        append_walks(&mut whole, &[RowWindow::matrix(count, matrix.clone())], &columns).unwrap();
 
         let mut collector = WindowCollector::new(count);
         let mut row = 0;
@@ -269,11 +263,9 @@ mod tests {
         let held: usize = windows.iter().map(|w| w.entries.len()).sum();
         assert!(held < matrix.len() / 2, "{held} entries held of {}", matrix.len());
         let mut windowed = SampleOutcome::with_roots_of(&initial, 0..count);
-        append_walks(&mut windowed, &windows, &columns);
+        append_walks(&mut windowed, &windows, &columns).unwrap();
         assert_eq!(windowed.offsets, whole.offsets);
         assert_eq!(windowed.vertices, whole.vertices);
-        assert_eq!(windowed.sources, whole.sources);
-        assert_eq!(windowed.steps, whole.steps);
         // Each walk its own length, independently of the code under test.
         for (j, &c) in columns.iter().enumerate() {
             assert_eq!(whole.offsets[j + 1] - whole.offsets[j], length(c as usize).min(rows - 1) as u64);
