@@ -11,7 +11,7 @@
 use super::outcome::SampleOutcome;
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Samples as subgraphs over local vertex ids, the arrays PyG's `SamplerOutput` (with
 /// `disjoint=True`) and DGL's blocks are built from.
@@ -84,7 +84,7 @@ impl SubgraphNumbering {
     /// hold (no engine records one).
     pub fn add(&mut self, batch: &SampleOutcome) -> Result<SubgraphPieces> {
         let mut pieces = SubgraphPieces::default();
-        let mut local: HashMap<VertexId, LocalVertex> = HashMap::new();
+        let mut local: FxHashMap<VertexId, LocalVertex> = FxHashMap::default();
         for k in 0..batch.num_samples() {
             let sample = batch.first + k as u64;
             let s = batch.sample(k);
