@@ -132,6 +132,11 @@ def test_walks_declared_far_longer_than_they_run_come_back_on_the_gpu_as_on_the_
     assert on_gpu.walks.is_cuda
     assert cpu.walks.shape[1] < 5000
     assert np.array_equal(on_gpu.walks.cpu().numpy(), cpu.walks)
+    # However few the walks (50 rows of 2^24 entries fit a large GPU's memory: 6.7 GB).
+    few = dict(options, roots=50)
+    on_gpu = email.sample("ppr", backend="gpu", output_type="torch", **few)
+    assert not on_gpu.on_device
+    assert np.array_equal(on_gpu.walks.cpu().numpy(), email.sample("ppr", backend="cpu", **few).walks)
     # Walks that fit as rows stay on the device.
     short = email.sample("ppr", backend="gpu", output_type="torch", roots=2000, walk_length=100, seed=6)
     assert short.on_device

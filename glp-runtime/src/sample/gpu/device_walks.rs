@@ -45,10 +45,12 @@ pub struct DeviceWalks {
 /// not one the walk engine takes on the device (a sampler that is not a walk from one root,
 /// the transit-parallel engine asked for, a graph whose edges stream in partitions), or when
 /// rows as long as the sampler declares would take more than half the device memory the run
-/// may use (the walk engine keeps the rest for its batches) or leave the walk engine's
-/// matrix room for few walks (the ring engine's case: PPR with `--walk-length 16777216`
-/// declares rows of 2^24 entries while its walks end after a few hundred steps): the caller
-/// then runs [`super::run_streamed`], whose rows on the host are as long as the longest walk.
+/// may use (the walk engine keeps the rest for its batches), or when that length is far
+/// beyond a ring's ([`walks::declared_far_longer_than_a_ring`]: PPR with `--walk-length
+/// 16777216` declares rows of 2^24 entries while its walks end after a few hundred steps;
+/// on an H200, 500 such rows fit in half its memory, 67 GB for walks of about 100 steps):
+/// the caller then runs [`super::run_streamed`], whose rows on the host are as long as the
+/// longest walk.
 ///
 /// Errors: [`super::run`]'s.
 pub fn run_walks_on_device(
@@ -63,17 +65,14 @@ pub fn run_walks_on_device(
         return Ok(None);
     }
     let samples = initial.len() as u64;
-    let stride = u64::from(crate::sample::schedule::Schedule::of(graph.host(), sampler)?.steps()) + 1;
     with_context(gpu, graph, sampler, initial, config, 0, |context, run| {
         // The rows are allocated before the walks run, so they are as long as declared.
+        let stride = u64::from(context.schedule.steps()) + 1;
         let reserved = samples.saturating_mul(stride).saturating_mul(8).saturating_add(DeviceIds::bytes(ids));
-        if !run.fused_walks || reserved > context.budget / 2 {
+        if !run.fused_walks || reserved > context.budget / 2 || walks::declared_far_longer_than_a_ring(context) {
             return Ok(None);
         }
         let context = &Context { budget: context.budget - reserved, ..*context };
-        if graph.host_edges().is_none() && walks::matrix_too_small(context, samples) {
-            return Ok(None);
-        }
         let entries = samples * stride;
         let start = Instant::now();
         let rows: DeviceBuffer<i64> = gpu.alloc_zeros("walk rows", entries as usize)?;

@@ -122,8 +122,15 @@ fn matrix_walks(context: &Context<'_>, budget: u64, samples: u64) -> u64 {
 /// (which a ring of their few rows would not beat).
 pub(super) fn matrix_too_small(context: &Context<'_>, samples: u64) -> bool {
     let wanted = samples.min(context.batch_samples).min(FEWEST_MATRIX_WALKS);
+    matrix_walks(context, context.budget, samples) < wanted && declared_far_longer_than_a_ring(context)
+}
+
+/// Whether the sampler's declared length gives a walk's matrix column more than four times
+/// the bytes of its ring ([`super::ring_walks`]): rows sized by that length hold mostly
+/// levels a walk that stops at random (PPR) never reaches.
+pub(super) fn declared_far_longer_than_a_ring(context: &Context<'_>) -> bool {
     let ring_bytes = super::ring_walks::bytes_per_walk(u64::from(super::ring_walks::RESIDENT_RING_ROWS));
-    matrix_walks(context, context.budget, samples) < wanted && matrix_bytes_per_walk(context) > 4 * ring_bytes
+    matrix_bytes_per_walk(context) > 4 * ring_bytes
 }
 
 /// Runs the walks of `initial` (one root each), handing each batch over as it completes.
