@@ -12,8 +12,8 @@ same samples for a seed::
 
     walks = glp.sample(g, "deepwalk", walk_length=80, seed=7).walks   # (vertices, 81)
 
-Long calls release the GIL; label propagation and CPU sampling stop on Ctrl-C
-(``KeyboardInterrupt``), a GPU sampling run when it ends. Errors are
+Long calls release the GIL; label propagation and sampling, on the CPU or the GPU, stop on
+Ctrl-C (``KeyboardInterrupt``) at their next iteration or batch. Errors are
 ``ValueError`` (bad arguments of any kind, malformed files, with file, line and column),
 ``FileNotFoundError`` (a missing graph, roots, seeds, variant or sampler file),
 :class:`CompileError` (a variant or sampler file that does not compile, with ``file``,

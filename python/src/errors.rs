@@ -21,6 +21,9 @@ use pyo3::exceptions::{
 use pyo3::prelude::*;
 use pyo3::{create_exception, PyErr};
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
 
 create_exception!(_glp, CompileError, PyValueError, "A variant or sampler file that does not compile.");
 create_exception!(_glp, GpuOutOfMemory, PyMemoryError, "The GPU has too little free memory for the call.");
@@ -83,9 +86,59 @@ pub fn interrupt(error: PyErr) -> glp::Error {
 }
 
 /// Checks for Ctrl-C (and other signals Python handles) from a thread that does not hold
-/// the GIL: an engine's callback between iterations or batches.
-pub fn check_signals() -> glp::Result<()> {
+/// the GIL. Python runs signal handlers on its main thread only: elsewhere this finds none.
+fn check_signals() -> glp::Result<()> {
     Python::attach(|py| py.check_signals()).map_err(interrupt)
+}
+
+/// How often [`interruptible`] looks for a signal: Ctrl-C stops a run within about this much
+/// and the engine's next check.
+const SIGNAL_WATCH: Duration = Duration::from_millis(50);
+
+/// A run's check for a stop, called by its engine between iterations or batches: fails once
+/// [`interruptible`]'s thread has seen a signal.
+pub type StopCheck<'a> = &'a (dyn Fn() -> glp::Result<()> + Sync);
+
+/// Runs `work` without the GIL on a thread of its own while the calling thread (where Python
+/// runs its signal handlers) looks for Ctrl-C every [`SIGNAL_WATCH`]. An engine checks for a
+/// stop where it can stop cleanly (between LP iterations, at each batch a sampling engine
+/// hands over, whether it runs on the CPU or the GPU, whose engines hand their batches over on
+/// a thread of their own): once a handler has raised, `work`'s check fails, and the call
+/// returns the handler's exception (`KeyboardInterrupt`) as soon as `work` has stopped.
+pub fn interruptible<R: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(StopCheck<'_>) -> glp::Result<R> + Send,
+) -> glp::Result<R> {
+    py.detach(|| {
+        let stop = AtomicBool::new(false);
+        let stop = &stop;
+        std::thread::scope(|scope| {
+            let (done, finished) = mpsc::channel::<()>();
+            let worker = scope.spawn(move || {
+                let check = || match stop.load(Ordering::Relaxed) {
+                    true => Err(glp::Error::invalid("interrupted")),
+                    false => Ok(()),
+                };
+                let result = work(&check);
+                drop(done);
+                result
+            });
+            let mut signalled = None;
+            while let Err(mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(SIGNAL_WATCH) {
+                if signalled.is_none() {
+                    if let Err(error) = check_signals() {
+                        stop.store(true, Ordering::Relaxed);
+                        signalled = Some(error);
+                    }
+                }
+            }
+            let result = worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            match signalled {
+                Some(error) => Err(error),
+                None => result,
+            }
+        })
+    })
 }
 
 /// The Python exception for `error`, by its variant (never by its text).

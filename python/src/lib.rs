@@ -8,10 +8,11 @@
 //! engines built), options by name, and errors into Python exceptions ([`errors`]).
 //!
 //! Long calls (loading, label propagation, sampling) run without the GIL. Label propagation
-//! checks for Ctrl-C between iterations and CPU sampling between batches, from the calling
-//! thread, where Python runs its signal handlers; Ctrl-C stops the run and raises
-//! `KeyboardInterrupt`. GPU sampling hands its batches over on a thread of its own, which
-//! sees no signal: Ctrl-C takes effect when the run ends.
+//! and sampling run on a thread of their own while the calling thread, where Python runs its
+//! signal handlers, watches for Ctrl-C ([`errors::interruptible`]); the engine stops at its
+//! next iteration or batch (CPU or GPU) and the call raises `KeyboardInterrupt`. Outputs kept
+//! on the GPU (walks and subgraphs for PyTorch), which fit in the device's memory and take
+//! seconds at most, run to their end first.
 //!
 //! The Python half (`python/glp/`) gives the API its Pythonic shape: input types (torch,
 //! SciPy, NetworkX, PyG), result classes, torch outputs, the mini-batch loader.

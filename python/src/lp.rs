@@ -2,7 +2,7 @@
 //! (`glp lp`): the same variants, parameters, schedules, backends and labels.
 
 use crate::arrays::to_numpy;
-use crate::errors::{check_signals, IntoPy};
+use crate::errors::{interruptible, IntoPy};
 use crate::graph::{check_non_negative, PyGraph};
 use crate::options::{self, value_enum};
 use glp::cli::backend::{choose_backend, Backend};
@@ -84,8 +84,8 @@ pub fn label_propagation<'py>(
         Some(SeedsArg::Text(text)) => Some(io::read_seeds_from_bytes("seeds", &text, &on.ids).py_err()?),
     };
     let variant = variant.with_seeds(seeds).py_err()?;
-    let outcome =
-        py.detach(|| detect_observed(&backend, &on, &variant, &config, strategy, &|_, _| check_signals())).py_err()?;
+    let outcome = interruptible(py, |stop| detect_observed(&backend, &on, &variant, &config, strategy, &|_, _| stop()))
+        .py_err()?;
     let name = |label| label_name(&on, &variant, label).map_or(Ok(-1), |id| i64::try_from(id).map_err(|_| id));
     let names = |labels: &[u32]| -> PyResult<Vec<i64>> {
         labels

@@ -3,7 +3,7 @@
 
 use crate::arrays::to_numpy;
 use crate::dlpack::DeviceArray;
-use crate::errors::{check_signals, IntoPy};
+use crate::errors::{interruptible, IntoPy};
 use crate::graph::{input_id, PyGraph};
 use crate::options::{self, value_enum};
 use glp::cli::sample::{App, AppParams};
@@ -119,45 +119,44 @@ pub fn sample<'py>(
     let placement = value_enum::<PlacementArg>("placement", placement)?;
     let device_memory = DeviceMemoryArg { device_memory };
     let backend = options::backend(backend)?;
-    let (output, stats) = py
-        .detach(|| -> glp::Result<_> {
-            let initial = initial_samples(&app, g, &roots, batch, &clusters, seed)?;
-            let host = SampleGraph::of(g)?;
-            let gpu_options = gpu_option(&[engine], &device_memory, &[placement]);
-            let sampling = Sampling::open(backend, &host, gpu_options, placement, device_memory.device_memory)?;
-            let options = RunOptions {
-                seed,
-                engine,
-                device_memory: device_memory.device_memory,
-                batch_samples: Some(batch_samples.unwrap_or(sampling.default_batch_samples())),
-            };
-            let name = (sampling.name(), sampling.device(), gpu_ordinal(&sampling));
-            if let (true, Sampling::Gpu(on)) = (device_output, &sampling) {
-                let config = options.gpu_config();
-                if app.is_walk() {
-                    if let Some((walks, gpu)) =
-                        run_walks_on_device(&on.gpu, &on.graph, app.compiled(), &initial, &g.ids, &config)?
-                    {
-                        return Ok((Output::Walks(walks), (name, Some(summary(&gpu)))));
-                    }
-                } else {
-                    let (subgraphs, gpu) =
-                        run_subgraphs_on_device(&on.gpu, &on.graph, app.compiled(), &initial, &g.ids, &config)
-                            .map_err(|error| error.with_hint(SUBGRAPHS_OUT_OF_MEMORY))?;
-                    return Ok((Output::Subgraphs(Box::new(subgraphs)), (name, Some(summary(&gpu)))));
+    let (output, stats) = interruptible(py, |stop| -> glp::Result<_> {
+        let initial = initial_samples(&app, g, &roots, batch, &clusters, seed)?;
+        let host = SampleGraph::of(g)?;
+        let gpu_options = gpu_option(&[engine], &device_memory, &[placement]);
+        let sampling = Sampling::open(backend, &host, gpu_options, placement, device_memory.device_memory)?;
+        let options = RunOptions {
+            seed,
+            engine,
+            device_memory: device_memory.device_memory,
+            batch_samples: Some(batch_samples.unwrap_or(sampling.default_batch_samples())),
+        };
+        let name = (sampling.name(), sampling.device(), gpu_ordinal(&sampling));
+        if let (true, Sampling::Gpu(on)) = (device_output, &sampling) {
+            let config = options.gpu_config();
+            if app.is_walk() {
+                if let Some((walks, gpu)) =
+                    run_walks_on_device(&on.gpu, &on.graph, app.compiled(), &initial, &g.ids, &config)?
+                {
+                    return Ok((Output::Walks(walks), (name, Some(summary(&gpu)))));
                 }
+            } else {
+                let (subgraphs, gpu) =
+                    run_subgraphs_on_device(&on.gpu, &on.graph, app.compiled(), &initial, &g.ids, &config)
+                        .map_err(|error| error.with_hint(SUBGRAPHS_OUT_OF_MEMORY))?;
+                return Ok((Output::Subgraphs(Box::new(subgraphs)), (name, Some(summary(&gpu)))));
             }
-            let (outcome, gpu) = sink::collect(&initial, |sink| {
-                let mut checked = |batch: SampleOutcome| {
-                    check_signals()?;
-                    sink(batch)
-                };
-                let run = sampling.run_streamed(&app, &host, &initial, &options, &mut checked)?;
-                Ok((run.gpu, run.summary))
-            })?;
-            Ok((Output::Host(Box::new(outcome)), (name, gpu.as_ref().map(summary))))
-        })
-        .py_err()?;
+        }
+        let (outcome, gpu) = sink::collect(&initial, |sink| {
+            let mut checked = |batch: SampleOutcome| {
+                stop()?;
+                sink(batch)
+            };
+            let run = sampling.run_streamed(&app, &host, &initial, &options, &mut checked)?;
+            Ok((run.gpu, run.summary))
+        })?;
+        Ok((Output::Host(Box::new(outcome)), (name, gpu.as_ref().map(summary))))
+    })
+    .py_err()?;
     let ((backend, device, ordinal), gpu) = stats;
     let result = PyDict::new(py);
     result.set_item("sampler", app.name())?;

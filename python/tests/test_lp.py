@@ -350,15 +350,22 @@ def test_directed_graphs_count_in_and_out_neighbours(tmp_path) -> None:
     assert result.to_dict() == {v: labels[0] for v, labels in expected.items()}
 
 
+# Runs of a minute or more, stopped after a second and a half. On the GPU, the engine runs
+# beside the sink that checks for a stop: walks of 2^22 steps one per batch (a ring of rows,
+# about two seconds a walk on an H200) and label propagation's iterations.
+LONG_RUNS = [
+    ('g.label_propagation("slp", iterations=100000, backend="cpu")', "cpu"),
+    ('glp.sample(g, "node2vec", roots=3_000_000, walk_length=80, p=2.0, q=0.5, backend="cpu")', "cpu"),
+    ('glp.sample(g, "deepwalk", roots=64, walk_length=2**22, batch_samples=1, backend="gpu")', "gpu"),
+    ('g.label_propagation("slp", iterations=100000, backend="gpu")', "gpu"),
+]
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-@pytest.mark.parametrize(
-    "call",
-    [
-        'g.label_propagation("slp", iterations=100000, backend="cpu")',
-        'glp.sample(g, "node2vec", roots=3_000_000, walk_length=80, p=2.0, q=0.5, backend="cpu")',
-    ],
-)
-def test_ctrl_c_stops_a_long_run_with_keyboard_interrupt(call) -> None:
+@pytest.mark.parametrize("call,backend", LONG_RUNS, ids=[f"{b}-{c.split('(')[0]}" for c, b in LONG_RUNS])
+def test_ctrl_c_stops_a_long_run_with_keyboard_interrupt(call, backend, request) -> None:
+    if backend == "gpu":
+        request.getfixturevalue("gpu")
     script = textwrap.dedent(
         f"""
         import glp, sys, time

@@ -53,11 +53,13 @@ impl<'s> CopyStream<'s> {
             return Ok(());
         }
         let bytes = range.len() * std::mem::size_of::<T>();
+        // The raw copy below runs in the thread's current context.
+        self.stream.context().bind_to_thread().map_err(gpu_error("binding the device's context"))?;
         // SAFETY: `source` is pinned host memory of `source.len()` elements (its host address
         // from the allocation), `range` lies inside it and `destination` holds at least
         // `range.len()` elements (checked above); both outlive the copy, since they outlive
         // `'s` and dropping this stream waits for its copies; the stream belongs to the
-        // context the buffers were made in.
+        // context the buffers were made in, current on this thread.
         unsafe {
             sys::cuMemcpyHtoDAsync_v2(
                 destination.device_ptr(),

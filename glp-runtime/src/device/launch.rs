@@ -118,12 +118,15 @@ impl Gpu {
     /// kernel reads and writes with the given shape; the engine code that builds the
     /// argument lists is written next to the kernels' signatures for that reason.
     pub fn launch(&self, kernel: &Kernel, shape: Shape, args: &KernelArgs) -> Result<()> {
+        // A raw launch runs in the thread's current context: make it this device's, whichever
+        // thread launches (the Python package runs a call's engine on a thread of its own).
+        self.context().bind_to_thread().map_err(gpu_error("binding the device's context"))?;
         // The driver only reads the arguments; its signature takes mutable pointers.
         let mut pointers: Vec<*mut c_void> = args.words.iter().map(|w| w.as_ptr() as *mut c_void).collect();
         // SAFETY: the one launch site. `pointers` holds one pointer per kernel parameter, each
         // to at least as many bytes as the parameter's C type (KernelArgs' contract, stated by
         // the caller); `args` outlives the call (the driver copies the arguments before
-        // cuLaunchKernel returns); the function and stream belong to this device's context.
+        // cuLaunchKernel returns); the function and stream belong to this device's context, current on this thread.
         let result = unsafe {
             cudarc::driver::result::launch_kernel(
                 kernel.function.cu_function(),
