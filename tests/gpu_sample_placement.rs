@@ -102,6 +102,25 @@ fn walks_over_partitions_that_may_run_millions_of_steps_match_the_cpu() {
     assert!(stats.batches > 1 && stats.copied_bytes > 0, "{context}: {stats:?}");
 }
 
+/// The same walks with their edges read over the bus: the walk engine's matrix sized by the
+/// declared steps (small batches within the memory allowed), each batch's rows downloaded in
+/// chunks until its walks have ended, not as the declared steps would size them.
+#[test]
+fn walks_over_the_bus_that_may_run_millions_of_steps_match_the_cpu() {
+    let name = "walks_over_the_bus_that_may_run_millions_of_steps_match_the_cpu";
+    let Some(gpu) = common::gpu_or_skip(name) else { return };
+    let (graph_name, csr, budget) = graphs().swap_remove(0);
+    let initial = InitialSamples::random(300, 1, csr.num_vertices(), 5).unwrap();
+    let sampler = Ppr { termination: 0.002, max_length: 1 << 24 };
+    let context = format!("PPR of up to 2^24 steps on {graph_name}, zero-copy");
+    let placed = (Placement::ZeroCopy, budget, GpuEngine::Auto);
+    // Room for 40 walks of every level beside the graph's resident part.
+    let run_memory = budget + 40 * ((u64::from(sampler.max_length) + 1) * 4 + 8);
+    let stats = same_as_cpu(&gpu, &context, &csr, &sampler, &initial, placed, Some(run_memory));
+    assert_eq!(stats.engine, "walks", "{context}");
+    assert!(stats.batches > 1, "{context}: {stats:?}");
+}
+
 /// A walk whose step depends on where it stood `back` steps ago: an edge index shifted by that
 /// vertex.
 #[derive(Debug, Clone, Copy)]

@@ -10,9 +10,10 @@
 //!   step by step, so that many independent chains of reads are in flight (a walk step is a
 //!   chain: the row's offsets, then a neighbour); the walks are written step-major, which
 //!   coalesces the writes and gives node2vec its history (the previous vertex is the row
-//!   above). A sampler whose declared length would leave such a matrix room for few walks a
-//!   batch (PPR with `--walk-length 16777216`) runs on the ring engine ([`ring_walks`]):
-//!   walks resumed launch after launch, keeping their last rows.
+//!   above). A sampler that declares walks far longer than the ring engine's rows (PPR with
+//!   `--walk-length 16777216`, whose walks end after about a hundred steps) runs on that
+//!   engine ([`ring_walks`]): walks resumed launch after launch, keeping their last rows, so
+//!   that no memory is sized by the declared length.
 //! - **Per sample** ([`per_sample`]): every other sampler (k-hop, layers, FastGCN, LADIES,
 //!   ClusterGCN, multi-root walks, samplers loaded from files): one thread runs the CPU
 //!   engine's loop over its sample's steps, its transits, history, combined neighbourhood and
@@ -205,7 +206,7 @@ pub fn run_streamed(
                 Some(host) => sink::pipelined(samples, sink, convert, |handoff| {
                     ring_walks::run(context, initial, Some(host), handoff)
                 })?,
-                None if resident && walks::matrix_too_small(context, samples) => {
+                None if resident && walks::declared_far_longer_than_a_ring(context) => {
                     sink::pipelined(samples, sink, convert, |handoff| ring_walks::run(context, initial, None, handoff))?
                 }
                 None => sink::pipelined(samples, sink, convert, |handoff| walks::run(context, initial, handoff))?,

@@ -1,8 +1,9 @@
 //! The ring walk engine: walks resumed launch after launch, each keeping only its last rows on
 //! the device. It serves two cases: a graph whose edges stay in host memory, its partitions
 //! copied to the device in turn ([`super::placement`]); and a graph in device memory whose
-//! sampler declares walks so long (PPR with `--walk-length 16777216`) that the walk engine's
-//! matrix of every level would leave room for only a few walks a batch ([`super::walks`]).
+//! sampler declares walks far longer than a ring's rows (PPR with `--walk-length 16777216`),
+//! for which the walk engine's matrix of every level would hold mostly levels the walks never
+//! reach ([`super::walks::declared_far_longer_than_a_ring`]).
 //!
 //! A batch of walks runs in *passes*. A pass counts the walks waiting in each partition (the
 //! partition of their transit's row, `glp_sample_walks_waiting`), then visits the partitions

@@ -99,12 +99,6 @@ fn download_reached_rows(
     Ok(matrix)
 }
 
-/// Fewer walks a batch than this leave the device idle (an H200 holds 270,000 threads at
-/// once): when the sampler's declared length is what limits them (each walk's matrix column
-/// takes several times its share of a ring), walks run over a ring of rows instead
-/// ([`super::ring_walks`]).
-pub const FEWEST_MATRIX_WALKS: u64 = 1 << 16;
-
 /// Device bytes a walk takes in a batch's matrix: a column of every level, a sample and a root.
 fn matrix_bytes_per_walk(context: &Context<'_>) -> u64 {
     (u64::from(context.schedule.steps()) + 1) * 4 + 8
@@ -116,18 +110,15 @@ fn matrix_walks(context: &Context<'_>, budget: u64, samples: u64) -> u64 {
     (budget / matrix_bytes_per_walk(context)).min(samples).min(context.batch_samples).min(u64::from(u32::MAX)).max(1)
 }
 
-/// Whether walks of the declared length leave a matrix batch fewer than
-/// [`FEWEST_MATRIX_WALKS`] walks (or all `samples`, or the run's batch size, when fewer) and a
-/// ring of rows would hold four times as many: short walks in little memory keep the matrix
-/// (which a ring of their few rows would not beat).
-pub(super) fn matrix_too_small(context: &Context<'_>, samples: u64) -> bool {
-    let wanted = samples.min(context.batch_samples).min(FEWEST_MATRIX_WALKS);
-    matrix_walks(context, context.budget, samples) < wanted && declared_far_longer_than_a_ring(context)
-}
-
 /// Whether the sampler's declared length gives a walk's matrix column more than four times
-/// the bytes of its ring ([`super::ring_walks`]): rows sized by that length hold mostly
-/// levels a walk that stops at random (PPR) never reaches.
+/// the bytes of its ring ([`super::ring_walks`]): such walks run on the ring engine, since
+/// rows sized by that length hold mostly levels a walk that stops at random (PPR) never
+/// reaches. Measured on an H200 (`glp sample`, start to end): 500 PPR walks of 2^24 declared
+/// steps on com-DBLP took 32.6 GB of device memory and 8.2 s as a matrix, 558 MB and 0.53 s
+/// on the ring; DeepWalk walks that run their whole declared length, two runs each, matrix
+/// then ring: com-DBLP, 1000 steps 711-737 and 901-960 ms, 2000 steps 1859-2212 and
+/// 2338-2516 ms; R-MAT 22, 2^20 random roots, 600 steps 1423-1486 and 1222-1461 ms, 1000 steps
+/// 2342-2576 and 1993-2126 ms (the host's conversion of the walks dominates both).
 pub(super) fn declared_far_longer_than_a_ring(context: &Context<'_>) -> bool {
     let ring_bytes = super::ring_walks::bytes_per_walk(u64::from(super::ring_walks::RESIDENT_RING_ROWS));
     matrix_bytes_per_walk(context) > 4 * ring_bytes
