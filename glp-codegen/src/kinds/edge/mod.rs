@@ -18,6 +18,8 @@
 
 mod expand;
 mod spec;
+#[cfg(test)]
+mod tests;
 
 pub use expand::expand_attribute;
 pub use spec::{
