@@ -12,11 +12,16 @@
 //! - the vertex and edge hooks (`init`, `edge`, `apply`, `changed`, `aggregate`) run
 //!   wherever the engine runs, on the CPU natively or on the interpreter.
 //!
+//! On the GPU ([`layout`], `view.cuh`) the view is `glp_edge_view`, the declared types are
+//! `glp_edge_value` and `glp_edge_message`, and `glp_edge_atomic_combine` maps each combine to
+//! the message type's atomic ([`hooks_source`]: everything but the engines' kernels).
+//!
 //! The trait's host methods (`name`, `identity`) are not hooks: ordinary Rust the compiler
 //! leaves out ([`crate::program::kind::KindSpec::host_methods`]); the attribute writes
 //! `identity` from `combine`.
 
 mod expand;
+pub mod layout;
 mod spec;
 #[cfg(test)]
 mod tests;
@@ -70,8 +75,16 @@ impl EdgeIr {
         &self.program.declared_types[MESSAGE]
     }
 
-    /// The program's hooks as CUDA device functions (deterministic).
+    /// The program's hooks as CUDA device functions (deterministic), with its declared
+    /// types as `glp_edge_value` and `glp_edge_message`.
     pub fn device_functions(&self) -> String {
         crate::cuda::emit_program(&EDGE_KIND, &self.program)
     }
+}
+
+/// A complete translation unit of `device_functions` (an edge program's emitted hooks): the
+/// prelude, the view with the combine's atomics, and the hooks. The engines' kernels are to
+/// come; NVRTC compiles this much to check the hooks and the view.
+pub fn hooks_source(device_functions: &str) -> String {
+    [crate::cuda::PRELUDE, &layout::view_cuda(), device_functions].join("\n")
 }
