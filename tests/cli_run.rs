@@ -217,9 +217,13 @@ fn bad_input_is_a_clear_error_naming_what_is_wrong() {
     .unwrap();
     let no_value = dir.path().join("no_value.rs");
     std::fs::write(&no_value, "struct P;\nimpl EdgeProgram for P {\n    type Message = Vec<u32>;\n}\n").unwrap();
+    let bad_combine = dir.path().join("bad_combine.rs");
+    let text = std::fs::read_to_string(&broken).unwrap().replace("{ MIN }", "{ 7 }");
+    std::fs::write(&bad_combine, text).unwrap();
+    let bad_combine = bad_combine.to_str().unwrap();
     let broken = broken.to_str().unwrap();
     let no_value = no_value.to_str().unwrap();
-    let cases: [(Vec<&str>, &str); 12] = [
+    let cases: [(Vec<&str>, &str); 13] = [
         (vec!["bfs", example, "--directed"], "give it with --source V"),
         (vec!["bfs", example, "--source", "42"], "--source 42: vertex 42 is not in the graph"),
         (vec!["wcc", example, "--source", "1"], "--source: `wcc` reads no source vertex"),
@@ -232,6 +236,7 @@ fn bad_input_is_a_clear_error_naming_what_is_wrong() {
         (vec!["pr", example, "--iterations", "0"], "--iterations must be at least 1"),
         (vec![no_value, example], "no_value.rs:3:"),
         (vec![broken, example], "broken.rs:7:"),
+        (vec![bad_combine, example], "`P`: `combine` returned 7; expected MIN (0), MAX (1) or SUM (2)"),
     ];
     for (args, expected) in cases {
         let run = glp(&[&["run"], &args[..]].concat());
