@@ -7,7 +7,8 @@
 //! [`metrics`], [`lp`], [`sample`], [`device`], [`random`]), holds the built-in label
 //! propagation [`variants`] (classic, weighted, LLP, SLP, seeded) and [`samplers`]
 //! (DeepWalk, PPR, node2vec, k-hop, layer, FastGCN, LADIES, MVS, ClusterGCN, multi-root
-//! walks), and hosts the `glp` command-line program.
+//! walks) and edge [`programs`] (BFS, SSSP, WCC, SSWP, PageRank), and hosts the `glp`
+//! command-line program.
 //! The crates behind it:
 //!
 //! - `glp-codegen`: the compiler from the accepted Rust subset to CUDA C (and its IR
@@ -30,9 +31,10 @@
 
 extern crate self as glp;
 
-pub use glp_macros::{lp_variant, sampler};
-pub use glp_runtime::{community, device, error, gen, graph, io, lp, metrics, random, sample, Error, Result};
+pub use glp_macros::{edge_program, lp_variant, sampler};
+pub use glp_runtime::{community, device, edge, error, gen, graph, io, lp, metrics, random, sample, Error, Result};
 
+pub mod programs;
 pub mod samplers;
 pub mod variants;
 

@@ -1,5 +1,6 @@
 //! Tier 2 of the test plan: every file of `tests/compile-fail/` is an `impl LpVariant` block
-//! using one construct outside the accepted subset (or several, in `several_errors.rs`), and
+//! (or, `edge_*.rs`, an `impl EdgeProgram` block) using one construct outside the accepted
+//! subset or its kind (or several, in `several_errors.rs`), and
 //! must fail to compile with exactly the diagnostics of its `.stderr` file: glp's
 //! `compile_error!` carrying the span of the offending node and a hint.
 //!

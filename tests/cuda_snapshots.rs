@@ -57,3 +57,21 @@ fn reference_kernel_source_of_every_built_in_sampler() {
         insta::assert_snapshot!(format!("sampler_{}_reference_kernel", built_in.name), source);
     }
 }
+
+/// An edge program's device functions, by visiting it.
+struct DeviceFunctions;
+
+impl glp::programs::ProgramVisitor for DeviceFunctions {
+    type Output = String;
+    fn visit<P: glp::edge::CompiledEdgeProgram>(self, program: &P) -> String {
+        program.device_functions().to_string()
+    }
+}
+
+#[test]
+fn device_functions_of_every_built_in_edge_program() {
+    for built_in in glp::programs::BUILT_IN {
+        let cuda = built_in.program.visit(DeviceFunctions);
+        insta::assert_snapshot!(format!("edge_{}_device_functions", built_in.name), cuda);
+    }
+}

@@ -130,3 +130,56 @@ fn every_built_in_sampler_compiles() {
         }
     }
 }
+
+/// An edge program's device functions, by visiting it.
+struct DeviceFunctions;
+
+impl glp::programs::ProgramVisitor for DeviceFunctions {
+    type Output = String;
+    fn visit<P: glp::edge::CompiledEdgeProgram>(self, program: &P) -> String {
+        program.device_functions().to_string()
+    }
+}
+
+/// Every built-in edge program's hooks, with the view and the combine's atomics for every
+/// message type, compile for sm_80 and sm_90; so does a program with a tuple value and a
+/// loop (its step budget and fault record).
+#[test]
+fn every_built_in_edge_programs_hooks_compile() {
+    if !nvrtc_or_skip("every_built_in_edge_programs_hooks_compile") {
+        return;
+    }
+    let tuple_and_loop = r#"
+struct Hops { cap: u32 }
+impl EdgeProgram for Hops {
+    type Value = (u32, bool);
+    type Message = u32;
+    fn combine(&self) -> u32 { MIN }
+    fn init(&self, view: &EdgeView<'_>, v: VertexId) -> (u32, bool) {
+        if v == view.source() { (0, true) } else { (u32::MAX, false) }
+    }
+    fn edge(&self, view: &EdgeView<'_>, from: VertexId, to: VertexId, value: (u32, bool), weight: f64) -> (bool, u32) {
+        let mut hops = value.0;
+        while hops < self.cap && (hops as u64) < view.out_degree(from) {
+            hops += 1;
+        }
+        (value.1, hops)
+    }
+    fn apply(&self, view: &EdgeView<'_>, v: VertexId, old: (u32, bool), combined: u32) -> (u32, bool) {
+        if combined < old.0 { (combined, true) } else { old }
+    }
+}
+"#;
+    let file = glp_codegen::kinds::edge::compile_source(tuple_and_loop)
+        .unwrap_or_else(|e| panic!("{}", e.render("hops.rs", tuple_and_loop)));
+    let mut programs: Vec<(String, String)> =
+        glp::programs::BUILT_IN.iter().map(|b| (b.name.to_string(), b.program.visit(DeviceFunctions))).collect();
+    programs.push(("hops".to_string(), file.device_functions()));
+    for (name, device_functions) in programs {
+        let source = glp_codegen::kinds::edge::hooks_source(&device_functions);
+        for arch in ["sm_80", "sm_90"] {
+            let ptx = nvrtc::compile_ptx(&format!("edge_{name}.cu"), &source, arch).unwrap_or_else(|e| panic!("{e}"));
+            assert!(ptx.contains(&format!(".target {arch}")), "{name}: PTX for the wrong target");
+        }
+    }
+}

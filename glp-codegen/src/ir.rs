@@ -184,6 +184,12 @@ pub struct Program {
     /// Host methods the impl writes ([`crate::program::kind::KindSpec::host_methods`]),
     /// left out of the program, in source order.
     pub host_methods: Vec<String>,
+    /// The types the impl declares ([`crate::program::kind::KindSpec::declared_types`], in
+    /// the kind's order): per-vertex state and messages, a scalar or a tuple of scalars
+    /// each. They are ordinary [`Type`]s once declared: the type checker, the interpreter
+    /// and the emitter see a hook's `Self::Value` argument as the scalar or tuple it is.
+    /// Empty for kinds that declare none.
+    pub declared_types: Vec<Type>,
 }
 
 impl Program {

@@ -28,3 +28,15 @@ pub fn lp_variant(attr: TokenStream, item: TokenStream) -> TokenStream {
 pub fn sampler(attr: TokenStream, item: TokenStream) -> TokenStream {
     glp_codegen::kinds::sample::expand_attribute(attr.into(), item.into()).into()
 }
+
+/// Compiles an edge program: put it on `impl EdgeProgram for YourStruct`.
+///
+/// The impl is kept as written (each hook marked `#[inline(always)]`), with `identity` (the
+/// combine's identity for the message type) added unless written; the macro adds an impl of
+/// `glp::edge::CompiledEdgeProgram` with the CUDA device functions of the hooks, the view
+/// facilities they use and the parameter values. `#[glp::edge_program(debug)]` prints the
+/// generated CUDA while compiling.
+#[proc_macro_attribute]
+pub fn edge_program(attr: TokenStream, item: TokenStream) -> TokenStream {
+    glp_codegen::kinds::edge::expand_attribute(attr.into(), item.into()).into()
+}

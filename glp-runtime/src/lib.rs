@@ -26,6 +26,7 @@
 
 pub mod community;
 pub mod device;
+pub mod edge;
 pub mod error;
 pub mod gen;
 pub mod graph;

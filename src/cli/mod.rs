@@ -25,6 +25,7 @@ pub mod lp;
 mod output;
 mod progress;
 mod quality;
+mod run;
 pub mod sample;
 pub mod sample_backend;
 mod sample_output;
@@ -83,6 +84,9 @@ enum Command {
     /// Sample random walks or subgraphs (DeepWalk, node2vec, GraphSAGE k-hop, ...).
     #[command(long_about = sample::LONG_ABOUT)]
     Sample(Box<sample::SampleArgs>),
+    /// Run an edge program (BFS, SSSP, WCC, SSWP, PageRank, or a program file).
+    #[command(long_about = run::LONG_ABOUT)]
+    Run(run::RunArgs),
     /// Measure loading, label propagation and sampling speed.
     Bench(bench::BenchArgs),
 }
@@ -139,6 +143,7 @@ fn run(cli: Cli) -> glp_runtime::Result<()> {
         Command::Convert(args) => convert::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Sample(args) => sample::run(*args),
+        Command::Run(args) => run::run(args),
         Command::Bench(args) => bench::run(args),
     }
 }

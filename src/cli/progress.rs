@@ -1,4 +1,4 @@
-//! The command line's progress bars: one line per label propagation iteration, one per
+//! The command line's progress bars: one line per label propagation or edge program iteration, one per
 //! generator phase, one over the samples of a sampling run. Drawn with indicatif on standard
 //! error when [`console::draws_progress`] says so, and cleared when done, so that the summary
 //! that follows starts on a clean line; otherwise every call is a no-op.
@@ -16,11 +16,16 @@ pub struct IterationBar {
 }
 
 impl IterationBar {
-    /// A bar for a run of at most `max_iterations` on `vertices` vertices.
+    /// A bar for a run of at most `max_iterations` on `vertices` vertices (`u32::MAX`: until
+    /// the run converges, a count without a bar).
     pub fn new(max_iterations: u32, vertices: usize) -> Self {
         let bar = console::draws_progress().then(|| {
-            let bar = ProgressBar::with_draw_target(Some(max_iterations as u64), ProgressDrawTarget::stderr());
-            if let Ok(style) = ProgressStyle::with_template("{prefix:>14} [{bar:20}] {pos:>2}/{len} {msg}") {
+            let bounded = max_iterations < u32::MAX;
+            let bar =
+                ProgressBar::with_draw_target(bounded.then_some(max_iterations as u64), ProgressDrawTarget::stderr());
+            let template =
+                if bounded { "{prefix:>14} [{bar:20}] {pos:>2}/{len} {msg}" } else { "{prefix:>14} {pos:>4} {msg}" };
+            if let Ok(style) = ProgressStyle::with_template(template) {
                 bar.set_style(style.progress_chars("=> "));
             }
             bar.set_prefix("iterations");
@@ -32,14 +37,15 @@ impl IterationBar {
 
     /// Reports iteration `iteration` (from 0) as ended: the engines' observer.
     pub fn iteration(&self, iteration: u32, stats: &IterationStats) {
+        self.step(iteration, stats.changed, stats.time, if stats.pick_less { ", pick-less" } else { "" });
+    }
+
+    /// Reports iteration `iteration` (from 0) as ended after `time`, having changed
+    /// `changed` vertices; `note` follows on the line.
+    pub fn step(&self, iteration: u32, changed: u64, time: Duration, note: &str) {
         if let Some(bar) = &self.bar {
-            let share = 100.0 * stats.changed as f64 / self.vertices.max(1) as f64;
-            bar.set_message(format!(
-                "| {} changed ({share:.2}%), {:.1} ms{}",
-                stats.changed,
-                stats.time.as_secs_f64() * 1e3,
-                if stats.pick_less { ", pick-less" } else { "" }
-            ));
+            let share = 100.0 * changed as f64 / self.vertices.max(1) as f64;
+            bar.set_message(format!("| {changed} changed ({share:.2}%), {:.1} ms{note}", time.as_secs_f64() * 1e3));
             bar.set_position(iteration as u64 + 1);
         }
     }

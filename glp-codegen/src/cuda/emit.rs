@@ -89,6 +89,10 @@ pub fn emit_program(kind: &KindSpec, program: &Program) -> String {
     for items in compared_tuple_types(program) {
         out.push_str(&tuple_comparisons(&items));
     }
+    // The program's declared types under the kind's names (`glp_edge_value`).
+    for (declared, ty) in kind.declared_types.iter().zip(&program.declared_types) {
+        let _ = writeln!(out, "typedef {} {}{};", c_type(kind, ty), kind.c_prefix, declared.name.to_lowercase());
+    }
     let looping = crate::loops::looping_functions(program);
     let sites = crate::loops::loop_sites(program);
     let mut prototypes = Vec::new();
@@ -148,6 +152,11 @@ pub fn emit_param_expr(kind: &KindSpec, program: &Program, e: &Expr) -> String {
 
 fn tuple_types(program: &Program) -> BTreeSet<Vec<Scalar>> {
     let mut set = BTreeSet::new();
+    for ty in &program.declared_types {
+        if let Type::Tuple(items) = ty {
+            set.insert(items.clone());
+        }
+    }
     for f in &program.functions {
         if let Type::Tuple(items) = &f.ret {
             set.insert(items.clone());

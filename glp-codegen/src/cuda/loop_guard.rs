@@ -134,6 +134,9 @@ fn neutral(kind: &KindSpec, items: &[Neutral], ret: &Type, names: &[String]) -> 
         Type::Tuple(items) => items.clone(),
         _ => Vec::new(),
     };
+    // A lone `Zero` zeroes every scalar, whatever the shape (a declared type's neutral).
+    let zeros = vec![Neutral::Zero; scalars.len()];
+    let items = if items == [Neutral::Zero] { &zeros[..] } else { items };
     let values: Vec<String> = items
         .iter()
         .zip(&scalars)

@@ -216,8 +216,11 @@ impl Lowerer<'_> {
                 return self.expr(ExprKind::Local(id), ty, span);
             }
         }
+        // `i64::MAX` is the scalar type's, even where the kind has a constant `MAX` of its own.
+        let scalar_path = segments.len() == 2
+            && (Scalar::from_rust_name(&segments[0]).is_some() || self.kind.alias(&segments[0]).is_some());
         let last = segments.last().cloned().unwrap_or_default();
-        if let Some(c) = self.kind.constant(&last) {
+        if let Some(c) = self.kind.constant(&last).filter(|_| !scalar_path) {
             let (ty, value) = (c.ty, c.value);
             return self.expr(ExprKind::Literal(Literal::Int(value)), Type::Scalar(ty), span);
         }

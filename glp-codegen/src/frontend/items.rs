@@ -2,6 +2,7 @@
 //! against the kind's, default hooks, parameters, and each function's body.
 
 use super::*;
+use crate::program::kind::{HookArg, HookRet};
 
 impl Lowerer<'_> {
     pub(super) fn lower_item(&mut self, item: &syn::ItemImpl) {
@@ -44,10 +45,13 @@ impl Lowerer<'_> {
             }
         }
 
-        // Signatures first, so calls resolve whatever the order of definition.
+        // Declared types first, then signatures, so calls resolve whatever the order of
+        // definition.
+        self.declare_types(item);
         let mut bodies: Vec<(&syn::ImplItemFn, Role)> = Vec::new();
         for impl_item in &item.items {
             match impl_item {
+                syn::ImplItem::Type(t) if self.kind.declared_type(&t.ident.to_string()).is_some() => {}
                 syn::ImplItem::Fn(f) if self.kind.is_host_method(&f.sig.ident) => {
                     self.host_methods.push(f.sig.ident.to_string());
                 }
@@ -85,6 +89,47 @@ impl Lowerer<'_> {
         self.signatures = order.iter().map(|&i| signatures[i].take().expect("each signature used once")).collect();
         for (f, role, _) in all {
             self.lower_function(f, role);
+        }
+    }
+
+    /// Reads the impl's associated types the kind has the program declare
+    /// ([`crate::program::kind::KindSpec::declared_types`]): each a scalar, or a tuple of
+    /// scalars where the kind allows one; an error at the impl for each missing one.
+    fn declare_types(&mut self, item: &syn::ItemImpl) {
+        for impl_item in &item.items {
+            let syn::ImplItem::Type(t) = impl_item else { continue };
+            let Some(index) = self.kind.declared_type(&t.ident.to_string()) else { continue };
+            let spec = &self.kind.declared_types[index];
+            if !t.generics.params.is_empty() {
+                self.error(t.generics.span(), "generic associated types are not supported", None);
+                continue;
+            }
+            if self.declared[index] != Type::Error {
+                self.error(t.ident.span(), format!("`type {}` is declared twice", spec.name), None);
+                continue;
+            }
+            let declared = match self.value_type(&t.ty) {
+                Some(ty @ Type::Scalar(_)) => ty,
+                Some(ty @ Type::Tuple(_)) if spec.tuple => ty,
+                Some(other) => {
+                    let expected = if spec.tuple { "a scalar or a tuple of scalars" } else { "a scalar" };
+                    let message = format!("`type {}` must be {expected}, not `{other}`", spec.name);
+                    self.error(t.ty.span(), message, Some(spec.doc));
+                    continue;
+                }
+                None => continue,
+            };
+            self.declared[index] = declared;
+        }
+        let missing: Vec<usize> = (0..self.declared.len()).filter(|&i| self.declared[i] == Type::Error).collect();
+        for index in missing {
+            let spec = &self.kind.declared_types[index];
+            let declared_elsewhere =
+                item.items.iter().any(|i| matches!(i, syn::ImplItem::Type(t) if t.ident == spec.name));
+            if !declared_elsewhere {
+                let message = format!("missing `type {} = ...;`: a {} declares it", spec.name, self.kind.noun);
+                self.error(item.self_ty.span(), message, Some(spec.doc));
+            }
         }
     }
 
@@ -133,10 +178,19 @@ impl Lowerer<'_> {
     fn hook_signature(&self, spec: &crate::program::kind::HookSpec) -> String {
         let mut args = vec!["&self".to_string()];
         args.extend(spec.args.iter().map(|(n, a)| {
-            let ty = if a.ty() == Type::Context { self.kind.context_signature() } else { a.ty().to_string() };
+            let ty = match a {
+                HookArg::Context => self.kind.context_signature(),
+                HookArg::Declared(i) => format!("Self::{}", self.kind.declared_types[*i].name),
+                HookArg::Scalar(s) => s.to_string(),
+            };
             format!("{n}: {ty}")
         }));
-        format!("{}({}) -> {}", spec.name, args.join(", "), spec.ret.ty())
+        let ret = match spec.ret {
+            HookRet::Declared(i) => format!("Self::{}", self.kind.declared_types[i].name),
+            HookRet::Optional(i) => format!("(bool, Self::{})", self.kind.declared_types[i].name),
+            other => other.ty(&self.declared).to_string(),
+        };
+        format!("{}({}) -> {ret}", spec.name, args.join(", "))
     }
 
     pub(super) fn declare_default(&mut self, f: &syn::ImplItemFn, hook: usize) -> Option<Role> {
@@ -189,8 +243,12 @@ impl Lowerer<'_> {
         let role = match self.kind.hook_index(&name) {
             Some(hook) => {
                 let spec = &self.kind.hooks[hook];
-                let want_args: Vec<Type> = spec.args.iter().map(|(_, a)| a.ty()).collect();
-                let want_ret = spec.ret.ty();
+                let want_args: Vec<Type> = spec.args.iter().map(|(_, a)| a.ty(&self.declared)).collect();
+                let want_ret = spec.ret.ty(&self.declared);
+                if want_args.contains(&Type::Error) || want_ret == Type::Error {
+                    // A declared type it uses is missing or wrong: reported at the impl.
+                    return None;
+                }
                 if args != want_args || ret != want_ret {
                     let message = format!("hook `{name}` has the wrong signature");
                     let help = format!("expected `fn {}`", self.hook_signature(spec));
@@ -306,10 +364,26 @@ impl Lowerer<'_> {
         }
     }
 
-    /// A scalar, tuple of scalars or `()`; an error otherwise.
+    /// The program's declared type `ty` names (`Self::Value`), if it names one.
+    fn declared_of(&self, ty: &syn::Type) -> Option<Type> {
+        let syn::Type::Path(p) = ty else { return None };
+        let segments = &p.path.segments;
+        if p.qself.is_some() || segments.len() != 2 || segments[0].ident != "Self" {
+            return None;
+        }
+        let index = self.kind.declared_type(&segments[1].ident.to_string())?;
+        Some(self.declared[index].clone())
+    }
+
+    /// A scalar, tuple of scalars, `()` or a declared type (`Self::Value`); an error
+    /// otherwise.
     pub(super) fn value_type(&mut self, ty: &syn::Type) -> Option<Type> {
         if let Some(s) = self.scalar_of(ty) {
             return Some(Type::Scalar(s));
+        }
+        if let Some(declared) = self.declared_of(ty) {
+            // A declared type that failed to declare has its error already.
+            return (declared != Type::Error).then_some(declared);
         }
         match ty {
             syn::Type::Tuple(t) if t.elems.is_empty() => Some(Type::Unit),
@@ -320,7 +394,7 @@ impl Lowerer<'_> {
                 }
                 let mut items = Vec::new();
                 for elem in &t.elems {
-                    match self.scalar_of(elem) {
+                    match self.scalar_of(elem).or_else(|| self.declared_of(elem).and_then(|d| d.scalar())) {
                         Some(s) => items.push(s),
                         None => {
                             self.error(

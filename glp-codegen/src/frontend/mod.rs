@@ -81,6 +81,8 @@ struct Lowerer<'k> {
     name: String,
     /// Host methods the impl writes (left out of the program).
     host_methods: Vec<String>,
+    /// The impl's declared types, in the kind's order ([`Type::Error`] for one it lacks).
+    declared: Vec<Type>,
     // Per function:
     locals: Vec<LocalDecl>,
     scopes: Vec<HashMap<String, LocalId>>,
@@ -150,6 +152,7 @@ impl<'k> Lowerer<'k> {
             functions: Vec::new(),
             name: String::new(),
             host_methods: Vec::new(),
+            declared: vec![Type::Error; kind.declared_types.len()],
             locals: Vec::new(),
             scopes: Vec::new(),
             loops: Vec::new(),
@@ -180,6 +183,7 @@ impl<'k> Lowerer<'k> {
             vars,
             fields,
             host_methods,
+            declared,
             ..
         } = self;
         // Parameters in declaration order when the struct is known.
@@ -210,7 +214,8 @@ impl<'k> Lowerer<'k> {
                 params[remap[i] as usize].ty = *s;
             }
         }
-        let program = Program { name, functions, params, spans: locations.clone(), host_methods };
+        let program =
+            Program { name, functions, params, spans: locations.clone(), host_methods, declared_types: declared };
         Lowered { program, vars, param_uses, diagnostics: Diagnostics { errors, locations, spans } }
     }
 

@@ -4,6 +4,8 @@
 //!
 //! - [`lp`]: label propagation variants (GLP's hooks).
 //! - [`sample`]: graph samplers (NextDoor's hooks).
+//! - [`edge`]: edge programs (WolfGraph's vertex values, edge function, combine and apply).
 
+pub mod edge;
 pub mod lp;
 pub mod sample;

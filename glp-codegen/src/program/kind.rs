@@ -22,6 +22,12 @@ pub struct KindSpec {
     pub context_type: &'static str,
     /// Type names that stand for scalars (`VertexId`, `Label`).
     pub type_aliases: &'static [(&'static str, Scalar)],
+    /// Types each program declares for itself as associated types of its impl (an edge
+    /// program's `type Value = (f64, f64);`): per-vertex state and the messages between
+    /// vertices, whose shape the kind leaves to the program. Hook signatures refer to them
+    /// by index ([`HookArg::Declared`]); [`crate::ir::Program::declared_types`] holds what a
+    /// program declared, in this order.
+    pub declared_types: &'static [DeclaredType],
     /// Named constants (`UNLABELLED`).
     pub constants: &'static [NamedConstant],
     /// The hooks, in a fixed order ([`crate::ir::Role::Hook`] indexes it).
@@ -50,6 +56,17 @@ pub struct KindSpec {
     /// [`crate::ir::Program::host_methods`], so that whoever runs a program loaded at run
     /// time can say they were not run.
     pub host_methods: &'static [&'static str],
+}
+
+/// A type a program declares ([`KindSpec::declared_types`]).
+#[derive(Debug)]
+pub struct DeclaredType {
+    /// The associated type's name (`Value`); hooks write it `Self::Value`.
+    pub name: &'static str,
+    /// Whether it may be a tuple of scalars (else one scalar: values an engine combines
+    /// with atomics).
+    pub tuple: bool,
+    pub doc: &'static str,
 }
 
 /// A named constant.
@@ -88,6 +105,8 @@ pub enum Neutral {
     /// The zero of the type.
     Zero,
     /// One of the kind's [`NamedConstant`]s, by name.
+    /// (A lone `Zero` as the whole neutral value zeroes every scalar of the return type,
+    /// whatever its shape: the neutral of a hook returning a declared type.)
     Constant(&'static str),
     /// The hook's argument of that index (in [`HookSpec::args`]).
     Arg(usize),
@@ -98,6 +117,8 @@ pub enum Neutral {
 pub enum HookArg {
     Context,
     Scalar(Scalar),
+    /// The program's declared type of that index ([`KindSpec::declared_types`]).
+    Declared(usize),
 }
 
 /// A hook's return type (const-friendly mirror of [`Type`]).
@@ -106,23 +127,37 @@ pub enum HookRet {
     Unit,
     Scalar(Scalar),
     Pair(Scalar, Scalar),
+    /// The program's declared type of that index.
+    Declared(usize),
+    /// `(bool, T)` with `T` the program's declared scalar type of that index: a value or
+    /// none (the flag false).
+    Optional(usize),
 }
 
 impl HookArg {
-    pub fn ty(self) -> Type {
+    /// The type, for a program whose declared types are `declared`
+    /// ([`crate::ir::Program::declared_types`]; [`Type::Error`] for one it lacks).
+    pub fn ty(self, declared: &[Type]) -> Type {
         match self {
             HookArg::Context => Type::Context,
             HookArg::Scalar(s) => Type::Scalar(s),
+            HookArg::Declared(i) => declared.get(i).cloned().unwrap_or(Type::Error),
         }
     }
 }
 
 impl HookRet {
-    pub fn ty(self) -> Type {
+    /// The type, for a program whose declared types are `declared` (as [`HookArg::ty`]).
+    pub fn ty(self, declared: &[Type]) -> Type {
         match self {
             HookRet::Unit => Type::Unit,
             HookRet::Scalar(s) => Type::Scalar(s),
             HookRet::Pair(a, b) => Type::Tuple(vec![a, b]),
+            HookRet::Declared(i) => declared.get(i).cloned().unwrap_or(Type::Error),
+            HookRet::Optional(i) => match declared.get(i) {
+                Some(Type::Scalar(s)) => Type::Tuple(vec![Scalar::Bool, *s]),
+                _ => Type::Error,
+            },
         }
     }
 }
@@ -164,6 +199,10 @@ impl KindSpec {
 
     pub fn alias(&self, name: &str) -> Option<Scalar> {
         self.type_aliases.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+    }
+
+    pub fn declared_type(&self, name: &str) -> Option<usize> {
+        self.declared_types.iter().position(|d| d.name == name)
     }
 
     pub fn constant(&self, name: &str) -> Option<&NamedConstant> {

@@ -32,6 +32,7 @@ pub const fn test_kind(intrinsics: &'static [IntrinsicSpec]) -> KindSpec {
         trait_name: "TestKind",
         context_type: "Ctx",
         type_aliases: &[],
+        declared_types: &[],
         constants: &[],
         hooks: &[],
         intrinsics,

@@ -132,20 +132,47 @@ pub fn build_csr(edges: &EdgeList, options: &BuildOptions) -> Result<Csr> {
 /// Memory: the build's working space for twice the stored edges, plus 4 bytes per stored edge
 /// for the sources.
 pub fn directed_neighbourhoods(csr: &Csr) -> Result<Csr> {
-    let n = csr.num_vertices();
+    let sources = edge_sources(csr)?;
+    let edges = EdgeSlices {
+        num_vertices: csr.num_vertices(),
+        sources: &sources,
+        targets: csr.targets(),
+        weights: csr.weights(),
+    };
+    let options = BuildOptions { symmetrise: true, drop_self_loops: false, duplicates: DuplicateEdges::Keep };
+    build_trusted(edges, &options)
+}
+
+/// The reverse of `csr`: row `v` lists the sources of the edges into `v` (ascending), each
+/// stored edge once with its weight. Edge programs read a directed graph's in-edges from it.
+///
+/// Memory: the build's working space for the stored edges, plus 4 bytes per stored edge for
+/// the sources.
+pub fn transpose(csr: &Csr) -> Result<Csr> {
+    let sources = edge_sources(csr)?;
+    let edges = EdgeSlices {
+        num_vertices: csr.num_vertices(),
+        sources: csr.targets(),
+        targets: &sources,
+        weights: csr.weights(),
+    };
+    let options = BuildOptions { symmetrise: false, drop_self_loops: false, duplicates: DuplicateEdges::Keep };
+    build_trusted(edges, &options)
+}
+
+/// The source of each stored edge of `csr`, in storage order.
+fn edge_sources(csr: &Csr) -> Result<Vec<VertexId>> {
     let offsets = csr.offsets();
     let mut sources: Vec<VertexId> = try_zeroed(csr.num_edges() as usize, "the directed graph's edge sources")?;
-    let mut rows: Vec<&mut [VertexId]> = Vec::with_capacity(n);
+    let mut rows: Vec<&mut [VertexId]> = Vec::with_capacity(csr.num_vertices());
     let mut rest = &mut sources[..];
-    for v in 0..n {
+    for v in 0..csr.num_vertices() {
         let (row, tail) = rest.split_at_mut((offsets[v + 1] - offsets[v]) as usize);
         rows.push(row);
         rest = tail;
     }
     rows.into_par_iter().enumerate().for_each(|(v, row)| row.fill(v as VertexId));
-    let edges = EdgeSlices { num_vertices: n, sources: &sources, targets: csr.targets(), weights: csr.weights() };
-    let options = BuildOptions { symmetrise: true, drop_self_loops: false, duplicates: DuplicateEdges::Keep };
-    build_trusted(edges, &options)
+    Ok(sources)
 }
 
 /// [`build_csr`] for edges whose validity the caller has established: equal lengths, every

@@ -9,7 +9,7 @@ mod build;
 mod csr;
 mod ids;
 
-pub use build::{build_csr, directed_neighbourhoods, BuildOptions, DuplicateEdges, EdgeList};
+pub use build::{build_csr, directed_neighbourhoods, transpose, BuildOptions, DuplicateEdges, EdgeList};
 pub(crate) use build::{build_trusted, EdgeSlices};
 pub use csr::{Csr, VertexId};
 pub use ids::{relabel, Relabelled, VertexIds};

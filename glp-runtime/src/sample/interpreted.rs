@@ -121,7 +121,7 @@ impl InterpretedSampler {
         let host = ViewHost { view, methods: &self.methods };
         let graph = view.map_or((0, 0), |view| (u64::from(view.num_vertices()), view.num_edges()));
         let value = self.loaded.call(host, graph, f, args, (hook, sample, step))?;
-        let want = SAMPLE_KIND.hooks[hook].ret.ty();
+        let want = SAMPLE_KIND.hooks[hook].ret.ty(&self.loaded.program().declared_types);
         if value.has_type(&want) {
             Some(value)
         } else {

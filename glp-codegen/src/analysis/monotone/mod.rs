@@ -193,6 +193,7 @@ pub(super) fn evaluate(condition: &Expr, decls: &[ParamDecl], params: &[ScalarVa
         params: decls.to_vec(),
         spans: Vec::new(),
         host_methods: Vec::new(),
+        declared_types: Vec::new(),
     };
     let result = Interpreter::new(&program).call(&NoView, 0, params, &[]);
     matches!(result, Ok(Value::Scalar(ScalarValue::Bool(true))))

@@ -28,6 +28,7 @@ pub static LP_KIND: KindSpec = KindSpec {
     trait_name: "LpVariant",
     context_type: "View",
     type_aliases: &[("VertexId", U32), ("Label", U32), ("EdgeId", U64)],
+    declared_types: &[],
     constants: &[NamedConstant {
         name: "UNLABELLED",
         ty: U32,

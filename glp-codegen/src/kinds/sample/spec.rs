@@ -77,6 +77,7 @@ pub static SAMPLE_KIND: KindSpec = KindSpec {
     trait_name: "Sampler",
     context_type: "SampleView",
     type_aliases: &[("VertexId", U32)],
+    declared_types: &[],
     constants: &[
         NamedConstant {
             name: "NONE",

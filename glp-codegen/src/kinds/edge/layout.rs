@@ -1,0 +1,50 @@
+//! The edge program view on the GPU, declared once: the kernel argument `glp_edge_view`
+//! ([`EdgeViewArgs`], with [`c_struct!`](crate::c_struct)) and the kind's constants as C
+//! `#define`s generated from [`super::EDGE_KIND`]'s table, in the view header (`view.cuh`)
+//! with the view's methods and the combine's atomics.
+
+use super::EDGE_KIND;
+use crate::template::Template;
+use std::fmt::Write as _;
+
+crate::c_struct! {
+    /// The edge program view on the GPU: what hooks read (`view.out_degree(v)` becomes
+    /// `glp_edge_out_degree(view, v)`), passed by value to every kernel that runs hooks.
+    /// Device pointers are addresses, 0 for null.
+    pub struct EdgeViewArgs => "glp_edge_view" {
+        /// out-edge CSR offsets, num_vertices + 1
+        out_offsets: u64 => "const glp_u64*",
+        /// in-edge CSR offsets, num_vertices + 1 (the out-edges' on a symmetric graph)
+        in_offsets: u64 => "const glp_u64*",
+        /// [code, id] of the first hook whose loops ran out (null: unchecked)
+        fault: u64 => "glp_u64*",
+        /// loop iterations one hook call may run in all (glp-codegen's `loops`)
+        loop_budget: u64 => "glp_u64",
+        /// the sum of `aggregate` before this iteration
+        aggregated: f64 => "double",
+        num_vertices: u32 => "glp_u32",
+        /// GLP_EDGE_NO_SOURCE without one
+        source: u32 => "glp_u32",
+        iteration: u32 => "glp_u32",
+        /// keeps the struct's size a multiple of 8
+        reserved: u32 => "glp_u32",
+    }
+}
+
+const VIEW_TEMPLATE: Template = Template::new("kinds/edge/view.cuh", include_str!("view.cuh"));
+
+/// The kind's constants as `#define GLP_EDGE_<NAME> <value>u`.
+pub fn constants_cuda() -> String {
+    let mut out = String::new();
+    for c in EDGE_KIND.constants {
+        let _ = writeln!(out, "#define GLP_EDGE_{} {}u  // {}", c.name, c.value, c.doc);
+    }
+    out
+}
+
+/// The edge program view, its methods and the combine's atomics in CUDA.
+pub fn view_cuda() -> String {
+    VIEW_TEMPLATE
+        .fill(&[("CONSTANTS", &constants_cuda()), ("VIEW_STRUCT", &EdgeViewArgs::c_definition())])
+        .unwrap_or_else(|e| panic!("the view header's slots are the layout's: {e}"))
+}

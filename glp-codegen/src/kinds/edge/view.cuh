@@ -1,0 +1,73 @@
+// The edge program view on the GPU: what hooks read, and the intrinsics generated code calls
+// (`view.out_degree(v)` becomes `glp_edge_out_degree(view, v)`). Semantics match
+// glp-runtime's `edge::EdgeView` method for method: ids that are not vertices have degree 0.
+/*{{CONSTANTS}}*/
+
+/*{{VIEW_STRUCT}}*/
+
+// A hook whose loops ran past the budget records [GLP_EDGE_LOOP_SITE + site, hook << 32 |
+// vertex] in view.fault (the loop's index in glp-codegen's `loop_sites`, from 1), the first
+// only; the run then stops with an error, as on the CPU.
+#define GLP_EDGE_LOOP_SITE 256ull
+__device__ __forceinline__ glp_u64 glp_edge_loop_budget(const glp_edge_view& view) { return view.loop_budget; }
+__device__ __forceinline__ void glp_edge_loop_fault(const glp_edge_view& view, glp_u32 site, glp_u32 hook, glp_u32 v) {
+    if (view.fault && atomicCAS(&view.fault[0], 0ull, GLP_EDGE_LOOP_SITE + site) == 0ull) {
+        view.fault[1] = ((glp_u64)hook << 32) | v;
+    }
+}
+
+__device__ __forceinline__ glp_u32 glp_edge_num_vertices(const glp_edge_view& view) { return view.num_vertices; }
+__device__ __forceinline__ glp_u64 glp_edge_out_degree(const glp_edge_view& view, glp_u32 v) {
+    return v < view.num_vertices ? view.out_offsets[v + 1] - view.out_offsets[v] : 0ull;
+}
+__device__ __forceinline__ glp_u64 glp_edge_in_degree(const glp_edge_view& view, glp_u32 v) {
+    return v < view.num_vertices ? view.in_offsets[v + 1] - view.in_offsets[v] : 0ull;
+}
+__device__ __forceinline__ glp_u32 glp_edge_source(const glp_edge_view& view) { return view.source; }
+__device__ __forceinline__ glp_u32 glp_edge_iteration(const glp_edge_view& view) { return view.iteration; }
+__device__ __forceinline__ double glp_edge_aggregated(const glp_edge_view& view) { return view.aggregated; }
+
+// A message combined into a vertex's slot by the program's combine (GLP_EDGE_MIN, _MAX or
+// _SUM), as the CPU engine's `Combinable` combines: integers add wrapping, floats' min and
+// max by compare-and-swap on their bits (no native atomic), floats' sums with atomicAdd.
+__device__ __forceinline__ void glp_edge_atomic_combine(glp_u32 op, glp_u32* slot, glp_u32 m) {
+    if (op == GLP_EDGE_MIN) atomicMin(slot, m); else if (op == GLP_EDGE_MAX) atomicMax(slot, m); else atomicAdd(slot, m);
+}
+__device__ __forceinline__ void glp_edge_atomic_combine(glp_u32 op, glp_i32* slot, glp_i32 m) {
+    if (op == GLP_EDGE_MIN) atomicMin(slot, m); else if (op == GLP_EDGE_MAX) atomicMax(slot, m); else atomicAdd(slot, m);
+}
+__device__ __forceinline__ void glp_edge_atomic_combine(glp_u32 op, glp_u64* slot, glp_u64 m) {
+    if (op == GLP_EDGE_MIN) atomicMin(slot, m); else if (op == GLP_EDGE_MAX) atomicMax(slot, m); else atomicAdd(slot, m);
+}
+__device__ __forceinline__ void glp_edge_atomic_combine(glp_u32 op, glp_i64* slot, glp_i64 m) {
+    if (op == GLP_EDGE_MIN) atomicMin(slot, m);
+    else if (op == GLP_EDGE_MAX) atomicMax(slot, m);
+    else atomicAdd((glp_u64*)slot, (glp_u64)m);
+}
+__device__ __forceinline__ void glp_edge_atomic_combine(glp_u32 op, float* slot, float m) {
+    if (op == GLP_EDGE_SUM) { atomicAdd(slot, m); return; }
+    int* bits = (int*)slot;
+    int old = *bits;
+    while (true) {
+        const float current = __int_as_float(old);
+        const float next = op == GLP_EDGE_MIN ? fminf(current, m) : fmaxf(current, m);
+        if (__float_as_int(next) == old) return;
+        const int seen = atomicCAS(bits, old, __float_as_int(next));
+        if (seen == old) return;
+        old = seen;
+    }
+}
+__device__ __forceinline__ void glp_edge_atomic_combine(glp_u32 op, double* slot, double m) {
+    if (op == GLP_EDGE_SUM) { atomicAdd(slot, m); return; }
+    glp_u64* bits = (glp_u64*)slot;
+    glp_u64 old = *bits;
+    while (true) {
+        const double current = __longlong_as_double((long long)old);
+        const double next = op == GLP_EDGE_MIN ? fmin(current, m) : fmax(current, m);
+        const glp_u64 want = (glp_u64)__double_as_longlong(next);
+        if (want == old) return;
+        const glp_u64 seen = atomicCAS(bits, old, want);
+        if (seen == old) return;
+        old = seen;
+    }
+}

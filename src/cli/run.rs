@@ -1,0 +1,339 @@
+//! `glp run`: an edge program (a built-in: BFS, SSSP, WCC, SSWP, PageRank, or a program file)
+//! on the CPU engine, written as `vertex value` lines in the input's ids.
+
+use super::common::{self, LoadArgs};
+use super::output::{self, Content, Destination, Outputs};
+use super::progress::IterationBar;
+use crate::programs::{built_in, PageRank, Program, ProgramVisitor, BUILT_IN};
+use clap::{Args, ValueEnum};
+use glp_runtime::edge::{self, CompiledEdgeProgram, EdgeConfig, EdgeGraph, InterpretedEdgeProgram};
+use glp_runtime::edge::{IterationReport, VertexValue};
+use glp_runtime::graph::Graph;
+use glp_runtime::io::WeightRule;
+use glp_runtime::lp::ScalarValue;
+use glp_runtime::{Error, Result};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The long help of `glp run`.
+pub const LONG_ABOUT: &str = "Run an edge program: every vertex holds a value, every iteration each edge \
+    carries a message from its source's value to its target, a vertex combines its messages (min, max or \
+    sum) and applies them to its value (WolfGraph's model).\n\n\
+    Programs (APP):\n  \
+    bfs      breadth-first search from --source: a vertex's depth, 9223372036854775807 when unreached \
+    (LDBC Graphalytics BFS)\n  \
+    sssp     shortest paths from --source over the edges' weights: a vertex's distance, Infinity when \
+    unreached (LDBC Graphalytics SSSP; the graph must be weighted)\n  \
+    wcc      weakly connected components: a component label (the smallest dense vertex id of the \
+    component); edges are followed both ways, so a directed graph needs no symmetrised copy\n  \
+    sswp     widest paths from --source: the largest smallest-edge-weight of a path, -Infinity when \
+    unreached (the graph must be weighted)\n  \
+    pr       PageRank as LDBC Graphalytics defines it: --param damping=0.85, --param iterations=10 \
+    (or --iterations), the rank of vertices without out-edges spread over every vertex\n  \
+    FILE.rs  an edge program written in Rust: a struct whose fields are its parameters and `impl \
+    EdgeProgram for` it, as in src/programs/ (errors point at file:line:col); every parameter its hooks \
+    read is given with --param NAME=VALUE. It runs on the interpreter and gives the values the same Rust \
+    compiled into glp would.\n\n\
+    Graphs are undirected unless --directed (LDBC's directed sets need it). Runs on the CPU engine \
+    (--backend cpu): synchronous iterations, the same values on every thread count. A run stops after an \
+    iteration that changed no vertex, or after --iterations (the program's own limit otherwise).\n\n\
+    Output: --out writes one `vertex value` line per vertex in the input's ids (a tuple value: its \
+    scalars separated by spaces); `--out -` writes them to standard output and the summary to standard \
+    error. On a terminal a progress line follows the iterations (not with --quiet).";
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The program: bfs, sssp, wcc, sswp, pr, or a FILE.rs edge program
+    #[arg(value_name = "APP")]
+    pub app: String,
+
+    /// Graph file (any supported format, plain or compressed)
+    pub graph: PathBuf,
+
+    /// The source vertex (an id of the input) of the programs that read one (bfs, sssp, sswp)
+    #[arg(long, value_name = "V")]
+    pub source: Option<u64>,
+
+    /// The most iterations (in place of the program's own limit; pr: its iterations)
+    #[arg(long, value_name = "N")]
+    pub iterations: Option<u32>,
+
+    /// A parameter of the program, NAME=VALUE (repeatable): pr damping (in [0, 1], default
+    /// 0.85) and iterations (default 10); FILE.rs: every parameter its hooks read
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+
+    /// Write `vertex value` lines here; `-` is standard output (the summary then goes to
+    /// standard error)
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+
+    /// Where to run (the CPU engine; the GPU engines are to come)
+    #[arg(long, value_enum, default_value_t = RunBackend::Cpu)]
+    pub backend: RunBackend,
+
+    /// Print the summary as JSON
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+/// `--backend` values of `glp run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RunBackend {
+    /// The multi-threaded CPU engine
+    Cpu,
+}
+
+/// The program a run uses: a built-in with its parameters, or a file compiled at once.
+enum App {
+    BuiltIn(&'static str, Program),
+    File(String, Box<InterpretedEdgeProgram>),
+}
+
+impl App {
+    /// The program `name` names, with `--param` assignments; errors name the option at fault.
+    fn new(name: &str, assignments: &[String]) -> Result<App> {
+        if name.ends_with(".rs") || Path::new(name).is_file() {
+            let path = Path::new(name);
+            let program =
+                common::compile_program_file("", "program", path, assignments, InterpretedEdgeProgram::from_source)?;
+            return Ok(App::File(path.display().to_string(), Box::new(program)));
+        }
+        let Some(built) = built_in(name) else {
+            let names: Vec<&str> = BUILT_IN.iter().map(|b| b.name).collect();
+            return Err(Error::invalid(format!(
+                "unknown program `{name}`: expected {} or a FILE.rs edge program",
+                names.join(", ")
+            )));
+        };
+        let program = match (built.program, assignments) {
+            (program, []) => program,
+            (Program::PageRank(pr), given) => Program::PageRank(page_rank_params(pr, given)?),
+            (_, [first, ..]) => {
+                return Err(Error::invalid(format!("--param {first}: `{name}` takes no parameters")));
+            }
+        };
+        Ok(App::BuiltIn(built.name, program))
+    }
+
+    fn name(&self) -> &str {
+        match self {
+            App::BuiltIn(name, _) => name,
+            App::File(path, _) => path,
+        }
+    }
+
+    fn visit<V: ProgramVisitor>(&self, visitor: V) -> V::Output {
+        match self {
+            App::BuiltIn(_, program) => program.visit(visitor),
+            App::File(_, program) => visitor.visit(&**program),
+        }
+    }
+}
+
+/// PageRank `pr` with the `--param` assignments `given` (damping, iterations) applied.
+fn page_rank_params(mut pr: PageRank, given: &[String]) -> Result<PageRank> {
+    let mut seen: Vec<&str> = Vec::new();
+    for assignment in given {
+        let Some((name, value)) = assignment.split_once('=') else {
+            return Err(Error::invalid(format!("--param `{assignment}`: expected NAME=VALUE, e.g. damping=0.85")));
+        };
+        let name = name.trim();
+        if seen.contains(&name) {
+            return Err(Error::invalid(format!("--param {name}: given twice")));
+        }
+        seen.push(name);
+        let bad = |expected: &str| Error::invalid(format!("--param {assignment}: {name} must be {expected}"));
+        match name {
+            "damping" => {
+                pr.damping = value
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|d: &f64| (0.0..=1.0).contains(d))
+                    .ok_or_else(|| bad("a number in [0, 1]"))?
+            }
+            "iterations" => {
+                pr.iterations =
+                    value.trim().parse().ok().filter(|&i: &u32| i >= 1).ok_or_else(|| bad("an integer >= 1"))?
+            }
+            _ => {
+                return Err(Error::invalid(format!(
+                    "--param {assignment}: unknown parameter `{name}` (valid parameters of pr: damping, iterations)"
+                )))
+            }
+        }
+    }
+    Ok(pr)
+}
+
+/// The JSON document `glp run --json` prints.
+#[derive(Debug, Serialize)]
+struct RunReport {
+    graph: String,
+    vertices: usize,
+    stored_edges: u64,
+    program: String,
+    backend: &'static str,
+    threads: usize,
+    iterations: u32,
+    converged: bool,
+    time_ms: f64,
+    changed_per_iteration: Vec<u64>,
+}
+
+pub fn run(args: RunArgs) -> Result<()> {
+    let out = args.out.as_deref().map(|path| Destination::check("--out", path, Content::Text)).transpose()?;
+    if args.iterations == Some(0) {
+        return Err(Error::invalid("--iterations must be at least 1"));
+    }
+    // The program first: a mistake in it costs a message, not a graph load.
+    let app = App::new(&args.app, &args.params)?;
+    let graph = common::load(Some(&args.graph), &args.load.with_weights(WeightRule::Any))?;
+    let source = source_vertex(&app, &graph, args.source)?;
+    let edge_graph = EdgeGraph::new(&graph.csr, graph.symmetric)?;
+    let config = EdgeConfig { source, iterations: args.iterations };
+    let ran = app.visit(Runner { graph: &graph, edges: &edge_graph, config: &config, values: out.is_some() })?;
+    let mut outputs = Outputs::new();
+    if let Some(out) = &out {
+        outputs.stage_bytes(out, ran.values.into_bytes())?;
+    }
+    let report = RunReport {
+        graph: common::graph_name(Some(&args.graph)),
+        vertices: graph.num_vertices(),
+        stored_edges: graph.num_edges(),
+        program: app.name().to_string(),
+        backend: "cpu",
+        threads: rayon::current_num_threads(),
+        iterations: ran.iterations,
+        converged: ran.converged,
+        time_ms: ran.elapsed.as_secs_f64() * 1e3,
+        changed_per_iteration: ran.changed,
+    };
+    outputs.stage_report(if args.json { output::json(&report)? } else { summary(&report) });
+    outputs.commit()
+}
+
+/// The dense id of `--source`, checked against what the program reads: a program that
+/// reads `view.source()` needs one, and one that does not takes none.
+fn source_vertex(app: &App, graph: &Graph, source: Option<u64>) -> Result<Option<u32>> {
+    let reads_source = app.visit(ReadsSource);
+    match source {
+        None if reads_source => {
+            Err(Error::invalid(format!("`{}` starts from a source vertex: give it with --source V", app.name())))
+        }
+        None => Ok(None),
+        Some(_) if !reads_source => Err(Error::invalid(format!("--source: `{}` reads no source vertex", app.name()))),
+        Some(id) => graph
+            .ids
+            .dense(id)
+            .map(Some)
+            .ok_or_else(|| Error::invalid(format!("--source {id}: vertex {id} is not in the graph"))),
+    }
+}
+
+/// Whether a program reads `view.source()`.
+struct ReadsSource;
+
+impl ProgramVisitor for ReadsSource {
+    type Output = bool;
+    fn visit<P: CompiledEdgeProgram>(self, program: &P) -> bool {
+        program.features().contains(&"source")
+    }
+}
+
+/// A run's results: the values as output text (when asked for), the iterations and time.
+struct Ran {
+    values: String,
+    iterations: u32,
+    converged: bool,
+    changed: Vec<u64>,
+    elapsed: Duration,
+}
+
+/// Runs a program on the CPU engine with the iteration bar.
+struct Runner<'a> {
+    graph: &'a Graph,
+    edges: &'a EdgeGraph<'a>,
+    config: &'a EdgeConfig,
+    /// Whether to format the values.
+    values: bool,
+}
+
+impl ProgramVisitor for Runner<'_> {
+    type Output = Result<Ran>;
+    fn visit<P: CompiledEdgeProgram>(self, program: &P) -> Result<Ran> {
+        let limit = self.config.iterations.unwrap_or_else(|| program.iterations());
+        let bar = IterationBar::new(limit, self.graph.num_vertices());
+        let mut changed = Vec::new();
+        let mut last = Instant::now();
+        let start = last;
+        let outcome = edge::run(program, self.edges, self.config, &mut |report: &IterationReport| {
+            let now = Instant::now();
+            bar.step(report.iteration, report.changed, now - last, "");
+            last = now;
+            changed.push(report.changed);
+        })?;
+        let elapsed = start.elapsed();
+        drop(bar);
+        let values = if self.values { values_text(self.graph, &outcome.values) } else { String::new() };
+        Ok(Ran { values, iterations: outcome.iterations, converged: outcome.converged, changed, elapsed })
+    }
+}
+
+/// One `vertex value` line per vertex, in the input's ids.
+fn values_text<V: VertexValue>(graph: &Graph, values: &[V]) -> String {
+    let mut text = String::with_capacity(values.len() * 24);
+    for (v, &value) in values.iter().enumerate() {
+        let _ = write!(text, "{}", graph.ids.original(v as u32));
+        value.for_each_scalar(&mut |s| {
+            text.push(' ');
+            write_scalar(&mut text, s);
+        });
+        text.push('\n');
+    }
+    text
+}
+
+/// A scalar as LDBC Graphalytics writes it: integers as they are, floats in Rust's shortest
+/// round-trip form, `Infinity`, `-Infinity` and `NaN` spelled out.
+fn write_scalar(text: &mut String, s: ScalarValue) {
+    let float = match s {
+        ScalarValue::F32(x) => f64::from(x),
+        ScalarValue::F64(x) => x,
+        other => {
+            let _ = write!(text, "{other}");
+            return;
+        }
+    };
+    if float.is_nan() {
+        text.push_str("NaN");
+    } else if float.is_infinite() {
+        text.push_str(if float > 0.0 { "Infinity" } else { "-Infinity" });
+    } else {
+        let _ = write!(text, "{s}");
+    }
+}
+
+fn summary(report: &RunReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "graph        {} ({} vertices, {} stored edges)",
+        report.graph, report.vertices, report.stored_edges
+    );
+    let _ = writeln!(s, "engine       {} {}, {} threads", report.backend, report.program, report.threads);
+    let _ = writeln!(
+        s,
+        "time         {:.2} ms ({} iterations{})",
+        report.time_ms,
+        report.iterations,
+        if report.converged { ", converged" } else { ", iteration limit reached" }
+    );
+    s
+}
