@@ -141,9 +141,9 @@ impl glp::programs::ProgramVisitor for DeviceFunctions {
     }
 }
 
-/// Every built-in edge program's hooks, with the view and the combine's atomics for every
-/// message type, compile for sm_80 and sm_90; so does a program with a tuple value and a
-/// loop (its step budget and fault record).
+/// Every built-in edge program's hooks, with the view, the combine's atomics for every
+/// message type and the edge-centric engine's kernels, compile for sm_80 and sm_90; so does a
+/// program with a tuple value and a loop (its step budget and fault record).
 #[test]
 fn every_built_in_edge_programs_hooks_compile() {
     if !nvrtc_or_skip("every_built_in_edge_programs_hooks_compile") {
@@ -176,10 +176,13 @@ impl EdgeProgram for Hops {
         glp::programs::BUILT_IN.iter().map(|b| (b.name.to_string(), b.program.visit(DeviceFunctions))).collect();
     programs.push(("hops".to_string(), file.device_functions()));
     for (name, device_functions) in programs {
-        let source = glp_codegen::kinds::edge::hooks_source(&device_functions);
+        let source = glp_codegen::kinds::edge::engine_source(&device_functions);
         for arch in ["sm_80", "sm_90"] {
             let ptx = nvrtc::compile_ptx(&format!("edge_{name}.cu"), &source, arch).unwrap_or_else(|e| panic!("{e}"));
             assert!(ptx.contains(&format!(".target {arch}")), "{name}: PTX for the wrong target");
+            for kernel in glp_codegen::kinds::edge::kernels::ALL {
+                assert!(ptx.contains(&format!(".entry {kernel}(")), "{name}: no kernel {kernel} for {arch}");
+            }
         }
     }
 }

@@ -84,17 +84,17 @@ pub fn run<P: EdgeProgram + ?Sized>(
     Ok(EdgeOutcome { values, iterations: iteration, converged: false })
 }
 
-/// The program's schedule hooks, checked.
-struct Schedule<M> {
-    combine: u32,
-    direction: u32,
-    frontier: bool,
-    limit: u32,
-    identity: M,
+/// The program's schedule hooks, checked (every engine's).
+pub(super) struct Schedule<M> {
+    pub combine: u32,
+    pub direction: u32,
+    pub frontier: bool,
+    pub limit: u32,
+    pub identity: M,
 }
 
 impl<M> Schedule<M> {
-    fn of<P: EdgeProgram<Message = M> + ?Sized>(
+    pub(super) fn of<P: EdgeProgram<Message = M> + ?Sized>(
         program: &P,
         graph: &EdgeGraph<'_>,
         config: &EdgeConfig,
@@ -133,7 +133,7 @@ impl<M> Schedule<M> {
 }
 
 /// The program's failure, if a hook recorded one.
-fn check<P: EdgeProgram + ?Sized>(program: &P) -> Result<()> {
+pub(super) fn check<P: EdgeProgram + ?Sized>(program: &P) -> Result<()> {
     program.failure().map_or(Ok(()), Err)
 }
 

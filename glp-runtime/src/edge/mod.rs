@@ -31,10 +31,13 @@
 //!
 //! [`run`] is the CPU engine ([`engine`]): synchronous, deterministic on every thread count.
 //! It runs natively compiled programs (`#[glp::edge_program]`, [`CompiledEdgeProgram`]) and
-//! programs loaded from a file ([`InterpretedEdgeProgram`]) alike.
+//! programs loaded from a file ([`InterpretedEdgeProgram`]) alike. [`gpu::run`] is the
+//! edge-centric GPU engine (WolfGraph's edge blocks with shared-memory slots), the same
+//! iterations as the CPU's: equal values for min and max combines, sums to rounding.
 
 mod compiled;
 pub mod engine;
+pub mod gpu;
 mod graph;
 mod interpreted;
 mod program;

@@ -14,7 +14,8 @@
 //!
 //! On the GPU ([`layout`], `view.cuh`) the view is `glp_edge_view`, the declared types are
 //! `glp_edge_value` and `glp_edge_message`, and `glp_edge_atomic_combine` maps each combine to
-//! the message type's atomic ([`hooks_source`]: everything but the engines' kernels).
+//! the message type's atomic ([`hooks_source`]); [`engine_source`] adds the edge-centric
+//! engine's kernels ([`kernels`]).
 //!
 //! The trait's host methods (`name`, `identity`) are not hooks: ordinary Rust the compiler
 //! leaves out ([`crate::program::kind::KindSpec::host_methods`]); the attribute writes
@@ -83,8 +84,40 @@ impl EdgeIr {
 }
 
 /// A complete translation unit of `device_functions` (an edge program's emitted hooks): the
-/// prelude, the view with the combine's atomics, and the hooks. The engines' kernels are to
-/// come; NVRTC compiles this much to check the hooks and the view.
+/// prelude, the view with the combine's atomics, and the hooks.
 pub fn hooks_source(device_functions: &str) -> String {
     [crate::cuda::PRELUDE, &layout::view_cuda(), device_functions].join("\n")
+}
+
+/// The edge-centric engine's module for `device_functions`: [`hooks_source`] and the engine's
+/// kernels (`engine_kernels.cu`: initial values, the `aggregate` sum, edge blocks combining
+/// in shared memory and flushing with the program's combine, apply).
+pub fn engine_source(device_functions: &str) -> String {
+    let constants =
+        format!("#define GLP_EDGE_THREADS {ENGINE_THREADS}u\n#define GLP_EDGE_BLOCK_EDGES {BLOCK_EDGES}u\n");
+    [&hooks_source(device_functions), constants.as_str(), ENGINE_KERNELS].join("\n")
+}
+
+/// Threads per block of every engine kernel (a multiple of 32).
+pub const ENGINE_THREADS: u32 = 256;
+
+/// Edges per edge block (`glp_edge_edges`): four per thread, and as many shared-memory slots
+/// for the block's receivers (8 KiB for 8-byte messages).
+pub const BLOCK_EDGES: u32 = 4 * ENGINE_THREADS;
+
+/// The edge-centric engine's kernels (no slots: they call the hooks and types by their fixed
+/// names).
+const ENGINE_KERNELS: &str = include_str!("engine_kernels.cu");
+
+/// The names of the engine's kernels, as `engine_kernels.cu` defines them.
+pub mod kernels {
+    /// Every vertex's `init` value; combined messages at the identity; every vertex active.
+    pub const INIT_VALUES: &str = "glp_edge_init_values";
+    /// The sum of `aggregate` over the vertices.
+    pub const AGGREGATE_VALUES: &str = "glp_edge_aggregate_values";
+    /// Edge blocks: messages combined per receiver in shared memory, flushed in the kernel.
+    pub const EDGES: &str = "glp_edge_edges";
+    /// Every vertex's `apply`, `changed` counted.
+    pub const APPLY_VALUES: &str = "glp_edge_apply_values";
+    pub const ALL: [&str; 4] = [INIT_VALUES, AGGREGATE_VALUES, EDGES, APPLY_VALUES];
 }

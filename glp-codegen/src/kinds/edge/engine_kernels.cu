@@ -1,0 +1,137 @@
+// The edge-centric engine's kernels (WolfGraph), after the program's hooks (glp_edge_*), its
+// declared types (glp_edge_value, glp_edge_message) and the view. An iteration is
+//   [glp_edge_aggregate_values]  the sum of `aggregate` over the vertices (programs that read it)
+//   glp_edge_edges               every edge's message, combined per receiver: one kernel, one
+//                                pass per edge array (in-edges, out-edges for IN and BOTH)
+//   glp_edge_apply_values        every vertex's new value from its combined messages
+// The host reads the count of changed vertices (and a hook's loop fault) after each iteration.
+// Every kernel runs blocks of GLP_EDGE_THREADS threads (a multiple of 32: the warp-wide
+// ballots and shuffles below take every lane); GLP_EDGE_THREADS and GLP_EDGE_BLOCK_EDGES are
+// defined before this file from glp-codegen's constants (kinds::edge::ENGINE_THREADS, ...).
+
+// The identity of combine `op` for a message type (the overload is chosen by the unused
+// second argument's type): the type's largest value for MIN, its lowest for MAX, 0 for SUM,
+// as the CPU engine's `Identity`.
+__device__ __forceinline__ glp_u32 glp_edge_identity(glp_u32 op, glp_u32) {
+    return op == GLP_EDGE_MIN ? 0xFFFFFFFFu : 0u;
+}
+__device__ __forceinline__ glp_i32 glp_edge_identity(glp_u32 op, glp_i32) {
+    return op == GLP_EDGE_MIN ? (glp_i32)0x7FFFFFFF : op == GLP_EDGE_MAX ? (glp_i32)0x80000000u : 0;
+}
+__device__ __forceinline__ glp_u64 glp_edge_identity(glp_u32 op, glp_u64) {
+    return op == GLP_EDGE_MIN ? 0xFFFFFFFFFFFFFFFFull : 0ull;
+}
+__device__ __forceinline__ glp_i64 glp_edge_identity(glp_u32 op, glp_i64) {
+    return op == GLP_EDGE_MIN ? (glp_i64)0x7FFFFFFFFFFFFFFFll
+                              : op == GLP_EDGE_MAX ? (glp_i64)0x8000000000000000ull : (glp_i64)0;
+}
+__device__ __forceinline__ float glp_edge_identity(glp_u32 op, float) {
+    return op == GLP_EDGE_MIN ? __int_as_float(0x7F800000) : op == GLP_EDGE_MAX ? __int_as_float((int)0xFF800000u) : 0.0f;
+}
+__device__ __forceinline__ double glp_edge_identity(glp_u32 op, double) {
+    return op == GLP_EDGE_MIN   ? __longlong_as_double(0x7FF0000000000000ll)
+           : op == GLP_EDGE_MAX ? __longlong_as_double((long long)0xFFF0000000000000ull)
+                                : 0.0;
+}
+
+// Whether two messages have the same bits (a slot still holding the identity is not flushed).
+__device__ __forceinline__ bool glp_edge_same_bits(glp_u32 a, glp_u32 b) { return a == b; }
+__device__ __forceinline__ bool glp_edge_same_bits(glp_i32 a, glp_i32 b) { return a == b; }
+__device__ __forceinline__ bool glp_edge_same_bits(glp_u64 a, glp_u64 b) { return a == b; }
+__device__ __forceinline__ bool glp_edge_same_bits(glp_i64 a, glp_i64 b) { return a == b; }
+__device__ __forceinline__ bool glp_edge_same_bits(float a, float b) { return __float_as_int(a) == __float_as_int(b); }
+__device__ __forceinline__ bool glp_edge_same_bits(double a, double b) {
+    return __double_as_longlong(a) == __double_as_longlong(b);
+}
+
+// Every vertex's first value; the combined messages start at the identity and every vertex
+// is active (a frontier's first iteration processes every edge).
+extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_init_values(const glp_edge_params params, const glp_edge_view view,
+                                                glp_edge_value* values, glp_edge_message* combined,
+                                                unsigned char* active, const glp_u32 op) {
+    const glp_u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= view.num_vertices) return;
+    values[v] = glp_edge_init(params, view, v);
+    combined[v] = glp_edge_identity(op, glp_edge_message{});
+    if (active) active[v] = 1;
+}
+
+// The sum of `aggregate` over the vertices, into *sum (zeroed by the host): a block's sum by
+// warp shuffles and shared memory, then one atomicAdd per block. The order of the additions
+// differs from the CPU engine's (fixed blocks in vertex order): sums agree to rounding.
+extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_aggregate_values(const glp_edge_params params, const glp_edge_view view,
+                                                     const glp_edge_value* __restrict__ values, double* sum) {
+    __shared__ double warps[32];
+    const glp_u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    double x = v < view.num_vertices ? glp_edge_aggregate(params, view, v, values[v]) : 0.0;
+    for (int offset = 16; offset > 0; offset >>= 1) x += __shfl_down_sync(0xFFFFFFFFu, x, offset);
+    if ((threadIdx.x & 31u) == 0u) warps[threadIdx.x >> 5] = x;
+    __syncthreads();
+    if (threadIdx.x < 32u) {
+        x = threadIdx.x < (blockDim.x >> 5) ? warps[threadIdx.x] : 0.0;
+        for (int offset = 16; offset > 0; offset >>= 1) x += __shfl_down_sync(0xFFFFFFFFu, x, offset);
+        if (threadIdx.x == 0u && x != 0.0) atomicAdd(sum, x);
+    }
+}
+
+// One edge block: GLP_EDGE_BLOCK_EDGES consecutive edges of an edge array ordered
+// by receiver (a CSR's rows expanded: `receivers[e]` is the row of entry e, `senders[e]` the
+// vertex in it), one thread per edge at a time with coalesced reads of the senders,
+// receivers and weights. A message goes to the block's shared-memory slot of its receiver
+// (the block's receivers are consecutive ids from the first one's: slot = receiver - first,
+// with shared atomics), or to the receiver's global slot when its id lies beyond the block's
+// slots (vertices without edges in between); then, in the same kernel (shared memory does not
+// outlive it), the slots that received a message are flushed into the global combined
+// messages with the program's combine. With a frontier (`active`), only the edges of the
+// senders that changed in the iteration before carry a message.
+extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
+glp_edge_edges(const glp_edge_params params, const glp_edge_view view, const glp_u32* __restrict__ senders,
+               const glp_u32* __restrict__ receivers, const float* __restrict__ weights, const glp_u64 edges,
+               const unsigned char* __restrict__ active, const glp_edge_value* __restrict__ values,
+               glp_edge_message* combined, const glp_u32 op) {
+    __shared__ glp_edge_message slots[GLP_EDGE_BLOCK_EDGES];
+    const glp_u32 capacity = GLP_EDGE_BLOCK_EDGES;
+    const glp_u64 first = (glp_u64)blockIdx.x * capacity;
+    if (first >= edges) return;  // the whole block: no thread reaches a barrier
+    const glp_u64 end = first + capacity < edges ? first + capacity : edges;
+    const glp_u32 base = receivers[first];
+    const glp_edge_message identity = glp_edge_identity(op, glp_edge_message{});
+    for (glp_u32 i = threadIdx.x; i < capacity; i += blockDim.x) slots[i] = identity;
+    __syncthreads();
+    for (glp_u64 e = first + threadIdx.x; e < end; e += blockDim.x) {
+        const glp_u32 from = senders[e];
+        if (active && !active[from]) continue;
+        const glp_u32 to = receivers[e];
+        const double weight = weights ? (double)weights[e] : 1.0;
+        const auto sent = glp_edge_edge(params, view, from, to, values[from], weight);
+        if (!sent._0) continue;
+        const glp_u32 local = to - base;
+        glp_edge_atomic_combine(op, local < capacity ? &slots[local] : &combined[to], sent._1);
+    }
+    __syncthreads();
+    for (glp_u32 i = threadIdx.x; i < capacity; i += blockDim.x) {
+        const glp_edge_message m = slots[i];
+        if (!glp_edge_same_bits(m, identity)) glp_edge_atomic_combine(op, &combined[base + i], m);
+    }
+}
+
+// Every vertex's new value from its combined messages (the identity when none came): apply,
+// then whether it changed (counted into *changed, zeroed by the host; a frontier's next
+// active vertices); the combined messages go back to the identity for the next iteration.
+extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_apply_values(const glp_edge_params params, const glp_edge_view view,
+                                                 glp_edge_value* values, glp_edge_message* combined,
+                                                 unsigned char* active, const glp_u32 op, glp_u64* changed) {
+    const glp_u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    bool did = false;
+    if (v < view.num_vertices) {
+        const glp_edge_value old = values[v];
+        const glp_edge_message c = combined[v];
+        const glp_edge_value next = glp_edge_apply(params, view, v, old, c);
+        did = glp_edge_changed(params, old, next);
+        values[v] = next;
+        combined[v] = glp_edge_identity(op, c);
+        if (active) active[v] = did ? 1 : 0;
+    }
+    const unsigned ballot = __ballot_sync(0xFFFFFFFFu, did);
+    if ((threadIdx.x & 31u) == 0u && ballot != 0u) atomicAdd((unsigned long long*)changed, (unsigned long long)__popc(ballot));
+}

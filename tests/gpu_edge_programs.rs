@@ -1,0 +1,167 @@
+//! The edge-centric GPU engine against the CPU engine (the reference, itself checked against
+//! independent algorithms and LDBC's validation sets): every built-in program, natively
+//! compiled and from its source file, and a program with a tuple value, on directed and
+//! undirected graphs with hubs whose rows span many edge blocks and with receivers far apart
+//! (messages past a block's shared-memory slots). Min and max combines must give the CPU's
+//! values bit for bit, sums the CPU's to rounding; both engines must run the same iterations.
+//! Skipped without a GPU (`GLP_REQUIRE_GPU=1` makes that a failure).
+
+mod common;
+
+use common::{degree_mix, gpu_or_skip, load, with_integer_weights};
+use glp::device::Gpu;
+use glp::edge::{self, CompiledEdgeProgram, EdgeConfig, EdgeGraph, InterpretedEdgeProgram, VertexValue, SUM};
+use glp::graph::Csr;
+use glp::programs::{ProgramVisitor, BUILT_IN};
+use glp_codegen::ir::ScalarValue;
+
+/// A test graph: its CSR (with weights), whether it is symmetric, its name.
+struct Graph {
+    name: &'static str,
+    csr: Csr,
+    symmetric: bool,
+}
+
+/// A star from vertex 0 to every 37th of 40,000 vertices, both ways, the rest isolated: an
+/// edge block's receivers lie far apart, beyond its shared-memory slots.
+fn sparse_star() -> Csr {
+    let n = 40_000u32;
+    let leaves: Vec<u32> = (1..n).filter(|v| v % 37 == 0).collect();
+    let mut offsets = vec![0u64, leaves.len() as u64];
+    let mut targets = leaves.clone();
+    for v in 1..n {
+        if v % 37 == 0 {
+            targets.push(0);
+        }
+        offsets.push(targets.len() as u64);
+    }
+    Csr::new(offsets, targets, None).unwrap()
+}
+
+fn graphs() -> Vec<Graph> {
+    vec![
+        Graph {
+            name: "email-Eu-core (undirected)",
+            csr: with_integer_weights(&load("email-Eu-core.txt").csr),
+            symmetric: true,
+        },
+        Graph {
+            name: "directed, hubs of 3000 and 1500 out-edges",
+            csr: with_integer_weights(&degree_mix(&[3000, 1500], &[1, 2, 5, 9, 0], 6000, 11, 50, 20)),
+            symmetric: false,
+        },
+        Graph { name: "a sparse star", csr: with_integer_weights(&sparse_star()), symmetric: true },
+    ]
+}
+
+/// A run's values as their scalars per vertex, with its iterations and whether it converged.
+#[derive(Debug)]
+struct Values {
+    scalars: Vec<Vec<ScalarValue>>,
+    iterations: u32,
+    converged: bool,
+}
+
+fn values<V: VertexValue>(outcome: edge::EdgeOutcome<V>) -> Values {
+    let scalars = outcome
+        .values
+        .into_iter()
+        .map(|v| {
+            let mut scalars = Vec::new();
+            v.for_each_scalar(&mut |s| scalars.push(s));
+            scalars
+        })
+        .collect();
+    Values { scalars, iterations: outcome.iterations, converged: outcome.converged }
+}
+
+/// Asserts the GPU's values are the CPU's: bit for bit, or within 1e-9 relative for sums.
+fn assert_same(context: &str, cpu: &Values, gpu: &Values, sums: bool) {
+    assert_eq!((gpu.iterations, gpu.converged), (cpu.iterations, cpu.converged), "{context}: iterations");
+    assert_eq!(gpu.scalars.len(), cpu.scalars.len(), "{context}: vertices");
+    let close = |a: &ScalarValue, b: &ScalarValue| match (a, b) {
+        (ScalarValue::F64(x), ScalarValue::F64(y)) if sums => (x - y).abs() <= 1e-9 * x.abs().max(y.abs()),
+        (ScalarValue::F32(x), ScalarValue::F32(y)) if sums => (x - y).abs() <= 1e-5 * x.abs().max(y.abs()),
+        _ => a.to_bits() == b.to_bits(),
+    };
+    let differ: Vec<usize> = (0..cpu.scalars.len())
+        .filter(|&v| !cpu.scalars[v].iter().zip(&gpu.scalars[v]).all(|(a, b)| close(a, b)))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "{context}: {} vertices differ, the first {}: CPU {:?}, GPU {:?}",
+        differ.len(),
+        differ[0],
+        cpu.scalars[differ[0]],
+        gpu.scalars[differ[0]]
+    );
+}
+
+/// Runs a program on both engines and compares them.
+struct OnBoth<'a> {
+    gpu: &'a Gpu,
+    graph: &'a Graph,
+    context: String,
+}
+
+impl ProgramVisitor for OnBoth<'_> {
+    type Output = ();
+    fn visit<P: CompiledEdgeProgram>(self, program: &P) {
+        compare(self.gpu, self.graph, &self.context, program);
+        let twin = InterpretedEdgeProgram::of_compiled(program).unwrap();
+        compare(self.gpu, self.graph, &format!("{}, from its source", self.context), &twin);
+    }
+}
+
+fn compare<P: CompiledEdgeProgram + ?Sized>(gpu: &Gpu, graph: &Graph, context: &str, program: &P) {
+    let edges = EdgeGraph::new(&graph.csr, graph.symmetric).unwrap();
+    let config = EdgeConfig { source: Some(0), iterations: None };
+    let cpu = values(edge::run(program, &edges, &config, &mut |_| {}).unwrap_or_else(|e| panic!("{context}: {e}")));
+    let mut reports = Vec::new();
+    let on_gpu = edge::gpu::run(gpu, program, &edges, &config, &mut |r| reports.push(r.changed))
+        .unwrap_or_else(|e| panic!("{context}: {e}"));
+    let on_gpu = values(on_gpu);
+    assert_eq!(reports.len() as u32, on_gpu.iterations, "{context}: one report an iteration");
+    assert_same(context, &cpu, &on_gpu, program.combine() == SUM);
+}
+
+#[test]
+fn every_built_in_program_gives_the_cpus_values_on_the_gpu() {
+    let Some(gpu) = gpu_or_skip("every_built_in_program_gives_the_cpus_values_on_the_gpu") else { return };
+    for graph in graphs() {
+        for built_in in BUILT_IN {
+            let context = format!("{} on {}", built_in.name, graph.name);
+            built_in.program.visit(OnBoth { gpu: &gpu, graph: &graph, context });
+        }
+    }
+}
+
+/// A program with a tuple value (hops and whether the vertex is reached) and an integer
+/// message, from source: the GPU's `glp_edge_value` struct decoded as the CPU's tuple.
+const REACH: &str = r#"
+struct Reach { most: u32 }
+impl EdgeProgram for Reach {
+    type Value = (u32, bool);
+    type Message = u32;
+    fn combine(&self) -> u32 { MIN }
+    fn frontier(&self) -> bool { true }
+    fn init(&self, view: &EdgeView<'_>, v: VertexId) -> (u32, bool) {
+        if v == view.source() { (0, true) } else { (u32::MAX, false) }
+    }
+    fn edge(&self, view: &EdgeView<'_>, from: VertexId, to: VertexId, value: (u32, bool), weight: f64) -> (bool, u32) {
+        (value.1 && value.0 < self.most, value.0 + 1)
+    }
+    fn apply(&self, view: &EdgeView<'_>, v: VertexId, old: (u32, bool), combined: u32) -> (u32, bool) {
+        if combined < old.0 { (combined, true) } else { old }
+    }
+}
+"#;
+
+#[test]
+fn a_program_with_a_tuple_value_gives_the_cpus_values_on_the_gpu() {
+    let Some(gpu) = gpu_or_skip("a_program_with_a_tuple_value_gives_the_cpus_values_on_the_gpu") else { return };
+    let program = InterpretedEdgeProgram::from_source("reach.rs", REACH, &["most=3"]).unwrap();
+    for graph in graphs() {
+        compare(&gpu, &graph, &format!("reach.rs on {}", graph.name), &program);
+    }
+}
