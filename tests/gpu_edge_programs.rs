@@ -119,7 +119,8 @@ fn compare<P: CompiledEdgeProgram + ?Sized>(gpu: &Gpu, graph: &Graph, context: &
     let cpu = values(edge::run(program, &edges, &config, &mut |_| {}).unwrap_or_else(|e| panic!("{context}: {e}")));
     let mut reports = Vec::new();
     let on_gpu = edge::gpu::run(gpu, program, &edges, &config, &mut |r| reports.push(r.changed))
-        .unwrap_or_else(|e| panic!("{context}: {e}"));
+        .unwrap_or_else(|e| panic!("{context}: {e}"))
+        .0;
     let on_gpu = values(on_gpu);
     assert_eq!(reports.len() as u32, on_gpu.iterations, "{context}: one report an iteration");
     assert_same(context, &cpu, &on_gpu, program.combine() == SUM);

@@ -50,6 +50,10 @@ pub enum BenchKind {
     /// one graph, on the CPU engine or the GPU's (--backend), with the fraction of the
     /// device's measured ceiling.
     Sample(Box<super::bench_sample::SampleBenchArgs>),
+    /// Edge programs (bfs, sssp, wcc, sswp, pr) on one graph: iterations, time to
+    /// convergence, edges/s, Graph500 TEPS for BFS, and the fraction of the ceiling measured
+    /// in the same run, on the CPU engine or the GPU's edge-centric engine (--backend).
+    Run(Box<super::bench_run::RunBenchArgs>),
     /// The GPU's memory ceilings: random reads per second in device memory (1 to 32
     /// dependent chains per thread, and independent reads) on arrays from 8 MiB to 4 GiB,
     /// copy rates, and zero-copy reads of pinned host memory
@@ -145,6 +149,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         BenchKind::Compile(args) => bench_compile(args),
         BenchKind::Sample(args) => super::bench_sample::run(*args),
         BenchKind::Probe(args) => super::bench_probe::run(args),
+        BenchKind::Run(args) => super::bench_run::run(*args),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod backend;
 mod bench;
 mod bench_gpu;
 mod bench_probe;
+mod bench_run;
 mod bench_sample;
 pub mod common;
 pub mod console;

@@ -39,6 +39,7 @@ use glp_codegen::kinds::edge::layout::EdgeViewArgs;
 use glp_codegen::kinds::edge::{engine_source, kernels, BLOCK_EDGES, EDGE_KIND, ENGINE_THREADS, MESSAGE, VALUE};
 use glp_codegen::loops::{decode_loop_fault, default_loop_budget};
 use rayon::prelude::*;
+use std::time::{Duration, Instant};
 
 // SAFETY: `EdgeViewArgs` is declared with glp-codegen's `c_struct!`, which makes it
 // `#[repr(C)]` and generates the kernels' `glp_edge_view` from the same table, checking at
@@ -46,20 +47,40 @@ use rayon::prelude::*;
 // pointers are `u64` addresses): the layout of `glp_edge_view`, byte for byte.
 unsafe impl KernelArg for EdgeViewArgs {}
 
-/// Runs `program` on `graph` on `gpu` with the edge-centric engine (see the module docs);
-/// `observer` sees each iteration as it ends.
+/// Runs `program` on `graph` on `gpu` with the edge-centric engine (see the module docs):
+/// the graph's edges placed on the device ([`DeviceEdgeGraph::upload`]), then [`run_on`],
+/// whose outcome and iteration time it returns.
 ///
-/// Errors: the CPU engine's ([`super::run`]: a schedule hook out of range, a weighted program
-/// on a graph without weights, a source that is not a vertex), a message type without GPU
-/// atomics (`bool`), a hook whose loops ran past their step budget, the device's (out of
-/// memory, a kernel that does not compile).
+/// Errors: [`run_on`]'s, and the device's while placing the graph.
 pub fn run<P: CompiledEdgeProgram + ?Sized>(
     gpu: &Gpu,
     program: &P,
     graph: &EdgeGraph<'_>,
     config: &EdgeConfig,
     observer: &mut dyn FnMut(&IterationReport),
-) -> Result<EdgeOutcome<Value>> {
+) -> Result<(EdgeOutcome<Value>, Duration)> {
+    let schedule = Schedule::of(program, graph, config)?;
+    let device = DeviceEdgeGraph::upload(gpu, graph, schedule.direction)?;
+    run_on(gpu, program, graph, &device, config, observer)
+}
+
+/// Runs `program` on `graph`, whose edges `device` holds, on `gpu`; `observer` sees each
+/// iteration as it ends. Returns the outcome and the time from the first kernel (the initial
+/// values) to the end of the last iteration: the program's module, its buffers and the
+/// download of the values excluded.
+///
+/// Errors: the CPU engine's ([`super::run`]: a schedule hook out of range, a weighted program
+/// on a graph without weights, a source that is not a vertex), a message type without GPU
+/// atomics (`bool`), a direction whose edges `device` was not placed with, a hook whose loops
+/// ran past their step budget, the device's (out of memory, a kernel that does not compile).
+pub fn run_on<P: CompiledEdgeProgram + ?Sized>(
+    gpu: &Gpu,
+    program: &P,
+    graph: &EdgeGraph<'_>,
+    device: &DeviceEdgeGraph,
+    config: &EdgeConfig,
+    observer: &mut dyn FnMut(&IterationReport),
+) -> Result<(EdgeOutcome<Value>, Duration)> {
     let schedule = Schedule::of(program, graph, config)?;
     let name = program.name().to_string();
     let declared = crate::program::compile(&EDGE_KIND, &format!("<{name}>"), program.program_source())?.declared_types;
@@ -74,6 +95,13 @@ pub fn run<P: CompiledEdgeProgram + ?Sized>(
         Some(scalar) => scalar,
     };
     let n = graph.num_vertices();
+    if device.num_vertices != n {
+        return Err(Error::invalid(format!(
+            "internal: a device graph of {} vertices for a graph of {n}",
+            device.num_vertices
+        )));
+    }
+    let passes = device.passes(schedule.direction)?;
     let module = load(gpu, program)?;
     let kernel = |name: &str| module.kernel(name);
     let (init, aggregate, edges_kernel, apply) = (
@@ -83,31 +111,6 @@ pub fn run<P: CompiledEdgeProgram + ?Sized>(
         kernel(kernels::APPLY_VALUES)?,
     );
     let params = param_block(&program.param_values());
-
-    // The graph: the offsets the view's degrees read, and the edge arrays the passes read.
-    let out_offsets = gpu.upload("out-edge offsets", graph.out_edges().offsets())?;
-    let symmetric = std::ptr::eq(graph.in_edges(), graph.out_edges());
-    let in_offsets = match symmetric {
-        true => None,
-        false => Some(gpu.upload("in-edge offsets", graph.in_edges().offsets())?),
-    };
-    let pull_in = schedule.direction != IN;
-    let pull_out = schedule.direction != OUT;
-    let in_edges = match pull_in || (pull_out && symmetric) {
-        true => Some(DeviceEdges::upload(gpu, graph.in_edges(), "in-edges")?),
-        false => None,
-    };
-    let out_edges = match pull_out && !symmetric {
-        true => Some(DeviceEdges::upload(gpu, graph.out_edges(), "out-edges")?),
-        false => None,
-    };
-    let mut passes: Vec<&DeviceEdges> = Vec::new();
-    if pull_in {
-        passes.extend(in_edges.as_ref());
-    }
-    if pull_out {
-        passes.extend(out_edges.as_ref().or(in_edges.as_ref()));
-    }
 
     // The run's state: values, combined messages, active vertices (with a frontier), and
     // [changed count, loop fault code, loop fault id].
@@ -122,8 +125,8 @@ pub fn run<P: CompiledEdgeProgram + ?Sized>(
     let active_ptr = active.as_ref().map_or(0, DeviceBuffer::device_ptr);
     let loop_budget = default_loop_budget(n as u64, 0);
     let start = EdgeViewArgs {
-        out_offsets: out_offsets.device_ptr(),
-        in_offsets: in_offsets.as_ref().unwrap_or(&out_offsets).device_ptr(),
+        out_offsets: device.out_offsets.device_ptr(),
+        in_offsets: device.in_offsets.as_ref().unwrap_or(&device.out_offsets).device_ptr(),
         fault: status.device_ptr() + 8,
         loop_budget,
         aggregated: 0.0,
@@ -135,13 +138,14 @@ pub fn run<P: CompiledEdgeProgram + ?Sized>(
     let op = schedule.combine;
     let vertices = Shape::covering(n as u64, ENGINE_THREADS)?;
     let with_view = |view: EdgeViewArgs| KernelArgs::new().bytes(&params).value(view);
+    let started = Instant::now();
     gpu.launch(&init, vertices, &with_view(start).buffer(&values).buffer(&combined).value(active_ptr).value(op))?;
     let faults = Faults { program, budget: loop_budget };
     faults.check(&gpu.download(&status)?)?;
 
     let aggregates = program.features().contains(&"aggregate");
-    let mut iteration = 0;
-    while iteration < schedule.limit {
+    let (mut iteration, mut converged) = (0, false);
+    while iteration < schedule.limit && !converged {
         let mut view = EdgeViewArgs { iteration, ..start };
         if aggregates {
             gpu.write(&mut sum, &[0.0])?;
@@ -172,15 +176,11 @@ pub fn run<P: CompiledEdgeProgram + ?Sized>(
         check(program)?;
         observer(&IterationReport { iteration, changed: record[0] });
         iteration += 1;
-        if record[0] == 0 {
-            return Ok(EdgeOutcome {
-                values: value.decode(&gpu.download(&values)?),
-                iterations: iteration,
-                converged: true,
-            });
-        }
+        converged = record[0] == 0;
     }
-    Ok(EdgeOutcome { values: value.decode(&gpu.download(&values)?), iterations: iteration, converged: false })
+    let elapsed = started.elapsed();
+    let values = value.decode(&gpu.download(&values)?);
+    Ok((EdgeOutcome { values, iterations: iteration, converged }, elapsed))
 }
 
 /// `program`'s hooks fused with the engine's kernels, compiled and loaded.
@@ -188,6 +188,73 @@ fn load<P: CompiledEdgeProgram + ?Sized>(gpu: &Gpu, program: &P) -> Result<Modul
     let name = format!("{}_edges.cu", program.name());
     let ptx = cache::ptx_for(&name, &engine_source(program.device_functions()), &gpu.arch())?;
     gpu.load_module(&name, &ptx)
+}
+
+/// A graph's edges on the device as the engine reads them: the offsets the view's degrees
+/// read, and the edge arrays of the directions a run pulls (a symmetric graph's in- and
+/// out-edges are one array).
+pub struct DeviceEdgeGraph {
+    num_vertices: usize,
+    out_offsets: DeviceBuffer<u64>,
+    /// `None` on a symmetric graph (the out-edges' offsets serve).
+    in_offsets: Option<DeviceBuffer<u64>>,
+    /// The in-edges (values carried along the edges): placed for [`OUT`] and [`BOTH`](super::BOTH), and on
+    /// a symmetric graph for every direction.
+    in_edges: Option<DeviceEdges>,
+    /// The out-edges of a directed graph (values carried against the edges): placed for
+    /// [`IN`] and [`BOTH`](super::BOTH).
+    out_edges: Option<DeviceEdges>,
+}
+
+impl DeviceEdgeGraph {
+    /// `graph`'s edges for runs pulling in `direction` ([`OUT`], [`IN`] or [`BOTH`](super::BOTH)).
+    pub fn upload(gpu: &Gpu, graph: &EdgeGraph<'_>, direction: u32) -> Result<Self> {
+        let symmetric = std::ptr::eq(graph.in_edges(), graph.out_edges());
+        let in_offsets = match symmetric {
+            true => None,
+            false => Some(gpu.upload("in-edge offsets", graph.in_edges().offsets())?),
+        };
+        let in_edges = match direction != IN || symmetric {
+            true => Some(DeviceEdges::upload(gpu, graph.in_edges(), "in-edges")?),
+            false => None,
+        };
+        let out_edges = match direction != OUT && !symmetric {
+            true => Some(DeviceEdges::upload(gpu, graph.out_edges(), "out-edges")?),
+            false => None,
+        };
+        Ok(DeviceEdgeGraph {
+            num_vertices: graph.num_vertices(),
+            out_offsets: gpu.upload("out-edge offsets", graph.out_edges().offsets())?,
+            in_offsets,
+            in_edges,
+            out_edges,
+        })
+    }
+
+    /// Device bytes the graph takes.
+    pub fn bytes(&self) -> u64 {
+        let offsets = self.out_offsets.bytes() + self.in_offsets.as_ref().map_or(0, DeviceBuffer::bytes);
+        offsets
+            + [&self.in_edges, &self.out_edges].iter().filter_map(|e| e.as_ref()).map(DeviceEdges::bytes).sum::<u64>()
+    }
+
+    /// Edges an iteration of a run pulling in `direction` reads.
+    pub fn edges_read(&self, direction: u32) -> Result<u64> {
+        Ok(self.passes(direction)?.iter().map(|e| e.count).sum())
+    }
+
+    /// The edge arrays an iteration pulling in `direction` reads, in the CPU engine's order.
+    fn passes(&self, direction: u32) -> Result<Vec<&DeviceEdges>> {
+        let missing = || Error::invalid(format!("internal: the device graph holds no edges for direction {direction}"));
+        let mut passes = Vec::new();
+        if direction != IN {
+            passes.push(self.in_edges.as_ref().ok_or_else(missing)?);
+        }
+        if direction != OUT {
+            passes.push(self.out_edges.as_ref().or(self.in_edges.as_ref()).ok_or_else(missing)?);
+        }
+        Ok(passes)
+    }
 }
 
 /// An edge array on the device, ordered by receiver (see the module docs).
@@ -211,6 +278,10 @@ impl DeviceEdges {
             weights: csr.weights().map(|w| gpu.upload(&format!("{what}: weights"), w)).transpose()?,
             count: csr.num_edges(),
         })
+    }
+
+    fn bytes(&self) -> u64 {
+        self.senders.bytes() + self.receivers.bytes() + self.weights.as_ref().map_or(0, DeviceBuffer::bytes)
     }
 }
 
