@@ -23,7 +23,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-}"
-GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_sample_hooks gpu_sample_engines gpu_sample_placement sampler_stream gpu_device_subgraphs)
+GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_sample_hooks gpu_sample_engines gpu_sample_placement sampler_stream gpu_device_subgraphs gpu_edge_programs)
 SAMPLERS=(deepwalk weighted-deepwalk ppr node2vec khop layer fastgcn ladies mvs cluster-gcn multi-root-walk)
 MFL_STRATEGIES=(glp smem global sort hash mg8 bm)
 
@@ -130,6 +130,9 @@ run_sanitizers() {
   for app in deepwalk node2vec; do
     step "stream-partitions-$app" 300 bash -c "'$bin/glp' sample $app '$g' --backend gpu --placement partitions $small --seed 4 --out /dev/shm/gpu-p-$app.npy --quiet && '$bin/glp' sample $app '$g' --backend cpu --roots-random 1000 --walk-length 20 --seed 4 --out /dev/shm/cpu-p-$app.npy --quiet && cmp /dev/shm/gpu-p-$app.npy /dev/shm/cpu-p-$app.npy"
   done
+  # Edge programs: the edge blocks' shared-memory slots, their flush and the frontier.
+  step memcheck-edge-programs 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/gpu_edge_programs" --test-threads=1
+  step racecheck-edge-programs 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/gpu_edge_programs" --test-threads=1
   step racecheck-sample-deepwalk 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" sample deepwalk "$g" --backend gpu --roots-random 300 --walk-length 10
   step memcheck-llp 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp data/com-dblp.edges.gz --backend gpu --schedule sync --iterations 3 --variant llp
   step memcheck-async 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp data/com-dblp.edges.gz --backend gpu --schedule async --variant llp
@@ -158,6 +161,15 @@ run_python() {
     GLP_BIN="$PWD/.gpu/bin/glp" GLP_REQUIRE_CLI=1 python3 -m pytest python/tests -p no:cacheprovider -q -rs
 }
 
+bench_graph() { # bench_graph GRAPH: a file as it is; rmatN generated into /dev/shm once
+  if [[ "$1" =~ ^rmat([0-9]+)$ ]]; then
+    [ -f "/dev/shm/$1.glpg" ] || step "gen-$1" 300 .gpu/bin/glp gen rmat --scale "${BASH_REMATCH[1]}" --out "/dev/shm/$1.glpg" >&2
+    echo "/dev/shm/$1.glpg"
+  else
+    echo "$1"
+  fi
+}
+
 run_bench() {
   local bin=.gpu/bin
   # Benchmarks: GLP_BENCH_ARGS, several runs separated by `;` (each names its --schedule).
@@ -174,12 +186,18 @@ run_bench() {
   for b in "${benches[@]}"; do
     i=$((i + 1))
     read -r graph rest <<<"$b"
-    if [[ "$graph" =~ ^rmat([0-9]+)$ ]]; then
-      [ -f "/dev/shm/$graph.glpg" ] || step "gen-$graph" 300 "$bin/glp" gen rmat --scale "${BASH_REMATCH[1]}" --out "/dev/shm/$graph.glpg"
-      graph="/dev/shm/$graph.glpg"
-    fi
+    graph=$(bench_graph "$graph")
     # shellcheck disable=SC2086
     step "bench-$i" 500 "$bin/glp" bench sample "$graph" --backend gpu $rest
+  done
+  # Edge program benchmarks: GLP_RUN_BENCH_ARGS, the same form (`glp bench run`).
+  IFS=';' read -ra benches <<<"${GLP_RUN_BENCH_ARGS:-}"
+  for b in "${benches[@]}"; do
+    i=$((i + 1))
+    read -r graph rest <<<"$b"
+    graph=$(bench_graph "$graph")
+    # shellcheck disable=SC2086
+    step "bench-$i" 500 "$bin/glp" bench run "$graph" --backend gpu $rest
   done
 }
 
