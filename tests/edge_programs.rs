@@ -190,22 +190,46 @@ fn adjacency(graph: &Graph, reverse: bool) -> Vec<Vec<(usize, f64)>> {
 #[test]
 fn bfs_gives_the_depths_a_queue_gives() {
     for graph in graphs() {
-        let adjacency = adjacency(&graph, false);
-        let source = graph.source as usize;
-        let mut depth = vec![i64::MAX; graph.n];
-        depth[source] = 0;
-        let mut queue = std::collections::VecDeque::from([source]);
-        while let Some(u) = queue.pop_front() {
-            for &(v, _) in &adjacency[u] {
-                if depth[v] == i64::MAX {
-                    depth[v] = depth[u] + 1;
-                    queue.push_back(v);
-                }
-            }
-        }
+        let depth = queue_depths(&adjacency(&graph, false), graph.source as usize);
         assert!(depth.iter().filter(|&&d| d != i64::MAX).count() > 1, "{}: nothing reached", graph.name);
         assert_eq!(run(&Bfs, &graph, 2).values, depth, "{}", graph.name);
     }
+}
+
+/// Breadth-first depths from `source` over `adjacency` (`i64::MAX`: unreached).
+fn queue_depths(adjacency: &[Vec<(usize, f64)>], source: usize) -> Vec<i64> {
+    let mut depth = vec![i64::MAX; adjacency.len()];
+    depth[source] = 0;
+    let mut queue = std::collections::VecDeque::from([source]);
+    while let Some(u) = queue.pop_front() {
+        for &(v, _) in &adjacency[u] {
+            if depth[v] == i64::MAX {
+                depth[v] = depth[u] + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+    depth
+}
+
+#[test]
+fn edges_carry_their_targets_values_for_in() {
+    // BFS along reversed edges: each vertex's depth is its distance *to* the source.
+    let source = BUILT_IN[0].source.1.replace(
+        "fn frontier(&self) -> bool {",
+        "fn direction(&self) -> u32 {\n        IN\n    }\n\n    fn frontier(&self) -> bool {",
+    );
+    assert!(source.contains("IN\n"), "the BFS source changed: {source}");
+    let program = InterpretedEdgeProgram::from_source("reverse_bfs.rs", &source, &[] as &[String]).unwrap();
+    let mut reached = 0;
+    for graph in graphs().iter().filter(|g| !g.symmetric) {
+        let adjacency = adjacency(graph, true);
+        let want = queue_depths(&adjacency, graph.source as usize);
+        let got: Vec<i64> = run(&program, graph, 2).values.iter().map(|v| v.as_i64().unwrap()).collect();
+        assert_eq!(got, want, "{}", graph.name);
+        reached += got.iter().filter(|&&d| d != i64::MAX).count();
+    }
+    assert!(reached > 10, "the vertices reaching the sources: {reached}");
 }
 
 /// A heap entry ordered by `key` (`f64`, no NaN), smallest first when `min`.

@@ -29,7 +29,7 @@
 //!
 //! | construct | accepted | lowered to CUDA as |
 //! |---|---|---|
-//! | types | `bool`, `i32`, `i64`, `u32`, `u64`, `f32`, `f64`, the kind's aliases (`VertexId`, `Label`, `EdgeId`), tuples of scalars | `bool`, `glp_i32` ... `double`, one struct per tuple type |
+//! | types | `bool`, `i32`, `i64`, `u32`, `u64`, `f32`, `f64`, the kind's aliases (`VertexId`, `Label`, `EdgeId`), tuples of scalars, the types the kind has a program declare (`type Value = (f64, f64);`, written `Self::Value`) | `bool`, `glp_i32` ... `double`, one struct per tuple type, a declared type as `typedef <type> <prefix><name>` (`glp_edge_value`) |
 //! | items | methods of the annotated impl: the kind's hooks (and, for kinds written as inherent impls, helpers); `&self`, the context by reference, scalar arguments | `__device__ __forceinline__` functions taking the parameter struct |
 //! | parameters | reads of `self.field` (plain scalar fields) | fields of the kernel's parameter struct |
 //! | bindings | `let` / `let mut` with or without a value (checked: assigned before read, immutable ones once), tuple patterns, `_` | C locals through a namer (no keyword or shadowing clash) |

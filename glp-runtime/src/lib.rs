@@ -17,12 +17,16 @@
 //!   the GPU;
 //! - [`sample`]: graph sampling (NextDoor's model: samplers' hook trait, its view, the CPU
 //!   engine, walks and subgraphs as NumPy files);
+//! - [`edge`]: edge programs (WolfGraph's model: a value per vertex the program declares,
+//!   messages along edges combined by min, max or sum; the hook trait, its view, the CPU
+//!   reference engine, programs from a file on the interpreter);
 //! - [`random`]: the counter-based Philox4x32-10 generator shared by CPU and GPU code.
 //!
 //! Data flow of `glp lp`: a file is read by [`io::load_graph`] (format detected, parsed in
 //! parallel, ids relabelled, edges built into a [`graph::Csr`]), an engine of [`lp`] computes
 //! labels, [`metrics`] scores them, and the caller maps labels back with
-//! [`graph::VertexIds`].
+//! [`graph::VertexIds`]. `glp run` is the same with [`edge::run`] in place of the LP engine
+//! and the values written back in input ids.
 
 pub mod community;
 pub mod device;

@@ -4,7 +4,7 @@
 use super::common::{self, LoadArgs};
 use super::output::{self, Content, Destination, Outputs};
 use super::progress::IterationBar;
-use crate::programs::{built_in, PageRank, Program, ProgramVisitor, BUILT_IN};
+use crate::programs::{built_in, AnyProgram, PageRank, ProgramVisitor, BUILT_IN};
 use clap::{Args, ValueEnum};
 use glp_runtime::edge::{self, CompiledEdgeProgram, EdgeConfig, EdgeGraph, InterpretedEdgeProgram};
 use glp_runtime::edge::{IterationReport, VertexValue};
@@ -91,14 +91,15 @@ pub enum RunBackend {
 
 /// The program a run uses: a built-in with its parameters, or a file compiled at once.
 enum App {
-    BuiltIn(&'static str, Program),
+    BuiltIn(&'static str, AnyProgram),
     File(String, Box<InterpretedEdgeProgram>),
 }
 
 impl App {
     /// The program `name` names, with `--param` assignments; errors name the option at fault.
+    /// A name ending in `.rs` is a program file.
     fn new(name: &str, assignments: &[String]) -> Result<App> {
-        if name.ends_with(".rs") || Path::new(name).is_file() {
+        if name.ends_with(".rs") {
             let path = Path::new(name);
             let program =
                 common::compile_program_file("", "program", path, assignments, InterpretedEdgeProgram::from_source)?;
@@ -113,7 +114,7 @@ impl App {
         };
         let program = match (built.program, assignments) {
             (program, []) => program,
-            (Program::PageRank(pr), given) => Program::PageRank(page_rank_params(pr, given)?),
+            (AnyProgram::PageRank(pr), given) => AnyProgram::PageRank(page_rank_params(pr, given)?),
             (_, [first, ..]) => {
                 return Err(Error::invalid(format!("--param {first}: `{name}` takes no parameters")));
             }

@@ -26,7 +26,7 @@ pub use wcc::Wcc;
 
 /// A built-in program with its parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Program {
+pub enum AnyProgram {
     Bfs(Bfs),
     Sssp(Sssp),
     Wcc(Wcc),
@@ -34,22 +34,22 @@ pub enum Program {
     PageRank(PageRank),
 }
 
-/// What to do with a program whatever its type ([`Program::visit`]): edge programs have
+/// What to do with a program whatever its type ([`AnyProgram::visit`]): edge programs have
 /// their own value and message types, so code that runs any of them is generic.
 pub trait ProgramVisitor {
     type Output;
     fn visit<P: CompiledEdgeProgram>(self, program: &P) -> Self::Output;
 }
 
-impl Program {
+impl AnyProgram {
     /// `visitor` applied to the program.
     pub fn visit<V: ProgramVisitor>(&self, visitor: V) -> V::Output {
         match self {
-            Program::Bfs(p) => visitor.visit(p),
-            Program::Sssp(p) => visitor.visit(p),
-            Program::Wcc(p) => visitor.visit(p),
-            Program::Sswp(p) => visitor.visit(p),
-            Program::PageRank(p) => visitor.visit(p),
+            AnyProgram::Bfs(p) => visitor.visit(p),
+            AnyProgram::Sssp(p) => visitor.visit(p),
+            AnyProgram::Wcc(p) => visitor.visit(p),
+            AnyProgram::Sswp(p) => visitor.visit(p),
+            AnyProgram::PageRank(p) => visitor.visit(p),
         }
     }
 }
@@ -61,7 +61,7 @@ pub struct BuiltInProgram {
     /// The name `glp run` takes.
     pub name: &'static str,
     /// The program with its default parameters.
-    pub program: Program,
+    pub program: AnyProgram,
     /// The source file's path in the repository and its text.
     pub source: (&'static str, &'static str),
 }
@@ -78,11 +78,11 @@ macro_rules! built_in {
 
 /// Every built-in program, in the order of the command line's help.
 pub const BUILT_IN: [BuiltInProgram; 5] = built_in![
-    "bfs" => "bfs.rs": Program::Bfs(Bfs),
-    "sssp" => "sssp.rs": Program::Sssp(Sssp),
-    "wcc" => "wcc.rs": Program::Wcc(Wcc),
-    "sswp" => "sswp.rs": Program::Sswp(Sswp),
-    "pr" => "pagerank.rs": Program::PageRank(PageRank { damping: 0.85, iterations: 10 }),
+    "bfs" => "bfs.rs": AnyProgram::Bfs(Bfs),
+    "sssp" => "sssp.rs": AnyProgram::Sssp(Sssp),
+    "wcc" => "wcc.rs": AnyProgram::Wcc(Wcc),
+    "sswp" => "sswp.rs": AnyProgram::Sswp(Sswp),
+    "pr" => "pagerank.rs": AnyProgram::PageRank(PageRank { damping: 0.85, iterations: 10 }),
 ];
 
 /// The built-in program named `name`.

@@ -61,7 +61,17 @@ impl Lowerer<'_> {
                     }
                 }
                 other => {
-                    self.error(other.span(), format!("only methods may appear in a {} impl", self.kind.description), Some("constants and associated types are not part of the program; use fields of the struct as parameters"));
+                    let declared: Vec<String> =
+                        self.kind.declared_types.iter().map(|d| format!("`type {}`", d.name)).collect();
+                    let (what, help) = if declared.is_empty() {
+                        ("methods", "constants and associated types are not part of the program; use fields of the struct as parameters".to_string())
+                    } else {
+                        ("methods and the declared types", format!("a {} declares {}; other constants and associated types are not part of the program: use fields of the struct as parameters", self.kind.noun, declared.join(" and ")))
+                    };
+                    let description = self.kind.description;
+                    let article = if description.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+                    let message = format!("only {what} may appear in {article} {description} impl");
+                    self.error(other.span(), message, Some(&help));
                 }
             }
         }

@@ -26,9 +26,9 @@ use crate::error::{Error, Result};
 use crate::graph::VertexId;
 use crate::program::{host_arg as arg, method_table, HookFailure, LoadedProgram, LoopSite};
 use glp_codegen::interp::{Host, RuntimeError, Value};
-use glp_codegen::ir::{FunctionId, IntrinsicId, ParamDecl, Scalar, ScalarValue, Type};
+use glp_codegen::ir::{FunctionId, IntrinsicId, ParamDecl, Scalar, ScalarValue};
 use glp_codegen::kinds::edge::{
-    EdgeIr, AGGREGATE, APPLY, CHANGED, COMBINE, DIRECTION, EDGE, EDGE_KIND, FRONTIER, INIT, ITERATIONS, MESSAGE, VALUE,
+    EdgeIr, AGGREGATE, APPLY, CHANGED, COMBINE, DIRECTION, EDGE, EDGE_KIND, FRONTIER, INIT, ITERATIONS, MESSAGE,
     WEIGHTED,
 };
 use std::fmt;
@@ -111,10 +111,6 @@ impl InterpretedEdgeProgram {
         };
         self.loaded.fail(HookFailure { hook, vertex, iteration, error });
         Value::default_of(&want)
-    }
-
-    fn value_type(&self) -> &Type {
-        &self.loaded.program().declared_types[VALUE]
     }
 
     /// The error the engine returns for `failure`: message, location with the source line
@@ -206,12 +202,7 @@ impl EdgeProgram for InterpretedEdgeProgram {
     }
 
     fn apply(&self, view: &EdgeView<'_>, v: VertexId, old: Value, combined: ScalarValue) -> Value {
-        let new = self.call(APPLY, Some(view), v, &[Value::Context, v.into(), old, combined.into()]);
-        if new.has_type(self.value_type()) {
-            new
-        } else {
-            old
-        }
+        self.call(APPLY, Some(view), v, &[Value::Context, v.into(), old, combined.into()])
     }
 
     fn changed(&self, old: Value, new: Value) -> bool {

@@ -599,6 +599,19 @@ mod tests {
         assert_eq!((empty.num_vertices(), empty.num_edges()), (3, 0));
     }
 
+    #[test]
+    fn the_transpose_lists_each_vertexs_in_edges_with_their_weights() {
+        // 0 -> 1 (w 1), 0 -> 2 (2), 2 -> 1 (3), 2 -> 2 (4, a kept self loop), 3 -> 1 (5).
+        let e = edges(4, &[(0, 1), (0, 2), (2, 1), (2, 2), (3, 1)], Some(&[1.0, 2.0, 3.0, 4.0, 5.0]));
+        let directed = BuildOptions { symmetrise: false, drop_self_loops: false, duplicates: DuplicateEdges::Keep };
+        let reverse = transpose(&build_csr(&e, &directed).unwrap()).unwrap();
+        assert_eq!(rows(&reverse), vec![vec![], vec![0, 2, 3], vec![0, 2], vec![]]);
+        assert_eq!(reverse.neighbor_weights(1).unwrap(), &[1.0, 3.0, 5.0]);
+        assert_eq!(reverse.neighbor_weights(2).unwrap(), &[2.0, 4.0]);
+        let empty = transpose(&Csr::empty(2)).unwrap();
+        assert_eq!((empty.num_vertices(), empty.num_edges()), (2, 0));
+    }
+
     /// Many row chunks, every policy, compared with an ordered-map construction.
     #[test]
     fn large_random_graph_matches_a_naive_build() {

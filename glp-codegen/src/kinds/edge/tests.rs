@@ -86,6 +86,9 @@ fn a_program_declares_each_type_once_with_the_shape_the_kind_allows() {
     assert_eq!(message, "`type Message` is declared twice");
     let (message, _) = first_error(&residual_with("type Message = f64;", "type Message = Vec<f64>;"));
     assert_eq!(message, "unsupported type `Vec<f64>`");
+    let (message, help) = first_error(&residual_with("type Message = f64;", "type Message = f64; type Extra = u32;"));
+    assert_eq!(message, "only methods and the declared types may appear in an edge program impl");
+    assert!(help.unwrap().starts_with("a program declares `type Value` and `type Message`;"));
 }
 
 #[test]
