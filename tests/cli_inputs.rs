@@ -122,7 +122,10 @@ fn lp_refuses_negative_weights_at_load_while_info_and_convert_take_them() {
         let run = glp(&["lp", "--backend", "cpu", input.to_str().unwrap()]);
         assert!(!run.status.success());
         let err = stderr(&run);
-        assert!(err.contains("label propagation needs non-negative edge weights"), "{err}");
+        assert!(
+            err.contains("label propagation, weighted sampling and shortest paths need non-negative edge weights"),
+            "{err}"
+        );
         if input == path {
             assert!(err.contains(&format!("error: {}:2:5: a weight `-3` is negative", path.display())), "{err}");
         } else {

@@ -223,7 +223,12 @@ fn bad_input_is_a_clear_error_naming_what_is_wrong() {
     let bad_combine = bad_combine.to_str().unwrap();
     let broken = broken.to_str().unwrap();
     let no_value = no_value.to_str().unwrap();
-    let cases: [(Vec<&str>, &str); 13] = [
+    // A negative cycle: shortest paths would never settle.
+    let negative = dir.path().join("negative.txt");
+    std::fs::write(&negative, "1 2 1.0\n2 3 -2.0\n3 1 0.5\n").unwrap();
+    let negative = negative.to_str().unwrap();
+    let cases: [(Vec<&str>, &str); 14] = [
+        (vec!["sssp", negative, "--directed", "--source", "1"], "negative.txt:2"),
         (vec!["bfs", example, "--directed"], "give it with --source V"),
         (vec!["bfs", example, "--source", "42"], "--source 42: vertex 42 is not in the graph"),
         (vec!["wcc", example, "--source", "1"], "--source: `wcc` reads no source vertex"),
@@ -239,7 +244,7 @@ fn bad_input_is_a_clear_error_naming_what_is_wrong() {
         (vec![bad_combine, example], "`P`: `combine` returned 7; expected MIN (0), MAX (1) or SUM (2)"),
     ];
     for (args, expected) in cases {
-        let run = glp(&[&["run"], &args[..]].concat());
+        let run = glp(&[&["run", "--backend", "cpu"], &args[..]].concat());
         assert!(!run.status.success(), "{args:?} succeeded");
         let err = stderr(&run);
         assert!(!err.contains("panicked"), "{args:?}: {err}");

@@ -1,11 +1,12 @@
 //! `glp run`: an edge program (a built-in: BFS, SSSP, WCC, SSWP, PageRank, or a program file)
 //! on the CPU engine, written as `vertex value` lines in the input's ids.
 
+use super::backend::{choose_backend, Backend, BackendArg};
 use super::common::{self, LoadArgs};
 use super::output::{self, Content, Destination, Outputs};
 use super::progress::IterationBar;
 use crate::programs::{built_in, AnyProgram, PageRank, ProgramVisitor, BUILT_IN};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use glp_runtime::edge::{self, CompiledEdgeProgram, EdgeConfig, EdgeGraph, InterpretedEdgeProgram};
 use glp_runtime::edge::{IterationReport, VertexValue};
 use glp_runtime::graph::Graph;
@@ -37,8 +38,10 @@ pub const LONG_ABOUT: &str = "Run an edge program: every vertex holds a value, e
     read is given with --param NAME=VALUE. It runs on the interpreter and gives the values the same Rust \
     compiled into glp would.\n\n\
     Graphs are undirected unless --directed (LDBC's directed sets need it). Runs on the CPU engine \
-    (--backend cpu): synchronous iterations, the same values on every thread count. A run stops after an \
-    iteration that changed no vertex, or after --iterations (the program's own limit otherwise).\n\n\
+    (--backend cpu: synchronous iterations, the same values on every thread count) or the GPU's \
+    edge-centric engine (--backend gpu: the CPU's values, sums to rounding; auto, the default, takes the \
+    GPU when there is one). A run stops after an iteration that changed no vertex, or after --iterations \
+    (the program's own limit otherwise).\n\n\
     Output: --out writes one `vertex value` line per vertex in the input's ids (a tuple value: its \
     scalars separated by spaces); `--out -` writes them to standard output and the summary to standard \
     error. On a terminal a progress line follows the iterations (not with --quiet).";
@@ -70,9 +73,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 
-    /// Where to run (the CPU engine; the GPU engines are to come)
-    #[arg(long, value_enum, default_value_t = RunBackend::Cpu)]
-    pub backend: RunBackend,
+    #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
+    pub backend: BackendArg,
 
     /// Print the summary as JSON
     #[arg(long)]
@@ -80,13 +82,6 @@ pub struct RunArgs {
 
     #[command(flatten)]
     pub load: LoadArgs,
-}
-
-/// `--backend` values of `glp run`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RunBackend {
-    /// The multi-threaded CPU engine
-    Cpu,
 }
 
 /// The program a run uses: a built-in with its parameters, or a file compiled at once.
@@ -181,6 +176,8 @@ struct RunReport {
     stored_edges: u64,
     program: String,
     backend: &'static str,
+    /// The GPU's name (`--backend gpu`).
+    device: Option<String>,
     threads: usize,
     iterations: u32,
     converged: bool,
@@ -195,11 +192,17 @@ pub fn run(args: RunArgs) -> Result<()> {
     }
     // The program first: a mistake in it costs a message, not a graph load.
     let app = App::new(&args.app, &args.params)?;
-    let graph = common::load(Some(&args.graph), &args.load.with_weights(WeightRule::Any))?;
+    let backend = choose_backend(args.backend)?;
+    // Shortest paths over a negative cycle never settle: SSSP takes non-negative weights, as
+    // LDBC Graphalytics defines it.
+    let weights = if app.name() == "sssp" { WeightRule::NonNegative } else { WeightRule::Any };
+    let graph = common::load(Some(&args.graph), &args.load.with_weights(weights))?;
     let source = source_vertex(&app, &graph, args.source)?;
     let edge_graph = EdgeGraph::new(&graph.csr, graph.symmetric)?;
     let config = EdgeConfig { source, iterations: args.iterations };
-    let ran = app.visit(Runner { graph: &graph, edges: &edge_graph, config: &config, values: out.is_some() })?;
+    let runner =
+        Runner { graph: &graph, edges: &edge_graph, config: &config, backend: &backend, values: out.is_some() };
+    let ran = app.visit(runner)?;
     let mut outputs = Outputs::new();
     if let Some(out) = &out {
         outputs.stage_bytes(out, ran.values.into_bytes())?;
@@ -209,7 +212,14 @@ pub fn run(args: RunArgs) -> Result<()> {
         vertices: graph.num_vertices(),
         stored_edges: graph.num_edges(),
         program: app.name().to_string(),
-        backend: "cpu",
+        backend: match backend {
+            Backend::Cpu => "cpu",
+            Backend::Gpu(_) => "gpu",
+        },
+        device: match &backend {
+            Backend::Cpu => None,
+            Backend::Gpu(gpu) => Some(gpu.info().name.clone()),
+        },
         threads: rayon::current_num_threads(),
         iterations: ran.iterations,
         converged: ran.converged,
@@ -262,6 +272,7 @@ struct Runner<'a> {
     graph: &'a Graph,
     edges: &'a EdgeGraph<'a>,
     config: &'a EdgeConfig,
+    backend: &'a Backend,
     /// Whether to format the values.
     values: bool,
 }
@@ -274,16 +285,38 @@ impl ProgramVisitor for Runner<'_> {
         let mut changed = Vec::new();
         let mut last = Instant::now();
         let start = last;
-        let outcome = edge::run(program, self.edges, self.config, &mut |report: &IterationReport| {
+        let mut observer = |report: &IterationReport| {
             let now = Instant::now();
             bar.step(report.iteration, report.changed, now - last, "");
             last = now;
             changed.push(report.changed);
-        })?;
-        let elapsed = start.elapsed();
+        };
+        // The GPU's time is its iterations' (the edges placed and the program compiled
+        // before, the values downloaded after), as `glp bench run` reports it.
+        let (values, iterations, converged, elapsed) = match self.backend {
+            Backend::Cpu => {
+                let outcome = edge::run(program, self.edges, self.config, &mut observer)?;
+                let elapsed = start.elapsed();
+                (self.text(&outcome.values), outcome.iterations, outcome.converged, elapsed)
+            }
+            Backend::Gpu(gpu) => {
+                let (outcome, elapsed) = edge::gpu::run(gpu, program, self.edges, self.config, &mut observer)?;
+                (self.text(&outcome.values), outcome.iterations, outcome.converged, elapsed)
+            }
+        };
         drop(bar);
-        let values = if self.values { values_text(self.graph, &outcome.values) } else { String::new() };
-        Ok(Ran { values, iterations: outcome.iterations, converged: outcome.converged, changed, elapsed })
+        Ok(Ran { values, iterations, converged, changed, elapsed })
+    }
+}
+
+impl Runner<'_> {
+    /// The values as output text, when the run writes them.
+    fn text<V: VertexValue>(&self, values: &[V]) -> String {
+        if self.values {
+            values_text(self.graph, values)
+        } else {
+            String::new()
+        }
     }
 }
 
@@ -328,7 +361,14 @@ fn summary(report: &RunReport) -> String {
         "graph        {} ({} vertices, {} stored edges)",
         report.graph, report.vertices, report.stored_edges
     );
-    let _ = writeln!(s, "engine       {} {}, {} threads", report.backend, report.program, report.threads);
+    match &report.device {
+        Some(device) => {
+            let _ = writeln!(s, "engine       {} ({device}) {}", report.backend, report.program);
+        }
+        None => {
+            let _ = writeln!(s, "engine       {} {}, {} threads", report.backend, report.program, report.threads);
+        }
+    }
     let _ = writeln!(
         s,
         "time         {:.2} ms ({} iterations{})",

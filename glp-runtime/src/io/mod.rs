@@ -242,8 +242,9 @@ pub enum WeightRule {
     /// Any finite weight (signed graphs exist: `glp info` and `glp convert` take them).
     #[default]
     Any,
-    /// Non-negative weights only: label propagation and the community quality metrics
-    /// (modularity, conductance) are defined for them.
+    /// Non-negative weights only: label propagation, sampling in proportion to weights,
+    /// shortest paths (SSSP) and the community quality metrics (modularity, conductance) are
+    /// defined for them.
     NonNegative,
 }
 
@@ -253,7 +254,7 @@ impl WeightRule {
     pub fn check(self, w: f32) -> std::result::Result<(), &'static str> {
         match self {
             WeightRule::NonNegative if w < 0.0 => {
-                Err("label propagation needs non-negative edge weights (as do modularity and conductance)")
+                Err("label propagation, weighted sampling and shortest paths need non-negative edge weights (as do modularity and conductance)")
             }
             _ => Ok(()),
         }
