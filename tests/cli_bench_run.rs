@@ -1,6 +1,6 @@
 //! `glp bench run`: the report's figures follow from its own runs (iterations as the engine
-//! runs them, edges per second from the edges an iteration reads and the time, Graph500 TEPS
-//! from the component BFS reaches), and bad arguments are refused by name.
+//! runs them, the edges an iteration reads, Graph500 TEPS from the component BFS reaches), and
+//! bad arguments are refused by name.
 
 mod common;
 
@@ -37,8 +37,6 @@ fn the_report_gives_each_programs_iterations_rates_and_teps() {
     let seconds = row["median_ms"].as_f64().unwrap() / 1e3;
     let edges_per_iteration = row["edges_per_iteration"].as_u64().unwrap();
     assert_eq!(edges_per_iteration, graph.num_edges());
-    let rate = edges_per_iteration as f64 * f64::from(bfs.iterations) / seconds;
-    assert!((row["edges_per_s"].as_f64().unwrap() - rate).abs() <= 1e-6 * rate);
     // Graph500: the undirected edges among the vertices BFS reaches.
     let reached: u64 = (0..graph.num_vertices())
         .filter(|&v| bfs.values[v] != i64::MAX)

@@ -166,3 +166,71 @@ fn a_program_with_a_tuple_value_gives_the_cpus_values_on_the_gpu() {
         compare(&gpu, &graph, &format!("reach.rs on {}", graph.name), &program);
     }
 }
+
+/// Values carried against the edges (`IN`: the out-edge arrays), a `bool` value (one byte in
+/// C: the host decodes it at its C offset) and a tuple led by a `bool`: the CPU's values.
+const AGAINST: &str = r#"
+struct Against;
+impl EdgeProgram for Against {
+    type Value = (bool, u32);
+    type Message = u32;
+    fn combine(&self) -> u32 { MAX }
+    fn direction(&self) -> u32 { IN }
+    fn frontier(&self) -> bool { true }
+    fn init(&self, view: &EdgeView<'_>, v: VertexId) -> (bool, u32) { (v == view.source(), v % 7) }
+    fn edge(&self, view: &EdgeView<'_>, from: VertexId, to: VertexId, value: (bool, u32), weight: f64) -> (bool, u32) {
+        (value.0, value.1 + 1)
+    }
+    fn apply(&self, view: &EdgeView<'_>, v: VertexId, old: (bool, u32), combined: u32) -> (bool, u32) {
+        if combined > old.1 && combined < 60 { (true, combined) } else { old }
+    }
+}
+"#;
+
+const REACHED: &str = r#"
+struct Reached;
+impl EdgeProgram for Reached {
+    type Value = bool;
+    type Message = u32;
+    fn combine(&self) -> u32 { MAX }
+    fn init(&self, view: &EdgeView<'_>, v: VertexId) -> bool { v == view.source() }
+    fn edge(&self, view: &EdgeView<'_>, from: VertexId, to: VertexId, value: bool, weight: f64) -> (bool, u32) {
+        (value, 1)
+    }
+    fn apply(&self, view: &EdgeView<'_>, v: VertexId, old: bool, combined: u32) -> bool { old || combined == 1 }
+}
+"#;
+
+#[test]
+fn values_carried_against_the_edges_and_bool_values_are_the_cpus_on_the_gpu() {
+    let Some(gpu) = gpu_or_skip("values_carried_against_the_edges_and_bool_values_are_the_cpus_on_the_gpu") else {
+        return;
+    };
+    let no_params: [&str; 0] = [];
+    for (file, source) in [("against.rs", AGAINST), ("reached.rs", REACHED)] {
+        let program = InterpretedEdgeProgram::from_source(file, source, &no_params).unwrap();
+        for graph in graphs() {
+            compare(&gpu, &graph, &format!("{file} on {}", graph.name), &program);
+        }
+    }
+}
+
+/// An `edge` hook whose loop never ends: the GPU stops with the CPU's loop budget error, naming
+/// the loop's line, whichever kernel the hook ran in.
+#[test]
+fn a_hook_whose_loop_runs_out_fails_on_the_gpu_as_on_the_cpu() {
+    let Some(gpu) = gpu_or_skip("a_hook_whose_loop_runs_out_fails_on_the_gpu_as_on_the_cpu") else { return };
+    let spin =
+        REACHED.replace("(value, 1)", "let mut k = 1u32;\n        while k > 0 { k = k + 2; }\n        (value, k)");
+    let no_params: [&str; 0] = [];
+    let program = InterpretedEdgeProgram::from_source("spin.rs", &spin, &no_params).unwrap();
+    let graph = &graphs()[0];
+    let edges = EdgeGraph::new(&graph.csr, graph.symmetric).unwrap();
+    let config = EdgeConfig { source: Some(0), iterations: None };
+    let cpu = edge::run(&program, &edges, &config, &mut |_| {}).unwrap_err().to_string();
+    let on_gpu = edge::gpu::run(&gpu, &program, &edges, &config, &mut |_| {}).unwrap_err().to_string();
+    for error in [&cpu, &on_gpu] {
+        assert!(error.contains("spin.rs:10:"), "{error}");
+    }
+    assert!(on_gpu.contains("in `edge`"), "{on_gpu}");
+}

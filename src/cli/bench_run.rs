@@ -108,7 +108,12 @@ pub fn run(args: RunBenchArgs) -> Result<()> {
         })?;
         programs.push(built);
     }
-    let graph = common::load(args.graph.as_deref(), &args.load.with_weights(WeightRule::Any))?;
+    // Shortest paths over a negative cycle never settle: SSSP takes non-negative weights.
+    let weights = match programs.iter().any(|b| b.name == "sssp") {
+        true => WeightRule::NonNegative,
+        false => WeightRule::Any,
+    };
+    let graph = common::load(args.graph.as_deref(), &args.load.with_weights(weights))?;
     if graph.num_vertices() == 0 {
         return Err(Error::invalid("the graph has no vertices"));
     }

@@ -1,5 +1,5 @@
 //! `glp run`: an edge program (a built-in: BFS, SSSP, WCC, SSWP, PageRank, or a program file)
-//! on the CPU engine, written as `vertex value` lines in the input's ids.
+//! on the CPU engine or the GPU's edge-centric engine, written as `vertex value` lines in the input's ids.
 
 use super::backend::{choose_backend, Backend, BackendArg};
 use super::common::{self, LoadArgs};
@@ -267,7 +267,7 @@ struct Ran {
     elapsed: Duration,
 }
 
-/// Runs a program on the CPU engine with the iteration bar.
+/// Runs a program on the chosen engine with the iteration bar.
 struct Runner<'a> {
     graph: &'a Graph,
     edges: &'a EdgeGraph<'a>,

@@ -122,6 +122,11 @@ impl<M> Schedule<M> {
                 "`{name}` reads edge weights, and the graph has none (give a weighted edge list: `source target weight`)"
             )));
         }
+        if limit == 0 && config.iterations.is_none() {
+            return Err(Error::invalid(format!(
+                "`{name}`: `iterations` returned 0; a run makes at least one iteration"
+            )));
+        }
         if let Some(source) = config.source.filter(|&s| s as usize >= graph.num_vertices()) {
             return Err(Error::invalid(format!(
                 "source vertex {source} is not a vertex of the graph ({} vertices)",

@@ -146,6 +146,9 @@ pub fn run_on<P: CompiledEdgeProgram + ?Sized>(
     let aggregates = program.features().contains(&"aggregate");
     let (mut iteration, mut converged) = (0, false);
     while iteration < schedule.limit && !converged {
+        // Zeroed before any of the iteration's kernels, so that a loop fault of any hook
+        // (`aggregate`, `edge`, `apply`) is still there when the host reads it.
+        gpu.write(&mut status, &[0, 0, 0])?;
         let mut view = EdgeViewArgs { iteration, ..start };
         if aggregates {
             gpu.write(&mut sum, &[0.0])?;
@@ -168,7 +171,6 @@ pub fn run_on<P: CompiledEdgeProgram + ?Sized>(
                 gpu.launch(&edges_kernel, shape, &args)?;
             }
         }
-        gpu.write(&mut status, &[0, 0, 0])?;
         let args = with_view(view).buffer(&values).buffer(&combined).value(active_ptr).value(op).buffer(&status);
         gpu.launch(&apply, vertices, &args)?;
         let record = gpu.download(&status)?;
@@ -303,7 +305,7 @@ impl ValueLayout {
         };
         let (mut fields, mut size, mut align) = (Vec::new(), 0usize, 1usize);
         for s in scalars {
-            let width = s.size();
+            let width = c_size(s);
             size = size.next_multiple_of(width);
             fields.push((s, size));
             size += width;
@@ -319,7 +321,7 @@ impl ValueLayout {
             .map(|value| {
                 let scalar = |&(s, at): &(Scalar, usize)| {
                     let mut word = [0u8; 8];
-                    word[..s.size()].copy_from_slice(&value[at..at + s.size()]);
+                    word[..c_size(s)].copy_from_slice(&value[at..at + c_size(s)]);
                     Value::Scalar(ScalarValue::from_bits(s, u64::from_le_bytes(word)))
                 };
                 match self.tuple {
@@ -331,6 +333,14 @@ impl ValueLayout {
                 }
             })
             .collect()
+    }
+}
+
+/// Bytes (and alignment) of a scalar's C type in `glp_edge_value`: a C `bool` is one byte.
+fn c_size(s: Scalar) -> usize {
+    match s {
+        Scalar::Bool => 1,
+        other => other.size(),
     }
 }
 

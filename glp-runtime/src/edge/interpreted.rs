@@ -18,8 +18,9 @@
 //!   after every phase and ends the run with the error: the file, line and column with the
 //!   source line and a caret, and which hook failed for which vertex in which iteration.
 //! - Hooks the source does not write run the kind's default source on the interpreter.
-//! - Host methods (`name`, `identity`) are not run: the name is the type's, the identity
-//!   the combine's for the declared message type.
+//! - Host methods are not run: the name is the type's (a written `name` is left out), the
+//!   identity the combine's for the declared message type (a written `identity` is refused, as
+//!   the attribute refuses it: no engine combines from another).
 
 use super::{CompiledEdgeProgram, EdgeProgram, EdgeView, MAX, MIN};
 use crate::error::{Error, Result};
@@ -59,7 +60,14 @@ impl InterpretedEdgeProgram {
     /// and sets its parameters from `NAME=VALUE` strings ([`LoadedProgram::from_source`]; a
     /// parameter error is [`Error::Parameter`]).
     pub fn from_source<S: AsRef<str>>(file: &str, source: &str, assignments: &[S]) -> Result<Self> {
-        Ok(InterpretedEdgeProgram::of_loaded(LoadedProgram::from_source(&EDGE_KIND, file, source, assignments)?))
+        let loaded = LoadedProgram::from_source(&EDGE_KIND, file, source, assignments)?;
+        if loaded.program().host_methods.iter().any(|m| m == "identity") {
+            return Err(Error::invalid(format!(
+                "{file}: `identity` is the combine's own (the largest value for MIN, the smallest for MAX, 0 \
+                 for SUM), which glp writes: remove it"
+            )));
+        }
+        Ok(InterpretedEdgeProgram::of_loaded(loaded))
     }
 
     /// The interpreted twin of a compiled program: its stored source

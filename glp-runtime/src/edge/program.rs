@@ -33,7 +33,8 @@ pub trait EdgeProgram: Sync {
     }
 
     /// The identity of [`EdgeProgram::combine`] for the message type (not a hook: the
-    /// attribute writes it from `combine` and [`identity`]).
+    /// attribute writes it from `combine` and [`identity`], and refuses an impl that writes
+    /// its own: the GPU's kernels and the interpreter combine from the combine's identity).
     fn identity(&self) -> Self::Message;
 
     /// [`MIN`], [`MAX`] or [`SUM`]: how a vertex's messages combine.

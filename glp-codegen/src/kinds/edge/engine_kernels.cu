@@ -49,8 +49,9 @@ __device__ __forceinline__ bool glp_edge_same_bits(double a, double b) {
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_init_values(const glp_edge_params params, const glp_edge_view view,
                                                 glp_edge_value* values, glp_edge_message* combined,
                                                 unsigned char* active, const glp_u32 op) {
-    const glp_u32 v = blockIdx.x * blockDim.x + threadIdx.x;
-    if (v >= view.num_vertices) return;
+    const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= view.num_vertices) return;
+    const glp_u32 v = (glp_u32)i;
     values[v] = glp_edge_init(params, view, v);
     combined[v] = glp_edge_identity(op, glp_edge_message{});
     if (active) active[v] = 1;
@@ -62,8 +63,9 @@ extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_init_val
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_aggregate_values(const glp_edge_params params, const glp_edge_view view,
                                                      const glp_edge_value* __restrict__ values, double* sum) {
     __shared__ double warps[32];
-    const glp_u32 v = blockIdx.x * blockDim.x + threadIdx.x;
-    double x = v < view.num_vertices ? glp_edge_aggregate(params, view, v, values[v]) : 0.0;
+    const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    const glp_u32 v = (glp_u32)i;
+    double x = i < view.num_vertices ? glp_edge_aggregate(params, view, v, values[v]) : 0.0;
     for (int offset = 16; offset > 0; offset >>= 1) x += __shfl_down_sync(0xFFFFFFFFu, x, offset);
     if ((threadIdx.x & 31u) == 0u) warps[threadIdx.x >> 5] = x;
     __syncthreads();
@@ -121,9 +123,10 @@ glp_edge_edges(const glp_edge_params params, const glp_edge_view view, const glp
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_apply_values(const glp_edge_params params, const glp_edge_view view,
                                                  glp_edge_value* values, glp_edge_message* combined,
                                                  unsigned char* active, const glp_u32 op, glp_u64* changed) {
-    const glp_u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    const glp_u32 v = (glp_u32)i;
     bool did = false;
-    if (v < view.num_vertices) {
+    if (i < view.num_vertices) {
         const glp_edge_value old = values[v];
         const glp_edge_message c = combined[v];
         const glp_edge_value next = glp_edge_apply(params, view, v, old, c);

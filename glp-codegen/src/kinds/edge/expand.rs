@@ -1,6 +1,6 @@
 //! The `#[glp::edge_program]` attribute's expansion (glp-macros only forwards to it): the impl
 //! as written, with `identity` (the combine's identity for the program's message type, a host
-//! method the compiler leaves out) added unless the impl writes it, then an impl of `::glp::edge::CompiledEdgeProgram` carrying the
+//! method the compiler leaves out) added (an impl that writes its own is refused), then an impl of `::glp::edge::CompiledEdgeProgram` carrying the
 //! generated CUDA, the program's source tokens (so the interpreter can run it too), its
 //! parameter values and where its loops are. The parts every kind shares are
 //! [`crate::program::expand`]'s.
@@ -12,6 +12,9 @@ use quote::quote;
 
 /// Expands `#[edge_program(<attr>)] <item>`.
 pub fn expand_attribute(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if let Some(error) = written_identity(&item) {
+        return quote!(#error #item);
+    }
     // `identity` first, so that an impl the compiler refuses is not also missing it.
     let item = with_identity(item);
     let expansion = match compile_attribute(&super::EDGE_KIND, "glp::edge_program", attr, &item) {
@@ -38,13 +41,27 @@ pub fn expand_attribute(attr: TokenStream, item: TokenStream) -> TokenStream {
     quote!(#item #generated)
 }
 
-/// `item` with `identity` (the combine's identity for the message type) added to the impl
-/// unless it writes its own; unchanged when it is not an impl.
+/// The error for an impl that writes `identity`: every engine combines from the combine's own
+/// identity (the GPU's kernels and the interpreter know no other), so the attribute writes it.
+fn written_identity(item: &TokenStream) -> Option<TokenStream> {
+    let parsed = syn::parse2::<syn::ItemImpl>(item.clone()).ok()?;
+    parsed.items.iter().find_map(|i| match i {
+        syn::ImplItem::Fn(f) if f.sig.ident == "identity" => Some(
+            syn::Error::new_spanned(
+                &f.sig.ident,
+                "`identity` is the combine's own (the largest value for MIN, the smallest for MAX, 0 for SUM), \
+                 which #[glp::edge_program] writes: remove it",
+            )
+            .to_compile_error(),
+        ),
+        _ => None,
+    })
+}
+
+/// `item` with `identity` (the combine's identity for the message type) added to the impl;
+/// unchanged when it is not an impl.
 fn with_identity(item: TokenStream) -> TokenStream {
     let Ok(mut parsed) = syn::parse2::<syn::ItemImpl>(item.clone()) else { return item };
-    if parsed.items.iter().any(|i| matches!(i, syn::ImplItem::Fn(f) if f.sig.ident == "identity")) {
-        return item;
-    }
     parsed.items.push(syn::parse_quote! {
         fn identity(&self) -> Self::Message {
             ::glp::edge::identity(self.combine())

@@ -118,3 +118,26 @@ fn a_scalar_types_constant_is_not_the_kinds_constant_of_the_same_name() {
     assert!(compile_source(&source).is_ok(), "u32::MAX is the type's");
     assert!(is_idempotent(MIN) && is_idempotent(MAX) && !is_idempotent(SUM));
 }
+
+#[test]
+fn an_impl_that_writes_its_own_identity_is_refused_at_the_method() {
+    let item: proc_macro2::TokenStream = r#"
+        impl EdgeProgram for Zero {
+            type Value = u32;
+            type Message = u32;
+            fn identity(&self) -> u32 { 0 }
+            fn combine(&self) -> u32 { MIN }
+            fn init(&self, view: &EdgeView<'_>, v: VertexId) -> u32 { v }
+            fn edge(&self, view: &EdgeView<'_>, from: VertexId, to: VertexId, value: u32, weight: f64) -> (bool, u32) { (true, value) }
+            fn apply(&self, view: &EdgeView<'_>, v: VertexId, old: u32, combined: u32) -> u32 { old.min(combined) }
+        }"#
+    .parse()
+    .unwrap();
+    let out = expand_attribute(proc_macro2::TokenStream::new(), item).to_string();
+    assert!(out.contains("compile_error"), "{out}");
+    assert!(out.contains("`identity` is the combine's own"), "{out}");
+    // The impl stays as written beside the error (the IDE keeps working), with no second
+    // `identity` and no CompiledEdgeProgram impl built on it.
+    assert_eq!(out.matches("fn identity").count(), 1, "{out}");
+    assert!(!out.contains("CompiledEdgeProgram"), "{out}");
+}
