@@ -247,7 +247,10 @@ fn negative_weights_are_refused_at_their_line_when_asked() {
         let (l, c, message) = refused(format, text);
         assert_eq!((l, c), (line, column), "{text:?}: {message}");
         assert!(message.contains(needle), "{message}");
-        assert!(message.contains("label propagation needs non-negative edge weights"), "{message}");
+        assert!(
+            message.contains("label propagation, weighted sampling and shortest paths need non-negative edge weights"),
+            "{message}"
+        );
     }
     // Zero, -0 and a pattern skew-symmetric file are fine.
     let options = LoadOptions { weights: WeightRule::NonNegative, ..exact() };

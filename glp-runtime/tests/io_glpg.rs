@@ -197,5 +197,8 @@ fn negative_weights_load_unless_refused() {
     let options = LoadOptions { weights: WeightRule::NonNegative, ..quiet() };
     let message = format_error(load_graph_from_bytes("s.glpg", &bytes, &options).unwrap_err());
     assert!(message.contains("the weight of edge 10 -> 20, -0.5, is negative"), "{message}");
-    assert!(message.contains("label propagation needs non-negative edge weights"), "{message}");
+    assert!(
+        message.contains("label propagation, weighted sampling and shortest paths need non-negative edge weights"),
+        "{message}"
+    );
 }
