@@ -180,24 +180,22 @@ run_bench() {
     # shellcheck disable=SC2086
     step "bench-$i" 500 "$bin/glp" bench lp --backend gpu $b
   done
-  # Sampling benchmarks: GLP_SAMPLE_BENCH_ARGS, runs separated by `;`, each `GRAPH ARGS...`
-  # where GRAPH is a file or rmatN (generated here into /dev/shm).
-  IFS=';' read -ra benches <<<"${GLP_SAMPLE_BENCH_ARGS:-}"
+  # Sampling benchmarks (`glp bench sample`) on GLP_SAMPLE_BENCH_ARGS and edge program
+  # benchmarks (`glp bench run`) on GLP_RUN_BENCH_ARGS: runs separated by `;`, each
+  # `GRAPH ARGS...` where GRAPH is a file or rmatN (generated here into /dev/shm).
+  graph_benches sample "${GLP_SAMPLE_BENCH_ARGS:-}"
+  graph_benches run "${GLP_RUN_BENCH_ARGS:-}"
+}
+
+graph_benches() { # graph_benches BENCH LIST: `glp bench BENCH GRAPH --backend gpu ARGS` per run
+  local b graph rest benches
+  IFS=';' read -ra benches <<<"$2"
   for b in "${benches[@]}"; do
     i=$((i + 1))
     read -r graph rest <<<"$b"
     graph=$(bench_graph "$graph")
     # shellcheck disable=SC2086
-    step "bench-$i" 500 "$bin/glp" bench sample "$graph" --backend gpu $rest
-  done
-  # Edge program benchmarks: GLP_RUN_BENCH_ARGS, the same form (`glp bench run`).
-  IFS=';' read -ra benches <<<"${GLP_RUN_BENCH_ARGS:-}"
-  for b in "${benches[@]}"; do
-    i=$((i + 1))
-    read -r graph rest <<<"$b"
-    graph=$(bench_graph "$graph")
-    # shellcheck disable=SC2086
-    step "bench-$i" 500 "$bin/glp" bench run "$graph" --backend gpu $rest
+    step "bench-$i" 500 .gpu/bin/glp bench "$1" "$graph" --backend gpu $rest
   done
 }
 
