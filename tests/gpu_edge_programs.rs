@@ -1,15 +1,19 @@
-//! The edge-centric GPU engine against the CPU engine (the reference, itself checked against
-//! independent algorithms and LDBC's validation sets): every built-in program, natively
-//! compiled and from its source file, and a program with a tuple value, on directed and
-//! undirected graphs with hubs whose rows span many edge blocks and with receivers far apart
-//! (messages past a block's shared-memory slots). Min and max combines must give the CPU's
-//! values bit for bit, sums the CPU's to rounding; both engines must run the same iterations.
-//! Skipped without a GPU (`GLP_REQUIRE_GPU=1` makes that a failure).
+//! The GPU's engines against the CPU engine (the reference, itself checked against
+//! independent algorithms and LDBC's validation sets): the edge-centric engine and the
+//! frontier engine (choosing push or pull per iteration, and always pushing or always
+//! pulling), for every built-in program, natively compiled and from its source file, and
+//! programs with tuple and bool values, on directed and undirected graphs with hubs whose rows
+//! span many edge blocks, push chunks and pull warps, with receivers far apart (messages past
+//! a block's shared-memory slots), and an R-MAT graph whose BFS turns from push to pull and
+//! back. Min and max combines must give the CPU's values bit for bit, sums the CPU's to
+//! rounding; every engine must run the CPU's iterations. Skipped without a GPU
+//! (`GLP_REQUIRE_GPU=1` makes that a failure).
 
 mod common;
 
 use common::{degree_mix, gpu_or_skip, load, with_integer_weights};
 use glp::device::Gpu;
+use glp::edge::gpu::{DeviceEdgeGraph, Engine};
 use glp::edge::{self, CompiledEdgeProgram, EdgeConfig, EdgeGraph, InterpretedEdgeProgram, VertexValue, SUM};
 use glp::graph::Csr;
 use glp::programs::{ProgramVisitor, BUILT_IN};
@@ -51,7 +55,22 @@ fn graphs() -> Vec<Graph> {
             symmetric: false,
         },
         Graph { name: "a sparse star", csr: with_integer_weights(&sparse_star()), symmetric: true },
+        Graph { name: "R-MAT 13", csr: with_integer_weights(&rmat(13).csr), symmetric: true },
     ]
+}
+
+/// An R-MAT graph of Graph500's parameters (symmetric).
+fn rmat(scale: u32) -> glp::graph::Graph {
+    glp::gen::rmat(&glp::gen::RmatParams { scale, ..glp::gen::RmatParams::default() }).unwrap()
+}
+
+/// The engines a program runs on: every one, but pushing alone only with a frontier.
+fn engines(frontier: bool) -> Vec<Engine> {
+    let mut engines = vec![Engine::Edge, Engine::Frontier, Engine::Pull];
+    if frontier {
+        engines.push(Engine::Push);
+    }
+    engines
 }
 
 /// A run's values as their scalars per vertex, with its iterations and whether it converged.
@@ -116,14 +135,24 @@ impl ProgramVisitor for OnBoth<'_> {
 fn compare<P: CompiledEdgeProgram + ?Sized>(gpu: &Gpu, graph: &Graph, context: &str, program: &P) {
     let edges = EdgeGraph::new(&graph.csr, graph.symmetric).unwrap();
     let config = EdgeConfig { source: Some(0), iterations: None };
-    let cpu = values(edge::run(program, &edges, &config, &mut |_| {}).unwrap_or_else(|e| panic!("{context}: {e}")));
-    let mut reports = Vec::new();
-    let on_gpu = edge::gpu::run(gpu, program, &edges, &config, &mut |r| reports.push(r.changed))
-        .unwrap_or_else(|e| panic!("{context}: {e}"))
-        .0;
-    let on_gpu = values(on_gpu);
-    assert_eq!(reports.len() as u32, on_gpu.iterations, "{context}: one report an iteration");
-    assert_same(context, &cpu, &on_gpu, program.combine() == SUM);
+    let mut cpu_reports = Vec::new();
+    let cpu = edge::run(program, &edges, &config, &mut |r| cpu_reports.push(r.changed));
+    let cpu = values(cpu.unwrap_or_else(|e| panic!("{context}: {e}")));
+    let device = DeviceEdgeGraph::upload(gpu, &edges, program.direction(), Engine::Auto).unwrap();
+    for engine in engines(program.frontier()) {
+        let context = format!("{context}, {engine:?} engine");
+        let mut reports = Vec::new();
+        let on_gpu =
+            edge::gpu::run_on(gpu, program, &edges, &device, &config, engine, &mut |r| reports.push(r.changed))
+                .unwrap_or_else(|e| panic!("{context}: {e}"))
+                .0;
+        let on_gpu = values(on_gpu);
+        assert_eq!(reports.len() as u32, on_gpu.iterations, "{context}: one report an iteration");
+        assert_same(&context, &cpu, &on_gpu, program.combine() == SUM);
+        if program.combine() != SUM {
+            assert_eq!(reports, cpu_reports, "{context}: vertices changed per iteration");
+        }
+    }
 }
 
 #[test]
@@ -228,9 +257,10 @@ fn a_hook_whose_loop_runs_out_fails_on_the_gpu_as_on_the_cpu() {
     let edges = EdgeGraph::new(&graph.csr, graph.symmetric).unwrap();
     let config = EdgeConfig { source: Some(0), iterations: None };
     let cpu = edge::run(&program, &edges, &config, &mut |_| {}).unwrap_err().to_string();
-    let on_gpu = edge::gpu::run(&gpu, &program, &edges, &config, &mut |_| {}).unwrap_err().to_string();
-    for error in [&cpu, &on_gpu] {
-        assert!(error.contains("spin.rs:10:"), "{error}");
+    assert!(cpu.contains("spin.rs:10:"), "{cpu}");
+    for engine in engines(false) {
+        let on_gpu = edge::gpu::run(&gpu, &program, &edges, &config, engine, &mut |_| {}).unwrap_err().to_string();
+        assert!(on_gpu.contains("spin.rs:10:"), "{engine:?}: {on_gpu}");
+        assert!(on_gpu.contains("in `edge`"), "{engine:?}: {on_gpu}");
     }
-    assert!(on_gpu.contains("in `edge`"), "{on_gpu}");
 }

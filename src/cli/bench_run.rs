@@ -20,6 +20,8 @@ use super::backend::{choose_backend, Backend, BackendArg};
 use super::bench::{median_min, print_json};
 use super::common::{self, LoadArgs};
 use super::output;
+use super::run::{engine_needs_gpu, EngineArg};
+use crate::edge::gpu::Engine;
 use crate::edge::{self, gpu::DeviceEdgeGraph, CompiledEdgeProgram, EdgeConfig, EdgeGraph, VertexValue, OUT};
 use crate::programs::{built_in, ProgramVisitor, BUILT_IN};
 use clap::Args;
@@ -50,6 +52,9 @@ pub struct RunBenchArgs {
     pub repeat: usize,
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     pub backend: BackendArg,
+    /// The GPU's engines to run each program on, a row each
+    #[arg(long, value_enum, value_name = "ENGINE,...", value_delimiter = ',', default_value = "auto")]
+    pub engine: Vec<EngineArg>,
     /// Print JSON instead of the table
     #[arg(long)]
     pub json: bool,
@@ -77,6 +82,8 @@ struct RunBenchReport {
 #[derive(Debug, Serialize)]
 struct RunBenchRow {
     program: String,
+    /// The GPU's engine (`--engine`), `cpu` on the CPU.
+    engine: &'static str,
     iterations: u32,
     converged: bool,
     median_ms: f64,
@@ -90,6 +97,9 @@ struct RunBenchRow {
     of_gather_ceiling: Option<f64>,
     /// Streamed edge bytes per second over the probe's copy bandwidth (GPU).
     of_copy_bandwidth: Option<f64>,
+    /// The last run's iterations: how each ran (`cpu`, `edges`, `push`, `pull`) and its
+    /// milliseconds.
+    steps: Vec<(&'static str, f64)>,
 }
 
 pub fn run(args: RunBenchArgs) -> Result<()> {
@@ -135,6 +145,9 @@ pub fn run(args: RunBenchArgs) -> Result<()> {
     programs.retain(|b| weighted || !matches!(b.name, "sssp" | "sswp"));
     let edges = EdgeGraph::new(&graph.csr, graph.symmetric)?;
     let backend = choose_backend(args.backend)?;
+    for &engine in &args.engine {
+        engine_needs_gpu(engine, &backend)?;
+    }
     let value_bytes = graph.num_vertices() as u64 * 8;
     let (ceiling_reads, copy_bytes, device_graph) = match &backend {
         Backend::Cpu => (
@@ -145,26 +158,36 @@ pub fn run(args: RunBenchArgs) -> Result<()> {
         Backend::Gpu(gpu) => {
             let measured = ceiling::measure(gpu)?;
             let direction = if graph.symmetric { OUT } else { crate::edge::BOTH };
-            let placed = DeviceEdgeGraph::upload(gpu, &edges, direction)?;
+            let placed = DeviceEdgeGraph::upload(gpu, &edges, direction, Engine::Auto)?;
             (measured.for_array_bytes(value_bytes), measured.device_copy_bytes_per_s, Some(placed))
         }
     };
     let config = EdgeConfig { source: Some(source), iterations: None };
     let mut rows = Vec::new();
+    let engines = match backend {
+        Backend::Cpu => vec![EngineArg::Auto],
+        Backend::Gpu(_) => args.engine.clone(),
+    };
     for built in programs {
-        let bench = Bench {
-            name: built.name,
-            graph: &graph,
-            edges: &edges,
-            config: &config,
-            repeat: args.repeat,
-            on: match (&backend, &device_graph) {
-                (Backend::Gpu(gpu), Some(placed)) => On::Gpu(gpu, placed),
-                _ => On::Cpu,
-            },
-            ceilings: (ceiling_reads, copy_bytes),
-        };
-        rows.push(built.program.visit(bench)?);
+        for &engine in &engines {
+            // Pushing alone applies only the vertices messages reach: programs with a frontier.
+            if engine == EngineArg::Push && !built.program.has_frontier() {
+                continue;
+            }
+            let bench = Bench {
+                name: built.name,
+                graph: &graph,
+                edges: &edges,
+                config: &config,
+                repeat: args.repeat,
+                on: match (&backend, &device_graph) {
+                    (Backend::Gpu(gpu), Some(placed)) => On::Gpu(gpu, placed, engine),
+                    _ => On::Cpu,
+                },
+                ceilings: (ceiling_reads, copy_bytes),
+            };
+            rows.push(built.program.visit(bench)?);
+        }
     }
     let report = RunBenchReport {
         graph: common::graph_name(args.graph.as_deref()),
@@ -193,7 +216,7 @@ pub fn run(args: RunBenchArgs) -> Result<()> {
 /// Where a program runs.
 enum On<'a> {
     Cpu,
-    Gpu(&'a Gpu, &'a DeviceEdgeGraph),
+    Gpu(&'a Gpu, &'a DeviceEdgeGraph, EngineArg),
 }
 
 /// One program's runs and its row.
@@ -220,12 +243,15 @@ impl ProgramVisitor for Bench<'_> {
         };
         let (mut times, mut iteration_times) = (Vec::new(), Vec::new());
         let mut last = None;
+        let mut steps = Vec::new();
         for _ in 0..self.repeat {
             let start = Instant::now();
             let mut mark = start;
-            let mut observe = |_: &edge::IterationReport| {
+            steps.clear();
+            let mut observe = |report: &edge::IterationReport| {
                 let now = Instant::now();
                 iteration_times.push(now - mark);
+                steps.push((report.step, ms(now - mark)));
                 mark = now;
             };
             let (scalars, iterations, converged) = match self.on {
@@ -234,9 +260,16 @@ impl ProgramVisitor for Bench<'_> {
                     times.push(start.elapsed());
                     (first_scalars(&outcome.values), outcome.iterations, outcome.converged)
                 }
-                On::Gpu(gpu, placed) => {
-                    let (outcome, elapsed) =
-                        edge::gpu::run_on(gpu, program, self.edges, placed, self.config, &mut observe)?;
+                On::Gpu(gpu, placed, engine) => {
+                    let (outcome, elapsed) = edge::gpu::run_on(
+                        gpu,
+                        program,
+                        self.edges,
+                        placed,
+                        self.config,
+                        engine.engine(),
+                        &mut observe,
+                    )?;
                     times.push(elapsed);
                     (first_scalars(&outcome.values), outcome.iterations, outcome.converged)
                 }
@@ -254,6 +287,10 @@ impl ProgramVisitor for Bench<'_> {
         let streamed = if self.graph.csr.is_weighted() { 12.0 } else { 8.0 };
         Ok(RunBenchRow {
             program: self.name.to_string(),
+            engine: match self.on {
+                On::Gpu(_, _, engine) => engine.name(),
+                On::Cpu => "cpu",
+            },
             iterations,
             converged,
             median_ms: ms(median),
@@ -269,6 +306,7 @@ impl ProgramVisitor for Bench<'_> {
                 On::Gpu(..) => self.ceilings.1.map(|bytes| edges_per_s * streamed / bytes),
                 On::Cpu => None,
             },
+            steps,
         })
     }
 }
@@ -328,15 +366,16 @@ fn table(report: &RunBenchReport) -> String {
     let _ = writeln!(s, "iterations with +: stopped at the program's iteration limit");
     let _ = writeln!(
         s,
-        "\n{:<8} {:>6} {:>11} {:>13} {:>13} {:>12} {:>11} {:>11}",
-        "program", "iters", "median ms", "ms/iteration", "edges/s", "TEPS", "of gather", "of copy"
+        "\n{:<8} {:<9} {:>6} {:>11} {:>13} {:>13} {:>12} {:>11} {:>11}",
+        "program", "engine", "iters", "median ms", "ms/iteration", "edges/s", "TEPS", "of gather", "of copy"
     );
     let fraction = |f: Option<f64>| f.map_or("-".to_string(), |f| format!("{:.1}%", f * 100.0));
     for row in &report.programs {
         let _ = writeln!(
             s,
-            "{:<8} {:>6} {:>11.2} {:>13.3} {:>13.3e} {:>12} {:>11} {:>11}",
+            "{:<8} {:<9} {:>6} {:>11.2} {:>13.3} {:>13.3e} {:>12} {:>11} {:>11}",
             row.program,
+            row.engine,
             format!("{}{}", row.iterations, if row.converged { "" } else { "+" }),
             row.median_ms,
             row.median_iteration_ms,
@@ -345,6 +384,11 @@ fn table(report: &RunBenchReport) -> String {
             fraction(row.of_gather_ceiling),
             fraction(row.of_copy_bandwidth),
         );
+    }
+    let _ = writeln!(s, "\niterations of the last run (how each ran, ms):");
+    for row in &report.programs {
+        let steps: Vec<String> = row.steps.iter().map(|(step, ms)| format!("{step} {ms:.3}")).collect();
+        let _ = writeln!(s, "{:<8} {:<9} {}", row.program, row.engine, steps.join(", "));
     }
     s
 }

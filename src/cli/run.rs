@@ -1,12 +1,14 @@
 //! `glp run`: an edge program (a built-in: BFS, SSSP, WCC, SSWP, PageRank, or a program file)
-//! on the CPU engine or the GPU's edge-centric engine, written as `vertex value` lines in the input's ids.
+//! on the CPU engine or one of the GPU's (`--engine`), written as `vertex value` lines in the
+//! input's ids.
 
 use super::backend::{choose_backend, Backend, BackendArg};
 use super::common::{self, LoadArgs};
 use super::output::{self, Content, Destination, Outputs};
 use super::progress::IterationBar;
 use crate::programs::{built_in, AnyProgram, PageRank, ProgramVisitor, BUILT_IN};
-use clap::Args;
+use clap::{Args, ValueEnum};
+use glp_runtime::edge::gpu::Engine;
 use glp_runtime::edge::{self, CompiledEdgeProgram, EdgeConfig, EdgeGraph, InterpretedEdgeProgram};
 use glp_runtime::edge::{IterationReport, VertexValue};
 use glp_runtime::graph::Graph;
@@ -38,9 +40,11 @@ pub const LONG_ABOUT: &str = "Run an edge program: every vertex holds a value, e
     read is given with --param NAME=VALUE. It runs on the interpreter and gives the values the same Rust \
     compiled into glp would.\n\n\
     Graphs are undirected unless --directed (LDBC's directed sets need it). Runs on the CPU engine \
-    (--backend cpu: synchronous iterations, the same values on every thread count) or the GPU's \
-    edge-centric engine (--backend gpu: the CPU's values, sums to rounding; auto, the default, takes the \
-    GPU when there is one). A run stops after an iteration that changed no vertex, or after --iterations \
+    (--backend cpu: synchronous iterations, the same values on every thread count) or the GPU \
+    (--backend gpu: the CPU's values, sums to rounding; auto, the default, takes the GPU when there is \
+    one), whose engines --engine picks: edge (every edge every iteration), frontier (push from a sparse \
+    frontier, pull from a dense one, chosen per iteration), push, pull, or auto (frontier for programs \
+    with a frontier, edge for the others). A run stops after an iteration that changed no vertex, or after --iterations \
     (the program's own limit otherwise).\n\n\
     Output: --out writes one `vertex value` line per vertex in the input's ids (a tuple value: its \
     scalars separated by spaces); `--out -` writes them to standard output and the summary to standard \
@@ -76,12 +80,66 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     pub backend: BackendArg,
 
+    /// The GPU's engine
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    pub engine: EngineArg,
+
     /// Print the summary as JSON
     #[arg(long)]
     pub json: bool,
 
     #[command(flatten)]
     pub load: LoadArgs,
+}
+
+/// `--engine`: the GPU engine that runs an edge program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// The edge-centric engine: every edge every iteration (WolfGraph)
+    Edge,
+    /// The frontier engine: push from a sparse frontier, pull into every vertex from a dense
+    /// one, chosen per iteration
+    Frontier,
+    /// The frontier engine, pushing every iteration (programs with a frontier)
+    Push,
+    /// The frontier engine, pulling every iteration
+    Pull,
+    /// The frontier engine for programs with a frontier, the edge-centric one for the others
+    Auto,
+}
+
+impl EngineArg {
+    pub fn engine(self) -> Engine {
+        match self {
+            EngineArg::Edge => Engine::Edge,
+            EngineArg::Frontier => Engine::Frontier,
+            EngineArg::Push => Engine::Push,
+            EngineArg::Pull => Engine::Pull,
+            EngineArg::Auto => Engine::Auto,
+        }
+    }
+
+    /// The name `--engine` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineArg::Edge => "edge",
+            EngineArg::Frontier => "frontier",
+            EngineArg::Push => "push",
+            EngineArg::Pull => "pull",
+            EngineArg::Auto => "auto",
+        }
+    }
+}
+
+/// The error for an engine other than `auto` on the CPU, which has one engine.
+pub fn engine_needs_gpu(engine: EngineArg, backend: &Backend) -> Result<()> {
+    match (engine, backend) {
+        (EngineArg::Auto, _) | (_, Backend::Gpu(_)) => Ok(()),
+        (engine, Backend::Cpu) => Err(Error::invalid(format!(
+            "--engine {}: the engines are the GPU's (the CPU runs its one engine); add --backend gpu",
+            engine.name()
+        ))),
+    }
 }
 
 /// The program a run uses: a built-in with its parameters, or a file compiled at once.
@@ -193,6 +251,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     // The program first: a mistake in it costs a message, not a graph load.
     let app = App::new(&args.app, &args.params)?;
     let backend = choose_backend(args.backend)?;
+    engine_needs_gpu(args.engine, &backend)?;
     // Shortest paths over a negative cycle never settle: SSSP takes non-negative weights, as
     // LDBC Graphalytics defines it.
     let weights = if app.name() == "sssp" { WeightRule::NonNegative } else { WeightRule::Any };
@@ -200,8 +259,14 @@ pub fn run(args: RunArgs) -> Result<()> {
     let source = source_vertex(&app, &graph, args.source)?;
     let edge_graph = EdgeGraph::new(&graph.csr, graph.symmetric)?;
     let config = EdgeConfig { source, iterations: args.iterations };
-    let runner =
-        Runner { graph: &graph, edges: &edge_graph, config: &config, backend: &backend, values: out.is_some() };
+    let runner = Runner {
+        graph: &graph,
+        edges: &edge_graph,
+        config: &config,
+        backend: &backend,
+        engine: args.engine.engine(),
+        values: out.is_some(),
+    };
     let ran = app.visit(runner)?;
     let mut outputs = Outputs::new();
     if let Some(out) = &out {
@@ -273,6 +338,7 @@ struct Runner<'a> {
     edges: &'a EdgeGraph<'a>,
     config: &'a EdgeConfig,
     backend: &'a Backend,
+    engine: Engine,
     /// Whether to format the values.
     values: bool,
 }
@@ -300,7 +366,8 @@ impl ProgramVisitor for Runner<'_> {
                 (self.text(&outcome.values), outcome.iterations, outcome.converged, elapsed)
             }
             Backend::Gpu(gpu) => {
-                let (outcome, elapsed) = edge::gpu::run(gpu, program, self.edges, self.config, &mut observer)?;
+                let (outcome, elapsed) =
+                    edge::gpu::run(gpu, program, self.edges, self.config, self.engine, &mut observer)?;
                 (self.text(&outcome.values), outcome.iterations, outcome.converged, elapsed)
             }
         };

@@ -39,4 +39,11 @@ impl EdgeProgram for Bfs {
     fn apply(&self, _view: &EdgeView<'_>, _v: VertexId, old: i64, combined: i64) -> i64 {
         old.min(combined)
     }
+
+    /// A reached vertex keeps its depth, and every message of an iteration carries the same
+    /// depth: the frontier engine's pull stops at a receiver's first message (Beamer's
+    /// bottom-up step).
+    fn settled(&self, value: i64) -> bool {
+        value != i64::MAX
+    }
 }

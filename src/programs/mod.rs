@@ -52,6 +52,18 @@ impl AnyProgram {
             AnyProgram::PageRank(p) => visitor.visit(p),
         }
     }
+
+    /// Whether the program has a frontier ([`crate::edge::EdgeProgram::frontier`]).
+    pub fn has_frontier(&self) -> bool {
+        struct Frontier;
+        impl ProgramVisitor for Frontier {
+            type Output = bool;
+            fn visit<P: CompiledEdgeProgram>(self, program: &P) -> bool {
+                program.frontier()
+            }
+        }
+        self.visit(Frontier)
+    }
 }
 
 /// A built-in program: its name, an instance with its default parameters, and its source

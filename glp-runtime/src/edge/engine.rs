@@ -5,7 +5,9 @@
 //! another's in the same iteration), every vertex combines its messages in the order of its
 //! rows (in-edges by ascending source, then out-edges by ascending target), and the sum
 //! `view.aggregated()` adds fixed blocks of vertices in vertex order: the values are the
-//! same on every thread count, sums included.
+//! same on every thread count, sums included. With a frontier, a vertex that receives no
+//! message keeps its value (`apply` is not called: Pregel's halted vertex), so that an engine
+//! applies only the vertices its messages reached.
 
 use super::{Combinable, EdgeGraph, EdgeProgram, EdgeView, BOTH, IN, OUT, SUM};
 use crate::error::{Error, Result};
@@ -39,6 +41,9 @@ pub struct IterationReport {
     pub iteration: u32,
     /// The vertices whose value changed in it.
     pub changed: u64,
+    /// How it ran: `cpu` (the CPU engine), `edges` (the edge-centric engine), `push` or
+    /// `pull` (the frontier engine).
+    pub step: &'static str,
 }
 
 /// Vertices per block of the `aggregate` sum: the blocks are summed in parallel, then in
@@ -75,7 +80,7 @@ pub fn run<P: EdgeProgram + ?Sized>(
         if schedule.frontier {
             active = changed;
         }
-        observer(&IterationReport { iteration, changed: count });
+        observer(&IterationReport { iteration, changed: count, step: "cpu" });
         iteration += 1;
         if count == 0 {
             return Ok(EdgeOutcome { values, iterations: iteration, converged: true });
@@ -177,6 +182,10 @@ impl<P: EdgeProgram + ?Sized> Step<'_, '_, P> {
             self.pull(self.graph.out_edges(), v, &mut combined);
         }
         let old = self.values[v as usize];
+        if self.schedule.frontier && combined.is_none() {
+            // With a frontier, a vertex that receives no message keeps its value.
+            return (old, false);
+        }
         let new = self.program.apply(&self.view, v, old, combined.unwrap_or(self.schedule.identity));
         (new, self.program.changed(old, new))
     }

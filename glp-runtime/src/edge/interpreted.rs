@@ -30,13 +30,13 @@ use glp_codegen::interp::{Host, RuntimeError, Value};
 use glp_codegen::ir::{FunctionId, IntrinsicId, ParamDecl, Scalar, ScalarValue};
 use glp_codegen::kinds::edge::{
     EdgeIr, AGGREGATE, APPLY, CHANGED, COMBINE, DIRECTION, EDGE, EDGE_KIND, FRONTIER, INIT, ITERATIONS, MESSAGE,
-    WEIGHTED,
+    SETTLED, WEIGHTED,
 };
 use std::fmt;
 use std::sync::OnceLock;
 
 /// Number of hooks of the edge program kind.
-const HOOKS: usize = 10;
+const HOOKS: usize = 11;
 
 /// An edge program compiled at run time and run on the IR interpreter (see the module docs).
 /// `Sync`: one value serves every engine thread. A clone has no pending failure.
@@ -81,7 +81,7 @@ impl InterpretedEdgeProgram {
 
     fn of_loaded(loaded: LoadedProgram) -> Self {
         let methods = method_table(&EDGE_KIND, &Method::ALL);
-        let features = glp_codegen::program::features::used(&EDGE_KIND, loaded.program()).into_iter().collect();
+        let features = glp_codegen::kinds::edge::features(loaded.program()).into_iter().collect();
         let hooks = std::array::from_fn(|hook| loaded.hook_function(hook, true));
         // The compiler accepts only a scalar message type.
         let message = loaded.program().declared_types[MESSAGE].scalar().unwrap_or(Scalar::F64);
@@ -219,6 +219,10 @@ impl EdgeProgram for InterpretedEdgeProgram {
 
     fn aggregate(&self, view: &EdgeView<'_>, v: VertexId, value: Value) -> f64 {
         self.call(AGGREGATE, Some(view), v, &[Value::Context, v.into(), value]).as_f64().unwrap_or(0.0)
+    }
+
+    fn settled(&self, value: Value) -> bool {
+        self.call(SETTLED, None, 0, &[value]).as_bool().unwrap_or(false)
     }
 
     fn failure(&self) -> Option<Error> {

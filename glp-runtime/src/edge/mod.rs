@@ -17,7 +17,8 @@
 //!    [`EdgeProgram::changed`] says whether it changed.
 //!
 //! With [`EdgeProgram::frontier`], an iteration processes only the edges out of the vertices
-//! that changed in the previous one. A run stops after an iteration that changed no vertex,
+//! that changed in the previous one, and a vertex that receives no message keeps its value
+//! (`apply` runs only where messages arrived, as a halted vertex in Pregel). A run stops after an iteration that changed no vertex,
 //! or after [`EdgeProgram::iterations`] (or the run's own limit, [`EdgeConfig::iterations`]).
 //! Before each iteration the engine sums [`EdgeProgram::aggregate`] over the vertices, which
 //! `apply` reads as [`EdgeView::aggregated`] (PageRank's rank of the vertices without

@@ -46,7 +46,8 @@ pub trait EdgeProgram: Sync {
     }
 
     /// Whether an iteration processes only the edges from the vertices that changed in the
-    /// previous one (all of them in the first). Default: false.
+    /// previous one (all of them in the first); a vertex that then receives no message keeps
+    /// its value (`apply` is not called for it). Default: false.
     fn frontier(&self) -> bool {
         false
     }
@@ -88,6 +89,16 @@ pub trait EdgeProgram: Sync {
     /// iteration (PageRank's rank of the vertices without out-edges). Default: 0.
     fn aggregate(&self, _view: &EdgeView<'_>, _v: VertexId, _value: Self::Value) -> f64 {
         0.0
+    }
+
+    /// Whether a vertex whose value is `value` is settled: no later message changes it, and
+    /// the first message that settles a vertex settles it as all of that iteration's messages
+    /// would (BFS: a reached vertex keeps its depth, and every message of an iteration carries
+    /// the same depth). The frontier engine then skips settled receivers and stops pulling a
+    /// receiver's messages once its value settles (Ligra's and Beamer's bottom-up step); the
+    /// CPU engine ignores it, so a wrong promise shows as a difference. Default: false.
+    fn settled(&self, _value: Self::Value) -> bool {
+        false
     }
 
     /// An error that ends the run, or `None`. Not a hook: a program whose hooks can fail (one

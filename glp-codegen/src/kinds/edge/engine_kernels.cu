@@ -34,16 +34,6 @@ __device__ __forceinline__ double glp_edge_identity(glp_u32 op, double) {
                                 : 0.0;
 }
 
-// Whether two messages have the same bits (a slot still holding the identity is not flushed).
-__device__ __forceinline__ bool glp_edge_same_bits(glp_u32 a, glp_u32 b) { return a == b; }
-__device__ __forceinline__ bool glp_edge_same_bits(glp_i32 a, glp_i32 b) { return a == b; }
-__device__ __forceinline__ bool glp_edge_same_bits(glp_u64 a, glp_u64 b) { return a == b; }
-__device__ __forceinline__ bool glp_edge_same_bits(glp_i64 a, glp_i64 b) { return a == b; }
-__device__ __forceinline__ bool glp_edge_same_bits(float a, float b) { return __float_as_int(a) == __float_as_int(b); }
-__device__ __forceinline__ bool glp_edge_same_bits(double a, double b) {
-    return __double_as_longlong(a) == __double_as_longlong(b);
-}
-
 // Every vertex's first value; the combined messages start at the identity and every vertex
 // is active (a frontier's first iteration processes every edge).
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_init_values(const glp_edge_params params, const glp_edge_view view,
@@ -85,20 +75,25 @@ extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_aggregat
 // slots (vertices without edges in between); then, in the same kernel (shared memory does not
 // outlive it), the slots that received a message are flushed into the global combined
 // messages with the program's combine. With a frontier (`active`), only the edges of the
-// senders that changed in the iteration before carry a message.
+// senders that changed in the iteration before carry a message, and every receiver's
+// `received_at` becomes `stamp` (iteration + 1), which `apply` reads.
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
 glp_edge_edges(const glp_edge_params params, const glp_edge_view view, const glp_u32* __restrict__ senders,
                const glp_u32* __restrict__ receivers, const float* __restrict__ weights, const glp_u64 edges,
                const unsigned char* __restrict__ active, const glp_edge_value* __restrict__ values,
-               glp_edge_message* combined, const glp_u32 op) {
+               glp_edge_message* combined, glp_u32* received_at, const glp_u32 stamp, const glp_u32 op) {
     __shared__ glp_edge_message slots[GLP_EDGE_BLOCK_EDGES];
+    __shared__ glp_u32 got[GLP_EDGE_BLOCK_EDGES];  // whether slot i took a message
     const glp_u32 capacity = GLP_EDGE_BLOCK_EDGES;
     const glp_u64 first = (glp_u64)blockIdx.x * capacity;
     if (first >= edges) return;  // the whole block: no thread reaches a barrier
     const glp_u64 end = first + capacity < edges ? first + capacity : edges;
     const glp_u32 base = receivers[first];
     const glp_edge_message identity = glp_edge_identity(op, glp_edge_message{});
-    for (glp_u32 i = threadIdx.x; i < capacity; i += blockDim.x) slots[i] = identity;
+    for (glp_u32 i = threadIdx.x; i < capacity; i += blockDim.x) {
+        slots[i] = identity;
+        got[i] = 0;
+    }
     __syncthreads();
     for (glp_u64 e = first + threadIdx.x; e < end; e += blockDim.x) {
         const glp_u32 from = senders[e];
@@ -108,25 +103,36 @@ glp_edge_edges(const glp_edge_params params, const glp_edge_view view, const glp
         const auto sent = glp_edge_edge(params, view, from, to, values[from], weight);
         if (!sent._0) continue;
         const glp_u32 local = to - base;
-        glp_edge_atomic_combine(op, local < capacity ? &slots[local] : &combined[to], sent._1);
+        if (local < capacity) {
+            glp_edge_atomic_combine(op, &slots[local], sent._1);
+            atomicOr(&got[local], 1u);
+        } else {
+            glp_edge_atomic_combine(op, &combined[to], sent._1);
+            if (received_at) received_at[to] = stamp;
+        }
     }
     __syncthreads();
     for (glp_u32 i = threadIdx.x; i < capacity; i += blockDim.x) {
-        const glp_edge_message m = slots[i];
-        if (!glp_edge_same_bits(m, identity)) glp_edge_atomic_combine(op, &combined[base + i], m);
+        if (!got[i]) continue;
+        glp_edge_atomic_combine(op, &combined[base + i], slots[i]);
+        if (received_at) received_at[base + i] = stamp;
     }
 }
 
 // Every vertex's new value from its combined messages (the identity when none came): apply,
 // then whether it changed (counted into *changed, zeroed by the host; a frontier's next
 // active vertices); the combined messages go back to the identity for the next iteration.
+// With a frontier, a vertex no message reached in this iteration keeps its value.
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_apply_values(const glp_edge_params params, const glp_edge_view view,
                                                  glp_edge_value* values, glp_edge_message* combined,
-                                                 unsigned char* active, const glp_u32 op, glp_u64* changed) {
+                                                 unsigned char* active, const glp_u32* received_at,
+                                                 const glp_u32 stamp, const glp_u32 op, glp_u64* changed) {
     const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
     const glp_u32 v = (glp_u32)i;
     bool did = false;
-    if (i < view.num_vertices) {
+    if (i < view.num_vertices && received_at && received_at[v] != stamp) {
+        active[v] = 0;  // a frontier program's vertex without messages keeps its value
+    } else if (i < view.num_vertices) {
         const glp_edge_value old = values[v];
         const glp_edge_message c = combined[v];
         const glp_edge_value next = glp_edge_apply(params, view, v, old, c);

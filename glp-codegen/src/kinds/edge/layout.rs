@@ -48,3 +48,46 @@ pub fn view_cuda() -> String {
         .fill(&[("CONSTANTS", &constants_cuda()), ("VIEW_STRUCT", &EdgeViewArgs::c_definition())])
         .unwrap_or_else(|e| panic!("the view header's slots are the layout's: {e}"))
 }
+
+crate::c_struct! {
+    /// The frontier engine's state on the GPU (`frontier_kernels.cu`), passed by value to its
+    /// kernels. Device pointers are addresses, 0 for null; vertex arrays hold one entry per
+    /// vertex.
+    pub struct FrontierArgs => "glp_frontier_state" {
+        /// the vertex values
+        values: u64 => "glp_edge_value*",
+        /// combined messages (push), at the combine's identity between iterations
+        combined: u64 => "glp_edge_message*",
+        /// a pull's new values, copied into `values` by the commit
+        staged: u64 => "glp_edge_value*",
+        /// whether each vertex sends a message, when `edge` reads only its sender (pull)
+        sending: u64 => "unsigned char*",
+        /// the message of each vertex that sends one (pull)
+        messages: u64 => "glp_edge_message*",
+        /// iteration + 1 of each vertex's last change (0: never)
+        changed_at: u64 => "glp_u32*",
+        /// iteration + 1 of each vertex's last message (push)
+        received_at: u64 => "glp_u32*",
+        /// the vertices that received a message in this push
+        touched: u64 => "glp_u32*",
+        /// the vertices this iteration changed: the next frontier
+        queue_out: u64 => "glp_u32*",
+        /// receivers whose pull rows are long (a warp each)
+        big: u64 => "glp_u32*",
+        /// chunks of long push rows, `vertex << 32 | chunk`
+        chunks: u64 => "glp_u64*",
+        /// the counters (kinds::edge::frontier_counters), the loop fault at 1 and 2
+        counters: u64 => "glp_u64*",
+        /// offsets of the push CSRs (b: 0 for none), for the next frontier's edge count
+        push_offsets_a: u64 => "const glp_u64*",
+        push_offsets_b: u64 => "const glp_u64*",
+        /// the program's combine
+        op: u32 => "glp_u32",
+        /// GLP_FRONTIER_FRONTIER | GLP_FRONTIER_RECEIVER | GLP_FRONTIER_SETTLED
+        flags: u32 => "glp_u32",
+        /// iteration + 1
+        stamp: u32 => "glp_u32",
+        /// keeps the struct's size a multiple of 8
+        reserved: u32 => "glp_u32",
+    }
+}

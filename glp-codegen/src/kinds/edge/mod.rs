@@ -30,12 +30,13 @@ mod tests;
 pub use expand::expand_attribute;
 pub use spec::{
     is_idempotent, AGGREGATE, APPLY, BOTH, CHANGED, COMBINE, DEFAULT_HOOKS, DIRECTION, EDGE, EDGE_KIND, FRONTIER, IN,
-    INIT, ITERATIONS, MAX, MESSAGE, MIN, NO_SOURCE, OUT, SUM, VALUE, WEIGHTED,
+    INIT, ITERATIONS, MAX, MESSAGE, MIN, NO_SOURCE, OUT, RECEIVER_FEATURE, SETTLED, SETTLED_FEATURE, SUM, VALUE,
+    WEIGHTED,
 };
 
 use crate::diag::Diagnostics;
 use crate::frontend::FieldDecl;
-use crate::ir::{Program, Type};
+use crate::ir::{ExprKind, Program, Role, Type};
 use crate::program::source::SourceError;
 use std::collections::BTreeSet;
 
@@ -44,8 +45,9 @@ use std::collections::BTreeSet;
 pub struct EdgeIr {
     pub program: Program,
     /// The facilities ([`crate::program::kind::IntrinsicSpec::feature`]) the hooks use:
-    /// `aggregate` (engines then sum `aggregate` over the vertices before each iteration) and
-    /// `source` (a run needs a source vertex).
+    /// `aggregate` (engines then sum `aggregate` over the vertices before each iteration),
+    /// `source` (a run needs a source vertex), [`RECEIVER_FEATURE`] (`edge` reads its
+    /// receiver or the weight) and [`SETTLED_FEATURE`] (the program writes `settled`).
     pub features: BTreeSet<&'static str>,
 }
 
@@ -62,8 +64,7 @@ pub fn compile_source(source: &str) -> Result<EdgeIr, SourceError> {
 
 impl EdgeIr {
     pub fn new(program: Program) -> Self {
-        let features = crate::program::features::used(&EDGE_KIND, &program);
-        EdgeIr { program, features }
+        EdgeIr { features: features(&program), program }
     }
 
     /// The program's vertex value type (`type Value`).
@@ -83,6 +84,33 @@ impl EdgeIr {
     }
 }
 
+/// The facilities `program` uses (see [`EdgeIr::features`]).
+pub fn features(program: &Program) -> BTreeSet<&'static str> {
+    let mut features = crate::program::features::used(&EDGE_KIND, program);
+    if edge_reads_receiver(program) {
+        features.insert(RECEIVER_FEATURE);
+    }
+    if crate::program::features::writes_hook(program, SETTLED) {
+        features.insert(SETTLED_FEATURE);
+    }
+    features
+}
+
+/// Whether `program`'s `edge` hook reads its `to` or `weight` argument (arguments 2 and 4; a
+/// hook it calls gets them only as arguments, which this sees): if not, its message depends
+/// on the sender alone.
+fn edge_reads_receiver(program: &Program) -> bool {
+    let Some(edge) = program.functions.iter().find(|f| f.role == Role::Hook(EDGE)) else { return true };
+    let receiver_args: Vec<_> = [2, 4].iter().filter_map(|&i| edge.params.get(i).copied()).collect();
+    let mut reads = false;
+    crate::visit::walk_block(&edge.body, &mut |e| {
+        if let ExprKind::Local(local) = e.kind {
+            reads |= receiver_args.contains(&local);
+        }
+    });
+    reads
+}
+
 /// A complete translation unit of `device_functions` (an edge program's emitted hooks): the
 /// prelude, the view with the combine's atomics, and the hooks.
 pub fn hooks_source(device_functions: &str) -> String {
@@ -93,9 +121,69 @@ pub fn hooks_source(device_functions: &str) -> String {
 /// kernels (`engine_kernels.cu`: initial values, the `aggregate` sum, edge blocks combining
 /// in shared memory and flushing with the program's combine, apply).
 pub fn engine_source(device_functions: &str) -> String {
-    let constants =
+    let mut constants =
         format!("#define GLP_EDGE_THREADS {ENGINE_THREADS}u\n#define GLP_EDGE_BLOCK_EDGES {BLOCK_EDGES}u\n");
-    [&hooks_source(device_functions), constants.as_str(), ENGINE_KERNELS].join("\n")
+    for (name, value) in frontier::CONSTANTS {
+        constants.push_str(&format!("#define GLP_FRONTIER_{name} {value}u\n"));
+    }
+    let state = layout::FrontierArgs::c_definition();
+    [&hooks_source(device_functions), constants.as_str(), ENGINE_KERNELS, &state, FRONTIER_KERNELS].join("\n")
+}
+
+/// The frontier engine's constants, shared by its kernels (`#define GLP_FRONTIER_<NAME>`,
+/// [`frontier::CONSTANTS`]) and the host.
+pub mod frontier {
+    /// Push rows longer than this are split into chunks, a warp each.
+    pub const SMALL_ROW: u64 = 256;
+    /// Edges per chunk of a long push row.
+    pub const CHUNK: u64 = 256;
+    /// Pull rows longer than this take a warp each (a thread each up to it).
+    pub const PULL_SMALL: u64 = 32;
+
+    /// `flags`: the program has a frontier.
+    pub const FRONTIER: u32 = 1;
+    /// `flags`: `edge` reads its receiver or the weight (else a sender's message is computed
+    /// once).
+    pub const RECEIVER: u32 = 2;
+    /// `flags`: the program writes `settled`.
+    pub const SETTLED: u32 = 4;
+
+    /// Counters (`glp_frontier_state::counters`): the vertices the iteration changed (the
+    /// next frontier); 1 and 2 hold a hook's loop fault, as the view's `fault` points there.
+    pub const CHANGED: usize = 0;
+    /// The edges the next frontier pushes along.
+    pub const NEXT_EDGES: usize = 3;
+    /// The receivers of a push.
+    pub const TOUCHED: usize = 4;
+    /// The chunks of long rows of the first push CSR, and of the second.
+    pub const CHUNKS_A: usize = 5;
+    pub const CHUNKS_B: usize = 6;
+    /// The receivers whose pull rows are long.
+    pub const BIG: usize = 7;
+    /// The vertices that send a message (before a pull), and the edges they push along.
+    pub const SENDERS: usize = 8;
+    pub const SENDER_EDGES: usize = 9;
+    /// The number of counters.
+    pub const COUNTERS: usize = 10;
+
+    /// What the kernels see, by name.
+    pub const CONSTANTS: [(&str, u64); 15] = [
+        ("SMALL_ROW", SMALL_ROW),
+        ("CHUNK", CHUNK),
+        ("PULL_SMALL", PULL_SMALL),
+        ("FRONTIER", FRONTIER as u64),
+        ("RECEIVER", RECEIVER as u64),
+        ("SETTLED", SETTLED as u64),
+        ("CHANGED", CHANGED as u64),
+        ("NEXT_EDGES", NEXT_EDGES as u64),
+        ("TOUCHED", TOUCHED as u64),
+        ("CHUNKS_A", CHUNKS_A as u64),
+        ("CHUNKS_B", CHUNKS_B as u64),
+        ("BIG", BIG as u64),
+        ("SENDERS", SENDERS as u64),
+        ("SENDER_EDGES", SENDER_EDGES as u64),
+        ("COUNTERS", COUNTERS as u64),
+    ];
 }
 
 /// Threads per block of every engine kernel (a multiple of 32).
@@ -109,6 +197,9 @@ pub const BLOCK_EDGES: u32 = 4 * ENGINE_THREADS;
 /// names).
 const ENGINE_KERNELS: &str = include_str!("engine_kernels.cu");
 
+/// The frontier engine's kernels (after [`layout::FrontierArgs`]'s C definition).
+const FRONTIER_KERNELS: &str = include_str!("frontier_kernels.cu");
+
 /// The names of the engine's kernels, as `engine_kernels.cu` defines them.
 pub mod kernels {
     /// Every vertex's `init` value; combined messages at the identity; every vertex active.
@@ -119,5 +210,31 @@ pub mod kernels {
     pub const EDGES: &str = "glp_edge_edges";
     /// Every vertex's `apply`, `changed` counted.
     pub const APPLY_VALUES: &str = "glp_edge_apply_values";
-    pub const ALL: [&str; 4] = [INIT_VALUES, AGGREGATE_VALUES, EDGES, APPLY_VALUES];
+    /// Frontier engine: a push over the frontier's rows (long rows listed in chunks).
+    pub const PUSH: &str = "glp_frontier_push";
+    /// Frontier engine: a warp per chunk of a long push row.
+    pub const PUSH_CHUNKS: &str = "glp_frontier_push_chunks";
+    /// Frontier engine: `apply` on the vertices a push reached.
+    pub const APPLY_TOUCHED: &str = "glp_frontier_apply_touched";
+    /// Frontier engine: each active sender's message, once, before a pull.
+    pub const SEND: &str = "glp_frontier_send";
+    /// Frontier engine: a pull, a thread per receiver (long rows listed).
+    pub const PULL: &str = "glp_frontier_pull";
+    /// Frontier engine: a warp per receiver with a long pull row.
+    pub const PULL_ROWS: &str = "glp_frontier_pull_rows";
+    /// Frontier engine: a pull's new values written.
+    pub const COMMIT: &str = "glp_frontier_commit";
+    pub const ALL: [&str; 11] = [
+        INIT_VALUES,
+        AGGREGATE_VALUES,
+        EDGES,
+        APPLY_VALUES,
+        PUSH,
+        PUSH_CHUNKS,
+        APPLY_TOUCHED,
+        SEND,
+        PULL,
+        PULL_ROWS,
+        COMMIT,
+    ];
 }

@@ -19,10 +19,19 @@ pub const EDGE: usize = 6;
 pub const APPLY: usize = 7;
 pub const CHANGED: usize = 8;
 pub const AGGREGATE: usize = 9;
+pub const SETTLED: usize = 10;
 
 /// Declared type indices, in [`EDGE_KIND`]'s order.
 pub const VALUE: usize = 0;
 pub const MESSAGE: usize = 1;
+
+/// The facility of an `edge` hook that reads its receiver (`to`) or the edge's weight: without
+/// it, a sender's message is the same on each of its edges, and an engine computes it once
+/// per sender (a sender that sends none skips its edges unread).
+pub const RECEIVER_FEATURE: &str = "receiver";
+/// The facility of a program that writes `settled`: the frontier engine skips receivers
+/// whose value is settled and stops pulling a receiver's messages once it settles.
+pub const SETTLED_FEATURE: &str = "settled";
 
 /// The hooks that receive the view.
 const VIEW_HOOKS: &[usize] = &[INIT, EDGE, APPLY, AGGREGATE];
@@ -121,7 +130,7 @@ pub static EDGE_KIND: KindSpec = KindSpec {
         schedule(
             "frontier",
             Bool,
-            "whether an iteration processes only the edges out of the vertices that changed in the previous one; default: false",
+            "whether an iteration processes only the edges out of the vertices that changed in the previous one, a vertex that receives no message keeping its value; default: false",
         ),
         schedule(
             "iterations",
@@ -180,6 +189,18 @@ pub static EDGE_KIND: KindSpec = KindSpec {
             resumable: false,
             doc: "v's share of the sum `view.aggregated()` gives `apply`, summed over every vertex before each iteration; default: 0",
         },
+        HookSpec {
+            name: "settled",
+            args: &[("value", VALUE_ARG)],
+            ret: HookRet::Scalar(Bool),
+            vertex_arg: None,
+            neutral: &[Neutral::Zero],
+            resumable: false,
+            doc: "whether a vertex whose value is `value` is settled: no later message changes it, and the first message \
+                  that settles a vertex settles it as all of that iteration's messages would (BFS: a reached vertex); \
+                  the frontier engine then skips settled receivers and stops pulling a receiver's messages once it \
+                  settles; default: false",
+        },
     ],
     intrinsics: &[
         method("num_vertices", &[], U32, VIEW_HOOKS, None, "the number of vertices"),
@@ -220,5 +241,6 @@ impl EdgeProgram for Defaults {
     fn weighted(&self) -> bool { false }
     fn changed(&self, old: Self::Value, new: Self::Value) -> bool { old != new }
     fn aggregate(&self, view: &EdgeView<'_>, v: VertexId, value: Self::Value) -> f64 { 0.0 }
+    fn settled(&self, value: Self::Value) -> bool { false }
 }
 "#;

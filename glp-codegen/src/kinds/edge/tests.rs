@@ -141,3 +141,19 @@ fn an_impl_that_writes_its_own_identity_is_refused_at_the_method() {
     assert_eq!(out.matches("fn identity").count(), 1, "{out}");
     assert!(!out.contains("CompiledEdgeProgram"), "{out}");
 }
+
+/// `receiver`: whether `edge` reads its receiver or the weight; `settled`: whether the program writes `settled`.
+#[test]
+fn the_features_say_whether_edge_reads_its_receiver_and_whether_settled_is_written() {
+    let reads_weight = compile_source(RESIDUAL).unwrap();
+    assert!(reads_weight.features.contains(RECEIVER_FEATURE));
+    assert!(!reads_weight.features.contains(SETTLED_FEATURE));
+
+    let sender_only = RESIDUAL.replace("value.1 * weight", "value.1 * 0.5");
+    let sender_only = compile_source(&sender_only).unwrap();
+    assert!(!sender_only.features.contains(RECEIVER_FEATURE), "{:?}", sender_only.features);
+
+    let settles = RESIDUAL
+        .replace("    fn apply(", "    fn settled(&self, value: (f64, f64)) -> bool { value.1 == 0.0 }\n    fn apply(");
+    assert!(compile_source(&settles).unwrap().features.contains(SETTLED_FEATURE));
+}

@@ -71,3 +71,24 @@ __device__ __forceinline__ void glp_edge_atomic_combine(glp_u32 op, double* slot
         old = seen;
     }
 }
+
+// Two messages combined by the program's combine, in registers (the engines' reductions), as
+// the atomics above and the CPU engine's `Combinable` combine them.
+__device__ __forceinline__ glp_u32 glp_edge_combine(glp_u32 op, glp_u32 a, glp_u32 b) {
+    return op == GLP_EDGE_MIN ? min(a, b) : op == GLP_EDGE_MAX ? max(a, b) : a + b;
+}
+__device__ __forceinline__ glp_i32 glp_edge_combine(glp_u32 op, glp_i32 a, glp_i32 b) {
+    return op == GLP_EDGE_MIN ? min(a, b) : op == GLP_EDGE_MAX ? max(a, b) : (glp_i32)((glp_u32)a + (glp_u32)b);
+}
+__device__ __forceinline__ glp_u64 glp_edge_combine(glp_u32 op, glp_u64 a, glp_u64 b) {
+    return op == GLP_EDGE_MIN ? min(a, b) : op == GLP_EDGE_MAX ? max(a, b) : a + b;
+}
+__device__ __forceinline__ glp_i64 glp_edge_combine(glp_u32 op, glp_i64 a, glp_i64 b) {
+    return op == GLP_EDGE_MIN ? min(a, b) : op == GLP_EDGE_MAX ? max(a, b) : (glp_i64)((glp_u64)a + (glp_u64)b);
+}
+__device__ __forceinline__ float glp_edge_combine(glp_u32 op, float a, float b) {
+    return op == GLP_EDGE_MIN ? fminf(a, b) : op == GLP_EDGE_MAX ? fmaxf(a, b) : a + b;
+}
+__device__ __forceinline__ double glp_edge_combine(glp_u32 op, double a, double b) {
+    return op == GLP_EDGE_MIN ? fmin(a, b) : op == GLP_EDGE_MAX ? fmax(a, b) : a + b;
+}

@@ -1,0 +1,371 @@
+// The frontier engine's kernels, after the edge-centric engine's (whose init and aggregate
+// kernels it shares) and the run's state `glp_frontier_state` (kinds::edge::layout::FrontierArgs). The graph is a CSR per way that
+// values travel: push rows list a sender's receivers, pull rows a receiver's senders. An
+// iteration is either
+//   push (a sparse frontier): glp_frontier_push over the frontier's rows, rows longer than
+//        GLP_FRONTIER_SMALL_ROW split into chunks for glp_frontier_push_chunks; messages
+//        combined into `combined` with the program's atomics, each receiver listed once in
+//        `touched` (its `received_at` stamp); then glp_frontier_apply_touched;
+//   pull (a dense frontier, and every iteration of a program without one):
+//        [glp_frontier_send: every active sender's message, once, when `edge` reads only its
+//        sender: `sending` flags and `messages`]; glp_frontier_pull, a thread per receiver, rows longer than
+//        GLP_FRONTIER_PULL_SMALL listed for glp_frontier_pull_rows, a warp per receiver; new
+//        values into `staged`; then glp_frontier_commit.
+// Both end with the changed vertices in `queue_out` (the next frontier), their `changed_at`
+// stamp (iteration + 1: a sender is active in iteration i when its stamp is i, so that every
+// vertex is active in iteration 0) and the counters the host reads to choose the next
+// iteration's direction. Kernels over a count the device holds stride over it a warp at a time.
+
+#define GLP_FULL_WARP 0xFFFFFFFFu
+
+// Appends `v` where `take` to list[*count ...]: one atomicAdd per warp. Every lane calls it.
+__device__ __forceinline__ void glp_frontier_append(glp_u32* list, glp_u64* count, bool take, glp_u32 v) {
+    const unsigned ballot = __ballot_sync(GLP_FULL_WARP, take);
+    if (ballot == 0u) return;
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned leader = __ffs(ballot) - 1u;
+    glp_u64 base = 0;
+    if (lane == leader) base = atomicAdd((unsigned long long*)count, (unsigned long long)__popc(ballot));
+    base = __shfl_sync(GLP_FULL_WARP, base, leader);
+    if (take) list[base + __popc(ballot & ((1u << lane) - 1u))] = v;
+}
+
+// Adds every lane's `x` to *total: one atomicAdd per warp. Every lane calls it.
+__device__ __forceinline__ void glp_frontier_add(glp_u64* total, glp_u64 x) {
+    for (int offset = 16; offset > 0; offset >>= 1) x += __shfl_down_sync(GLP_FULL_WARP, x, offset);
+    if ((threadIdx.x & 31u) == 0u && x != 0ull) atomicAdd((unsigned long long*)total, (unsigned long long)x);
+}
+
+// The edges `v` pushes along in an iteration: its rows of the push CSRs (0 in a run that
+// never pushes).
+__device__ __forceinline__ glp_u64 glp_frontier_push_degree(const glp_frontier_state& s, glp_u32 v) {
+    if (!s.push_offsets_a) return 0;
+    glp_u64 d = s.push_offsets_a[v + 1] - s.push_offsets_a[v];
+    if (s.push_offsets_b) d += s.push_offsets_b[v + 1] - s.push_offsets_b[v];
+    return d;
+}
+
+// The warp-uniform start of a thread's strided loop over a count the device holds, and the
+// stride (every lane of a warp takes the same trips, as glp_frontier_append needs).
+__device__ __forceinline__ glp_u64 glp_frontier_warp_first() {
+    return (glp_u64)blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
+}
+__device__ __forceinline__ glp_u64 glp_frontier_stride() { return (glp_u64)gridDim.x * blockDim.x; }
+
+// A message delivered to `to` where `has`: combined with the program's atomic, and `to` listed
+// in `touched` by the first message of the iteration. Every lane calls it.
+__device__ __forceinline__ void glp_frontier_deliver(const glp_frontier_state& s, bool has, glp_u32 to,
+                                                     glp_edge_message m) {
+    bool first = false;
+    if (has) {
+        glp_edge_atomic_combine(s.op, &s.combined[to], m);
+        first = s.received_at[to] != s.stamp && atomicExch(&s.received_at[to], s.stamp) != s.stamp;
+    }
+    glp_frontier_append(s.touched, &s.counters[GLP_FRONTIER_TOUCHED], first, to);
+}
+
+// The message of edge `e` (sender `u`, receiver `to`) where the sender sends one: the
+// sender's own when `edge` reads only its sender (`sender_send`, `sender_message`).
+__device__ __forceinline__ bool glp_frontier_message(const glp_edge_params& params, const glp_edge_view& view,
+                                                     const glp_frontier_state& s, glp_u32 u, glp_u32 to,
+                                                     const float* __restrict__ weights, glp_u64 e,
+                                                     glp_edge_message& m) {
+    if (!(s.flags & GLP_FRONTIER_RECEIVER)) return true;  // m is the sender's message
+    const auto sent = glp_edge_edge(params, view, u, to, s.values[u], weights ? (double)weights[e] : 1.0);
+    m = sent._1;
+    return sent._0;
+}
+
+// Push: the rows of the frontier's vertices (`frontier[0..count)`, or every vertex when null)
+// in one CSR. A warp takes 32 vertices and shares their edges among its lanes (a scan of the
+// degrees, each lane finding its edge's row by binary search over the lanes); a row longer
+// than GLP_FRONTIER_SMALL_ROW is listed in chunks of GLP_FRONTIER_CHUNK edges instead.
+extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
+glp_frontier_push(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s,
+                  const glp_u64* __restrict__ offsets, const glp_u32* __restrict__ targets,
+                  const float* __restrict__ weights, const glp_u32* __restrict__ frontier, const glp_u64 count,
+                  glp_u64* chunk_count) {
+    const unsigned lane = threadIdx.x & 31u;
+    for (glp_u64 first = glp_frontier_warp_first(); first < count; first += glp_frontier_stride()) {
+        const glp_u64 i = first + lane;
+        glp_u32 u = 0;
+        glp_u64 begin = 0, degree = 0;
+        glp_edge_message m = glp_edge_identity(s.op, glp_edge_message{});
+        if (i < count) {
+            u = frontier ? frontier[i] : (glp_u32)i;
+            begin = offsets[u];
+            degree = offsets[u + 1] - begin;
+            if (!(s.flags & GLP_FRONTIER_RECEIVER) && degree > 0) {
+                const auto sent = glp_edge_edge(params, view, u, u, s.values[u], 1.0);
+                m = sent._1;
+                if (!sent._0) degree = 0;
+            }
+            if (degree > GLP_FRONTIER_SMALL_ROW) {
+                const glp_u64 chunks = (degree + GLP_FRONTIER_CHUNK - 1) / GLP_FRONTIER_CHUNK;
+                const glp_u64 at = atomicAdd((unsigned long long*)chunk_count, (unsigned long long)chunks);
+                for (glp_u64 c = 0; c < chunks; ++c) s.chunks[at + c] = ((glp_u64)u << 32) | c;
+                degree = 0;
+            }
+        }
+        const glp_u32 own = (glp_u32)degree;
+        glp_u32 inclusive = own;
+        for (unsigned offset = 1; offset < 32; offset <<= 1) {
+            const glp_u32 before = __shfl_up_sync(GLP_FULL_WARP, inclusive, offset);
+            if (lane >= offset) inclusive += before;
+        }
+        const glp_u32 total = __shfl_sync(GLP_FULL_WARP, inclusive, 31);
+        for (glp_u32 base = 0; base < total; base += 32) {
+            const glp_u32 k = base + lane;
+            // The row of edge k: the lanes whose inclusive sums are <= k come before it.
+            unsigned owner = 0;
+            for (unsigned step = 16; step > 0; step >>= 1) {
+                if (__shfl_sync(GLP_FULL_WARP, inclusive, owner + step - 1) <= k) owner += step;
+            }
+            const glp_u32 start = __shfl_sync(GLP_FULL_WARP, inclusive - own, owner);
+            const glp_u64 row = __shfl_sync(GLP_FULL_WARP, begin, owner);
+            const glp_u32 from = __shfl_sync(GLP_FULL_WARP, u, owner);
+            glp_edge_message message = __shfl_sync(GLP_FULL_WARP, m, owner);
+            bool has = false;
+            glp_u32 to = 0;
+            if (k < total) {
+                const glp_u64 e = row + (k - start);
+                to = targets[e];
+                has = glp_frontier_message(params, view, s, from, to, weights, e, message);
+            }
+            glp_frontier_deliver(s, has, to, message);
+        }
+    }
+}
+
+// Push, long rows: a warp per chunk of GLP_FRONTIER_CHUNK edges of one row (entries
+// `vertex << 32 | chunk`, *chunk_count of them).
+extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
+glp_frontier_push_chunks(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s,
+                         const glp_u64* __restrict__ offsets, const glp_u32* __restrict__ targets,
+                         const float* __restrict__ weights, const glp_u64* chunk_count) {
+    const unsigned lane = threadIdx.x & 31u;
+    const glp_u64 count = *chunk_count;
+    const glp_u64 warps = glp_frontier_stride() >> 5;
+    for (glp_u64 c = glp_frontier_warp_first() >> 5; c < count; c += warps) {
+        const glp_u64 entry = s.chunks[c];
+        const glp_u32 u = (glp_u32)(entry >> 32);
+        const glp_u64 begin = offsets[u] + (entry & 0xFFFFFFFFull) * GLP_FRONTIER_CHUNK;
+        const glp_u64 row_end = offsets[u + 1];
+        const glp_u64 end = begin + GLP_FRONTIER_CHUNK < row_end ? begin + GLP_FRONTIER_CHUNK : row_end;
+        glp_edge_message m = glp_edge_identity(s.op, glp_edge_message{});
+        if (!(s.flags & GLP_FRONTIER_RECEIVER)) m = glp_edge_edge(params, view, u, u, s.values[u], 1.0)._1;
+        for (glp_u64 e0 = begin; e0 < end; e0 += 32) {
+            const glp_u64 e = e0 + lane;
+            bool has = false;
+            glp_u32 to = 0;
+            glp_edge_message message = m;
+            if (e < end) {
+                to = targets[e];
+                has = glp_frontier_message(params, view, s, u, to, weights, e, message);
+            }
+            glp_frontier_deliver(s, has, to, message);
+        }
+    }
+}
+
+// After a push: every touched vertex's `apply` (its combined messages back to the identity);
+// the changed ones get their new value and stamp and join the next frontier.
+extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
+glp_frontier_apply_touched(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s) {
+    const unsigned lane = threadIdx.x & 31u;
+    const glp_u64 count = s.counters[GLP_FRONTIER_TOUCHED];
+    for (glp_u64 first = glp_frontier_warp_first(); first < count; first += glp_frontier_stride()) {
+        const glp_u64 i = first + lane;
+        bool did = false;
+        glp_u32 v = 0;
+        glp_u64 degree = 0;
+        if (i < count) {
+            v = s.touched[i];
+            const glp_edge_value old = s.values[v];
+            const glp_edge_message c = s.combined[v];
+            s.combined[v] = glp_edge_identity(s.op, c);
+            const glp_edge_value next = glp_edge_apply(params, view, v, old, c);
+            did = glp_edge_changed(params, old, next);
+            if (did) {
+                s.values[v] = next;
+                s.changed_at[v] = s.stamp;
+                degree = glp_frontier_push_degree(s, v);
+            }
+        }
+        glp_frontier_append(s.queue_out, &s.counters[GLP_FRONTIER_CHANGED], did, v);
+        glp_frontier_add(&s.counters[GLP_FRONTIER_NEXT_EDGES], degree);
+    }
+}
+
+// Before a pull, when `edge` reads only its sender: every vertex's message, once (none from an
+// inactive vertex), and the count of senders and of the edges they push along.
+extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
+glp_frontier_send(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s) {
+    const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    bool send = false;
+    glp_u64 degree = 0;
+    if (i < view.num_vertices) {
+        const glp_u32 u = (glp_u32)i;
+        if (!(s.flags & GLP_FRONTIER_FRONTIER) || s.changed_at[u] == view.iteration) {
+            const auto sent = glp_edge_edge(params, view, u, u, s.values[u], 1.0);
+            send = sent._0;
+            if (send) s.messages[u] = sent._1;
+        }
+        s.sending[u] = send ? 1 : 0;
+        if (send) degree = glp_frontier_push_degree(s, u);
+    }
+    const unsigned ballot = __ballot_sync(GLP_FULL_WARP, send);
+    if ((threadIdx.x & 31u) == 0u && ballot != 0u) {
+        atomicAdd((unsigned long long*)&s.counters[GLP_FRONTIER_SENDERS], (unsigned long long)__popc(ballot));
+    }
+    glp_frontier_add(&s.counters[GLP_FRONTIER_SENDER_EDGES], degree);
+}
+
+// A receiver's messages combined so far.
+struct glp_frontier_acc {
+    glp_edge_message message;
+    bool got;
+};
+
+// Takes the message of sender `u` (edge `e` of a pull row) into `acc`, if it sends one.
+__device__ __forceinline__ void glp_frontier_take(const glp_edge_params& params, const glp_edge_view& view,
+                                                  const glp_frontier_state& s, glp_u32 v, glp_u32 u,
+                                                  const float* __restrict__ weights, glp_u64 e,
+                                                  glp_frontier_acc& acc) {
+    glp_edge_message m;
+    if (!(s.flags & GLP_FRONTIER_RECEIVER)) {
+        if (!s.sending[u]) return;  // a byte per vertex: mostly cached
+        m = s.messages[u];
+    } else {
+        if ((s.flags & GLP_FRONTIER_FRONTIER) && s.changed_at[u] != view.iteration) return;
+        const auto sent = glp_edge_edge(params, view, u, v, s.values[u], weights ? (double)weights[e] : 1.0);
+        if (!sent._0) return;
+        m = sent._1;
+    }
+    acc.message = acc.got ? glp_edge_combine(s.op, acc.message, m) : m;
+    acc.got = true;
+}
+
+// Whether `acc` settles a receiver whose value is `old` (never without `settled`).
+__device__ __forceinline__ bool glp_frontier_settles(const glp_edge_params& params, const glp_edge_view& view,
+                                                     const glp_frontier_state& s, glp_u32 v,
+                                                     const glp_edge_value& old, const glp_frontier_acc& acc) {
+    return (s.flags & GLP_FRONTIER_SETTLED) && acc.got &&
+           glp_edge_settled(params, glp_edge_apply(params, view, v, old, acc.message));
+}
+
+// A receiver's new value into `staged` when it changed (a frontier program's receiver without
+// messages keeps its value); whether it changed.
+__device__ __forceinline__ bool glp_frontier_finish(const glp_edge_params& params, const glp_edge_view& view,
+                                                    const glp_frontier_state& s, glp_u32 v,
+                                                    const glp_edge_value& old, const glp_frontier_acc& acc) {
+    if ((s.flags & GLP_FRONTIER_FRONTIER) && !acc.got) return false;
+    const glp_edge_message c = acc.got ? acc.message : glp_edge_identity(s.op, acc.message);
+    const glp_edge_value next = glp_edge_apply(params, view, v, old, c);
+    if (!glp_edge_changed(params, old, next)) return false;
+    s.staged[v] = next;
+    return true;
+}
+
+// Pull: a thread per receiver over its rows of the pull CSRs (a, then b when not null), in
+// row order as the CPU engine; settled receivers skipped, and a receiver stops at the message
+// that settles it; receivers with more than GLP_FRONTIER_PULL_SMALL edges listed in `big`.
+extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
+glp_frontier_pull(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s,
+                  const glp_u64* __restrict__ offsets_a, const glp_u32* __restrict__ senders_a,
+                  const float* __restrict__ weights_a, const glp_u64* __restrict__ offsets_b,
+                  const glp_u32* __restrict__ senders_b, const float* __restrict__ weights_b) {
+    const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    const glp_u32 v = (glp_u32)i;
+    bool did = false, big = false;
+    if (i < view.num_vertices) {
+        const glp_edge_value old = s.values[v];
+        if (!((s.flags & GLP_FRONTIER_SETTLED) && glp_edge_settled(params, old))) {
+            const glp_u64 a0 = offsets_a[v], a1 = offsets_a[v + 1];
+            const glp_u64 b0 = offsets_b ? offsets_b[v] : 0, b1 = offsets_b ? offsets_b[v + 1] : 0;
+            big = (a1 - a0) + (b1 - b0) > GLP_FRONTIER_PULL_SMALL;
+            if (!big) {
+                glp_frontier_acc acc{glp_edge_identity(s.op, glp_edge_message{}), false};
+                bool settled = false;
+                for (glp_u64 e = a0; e < a1 && !settled; ++e) {
+                    glp_frontier_take(params, view, s, v, senders_a[e], weights_a, e, acc);
+                    settled = glp_frontier_settles(params, view, s, v, old, acc);
+                }
+                for (glp_u64 e = b0; e < b1 && !settled; ++e) {
+                    glp_frontier_take(params, view, s, v, senders_b[e], weights_b, e, acc);
+                    settled = glp_frontier_settles(params, view, s, v, old, acc);
+                }
+                did = glp_frontier_finish(params, view, s, v, old, acc);
+            }
+        }
+    }
+    glp_frontier_append(s.big, &s.counters[GLP_FRONTIER_BIG], big, v);
+    glp_frontier_append(s.queue_out, &s.counters[GLP_FRONTIER_CHANGED], did, v);
+}
+
+// `acc` combined over the warp's lanes (every lane gets the result: a butterfly, so that
+// sums are the same on every lane).
+__device__ __forceinline__ glp_frontier_acc glp_frontier_warp_combine(glp_u32 op, glp_frontier_acc acc) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        const glp_edge_message m = __shfl_xor_sync(GLP_FULL_WARP, acc.message, offset);
+        const bool got = __shfl_xor_sync(GLP_FULL_WARP, acc.got ? 1 : 0, offset) != 0;
+        if (got) {
+            acc.message = acc.got ? glp_edge_combine(op, acc.message, m) : m;
+            acc.got = true;
+        }
+    }
+    return acc;
+}
+
+// Pull, long rows: a warp per receiver listed in `big`, its lanes striding its rows (a, then
+// b), combined over the warp; a settling receiver stops after the 32 edges that settle it.
+extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
+glp_frontier_pull_rows(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s,
+                       const glp_u64* __restrict__ offsets_a, const glp_u32* __restrict__ senders_a,
+                       const float* __restrict__ weights_a, const glp_u64* __restrict__ offsets_b,
+                       const glp_u32* __restrict__ senders_b, const float* __restrict__ weights_b) {
+    const unsigned lane = threadIdx.x & 31u;
+    const glp_u64 count = s.counters[GLP_FRONTIER_BIG];
+    const glp_u64 warps = glp_frontier_stride() >> 5;
+    for (glp_u64 c = glp_frontier_warp_first() >> 5; c < count; c += warps) {
+        const glp_u32 v = s.big[c];
+        const glp_edge_value old = s.values[v];
+        const glp_u64 a0 = offsets_a[v], da = offsets_a[v + 1] - a0;
+        const glp_u64 b0 = offsets_b ? offsets_b[v] : 0, db = offsets_b ? offsets_b[v + 1] - b0 : 0;
+        glp_frontier_acc acc{glp_edge_identity(s.op, glp_edge_message{}), false};
+        for (glp_u64 k0 = 0; k0 < da + db; k0 += 32) {
+            const glp_u64 k = k0 + lane;
+            if (k < da) {
+                glp_frontier_take(params, view, s, v, senders_a[a0 + k], weights_a, a0 + k, acc);
+            } else if (k < da + db) {
+                glp_frontier_take(params, view, s, v, senders_b[b0 + k - da], weights_b, b0 + k - da, acc);
+            }
+            if ((s.flags & GLP_FRONTIER_SETTLED) &&
+                glp_frontier_settles(params, view, s, v, old, glp_frontier_warp_combine(s.op, acc))) {
+                break;
+            }
+        }
+        acc = glp_frontier_warp_combine(s.op, acc);
+        if (lane == 0u && glp_frontier_finish(params, view, s, v, old, acc)) {
+            s.queue_out[atomicAdd((unsigned long long*)&s.counters[GLP_FRONTIER_CHANGED], 1ull)] = v;
+        }
+    }
+}
+
+// After a pull: the changed vertices' staged values and stamps, and the edges they push along.
+extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
+glp_frontier_commit(const glp_frontier_state s) {
+    const unsigned lane = threadIdx.x & 31u;
+    const glp_u64 count = s.counters[GLP_FRONTIER_CHANGED];
+    for (glp_u64 first = glp_frontier_warp_first(); first < count; first += glp_frontier_stride()) {
+        const glp_u64 i = first + lane;
+        glp_u64 degree = 0;
+        if (i < count) {
+            const glp_u32 v = s.queue_out[i];
+            s.values[v] = s.staged[v];
+            s.changed_at[v] = s.stamp;
+            degree = glp_frontier_push_degree(s, v);
+        }
+        glp_frontier_add(&s.counters[GLP_FRONTIER_NEXT_EDGES], degree);
+    }
+}

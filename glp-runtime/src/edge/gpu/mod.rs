@@ -1,0 +1,368 @@
+//! The GPU's engines for edge programs: the edge-centric engine (WolfGraph) and the frontier
+//! engine (push and pull on CSRs, the direction chosen per iteration), with the same
+//! iterations as the CPU engine.
+//!
+//! The program's hooks are fused with the engines' kernels (glp-codegen's
+//! `kinds::edge::engine_source`), compiled by NVRTC through the PTX cache. The graph is placed
+//! once ([`DeviceEdgeGraph`]) with the arrays the engines of a run read, then [`run_on`] runs
+//! a program with the [`Engine`] asked for:
+//!
+//! - [`edge_centric`]: every iteration processes every edge, in edge blocks that combine their
+//!   messages in shared memory and flush them in the same kernel;
+//! - [`frontier`]: an iteration pushes along the rows of the vertices that changed in the one
+//!   before (a sparse frontier) or lets every receiver pull from its rows (a dense frontier,
+//!   and every iteration of a program without one), as Beamer's direction-optimising BFS,
+//!   generalised to any program.
+//!
+//! Both share what this module holds: the run's values and status on the device, the initial
+//! values, the `aggregate` sum before an iteration, the loop fault check and the decoding of
+//! the values. Min and max combines give the CPU engine's values exactly (the combine's order
+//! does not matter); sums are added in another order than the CPU's row order and agree to
+//! rounding. Values come back as the interpreter's [`Value`]s (the program's declared value
+//! type, decoded from the C layout of `glp_edge_value`), whatever the program's Rust type.
+
+mod edge_centric;
+mod frontier;
+mod placed;
+
+pub use placed::DeviceEdgeGraph;
+
+use super::engine::{check, Schedule};
+use super::{CompiledEdgeProgram, EdgeConfig, EdgeGraph, EdgeOutcome, IterationReport, NO_SOURCE};
+use crate::device::{cache, param_block, DeviceBuffer, Gpu, KernelArg, KernelArgs, Module, Shape};
+use crate::error::{Error, Result};
+use glp_codegen::interp::{Tuple, Value};
+use glp_codegen::ir::{Scalar, ScalarValue, Type};
+use glp_codegen::kinds::edge::layout::{EdgeViewArgs, FrontierArgs};
+use glp_codegen::kinds::edge::{engine_source, kernels, EDGE_KIND, ENGINE_THREADS, MESSAGE, VALUE};
+use glp_codegen::loops::{decode_loop_fault, default_loop_budget};
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+// SAFETY: `EdgeViewArgs` and `FrontierArgs` are declared with glp-codegen's `c_struct!`,
+// which makes them `#[repr(C)]` and generates the kernels' `glp_edge_view` and
+// `glp_frontier_state` from the same tables, checking at compile time that they have no
+// padding and that every field is as wide as its C type (device pointers are `u64`
+// addresses): their layouts, byte for byte.
+unsafe impl KernelArg for EdgeViewArgs {}
+unsafe impl KernelArg for FrontierArgs {}
+
+/// Which GPU engine runs a program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The edge-centric engine: every edge every iteration.
+    Edge,
+    /// The frontier engine, push or pull chosen per iteration from the frontier's size.
+    Frontier,
+    /// The frontier engine, always pushing (only for programs with a frontier).
+    Push,
+    /// The frontier engine, always pulling.
+    Pull,
+    /// The frontier engine for programs with a frontier, the edge-centric one for the others.
+    #[default]
+    Auto,
+}
+
+impl Engine {
+    /// The engine that runs a program with (`frontier`) or without a frontier: [`Engine::Auto`]
+    /// resolved.
+    pub fn for_program(self, frontier: bool) -> Engine {
+        match (self, frontier) {
+            (Engine::Auto, true) => Engine::Frontier,
+            (Engine::Auto, false) => Engine::Edge,
+            (engine, _) => engine,
+        }
+    }
+
+    /// Whether the engine reads the edge-centric engine's arrays (receivers expanded).
+    pub(crate) fn edge_centric(self) -> bool {
+        matches!(self, Engine::Edge | Engine::Auto)
+    }
+
+    /// Whether the engine reads the frontier engine's push rows.
+    pub(crate) fn frontier(self) -> bool {
+        !matches!(self, Engine::Edge)
+    }
+}
+
+/// Runs `program` on `graph` on `gpu` with `engine`: the graph's edges placed on the device
+/// ([`DeviceEdgeGraph::upload`]), then [`run_on`], whose outcome and iteration time it
+/// returns.
+///
+/// Errors: [`run_on`]'s, and the device's while placing the graph.
+pub fn run<P: CompiledEdgeProgram + ?Sized>(
+    gpu: &Gpu,
+    program: &P,
+    graph: &EdgeGraph<'_>,
+    config: &EdgeConfig,
+    engine: Engine,
+    observer: &mut dyn FnMut(&IterationReport),
+) -> Result<(EdgeOutcome<Value>, Duration)> {
+    let schedule = Schedule::of(program, graph, config)?;
+    let engine = engine.for_program(schedule.frontier);
+    let device = DeviceEdgeGraph::upload(gpu, graph, schedule.direction, engine)?;
+    run_on(gpu, program, graph, &device, config, engine, observer)
+}
+
+/// Runs `program` on `graph`, whose edges `device` holds, on `gpu` with `engine`; `observer`
+/// sees each iteration as it ends. Returns the outcome and the time from the first kernel
+/// (the initial values) to the end of the last iteration: the program's module, its buffers
+/// and the download of the values excluded.
+///
+/// Errors: the CPU engine's ([`super::run`]: a schedule hook out of range, a weighted program
+/// on a graph without weights, a source that is not a vertex), a message type without GPU
+/// atomics (`bool`), [`Engine::Push`] for a program without a frontier, an engine or
+/// direction whose arrays `device` was not placed with, a hook whose loops ran past their
+/// step budget, the device's (out of memory, a kernel that does not compile).
+pub fn run_on<P: CompiledEdgeProgram + ?Sized>(
+    gpu: &Gpu,
+    program: &P,
+    graph: &EdgeGraph<'_>,
+    device: &DeviceEdgeGraph,
+    config: &EdgeConfig,
+    engine: Engine,
+    observer: &mut dyn FnMut(&IterationReport),
+) -> Result<(EdgeOutcome<Value>, Duration)> {
+    let schedule = Schedule::of(program, graph, config)?;
+    let mut run = Run::new(gpu, program, graph, device, config, &schedule)?;
+    let started = Instant::now();
+    let (iterations, converged) = match engine.for_program(schedule.frontier) {
+        Engine::Edge => edge_centric::iterate(&mut run, observer)?,
+        engine => frontier::iterate(&mut run, engine, observer)?,
+    };
+    let elapsed = started.elapsed();
+    let values = run.value.decode(&gpu.download(&run.values)?);
+    Ok((EdgeOutcome { values, iterations, converged }, elapsed))
+}
+
+/// What both engines share in a run: the program's module, its parameters, the view, the
+/// vertex values and combined messages on the device, and the status the host reads after
+/// each iteration (`[changed, loop fault code, loop fault id, ...]`, the view's `fault`
+/// pointing at its second word).
+struct Run<'r, P: ?Sized> {
+    gpu: &'r Gpu,
+    program: &'r P,
+    device: &'r DeviceEdgeGraph,
+    direction: u32,
+    frontier: bool,
+    op: u32,
+    limit: u32,
+    module: Module,
+    params: Vec<u8>,
+    value: ValueLayout,
+    message: Scalar,
+    values: DeviceBuffer<u8>,
+    combined: DeviceBuffer<u8>,
+    status: DeviceBuffer<u64>,
+    sum: DeviceBuffer<f64>,
+    start: EdgeViewArgs,
+    aggregates: bool,
+    faults: Faults<'r, P>,
+}
+
+impl<'r, P: CompiledEdgeProgram + ?Sized> Run<'r, P> {
+    fn new<M>(
+        gpu: &'r Gpu,
+        program: &'r P,
+        graph: &EdgeGraph<'_>,
+        device: &'r DeviceEdgeGraph,
+        config: &EdgeConfig,
+        schedule: &Schedule<M>,
+    ) -> Result<Self> {
+        let name = program.name().to_string();
+        let declared =
+            crate::program::compile(&EDGE_KIND, &format!("<{name}>"), program.program_source())?.declared_types;
+        let value = ValueLayout::of(&declared[VALUE]);
+        let message = match declared[MESSAGE].scalar() {
+            Some(Scalar::Bool) | None => {
+                return Err(Error::invalid(format!(
+                    "`{name}`: the GPU combines messages with atomics, which a `{}` message has none of; declare `type Message = u32`",
+                    declared[MESSAGE]
+                )))
+            }
+            Some(scalar) => scalar,
+        };
+        let n = graph.num_vertices();
+        if device.num_vertices() != n {
+            return Err(Error::invalid(format!(
+                "internal: a device graph of {} vertices for a graph of {n}",
+                device.num_vertices()
+            )));
+        }
+        let module = load(gpu, program)?;
+        let status: DeviceBuffer<u64> =
+            gpu.alloc_zeros("iteration status", glp_codegen::kinds::edge::frontier::COUNTERS)?;
+        let loop_budget = default_loop_budget(n as u64, 0);
+        let start = EdgeViewArgs {
+            out_offsets: device.out_offsets().device_ptr(),
+            in_offsets: device.in_offsets().device_ptr(),
+            fault: status.device_ptr() + 8,
+            loop_budget,
+            aggregated: 0.0,
+            num_vertices: n as u32,
+            source: config.source.unwrap_or(NO_SOURCE),
+            iteration: 0,
+            reserved: 0,
+        };
+        Ok(Run {
+            gpu,
+            program,
+            device,
+            direction: schedule.direction,
+            frontier: schedule.frontier,
+            op: schedule.combine,
+            limit: schedule.limit,
+            params: param_block(&program.param_values()),
+            values: gpu.alloc_zeros("vertex values", n * value.size)?,
+            combined: gpu.alloc_zeros("combined messages", n * message.size())?,
+            status,
+            sum: gpu.alloc_zeros("aggregate sum", 1)?,
+            start,
+            aggregates: program.features().contains(&"aggregate"),
+            faults: Faults { program, budget: loop_budget },
+            module,
+            value,
+            message,
+        })
+    }
+
+    fn num_vertices(&self) -> u64 {
+        u64::from(self.start.num_vertices)
+    }
+
+    /// A launch shape of a thread per vertex.
+    fn per_vertex(&self) -> Result<Shape> {
+        Shape::covering(self.num_vertices(), ENGINE_THREADS)
+    }
+
+    /// The kernel arguments every hook-running kernel starts with: the parameters and `view`.
+    fn with_view(&self, view: EdgeViewArgs) -> KernelArgs {
+        KernelArgs::new().bytes(&self.params).value(view)
+    }
+
+    fn launch(&self, kernel: &str, shape: Shape, args: &KernelArgs) -> Result<()> {
+        self.gpu.launch(&self.module.kernel(kernel)?, shape, args)
+    }
+
+    /// Every vertex's `init` value; the combined messages at the identity; every vertex
+    /// active where `active` (a device address) is not 0.
+    fn init(&self, active: u64) -> Result<()> {
+        let args = self.with_view(self.start).buffer(&self.values).buffer(&self.combined).value(active).value(self.op);
+        self.launch(kernels::INIT_VALUES, self.per_vertex()?, &args)?;
+        self.faults.check(&self.gpu.download(&self.status)?)
+    }
+
+    /// Starts iteration `iteration`: the status zeroed (before any of the iteration's kernels,
+    /// so that a loop fault of any hook is still there when the host reads it) and, for a
+    /// program that reads it, the sum of `aggregate`. Returns the iteration's view.
+    fn begin(&mut self, iteration: u32) -> Result<EdgeViewArgs> {
+        self.gpu.write(&mut self.status, &[0; glp_codegen::kinds::edge::frontier::COUNTERS])?;
+        let mut view = EdgeViewArgs { iteration, ..self.start };
+        if self.aggregates {
+            self.gpu.write(&mut self.sum, &[0.0])?;
+            let args = self.with_view(view).buffer(&self.values).buffer(&self.sum);
+            self.launch(kernels::AGGREGATE_VALUES, self.per_vertex()?, &args)?;
+            view.aggregated = self.gpu.download(&self.sum)?[0];
+        }
+        Ok(view)
+    }
+
+    /// Ends an iteration that ran as `step`: its status read, a loop fault or a hook's
+    /// failure reported, the observer told. Returns the status.
+    fn end(&self, iteration: u32, step: &'static str, observer: &mut dyn FnMut(&IterationReport)) -> Result<Vec<u64>> {
+        let record = self.gpu.download(&self.status)?;
+        self.faults.check(&record)?;
+        check(self.program)?;
+        observer(&IterationReport { iteration, changed: record[0], step });
+        Ok(record)
+    }
+}
+
+/// `program`'s hooks fused with the engines' kernels, compiled and loaded.
+fn load<P: CompiledEdgeProgram + ?Sized>(gpu: &Gpu, program: &P) -> Result<Module> {
+    let name = format!("{}_edges.cu", program.name());
+    let ptx = cache::ptx_for(&name, &engine_source(program.device_functions()), &gpu.arch())?;
+    gpu.load_module(&name, &ptx)
+}
+
+/// The C layout of the program's `glp_edge_value` (a scalar, or a struct of the tuple's
+/// scalars, each aligned to its size) and its decoding.
+struct ValueLayout {
+    /// Each scalar and its byte offset.
+    fields: Vec<(Scalar, usize)>,
+    /// Bytes per value, padding included.
+    size: usize,
+    tuple: bool,
+}
+
+impl ValueLayout {
+    fn of(ty: &Type) -> Self {
+        let (scalars, tuple) = match ty {
+            Type::Tuple(scalars) => (scalars.clone(), true),
+            other => (other.scalar().into_iter().collect(), false),
+        };
+        let (mut fields, mut size, mut align) = (Vec::new(), 0usize, 1usize);
+        for s in scalars {
+            let width = c_size(s);
+            size = size.next_multiple_of(width);
+            fields.push((s, size));
+            size += width;
+            align = align.max(width);
+        }
+        ValueLayout { fields, size: size.next_multiple_of(align).max(1), tuple }
+    }
+
+    /// The values in `bytes` (one after the other, `size` bytes each).
+    fn decode(&self, bytes: &[u8]) -> Vec<Value> {
+        bytes
+            .par_chunks_exact(self.size)
+            .map(|value| {
+                let scalar = |&(s, at): &(Scalar, usize)| {
+                    let mut word = [0u8; 8];
+                    word[..c_size(s)].copy_from_slice(&value[at..at + c_size(s)]);
+                    Value::Scalar(ScalarValue::from_bits(s, u64::from_le_bytes(word)))
+                };
+                match self.tuple {
+                    true => {
+                        let items: Vec<Value> = self.fields.iter().map(scalar).collect();
+                        Tuple::new(&items).map_or(Value::Unit, Value::Tuple)
+                    }
+                    false => self.fields.first().map_or(Value::Unit, scalar),
+                }
+            })
+            .collect()
+    }
+}
+
+/// Bytes (and alignment) of a scalar's C type in `glp_edge_value`: a C `bool` is one byte.
+fn c_size(s: Scalar) -> usize {
+    match s {
+        Scalar::Bool => 1,
+        other => other.size(),
+    }
+}
+
+/// A run's check of the loop fault record the view's `fault` points at.
+struct Faults<'p, P: ?Sized> {
+    program: &'p P,
+    budget: u64,
+}
+
+impl<P: CompiledEdgeProgram + ?Sized> Faults<'_, P> {
+    /// The error of the fault in `status` (`[changed, code, id]`), if a hook's loops ran out.
+    fn check(&self, status: &[u64]) -> Result<()> {
+        let Some(fault) = decode_loop_fault(status[1], status[2]) else { return Ok(()) };
+        let hook = EDGE_KIND.hooks.get(fault.hook).map_or("a hook", |h| h.name);
+        let sites = self.program.loop_sites();
+        let site = match sites.get(fault.site.wrapping_sub(1)) {
+            Some(site) => format!("{}:{}:{}", site.file, site.line, site.column),
+            None => format!("loop site {}", fault.site),
+        };
+        Err(Error::Program(format!(
+            "{}\n  --> {site}\n   = note: in `{hook}` of `{}`, for vertex {} on the GPU",
+            glp_codegen::interp::loop_budget_message(self.budget),
+            self.program.name(),
+            fault.vertex
+        )))
+    }
+}

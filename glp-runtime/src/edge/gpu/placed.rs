@@ -1,0 +1,180 @@
+//! A graph's edges on the device, as the engines of a run read them.
+//!
+//! Rows are CSR rows: the in-edge rows list each vertex's senders along the edges, the
+//! out-edge rows its receivers (a symmetric graph's two are one). The engines read:
+//!
+//! | engine | pulling along the edges (`OUT`) | against them (`IN`) | `BOTH` |
+//! |---|---|---|---|
+//! | edge-centric | in-rows + their receivers expanded | out-rows + receivers | both |
+//! | frontier, pull | in-rows | out-rows | both |
+//! | frontier, push | out-rows | in-rows | both |
+//!
+//! The edge-centric engine's receivers expand a CSR's rows (`receivers[e]` is the row of entry
+//! `e`), so that an edge block reads its edges' senders and receivers coalesced.
+
+use super::Engine;
+use crate::device::{DeviceBuffer, Gpu};
+use crate::edge::{is_idempotent, EdgeGraph, BOTH, IN, OUT};
+use crate::error::{Error, Result};
+use crate::graph::{Csr, VertexId};
+use rayon::prelude::*;
+
+/// A graph's edges placed for the runs of one direction and engine ([`DeviceEdgeGraph::upload`]).
+pub struct DeviceEdgeGraph {
+    num_vertices: usize,
+    out_offsets: DeviceBuffer<u64>,
+    /// `None` on a symmetric graph (the out-edges' offsets serve).
+    in_offsets: Option<DeviceBuffer<u64>>,
+    /// Each vertex's senders along the edges (a symmetric graph's only rows).
+    in_rows: Option<DeviceRows>,
+    /// Each vertex's receivers along the edges, on a directed graph.
+    out_rows: Option<DeviceRows>,
+}
+
+/// One CSR's rows on the device, and for the edge-centric engine their receivers expanded.
+pub(super) struct DeviceRows {
+    pub entries: DeviceBuffer<VertexId>,
+    pub weights: Option<DeviceBuffer<f32>>,
+    pub receivers: Option<DeviceBuffer<VertexId>>,
+    pub count: u64,
+}
+
+/// The rows one pass of an engine reads, with their offsets.
+pub(super) struct Rows<'d> {
+    pub offsets: &'d DeviceBuffer<u64>,
+    pub rows: &'d DeviceRows,
+}
+
+impl DeviceEdgeGraph {
+    /// `graph`'s edges for runs pulling in `direction` ([`OUT`], [`IN`] or [`BOTH`]) with
+    /// `engine` ([`Engine::Auto`]: the arrays of every engine).
+    pub fn upload(gpu: &Gpu, graph: &EdgeGraph<'_>, direction: u32, engine: Engine) -> Result<Self> {
+        let symmetric = std::ptr::eq(graph.in_edges(), graph.out_edges());
+        let receivers = engine.edge_centric();
+        // Pulls along the edges read the in-rows, pushes the out-rows (and the reverse).
+        let want_in = symmetric || direction != IN || (engine.frontier() && direction != OUT);
+        let want_out = !symmetric && (direction != OUT || (engine.frontier() && direction != IN));
+        let in_rows = match want_in {
+            true => Some(DeviceRows::upload(
+                gpu,
+                graph.in_edges(),
+                "in-edges",
+                receivers && (symmetric || direction != IN),
+            )?),
+            false => None,
+        };
+        let out_rows = match want_out {
+            true => Some(DeviceRows::upload(gpu, graph.out_edges(), "out-edges", receivers && direction != OUT)?),
+            false => None,
+        };
+        Ok(DeviceEdgeGraph {
+            num_vertices: graph.num_vertices(),
+            out_offsets: gpu.upload("out-edge offsets", graph.out_edges().offsets())?,
+            in_offsets: match symmetric {
+                true => None,
+                false => Some(gpu.upload("in-edge offsets", graph.in_edges().offsets())?),
+            },
+            in_rows,
+            out_rows,
+        })
+    }
+
+    /// The graph's vertices.
+    pub fn num_vertices(&self) -> usize {
+        self.num_vertices
+    }
+
+    /// Device bytes the graph takes.
+    pub fn bytes(&self) -> u64 {
+        let offsets = self.out_offsets.bytes() + self.in_offsets.as_ref().map_or(0, DeviceBuffer::bytes);
+        offsets + [&self.in_rows, &self.out_rows].iter().filter_map(|r| r.as_ref()).map(DeviceRows::bytes).sum::<u64>()
+    }
+
+    /// Edges an iteration that reads every edge pulling in `direction` with combine
+    /// `combine` reads.
+    pub fn edges_read(&self, direction: u32, combine: u32) -> Result<u64> {
+        Ok(self.pull_rows(direction, combine)?.iter().map(|r| r.rows.count).sum())
+    }
+
+    pub(super) fn out_offsets(&self) -> &DeviceBuffer<u64> {
+        &self.out_offsets
+    }
+
+    pub(super) fn in_offsets(&self) -> &DeviceBuffer<u64> {
+        self.in_offsets.as_ref().unwrap_or(&self.out_offsets)
+    }
+
+    /// The in-rows (`along`: the senders of each vertex along the edges) or the out-rows.
+    fn rows(&self, along: bool) -> Result<Rows<'_>> {
+        let missing = || Error::invalid("internal: the device graph was placed without the rows this run reads");
+        match (along, &self.out_rows) {
+            (true, _) | (false, None) => {
+                Ok(Rows { offsets: self.in_offsets(), rows: self.in_rows.as_ref().ok_or_else(missing)? })
+            }
+            (false, Some(out)) => Ok(Rows { offsets: &self.out_offsets, rows: out }),
+        }
+    }
+
+    /// The rows a receiver pulls from in `direction` with combine `combine`, in the CPU
+    /// engine's order (in-edges, then out-edges).
+    pub(super) fn pull_rows(&self, direction: u32, combine: u32) -> Result<Vec<Rows<'_>>> {
+        self.passes(direction, combine, true)
+    }
+
+    /// The rows a sender pushes along in `direction` with combine `combine`: its receivers.
+    pub(super) fn push_rows(&self, direction: u32, combine: u32) -> Result<Vec<Rows<'_>>> {
+        self.passes(direction, combine, false)
+    }
+
+    /// The rows of each way values travel in `direction` (`pull`: each receiver's senders,
+    /// else each sender's receivers). On a symmetric graph both ways are one CSR: `BOTH`
+    /// reads it twice, as the CPU engine, except for an idempotent combine (min, max), whose
+    /// messages combined twice give what they give once.
+    fn passes(&self, direction: u32, combine: u32, pull: bool) -> Result<Vec<Rows<'_>>> {
+        if direction > BOTH {
+            return Err(Error::invalid(format!("internal: direction {direction}")));
+        }
+        let symmetric = self.in_offsets.is_none();
+        let mut rows = Vec::new();
+        if direction != IN {
+            rows.push(self.rows(pull)?);
+        }
+        if direction != OUT && !(symmetric && direction == BOTH && is_idempotent(combine)) {
+            rows.push(self.rows(!pull)?);
+        }
+        Ok(rows)
+    }
+}
+
+impl DeviceRows {
+    /// `csr`'s rows, with their receivers expanded when `receivers`.
+    fn upload(gpu: &Gpu, csr: &Csr, what: &str, receivers: bool) -> Result<Self> {
+        let expanded = match receivers {
+            true => {
+                let rows: Vec<VertexId> = (0..csr.num_vertices() as VertexId)
+                    .into_par_iter()
+                    .flat_map_iter(|v| std::iter::repeat_n(v, csr.degree(v)))
+                    .collect();
+                Some(gpu.upload(&format!("{what}: receivers"), &rows)?)
+            }
+            false => None,
+        };
+        Ok(DeviceRows {
+            entries: gpu.upload(&format!("{what}: senders"), csr.targets())?,
+            weights: csr.weights().map(|w| gpu.upload(&format!("{what}: weights"), w)).transpose()?,
+            receivers: expanded,
+            count: csr.num_edges(),
+        })
+    }
+
+    fn bytes(&self) -> u64 {
+        self.entries.bytes()
+            + self.weights.as_ref().map_or(0, DeviceBuffer::bytes)
+            + self.receivers.as_ref().map_or(0, DeviceBuffer::bytes)
+    }
+
+    /// The weights' device address, 0 without.
+    pub fn weights_ptr(&self) -> u64 {
+        self.weights.as_ref().map_or(0, DeviceBuffer::device_ptr)
+    }
+}
