@@ -44,7 +44,7 @@ pub const LONG_ABOUT: &str = "Run an edge program: every vertex holds a value, e
     (--backend gpu: the CPU's values, sums to rounding; auto, the default, takes the GPU when there is \
     one), whose engines --engine picks: edge (every edge every iteration), frontier (push from a sparse \
     frontier, pull from a dense one, chosen per iteration), push, pull, or auto (frontier for programs \
-    with a frontier, edge for the others). A run stops after an iteration that changed no vertex, or after --iterations \
+    that write `settled`, such as bfs, or have no frontier, such as pr; edge for the others). A run stops after an iteration that changed no vertex, or after --iterations \
     (the program's own limit otherwise).\n\n\
     Output: --out writes one `vertex value` line per vertex in the input's ids (a tuple value: its \
     scalars separated by spaces); `--out -` writes them to standard output and the summary to standard \
@@ -104,7 +104,8 @@ pub enum EngineArg {
     Push,
     /// The frontier engine, pulling every iteration
     Pull,
-    /// The frontier engine for programs with a frontier, the edge-centric one for the others
+    /// The frontier engine for programs that write `settled` (BFS) or have no frontier
+    /// (PageRank), the edge-centric one for the others (WCC, SSSP, SSWP)
     Auto,
 }
 

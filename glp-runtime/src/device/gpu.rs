@@ -28,6 +28,8 @@ pub struct Gpu {
     context: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     held: Arc<AtomicU64>,
+    /// The modules loaded on the device, by name and PTX ([`Gpu::load_module`]).
+    modules: Arc<std::sync::Mutex<std::collections::HashMap<(String, String), super::Module>>>,
 }
 
 /// A typed device buffer; its bytes are counted in [`Gpu::held_bytes`] until it drops.
@@ -53,6 +55,13 @@ pub(crate) fn gpu_error(what: &str) -> impl FnOnce(DriverError) -> Error + '_ {
 }
 
 impl Gpu {
+    /// The loaded modules (a poisoned lock still holds valid modules).
+    pub(crate) fn modules(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<(String, String), super::Module>> {
+        self.modules.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// Opens device `ordinal` after probing (never panics without CUDA).
     pub fn open(ordinal: usize) -> Result<Gpu> {
         let gpus = probe()?;
@@ -62,7 +71,7 @@ impl Gpu {
         let context = CudaContext::new(ordinal)
             .map_err(|e| Error::GpuUnavailable(format!("cannot open device {ordinal}: {e}")))?;
         let stream = context.default_stream();
-        Ok(Gpu { info, context, stream, held: Arc::new(AtomicU64::new(0)) })
+        Ok(Gpu { info, context, stream, held: Arc::new(AtomicU64::new(0)), modules: Arc::default() })
     }
 
     /// What the driver reports about the device.

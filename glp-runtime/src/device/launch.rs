@@ -13,7 +13,8 @@ use cudarc::driver::{CudaFunction, CudaModule};
 use std::ffi::c_void;
 use std::sync::Arc;
 
-/// A loaded module (one compiled translation unit).
+/// A loaded module (one compiled translation unit); a clone is the same module.
+#[derive(Clone)]
 pub struct Module {
     module: Arc<CudaModule>,
     name: String,
@@ -102,13 +103,22 @@ impl Shape {
 }
 
 impl Gpu {
-    /// Loads PTX compiled for this device.
+    /// Loads PTX compiled for this device, once per device and process: the driver turns a
+    /// module's PTX into machine code when its kernels first run (milliseconds a module), so
+    /// a program run again (a benchmark's repeats, the Python package's calls) reuses the
+    /// module loaded the first time. Modules stay loaded while the device is open.
     pub fn load_module(&self, name: &str, ptx: &str) -> Result<Module> {
+        let key = (name.to_string(), ptx.to_string());
+        if let Some(module) = self.modules().get(&key) {
+            return Ok(module.clone());
+        }
         let module = self
             .context()
             .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
             .map_err(|e| Error::KernelCompile(format!("loading module {name}: {e}")))?;
-        Ok(Module { module, name: name.to_string() })
+        let module = Module { module, name: name.to_string() };
+        self.modules().insert(key, module.clone());
+        Ok(module)
     }
 
     /// Queues `kernel` with `args` on the stream.

@@ -8,9 +8,10 @@
 //        `touched` (its `received_at` stamp); then glp_frontier_apply_touched;
 //   pull (a dense frontier, and every iteration of a program without one):
 //        [glp_frontier_send: every active sender's message, once, when `edge` reads only its
-//        sender: `sending` flags and `messages`]; glp_frontier_pull, a thread per receiver, rows longer than
-//        GLP_FRONTIER_PULL_SMALL listed for glp_frontier_pull_rows, a warp per receiver; new
-//        values into `staged`; then glp_frontier_commit.
+//        sender: `sending` flags and `messages`]; glp_frontier_pull, a group of lanes per
+//        receiver, rows longer than GLP_FRONTIER_PULL_SMALL cut into chunks for
+//        glp_frontier_pull_chunks (a warp each, combined with atomics) and applied by
+//        glp_frontier_pull_finish; new values into `staged`; then glp_frontier_commit.
 // Both end with the changed vertices in `queue_out` (the next frontier), their `changed_at`
 // stamp (iteration + 1: a sender is active in iteration i when its stamp is i, so that every
 // vertex is active in iteration 0) and the counters the host reads to choose the next
@@ -198,7 +199,8 @@ glp_frontier_apply_touched(const glp_edge_params params, const glp_edge_view vie
 }
 
 // Before a pull, when `edge` reads only its sender: every vertex's message, once (none from an
-// inactive vertex), and the count of senders and of the edges they push along.
+// inactive vertex), and the count of senders and of the edges they push along; the senders
+// listed in `senders` with GLP_FRONTIER_LIST_SENDERS (the first frontier, for a push).
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
 glp_frontier_send(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s) {
     const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
@@ -214,9 +216,13 @@ glp_frontier_send(const glp_edge_params params, const glp_edge_view view, const 
         s.sending[u] = send ? 1 : 0;
         if (send) degree = glp_frontier_push_degree(s, u);
     }
-    const unsigned ballot = __ballot_sync(GLP_FULL_WARP, send);
-    if ((threadIdx.x & 31u) == 0u && ballot != 0u) {
-        atomicAdd((unsigned long long*)&s.counters[GLP_FRONTIER_SENDERS], (unsigned long long)__popc(ballot));
+    if (s.flags & GLP_FRONTIER_LIST_SENDERS) {
+        glp_frontier_append(s.senders, &s.counters[GLP_FRONTIER_SENDERS], send, (glp_u32)i);
+    } else {
+        const unsigned ballot = __ballot_sync(GLP_FULL_WARP, send);
+        if ((threadIdx.x & 31u) == 0u && ballot != 0u) {
+            atomicAdd((unsigned long long*)&s.counters[GLP_FRONTIER_SENDERS], (unsigned long long)__popc(ballot));
+        }
     }
     glp_frontier_add(&s.counters[GLP_FRONTIER_SENDER_EDGES], degree);
 }
@@ -227,14 +233,15 @@ struct glp_frontier_acc {
     bool got;
 };
 
-// Takes the message of sender `u` (edge `e` of a pull row) into `acc`, if it sends one.
+// Takes the message of sender `u` (edge `e` of a pull row) into `acc`, if it sends one
+// (`all_send`: every vertex sends one, the flags unread).
 __device__ __forceinline__ void glp_frontier_take(const glp_edge_params& params, const glp_edge_view& view,
                                                   const glp_frontier_state& s, glp_u32 v, glp_u32 u,
                                                   const float* __restrict__ weights, glp_u64 e,
-                                                  glp_frontier_acc& acc) {
+                                                  bool all_send, glp_frontier_acc& acc) {
     glp_edge_message m;
     if (!(s.flags & GLP_FRONTIER_RECEIVER)) {
-        if (!s.sending[u]) return;  // a byte per vertex: mostly cached
+        if (!all_send && !s.sending[u]) return;  // a byte per vertex: mostly cached
         m = s.messages[u];
     } else {
         if ((s.flags & GLP_FRONTIER_FRONTIER) && s.changed_at[u] != view.iteration) return;
@@ -267,48 +274,13 @@ __device__ __forceinline__ bool glp_frontier_finish(const glp_edge_params& param
     return true;
 }
 
-// Pull: a thread per receiver over its rows of the pull CSRs (a, then b when not null), in
-// row order as the CPU engine; settled receivers skipped, and a receiver stops at the message
-// that settles it; receivers with more than GLP_FRONTIER_PULL_SMALL edges listed in `big`.
-extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
-glp_frontier_pull(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s,
-                  const glp_u64* __restrict__ offsets_a, const glp_u32* __restrict__ senders_a,
-                  const float* __restrict__ weights_a, const glp_u64* __restrict__ offsets_b,
-                  const glp_u32* __restrict__ senders_b, const float* __restrict__ weights_b) {
-    const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
-    const glp_u32 v = (glp_u32)i;
-    bool did = false, big = false;
-    if (i < view.num_vertices) {
-        const glp_edge_value old = s.values[v];
-        if (!((s.flags & GLP_FRONTIER_SETTLED) && glp_edge_settled(params, old))) {
-            const glp_u64 a0 = offsets_a[v], a1 = offsets_a[v + 1];
-            const glp_u64 b0 = offsets_b ? offsets_b[v] : 0, b1 = offsets_b ? offsets_b[v + 1] : 0;
-            big = (a1 - a0) + (b1 - b0) > GLP_FRONTIER_PULL_SMALL;
-            if (!big) {
-                glp_frontier_acc acc{glp_edge_identity(s.op, glp_edge_message{}), false};
-                bool settled = false;
-                for (glp_u64 e = a0; e < a1 && !settled; ++e) {
-                    glp_frontier_take(params, view, s, v, senders_a[e], weights_a, e, acc);
-                    settled = glp_frontier_settles(params, view, s, v, old, acc);
-                }
-                for (glp_u64 e = b0; e < b1 && !settled; ++e) {
-                    glp_frontier_take(params, view, s, v, senders_b[e], weights_b, e, acc);
-                    settled = glp_frontier_settles(params, view, s, v, old, acc);
-                }
-                did = glp_frontier_finish(params, view, s, v, old, acc);
-            }
-        }
-    }
-    glp_frontier_append(s.big, &s.counters[GLP_FRONTIER_BIG], big, v);
-    glp_frontier_append(s.queue_out, &s.counters[GLP_FRONTIER_CHANGED], did, v);
-}
-
-// `acc` combined over the warp's lanes (every lane gets the result: a butterfly, so that
-// sums are the same on every lane).
-__device__ __forceinline__ glp_frontier_acc glp_frontier_warp_combine(glp_u32 op, glp_frontier_acc acc) {
-    for (int offset = 16; offset > 0; offset >>= 1) {
-        const glp_edge_message m = __shfl_xor_sync(GLP_FULL_WARP, acc.message, offset);
-        const bool got = __shfl_xor_sync(GLP_FULL_WARP, acc.got ? 1 : 0, offset) != 0;
+// `acc` combined over the `width` lanes of a group (`mask`: the group's lanes; every lane of
+// the group gets the result: a butterfly, so that sums are the same on every lane).
+__device__ __forceinline__ glp_frontier_acc glp_frontier_group_combine(glp_u32 op, glp_frontier_acc acc,
+                                                                       unsigned mask, unsigned width) {
+    for (unsigned offset = width >> 1; offset > 0; offset >>= 1) {
+        const glp_edge_message m = __shfl_xor_sync(mask, acc.message, offset);
+        const bool got = __shfl_xor_sync(mask, acc.got ? 1 : 0, offset) != 0;
         if (got) {
             acc.message = acc.got ? glp_edge_combine(op, acc.message, m) : m;
             acc.got = true;
@@ -317,38 +289,128 @@ __device__ __forceinline__ glp_frontier_acc glp_frontier_warp_combine(glp_u32 op
     return acc;
 }
 
-// Pull, long rows: a warp per receiver listed in `big`, its lanes striding its rows (a, then
-// b), combined over the warp; a settling receiver stops after the 32 edges that settle it.
+// Whether every vertex sends a message this iteration (glp_frontier_send counted them).
+__device__ __forceinline__ bool glp_frontier_all_send(const glp_frontier_state& s, const glp_edge_view& view) {
+    return !(s.flags & GLP_FRONTIER_RECEIVER) && s.counters[GLP_FRONTIER_SENDERS] == view.num_vertices;
+}
+
+// Pull: a group of `width` lanes per receiver (a power of two up to 32: GLP_FRONTIER_PULL_GROUP,
+// or 1 for a program that writes `settled`, whose receivers mostly stop at their first
+// messages), striding its rows of the pull CSRs (a, then b when not null) so that a group reads
+// its rows coalesced; settled receivers skipped, and a receiver stops after the round of
+// messages that settles it; receivers with more than GLP_FRONTIER_PULL_SMALL edges listed in
+// `big` and their edges in chunks of GLP_FRONTIER_CHUNK (glp_frontier_pull_chunks).
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
-glp_frontier_pull_rows(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s,
-                       const glp_u64* __restrict__ offsets_a, const glp_u32* __restrict__ senders_a,
-                       const float* __restrict__ weights_a, const glp_u64* __restrict__ offsets_b,
-                       const glp_u32* __restrict__ senders_b, const float* __restrict__ weights_b) {
+glp_frontier_pull(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s,
+                  const glp_u64* __restrict__ offsets_a, const glp_u32* __restrict__ senders_a,
+                  const float* __restrict__ weights_a, const glp_u64* __restrict__ offsets_b,
+                  const glp_u32* __restrict__ senders_b, const float* __restrict__ weights_b,
+                  const glp_u32 width) {
     const unsigned lane = threadIdx.x & 31u;
-    const glp_u64 count = s.counters[GLP_FRONTIER_BIG];
+    const unsigned member = lane & (width - 1u);
+    const unsigned mask = (width == 32u ? GLP_FULL_WARP : ((1u << width) - 1u)) << (lane & ~(width - 1u));
+    const glp_u64 i = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / width;
+    const glp_u32 v = (glp_u32)i;
+    const bool all_send = glp_frontier_all_send(s, view);
+    bool did = false, big = false;
+    if (i < view.num_vertices) {
+        const glp_edge_value old = s.values[v];
+        if (!((s.flags & GLP_FRONTIER_SETTLED) && glp_edge_settled(params, old))) {
+            const glp_u64 a0 = offsets_a[v], da = offsets_a[v + 1] - a0;
+            const glp_u64 b0 = offsets_b ? offsets_b[v] : 0, db = offsets_b ? offsets_b[v + 1] - b0 : 0;
+            big = da + db > GLP_FRONTIER_PULL_SMALL;
+            if (big && member == 0u) {
+                const glp_u64 chunks = (da + db + GLP_FRONTIER_CHUNK - 1) / GLP_FRONTIER_CHUNK;
+                const glp_u64 at = atomicAdd((unsigned long long*)&s.counters[GLP_FRONTIER_CHUNKS_A],
+                                             (unsigned long long)chunks);
+                for (glp_u64 c = 0; c < chunks; ++c) s.chunks[at + c] = ((glp_u64)v << 32) | c;
+            }
+            if (!big) {
+                glp_frontier_acc acc{glp_edge_identity(s.op, glp_edge_message{}), false};
+                for (glp_u64 k0 = 0; k0 < da + db; k0 += width) {
+                    const glp_u64 k = k0 + member;
+                    if (k < da) {
+                        glp_frontier_take(params, view, s, v, senders_a[a0 + k], weights_a, a0 + k, all_send, acc);
+                    } else if (k < da + db) {
+                        glp_frontier_take(params, view, s, v, senders_b[b0 + k - da], weights_b, b0 + k - da,
+                                          all_send, acc);
+                    }
+                    if ((s.flags & GLP_FRONTIER_SETTLED) &&
+                        glp_frontier_settles(params, view, s, v, old, glp_frontier_group_combine(s.op, acc, mask, width))) {
+                        break;
+                    }
+                }
+                acc = glp_frontier_group_combine(s.op, acc, mask, width);
+                if (member == 0u) did = glp_frontier_finish(params, view, s, v, old, acc);
+            }
+        }
+    }
+    glp_frontier_append(s.big, &s.counters[GLP_FRONTIER_BIG], big && member == 0u, v);
+    glp_frontier_append(s.queue_out, &s.counters[GLP_FRONTIER_CHANGED], did, v);
+}
+
+// Pull, long rows: a warp per chunk of GLP_FRONTIER_CHUNK edges of a receiver's rows (a, then
+// b; entries `receiver << 32 | chunk`), its messages combined over the warp and into the
+// receiver's `combined` with the program's atomic, the receiver stamped; a settling receiver's
+// chunk stops after the 32 edges that settle it.
+extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
+glp_frontier_pull_chunks(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s,
+                         const glp_u64* __restrict__ offsets_a, const glp_u32* __restrict__ senders_a,
+                         const float* __restrict__ weights_a, const glp_u64* __restrict__ offsets_b,
+                         const glp_u32* __restrict__ senders_b, const float* __restrict__ weights_b) {
+    const unsigned lane = threadIdx.x & 31u;
+    const glp_u64 count = s.counters[GLP_FRONTIER_CHUNKS_A];
     const glp_u64 warps = glp_frontier_stride() >> 5;
+    const bool all_send = glp_frontier_all_send(s, view);
     for (glp_u64 c = glp_frontier_warp_first() >> 5; c < count; c += warps) {
-        const glp_u32 v = s.big[c];
+        const glp_u64 entry = s.chunks[c];
+        const glp_u32 v = (glp_u32)(entry >> 32);
         const glp_edge_value old = s.values[v];
         const glp_u64 a0 = offsets_a[v], da = offsets_a[v + 1] - a0;
         const glp_u64 b0 = offsets_b ? offsets_b[v] : 0, db = offsets_b ? offsets_b[v + 1] - b0 : 0;
+        const glp_u64 begin = (entry & 0xFFFFFFFFull) * GLP_FRONTIER_CHUNK;
+        const glp_u64 end = begin + GLP_FRONTIER_CHUNK < da + db ? begin + GLP_FRONTIER_CHUNK : da + db;
         glp_frontier_acc acc{glp_edge_identity(s.op, glp_edge_message{}), false};
-        for (glp_u64 k0 = 0; k0 < da + db; k0 += 32) {
+        for (glp_u64 k0 = begin; k0 < end; k0 += 32) {
             const glp_u64 k = k0 + lane;
-            if (k < da) {
-                glp_frontier_take(params, view, s, v, senders_a[a0 + k], weights_a, a0 + k, acc);
-            } else if (k < da + db) {
-                glp_frontier_take(params, view, s, v, senders_b[b0 + k - da], weights_b, b0 + k - da, acc);
+            if (k < end && k < da) {
+                glp_frontier_take(params, view, s, v, senders_a[a0 + k], weights_a, a0 + k, all_send, acc);
+            } else if (k < end) {
+                glp_frontier_take(params, view, s, v, senders_b[b0 + k - da], weights_b, b0 + k - da, all_send, acc);
             }
             if ((s.flags & GLP_FRONTIER_SETTLED) &&
-                glp_frontier_settles(params, view, s, v, old, glp_frontier_warp_combine(s.op, acc))) {
+                glp_frontier_settles(params, view, s, v, old, glp_frontier_group_combine(s.op, acc, GLP_FULL_WARP, 32u))) {
                 break;
             }
         }
-        acc = glp_frontier_warp_combine(s.op, acc);
-        if (lane == 0u && glp_frontier_finish(params, view, s, v, old, acc)) {
-            s.queue_out[atomicAdd((unsigned long long*)&s.counters[GLP_FRONTIER_CHANGED], 1ull)] = v;
+        acc = glp_frontier_group_combine(s.op, acc, GLP_FULL_WARP, 32u);
+        if (lane == 0u && acc.got) {
+            glp_edge_atomic_combine(s.op, &s.combined[v], acc.message);
+            if (s.received_at[v] != s.stamp) s.received_at[v] = s.stamp;
         }
+    }
+}
+
+// After the chunks: each long-row receiver's combined messages (back to the identity) applied;
+// the changed ones staged and listed.
+extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
+glp_frontier_pull_finish(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s) {
+    const unsigned lane = threadIdx.x & 31u;
+    const glp_u64 count = s.counters[GLP_FRONTIER_BIG];
+    for (glp_u64 first = glp_frontier_warp_first(); first < count; first += glp_frontier_stride()) {
+        const glp_u64 i = first + lane;
+        bool did = false;
+        glp_u32 v = 0;
+        if (i < count) {
+            v = s.big[i];
+            glp_frontier_acc acc{glp_edge_identity(s.op, glp_edge_message{}), false};
+            if (s.received_at[v] == s.stamp) {
+                acc = glp_frontier_acc{s.combined[v], true};
+                s.combined[v] = glp_edge_identity(s.op, acc.message);
+            }
+            did = glp_frontier_finish(params, view, s, v, s.values[v], acc);
+        }
+        glp_frontier_append(s.queue_out, &s.counters[GLP_FRONTIER_CHANGED], did, v);
     }
 }
 

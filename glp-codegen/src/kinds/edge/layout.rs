@@ -64,6 +64,8 @@ crate::c_struct! {
         sending: u64 => "unsigned char*",
         /// the message of each vertex that sends one (pull)
         messages: u64 => "glp_edge_message*",
+        /// where glp_frontier_send lists the senders (GLP_FRONTIER_LIST_SENDERS)
+        senders: u64 => "glp_u32*",
         /// iteration + 1 of each vertex's last change (0: never)
         changed_at: u64 => "glp_u32*",
         /// iteration + 1 of each vertex's last message (push)
@@ -83,7 +85,7 @@ crate::c_struct! {
         push_offsets_b: u64 => "const glp_u64*",
         /// the program's combine
         op: u32 => "glp_u32",
-        /// GLP_FRONTIER_FRONTIER | GLP_FRONTIER_RECEIVER | GLP_FRONTIER_SETTLED
+        /// GLP_FRONTIER_FRONTIER | _RECEIVER | _SETTLED | _LIST_SENDERS
         flags: u32 => "glp_u32",
         /// iteration + 1
         stamp: u32 => "glp_u32",

@@ -135,10 +135,14 @@ pub fn engine_source(device_functions: &str) -> String {
 pub mod frontier {
     /// Push rows longer than this are split into chunks, a warp each.
     pub const SMALL_ROW: u64 = 256;
-    /// Edges per chunk of a long push row.
+    /// Edges per chunk of a long push or pull row (at most twice `PULL_SMALL`, so that a
+    /// run's chunks never outnumber twice its edges over `CHUNK`).
     pub const CHUNK: u64 = 256;
-    /// Pull rows longer than this take a warp each (a thread each up to it).
-    pub const PULL_SMALL: u64 = 32;
+    /// Lanes that pull a receiver's rows together (a power of two, at most 32).
+    pub const PULL_GROUP: u64 = 8;
+    /// Pull rows longer than this are cut into chunks of `CHUNK` edges, a warp each (a group
+    /// of lanes pulls a row up to it).
+    pub const PULL_SMALL: u64 = 128;
 
     /// `flags`: the program has a frontier.
     pub const FRONTIER: u32 = 1;
@@ -147,6 +151,8 @@ pub mod frontier {
     pub const RECEIVER: u32 = 2;
     /// `flags`: the program writes `settled`.
     pub const SETTLED: u32 = 4;
+    /// `flags`: `glp_frontier_send` lists the senders (the first frontier).
+    pub const LIST_SENDERS: u32 = 8;
 
     /// Counters (`glp_frontier_state::counters`): the vertices the iteration changed (the
     /// next frontier); 1 and 2 hold a hook's loop fault, as the view's `fault` points there.
@@ -155,7 +161,8 @@ pub mod frontier {
     pub const NEXT_EDGES: usize = 3;
     /// The receivers of a push.
     pub const TOUCHED: usize = 4;
-    /// The chunks of long rows of the first push CSR, and of the second.
+    /// The chunks of long rows of the first push CSR (or of the pull rows), and of the second
+    /// push CSR.
     pub const CHUNKS_A: usize = 5;
     pub const CHUNKS_B: usize = 6;
     /// The receivers whose pull rows are long.
@@ -167,13 +174,15 @@ pub mod frontier {
     pub const COUNTERS: usize = 10;
 
     /// What the kernels see, by name.
-    pub const CONSTANTS: [(&str, u64); 15] = [
+    pub const CONSTANTS: [(&str, u64); 17] = [
         ("SMALL_ROW", SMALL_ROW),
         ("CHUNK", CHUNK),
+        ("PULL_GROUP", PULL_GROUP),
         ("PULL_SMALL", PULL_SMALL),
         ("FRONTIER", FRONTIER as u64),
         ("RECEIVER", RECEIVER as u64),
         ("SETTLED", SETTLED as u64),
+        ("LIST_SENDERS", LIST_SENDERS as u64),
         ("CHANGED", CHANGED as u64),
         ("NEXT_EDGES", NEXT_EDGES as u64),
         ("TOUCHED", TOUCHED as u64),
@@ -220,11 +229,13 @@ pub mod kernels {
     pub const SEND: &str = "glp_frontier_send";
     /// Frontier engine: a pull, a thread per receiver (long rows listed).
     pub const PULL: &str = "glp_frontier_pull";
-    /// Frontier engine: a warp per receiver with a long pull row.
-    pub const PULL_ROWS: &str = "glp_frontier_pull_rows";
+    /// Frontier engine: a warp per chunk of a long pull row, combined with atomics.
+    pub const PULL_CHUNKS: &str = "glp_frontier_pull_chunks";
+    /// Frontier engine: the long-row receivers' combined messages applied.
+    pub const PULL_FINISH: &str = "glp_frontier_pull_finish";
     /// Frontier engine: a pull's new values written.
     pub const COMMIT: &str = "glp_frontier_commit";
-    pub const ALL: [&str; 11] = [
+    pub const ALL: [&str; 12] = [
         INIT_VALUES,
         AGGREGATE_VALUES,
         EDGES,
@@ -234,7 +245,8 @@ pub mod kernels {
         APPLY_TOUCHED,
         SEND,
         PULL,
-        PULL_ROWS,
+        PULL_CHUNKS,
+        PULL_FINISH,
         COMMIT,
     ];
 }

@@ -9,9 +9,12 @@
 //!   (a stamp per vertex); then `apply` on the listed receivers only. Valid because a
 //!   frontier program's vertex without messages keeps its value; a program without a
 //!   frontier never pushes.
-//! - **Pull** (a dense frontier, and every iteration of a program without one): a thread per
-//!   receiver over its pull rows in the CPU engine's order (rows longer than `PULL_SMALL` a
-//!   warp each), taking the messages of the active senders; a program that writes `settled`
+//! - **Pull** (a dense frontier, and every iteration of a program without one): a group of
+//!   `PULL_GROUP` lanes per receiver reads its pull rows coalesced (one lane for a program
+//!   that writes `settled`, whose receivers mostly stop at their first messages), rows longer
+//!   than `PULL_SMALL` cut into chunks of `CHUNK` edges, a warp each, combined into the
+//!   receiver with the program's atomics (a hub's row spread over the whole device), taking
+//!   the messages of the active senders; a program that writes `settled`
 //!   has its settled receivers skipped and each receiver stops at the message that settles it
 //!   (Beamer's bottom-up step). New values are staged, then committed, since other receivers
 //!   read the old ones.
@@ -24,15 +27,16 @@
 //! The direction: push while the frontier's edges are at most 1/[`ALPHA`] of the push rows'
 //! edges, then pull until the frontier has fewer than 1/[`BETA`] of the vertices (Beamer's
 //! thresholds; the frontier's edges stand for the unexplored edges, which a program does not
-//! define). The first iteration's frontier is every vertex; with sender messages it counts
-//! only the vertices that send (BFS: the source), so BFS starts by pushing.
+//! define). The first iteration's frontier is every vertex; with sender messages it is only
+//! the vertices that send (BFS: the source), listed on the device, so BFS starts by pushing
+//! from its source alone.
 
 use super::{Engine, Run, ENGINE_THREADS};
 use crate::device::{DeviceBuffer, KernelArgs, Shape};
 use crate::edge::{CompiledEdgeProgram, IterationReport};
 use crate::error::{Error, Result};
 use glp_codegen::kinds::edge::frontier::{
-    CHANGED, CHUNK, CHUNKS_A, FRONTIER, NEXT_EDGES, RECEIVER, SENDERS, SENDER_EDGES, SETTLED,
+    CHANGED, CHUNK, CHUNKS_A, FRONTIER, LIST_SENDERS, NEXT_EDGES, PULL_GROUP, RECEIVER, SENDERS, SENDER_EDGES, SETTLED,
 };
 use glp_codegen::kinds::edge::layout::FrontierArgs;
 use glp_codegen::kinds::edge::{kernels, RECEIVER_FEATURE, SETTLED_FEATURE};
@@ -62,6 +66,8 @@ pub(super) fn iterate<P: CompiledEdgeProgram + ?Sized>(
     let n = run.num_vertices() as usize;
     let features = run.program.features();
     let receiver = features.contains(&RECEIVER_FEATURE);
+    // Lanes per receiver of a pull: one where receivers mostly stop at their first messages.
+    let width = if features.contains(&SETTLED_FEATURE) { 1u32 } else { PULL_GROUP as u32 };
     let flags = (if run.frontier { FRONTIER } else { 0 })
         | (if receiver { RECEIVER } else { 0 })
         | (if features.contains(&SETTLED_FEATURE) { SETTLED } else { 0 });
@@ -82,11 +88,13 @@ pub(super) fn iterate<P: CompiledEdgeProgram + ?Sized>(
     let sending: DeviceBuffer<u8> = gpu.alloc_zeros("sending vertices", sized(!receiver, n))?;
     let messages: DeviceBuffer<u8> = gpu.alloc_zeros("sender messages", sized(!receiver, n * run.message.size()))?;
     let changed_at: DeviceBuffer<u32> = gpu.alloc_zeros("change stamps", n)?;
-    let received_at: DeviceBuffer<u32> = gpu.alloc_zeros("message stamps", sized(pushes, n))?;
+    let received_at: DeviceBuffer<u32> = gpu.alloc_zeros("message stamps", n)?;
     let touched: DeviceBuffer<u32> = gpu.alloc_zeros("touched vertices", sized(pushes, n))?;
     let mut queues: [DeviceBuffer<u32>; 2] = [gpu.alloc_zeros("frontier", n)?, gpu.alloc_zeros("next frontier", n)?];
     let big: DeviceBuffer<u32> = gpu.alloc_zeros("long pull rows", n)?;
-    let chunk_capacity = push.iter().map(|r| 2 * r.rows.count / CHUNK + 1).max().unwrap_or(0);
+    // Chunks of long rows (more than CHUNK / 2 edges): at most 2 * edges / CHUNK of a pass.
+    let pulled: u64 = pull.iter().map(|r| r.rows.count).sum();
+    let chunk_capacity = push.iter().map(|r| r.rows.count).chain([pulled]).max().unwrap_or(0) * 2 / CHUNK + 1;
     let chunks: DeviceBuffer<u64> = gpu.alloc_zeros("long push rows' chunks", chunk_capacity as usize)?;
     let push_offsets = |i: usize| push.get(i).map_or(0, |r| r.offsets.device_ptr());
     let counters = run.status.device_ptr();
@@ -97,6 +105,7 @@ pub(super) fn iterate<P: CompiledEdgeProgram + ?Sized>(
         staged: staged.device_ptr(),
         sending: sending.device_ptr(),
         messages: messages.device_ptr(),
+        senders: 0,
         changed_at: changed_at.device_ptr(),
         received_at: received_at.device_ptr(),
         touched: touched.device_ptr(),
@@ -130,12 +139,13 @@ pub(super) fn iterate<P: CompiledEdgeProgram + ?Sized>(
         state.stamp = iteration + 1;
         state.queue_out = queues[1].device_ptr();
         let mut sent_ready = false;
-        if all && engine == Engine::Frontier && run.frontier && !receiver {
-            // The first frontier counted by its senders only (BFS: the source alone).
-            run.launch(kernels::SEND, run.per_vertex()?, &run.with_view(view).value(state))?;
+        if all && run.frontier && !receiver && engine != Engine::Pull {
+            // The first frontier: its senders only (BFS: the source alone), listed for a push.
+            let listing = FrontierArgs { flags: flags | LIST_SENDERS, senders: queues[0].device_ptr(), ..state };
+            run.launch(kernels::SEND, run.per_vertex()?, &run.with_view(view).value(listing))?;
             let status = gpu.download(&run.status)?;
             run.faults.check(&status)?;
-            (frontier_len, frontier_edges, sent_ready) = (status[SENDERS], status[SENDER_EDGES], true);
+            (all, frontier_len, frontier_edges, sent_ready) = (false, status[SENDERS], status[SENDER_EDGES], true);
         }
         pulling = match engine {
             Engine::Push => false,
@@ -148,9 +158,11 @@ pub(super) fn iterate<P: CompiledEdgeProgram + ?Sized>(
             if !receiver && !sent_ready {
                 run.launch(kernels::SEND, run.per_vertex()?, &run.with_view(view).value(state))?;
             }
-            let args = rows_args(rows_args(run.with_view(view).value(state), 0), 1);
-            run.launch(kernels::PULL, run.per_vertex()?, &args)?;
-            run.launch(kernels::PULL_ROWS, strided(n as u64 * 32)?, &args)?;
+            let args = || rows_args(rows_args(run.with_view(view).value(state), 0), 1);
+            let threads = n as u64 * u64::from(width);
+            run.launch(kernels::PULL, Shape::covering(threads, ENGINE_THREADS)?, &args().value(width))?;
+            run.launch(kernels::PULL_CHUNKS, strided(chunk_capacity * 32)?, &args())?;
+            run.launch(kernels::PULL_FINISH, strided(n as u64)?, &run.with_view(view).value(state))?;
             run.launch(kernels::COMMIT, strided(n as u64)?, &KernelArgs::new().value(state))?;
         } else {
             let count = if all { n as u64 } else { frontier_len };

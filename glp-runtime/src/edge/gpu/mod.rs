@@ -29,12 +29,12 @@ pub use placed::DeviceEdgeGraph;
 
 use super::engine::{check, Schedule};
 use super::{CompiledEdgeProgram, EdgeConfig, EdgeGraph, EdgeOutcome, IterationReport, NO_SOURCE};
-use crate::device::{cache, param_block, DeviceBuffer, Gpu, KernelArg, KernelArgs, Module, Shape};
+use crate::device::{cache, param_block, DeviceBuffer, Gpu, Kernel, KernelArg, KernelArgs, Module, Shape};
 use crate::error::{Error, Result};
 use glp_codegen::interp::{Tuple, Value};
 use glp_codegen::ir::{Scalar, ScalarValue, Type};
 use glp_codegen::kinds::edge::layout::{EdgeViewArgs, FrontierArgs};
-use glp_codegen::kinds::edge::{engine_source, kernels, EDGE_KIND, ENGINE_THREADS, MESSAGE, VALUE};
+use glp_codegen::kinds::edge::{engine_source, kernels, EDGE_KIND, ENGINE_THREADS, MESSAGE, SETTLED_FEATURE, VALUE};
 use glp_codegen::loops::{decode_loop_fault, default_loop_budget};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
@@ -58,19 +58,23 @@ pub enum Engine {
     Push,
     /// The frontier engine, always pulling.
     Pull,
-    /// The frontier engine for programs with a frontier, the edge-centric one for the others.
+    /// The frontier engine for programs whose pulls it shortens (`settled`: BFS) or that read
+    /// every edge each iteration (no frontier: PageRank, a gather), the edge-centric engine for
+    /// the others (WCC, SSSP: a pull reads a message array beside the values, which the
+    /// edge-centric engine's random reads of the values alone beat; measured with `glp bench
+    /// run`).
     #[default]
     Auto,
 }
 
 impl Engine {
-    /// The engine that runs a program with (`frontier`) or without a frontier: [`Engine::Auto`]
-    /// resolved.
-    pub fn for_program(self, frontier: bool) -> Engine {
-        match (self, frontier) {
-            (Engine::Auto, true) => Engine::Frontier,
-            (Engine::Auto, false) => Engine::Edge,
-            (engine, _) => engine,
+    /// The engine that runs a program with (`frontier`) or without a frontier and the
+    /// facilities `features` ([`CompiledEdgeProgram::features`]): [`Engine::Auto`] resolved.
+    pub fn for_program(self, frontier: bool, features: &[&str]) -> Engine {
+        match self {
+            Engine::Auto if !frontier || features.contains(&SETTLED_FEATURE) => Engine::Frontier,
+            Engine::Auto => Engine::Edge,
+            engine => engine,
         }
     }
 
@@ -99,15 +103,15 @@ pub fn run<P: CompiledEdgeProgram + ?Sized>(
     observer: &mut dyn FnMut(&IterationReport),
 ) -> Result<(EdgeOutcome<Value>, Duration)> {
     let schedule = Schedule::of(program, graph, config)?;
-    let engine = engine.for_program(schedule.frontier);
+    let engine = engine.for_program(schedule.frontier, program.features());
     let device = DeviceEdgeGraph::upload(gpu, graph, schedule.direction, engine)?;
     run_on(gpu, program, graph, &device, config, engine, observer)
 }
 
 /// Runs `program` on `graph`, whose edges `device` holds, on `gpu` with `engine`; `observer`
 /// sees each iteration as it ends. Returns the outcome and the time from the first kernel
-/// (the initial values) to the end of the last iteration: the program's module, its buffers
-/// and the download of the values excluded.
+/// (the initial values) to the end of the last iteration: the program's module, the engine's
+/// buffers and the download of the values excluded.
 ///
 /// Errors: the CPU engine's ([`super::run`]: a schedule hook out of range, a weighted program
 /// on a graph without weights, a source that is not a vertex), a message type without GPU
@@ -125,12 +129,11 @@ pub fn run_on<P: CompiledEdgeProgram + ?Sized>(
 ) -> Result<(EdgeOutcome<Value>, Duration)> {
     let schedule = Schedule::of(program, graph, config)?;
     let mut run = Run::new(gpu, program, graph, device, config, &schedule)?;
-    let started = Instant::now();
-    let (iterations, converged) = match engine.for_program(schedule.frontier) {
+    let (iterations, converged) = match engine.for_program(schedule.frontier, program.features()) {
         Engine::Edge => edge_centric::iterate(&mut run, observer)?,
         engine => frontier::iterate(&mut run, engine, observer)?,
     };
-    let elapsed = started.elapsed();
+    let elapsed = run.started.map_or(Duration::ZERO, |started| started.elapsed());
     let values = run.value.decode(&gpu.download(&run.values)?);
     Ok((EdgeOutcome { values, iterations, converged }, elapsed))
 }
@@ -147,7 +150,9 @@ struct Run<'r, P: ?Sized> {
     frontier: bool,
     op: u32,
     limit: u32,
-    module: Module,
+    /// The module's kernels by name ([`kernels::ALL`]), their handles taken before the run's
+    /// clock starts (the driver loads a kernel lazily, when its handle is first taken).
+    kernels: Vec<(&'static str, Kernel)>,
     params: Vec<u8>,
     value: ValueLayout,
     message: Scalar,
@@ -158,6 +163,8 @@ struct Run<'r, P: ?Sized> {
     start: EdgeViewArgs,
     aggregates: bool,
     faults: Faults<'r, P>,
+    /// When the first kernel was queued ([`Run::init`]).
+    started: Option<Instant>,
 }
 
 impl<'r, P: CompiledEdgeProgram + ?Sized> Run<'r, P> {
@@ -190,6 +197,7 @@ impl<'r, P: CompiledEdgeProgram + ?Sized> Run<'r, P> {
             )));
         }
         let module = load(gpu, program)?;
+        let kernels = kernels::ALL.iter().map(|&name| Ok((name, module.kernel(name)?))).collect::<Result<_>>()?;
         let status: DeviceBuffer<u64> =
             gpu.alloc_zeros("iteration status", glp_codegen::kinds::edge::frontier::COUNTERS)?;
         let loop_budget = default_loop_budget(n as u64, 0);
@@ -220,7 +228,8 @@ impl<'r, P: CompiledEdgeProgram + ?Sized> Run<'r, P> {
             start,
             aggregates: program.features().contains(&"aggregate"),
             faults: Faults { program, budget: loop_budget },
-            module,
+            started: None,
+            kernels,
             value,
             message,
         })
@@ -241,12 +250,18 @@ impl<'r, P: CompiledEdgeProgram + ?Sized> Run<'r, P> {
     }
 
     fn launch(&self, kernel: &str, shape: Shape, args: &KernelArgs) -> Result<()> {
-        self.gpu.launch(&self.module.kernel(kernel)?, shape, args)
+        let Some((_, kernel)) = self.kernels.iter().find(|(name, _)| *name == kernel) else {
+            return Err(Error::invalid(format!("internal: no kernel {kernel} in the engines' table")));
+        };
+        self.gpu.launch(kernel, shape, args)
     }
 
-    /// Every vertex's `init` value; the combined messages at the identity; every vertex
-    /// active where `active` (a device address) is not 0.
-    fn init(&self, active: u64) -> Result<()> {
+    /// Starts the run's clock (an engine's buffers are in place), then gives every vertex its
+    /// `init` value; the combined messages at the identity; every vertex active where
+    /// `active` (a device address) is not 0.
+    fn init(&mut self, active: u64) -> Result<()> {
+        self.gpu.synchronize()?;
+        self.started = Some(Instant::now());
         let args = self.with_view(self.start).buffer(&self.values).buffer(&self.combined).value(active).value(self.op);
         self.launch(kernels::INIT_VALUES, self.per_vertex()?, &args)?;
         self.faults.check(&self.gpu.download(&self.status)?)
