@@ -1,17 +1,19 @@
 //! `glp bench run`: edge programs (BFS, SSSP, WCC, SSWP, PageRank) on one graph, on the CPU
-//! engine or the GPU's edge-centric engine.
+//! engine or the GPU's engines (`--engine edge,frontier,push,pull,auto`: a row each; `push`
+//! only for programs with a frontier).
 //!
-//! Reported per program: iterations, the time to convergence (median of `--repeat` runs; on
+//! Reported per program and engine: iterations, each iteration's step (`edges`, `push`,
+//! `pull`) and time in the last run, the time to convergence (median of `--repeat` runs; on
 //! a GPU from the first kernel to the end of the last iteration, with the graph's edges on
 //! the device: placing them, compiling the program and downloading the values excluded, as
 //! WolfGraph and LDBC report), the median iteration (the first one's time includes the
-//! program's set-up), edges read per second (every edge an iteration reads:
-//! the edge-centric engine reads them all), and for BFS the Graph500 TEPS: the input's
+//! program's set-up), edges per second (every edge of every iteration counted: the frontier
+//! engine reads fewer, so its rate and fractions are nominal), and for BFS the Graph500 TEPS: the input's
 //! undirected edges within the component the source reaches over the time (stored edges of
 //! the reached vertices, halved on an undirected graph). Each row gives the fraction of the
 //! ceiling `glp bench probe` measures in the same run: for a program that reads every edge's
-//! sender (no frontier: PageRank) an edge costs one random read of the sender's value, so
-//! edges per second over the random reads per second the device (or the CPU) sustains on an
+//! sender (no frontier: PageRank) an edge costs one random read of the sender's value (or of
+//! its message), so edges per second over the random reads per second the device (or the CPU) sustains on an
 //! array of the values' size; on a GPU also the edge arrays' streamed bytes (8 bytes an edge,
 //! 12 with weights) over the device's copy bandwidth (frontier programs still stream every
 //! edge's sender).

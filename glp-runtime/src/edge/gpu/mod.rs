@@ -58,21 +58,24 @@ pub enum Engine {
     Push,
     /// The frontier engine, always pulling.
     Pull,
-    /// The frontier engine for programs whose pulls it shortens (`settled`: BFS) or that read
-    /// every edge each iteration (no frontier: PageRank, a gather), the edge-centric engine for
-    /// the others (WCC, SSSP: a pull reads a message array beside the values, which the
-    /// edge-centric engine's random reads of the values alone beat; measured with `glp bench
-    /// run`).
+    /// On a graph whose edge arrays exceed the device's L2 cache, the frontier engine for
+    /// programs whose pulls it shortens (`settled`: BFS) or that read every edge each
+    /// iteration (no frontier: PageRank, a gather); the edge-centric engine for the others
+    /// (WCC, SSSP: a pull reads a message array beside the values, which the edge-centric
+    /// engine's reads of the values alone beat) and on smaller graphs, whose iterations are
+    /// short enough for the frontier engine's extra launches to dominate. Measured with `glp
+    /// bench run` (see the README).
     #[default]
     Auto,
 }
 
 impl Engine {
     /// The engine that runs a program with (`frontier`) or without a frontier and the
-    /// facilities `features` ([`CompiledEdgeProgram::features`]): [`Engine::Auto`] resolved.
-    pub fn for_program(self, frontier: bool, features: &[&str]) -> Engine {
+    /// facilities `features` ([`CompiledEdgeProgram::features`]) on a graph whose edge
+    /// arrays do (`large`) or do not exceed the device's L2 cache: [`Engine::Auto`] resolved.
+    pub fn for_program(self, frontier: bool, features: &[&str], large: bool) -> Engine {
         match self {
-            Engine::Auto if !frontier || features.contains(&SETTLED_FEATURE) => Engine::Frontier,
+            Engine::Auto if large && (!frontier || features.contains(&SETTLED_FEATURE)) => Engine::Frontier,
             Engine::Auto => Engine::Edge,
             engine => engine,
         }
@@ -89,6 +92,23 @@ impl Engine {
     }
 }
 
+/// Bytes an edge takes in the edge-centric engine's arrays (sender and receiver), by which
+/// [`Engine::Auto`] sizes a graph against the L2 cache.
+const EDGE_BYTES: u64 = 8;
+
+/// Whether the edges an iteration of `schedule` reads on `graph` take more than `gpu`'s L2
+/// cache in the edge-centric engine's arrays ([`Engine::Auto`]).
+fn beyond_l2<M>(gpu: &Gpu, graph: &EdgeGraph<'_>, schedule: &Schedule<M>) -> bool {
+    let symmetric = std::ptr::eq(graph.in_edges(), graph.out_edges());
+    let edges = match schedule.direction {
+        super::OUT => graph.in_edges().num_edges(),
+        super::IN => graph.out_edges().num_edges(),
+        _ if symmetric && super::is_idempotent(schedule.combine) => graph.in_edges().num_edges(),
+        _ => graph.in_edges().num_edges() + graph.out_edges().num_edges(),
+    };
+    edges * EDGE_BYTES > gpu.info().l2_bytes
+}
+
 /// Runs `program` on `graph` on `gpu` with `engine`: the graph's edges placed on the device
 /// ([`DeviceEdgeGraph::upload`]), then [`run_on`], whose outcome and iteration time it
 /// returns.
@@ -103,7 +123,7 @@ pub fn run<P: CompiledEdgeProgram + ?Sized>(
     observer: &mut dyn FnMut(&IterationReport),
 ) -> Result<(EdgeOutcome<Value>, Duration)> {
     let schedule = Schedule::of(program, graph, config)?;
-    let engine = engine.for_program(schedule.frontier, program.features());
+    let engine = engine.for_program(schedule.frontier, program.features(), beyond_l2(gpu, graph, &schedule));
     let device = DeviceEdgeGraph::upload(gpu, graph, schedule.direction, engine)?;
     run_on(gpu, program, graph, &device, config, engine, observer)
 }
@@ -129,7 +149,8 @@ pub fn run_on<P: CompiledEdgeProgram + ?Sized>(
 ) -> Result<(EdgeOutcome<Value>, Duration)> {
     let schedule = Schedule::of(program, graph, config)?;
     let mut run = Run::new(gpu, program, graph, device, config, &schedule)?;
-    let (iterations, converged) = match engine.for_program(schedule.frontier, program.features()) {
+    let large = beyond_l2(gpu, graph, &schedule);
+    let (iterations, converged) = match engine.for_program(schedule.frontier, program.features(), large) {
         Engine::Edge => edge_centric::iterate(&mut run, observer)?,
         engine => frontier::iterate(&mut run, engine, observer)?,
     };
@@ -379,5 +400,30 @@ impl<P: CompiledEdgeProgram + ?Sized> Faults<'_, P> {
             self.program.name(),
             fault.vertex
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `auto` takes the frontier engine on a graph beyond L2 for a program that settles or has
+    /// no frontier, the edge-centric engine otherwise; a named engine is kept.
+    #[test]
+    fn auto_resolves_by_the_program_and_the_graphs_size() {
+        let settled = [SETTLED_FEATURE];
+        let cases = [
+            ((true, &settled[..], true), Engine::Frontier),
+            ((false, &[][..], true), Engine::Frontier),
+            ((true, &[][..], true), Engine::Edge),
+            ((true, &settled[..], false), Engine::Edge),
+            ((false, &[][..], false), Engine::Edge),
+        ];
+        for ((frontier, features, large), engine) in cases {
+            assert_eq!(Engine::Auto.for_program(frontier, features, large), engine, "{frontier} {features:?} {large}");
+        }
+        for engine in [Engine::Edge, Engine::Frontier, Engine::Push, Engine::Pull] {
+            assert_eq!(engine.for_program(true, &[], true), engine);
+        }
     }
 }
