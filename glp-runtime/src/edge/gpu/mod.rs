@@ -7,9 +7,9 @@
 //! once ([`DeviceEdgeGraph`]) with the arrays the engines of a run read, then [`run_on`] runs
 //! a program with the [`Engine`] asked for:
 //!
-//! - [`edge_centric`]: every iteration processes every edge, in edge blocks that combine their
+//! - `edge_centric`: every iteration processes every edge, in edge blocks that combine their
 //!   messages in shared memory and flush them in the same kernel;
-//! - [`frontier`]: an iteration pushes along the rows of the vertices that changed in the one
+//! - `frontier`: an iteration pushes along the rows of the vertices that changed in the one
 //!   before (a sparse frontier) or lets every receiver pull from its rows (a dense frontier,
 //!   and every iteration of a program without one), as Beamer's direction-optimising BFS,
 //!   generalised to any program.
