@@ -48,6 +48,13 @@ fn the_report_gives_each_programs_iterations_rates_and_teps() {
     // sender, so only it has a gather fraction.
     assert_eq!((rows[2]["iterations"].as_u64(), rows[2]["converged"].as_bool()), (Some(10), Some(false)));
     assert!(rows[0]["of_gather_ceiling"].is_null() && rows[2]["of_gather_ceiling"].as_f64().unwrap() > 0.0);
+    // Each row lists its last run's iterations: one step each, on the CPU engine.
+    for row in rows {
+        let steps = row["steps"].as_array().unwrap();
+        assert_eq!(steps.len() as u64, row["iterations"].as_u64().unwrap(), "{row}");
+        assert!(steps.iter().all(|s| s[0] == "cpu" && s[1].as_f64().unwrap() >= 0.0), "{row}");
+        assert_eq!(row["engine"], "cpu");
+    }
 }
 
 #[test]
@@ -63,6 +70,7 @@ fn bad_arguments_are_refused_by_name() {
     refused(&["--apps", "bfs,nope"], "unknown program `nope`");
     refused(&["--source", "999999999"], "--source 999999999: vertex 999999999 is not in the graph");
     refused(&["--repeat", "0"], "--repeat must be at least 1");
+    refused(&["--engine", "edge,pull"], "--engine edge: the engines are the GPU's");
     let missing = data("karate.mtx").with_file_name("no-such-graph.txt");
     refused(&[missing.to_str().unwrap()], "no-such-graph.txt");
 }

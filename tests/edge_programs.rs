@@ -370,3 +370,37 @@ fn the_combines_idempotence_is_recorded() {
     assert!(edge::is_idempotent(Bfs.combine()) && edge::is_idempotent(Sswp.combine()));
     assert!(!edge::is_idempotent(PageRank::default().combine()));
 }
+
+/// A program whose `apply` would change every vertex it is called for: with a frontier, only
+/// the vertices messages reach are applied, the others keep their value (a halted vertex).
+const COUNTER: &str = r#"
+struct Counter;
+impl EdgeProgram for Counter {
+    type Value = u32;
+    type Message = u32;
+    fn combine(&self) -> u32 { SUM }
+    fn frontier(&self) -> bool { true }
+    fn iterations(&self) -> u32 { 5 }
+    fn init(&self, view: &EdgeView<'_>, v: VertexId) -> u32 { 0 }
+    fn edge(&self, view: &EdgeView<'_>, from: VertexId, to: VertexId, value: u32, weight: f64) -> (bool, u32) {
+        (view.iteration() == 0, 1)
+    }
+    fn apply(&self, view: &EdgeView<'_>, v: VertexId, old: u32, combined: u32) -> u32 { old + combined + 1 }
+}
+"#;
+
+#[test]
+fn with_a_frontier_a_vertex_without_messages_keeps_its_value() {
+    // 0 -> 1, 0 -> 2, 2 -> 1; vertex 3 has no edge.
+    let csr = Csr::new(vec![0, 2, 2, 3, 3], vec![1, 2, 1], None).unwrap();
+    let graph = EdgeGraph::new(&csr, false).unwrap();
+    let no_params: [&str; 0] = [];
+    let program = InterpretedEdgeProgram::from_source("counter.rs", COUNTER, &no_params).unwrap();
+    let mut changed = Vec::new();
+    let outcome = edge::run(&program, &graph, &EdgeConfig::default(), &mut |r| changed.push(r.changed)).unwrap();
+    // Iteration 0: 1 takes two messages (2 + 1), 2 one (1 + 1); 0 and 3 none. Iteration 1:
+    // nothing is sent, nothing applied.
+    let outcome = values(outcome);
+    assert_eq!(outcome.bits, [[0], [3], [2], [0]]);
+    assert_eq!((outcome.iterations, outcome.converged, changed), (2, true, vec![2, 0]));
+}
