@@ -296,6 +296,22 @@ fn gen_rmat_has_two_to_the_scale_vertices() {
     assert_eq!(info["symmetric"], true);
     // At most edge_factor * 2^scale undirected edges survive deduplication.
     assert!(info["stored_edges"].as_u64().unwrap() <= 2 * 16 * 1024);
+    // Without its isolated vertices (LDBC's graph500 sets): the same edges, no isolated
+    // vertex, the others' ids kept within the range.
+    let reduced = dir.path().join("reduced.glpg");
+    let run = glp(&["gen", "rmat", "--scale", "10", "--drop-isolated", "--out", reduced.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let run = glp(&["info", "--json", reduced.to_str().unwrap()]);
+    let reduced: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+    let isolated = info["isolated_vertices"].as_u64().unwrap();
+    assert!(isolated > 0);
+    assert_eq!(reduced["vertices"].as_u64().unwrap(), 1024 - isolated);
+    assert_eq!(reduced["isolated_vertices"], 0);
+    assert_eq!(reduced["stored_edges"], info["stored_edges"]);
+    assert_eq!(
+        (reduced["max_degree"].clone(), reduced["symmetric"].clone()),
+        (info["max_degree"].clone(), info["symmetric"].clone())
+    );
 }
 
 // ---- Variants ----------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 mod build;
 mod csr;
 mod ids;
+mod isolated;
 
 pub use build::{build_csr, directed_neighbourhoods, transpose, BuildOptions, DuplicateEdges, EdgeList};
 pub(crate) use build::{build_trusted, EdgeSlices};
