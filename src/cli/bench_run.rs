@@ -238,10 +238,13 @@ impl ProgramVisitor for Bench<'_> {
     type Output = Result<RunBenchRow>;
     fn visit<P: CompiledEdgeProgram>(self, program: &P) -> Result<RunBenchRow> {
         let direction = program.direction();
-        let edges_per_iteration = match direction {
-            OUT => self.edges.in_edges().num_edges(),
-            crate::edge::IN => self.edges.out_edges().num_edges(),
-            _ => self.edges.in_edges().num_edges() + self.edges.out_edges().num_edges(),
+        // The GPU's engines read a symmetric graph once for an idempotent `BOTH` (WCC); the
+        // CPU engine pulls its in- and out-edges both.
+        let edges_per_iteration = match (&self.on, direction) {
+            (On::Gpu(_, placed, _), _) => placed.edges_read(direction, program.combine())?,
+            (On::Cpu, OUT) => self.edges.in_edges().num_edges(),
+            (On::Cpu, crate::edge::IN) => self.edges.out_edges().num_edges(),
+            (On::Cpu, _) => self.edges.in_edges().num_edges() + self.edges.out_edges().num_edges(),
         };
         let (mut times, mut iteration_times) = (Vec::new(), Vec::new());
         let mut last = None;
