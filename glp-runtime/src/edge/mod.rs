@@ -42,6 +42,7 @@ pub mod gpu;
 mod graph;
 mod interpreted;
 mod program;
+pub mod subgraphs;
 mod view;
 
 pub use compiled::CompiledEdgeProgram;
