@@ -23,7 +23,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-}"
-GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_sample_hooks gpu_sample_engines gpu_sample_placement sampler_stream gpu_device_subgraphs gpu_edge_programs)
+GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_sample_hooks gpu_sample_engines gpu_sample_placement sampler_stream gpu_device_subgraphs gpu_edge_programs gpu_edge_subgraphs)
 SAMPLERS=(deepwalk weighted-deepwalk ppr node2vec khop layer fastgcn ladies mvs cluster-gcn multi-root-walk)
 MFL_STRATEGIES=(glp smem global sort hash mg8 bm)
 

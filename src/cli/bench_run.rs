@@ -22,8 +22,9 @@ use super::backend::{choose_backend, Backend, BackendArg};
 use super::bench::{median_min, print_json};
 use super::common::{self, LoadArgs};
 use super::output;
-use super::run::{engine_needs_gpu, EngineArg};
-use crate::edge::gpu::Engine;
+use super::run::{engine_needs_gpu, EngineArg, SubgraphArgs};
+use crate::edge::gpu::{Engine, SubgraphOptions, SubgraphTimes};
+use crate::edge::subgraphs::{Mode, SubgraphOutcome};
 use crate::edge::{self, gpu::DeviceEdgeGraph, CompiledEdgeProgram, EdgeConfig, EdgeGraph, VertexValue, OUT};
 use crate::programs::{built_in, ProgramVisitor, BUILT_IN};
 use clap::Args;
@@ -57,6 +58,10 @@ pub struct RunBenchArgs {
     /// The GPU's engines to run each program on, a row each
     #[arg(long, value_enum, value_name = "ENGINE,...", value_delimiter = ',', default_value = "auto")]
     pub engine: Vec<EngineArg>,
+    /// Every GPU row runs on subgraphs (the edges copied in pieces, as for a graph beyond the
+    /// device's memory) when one of these is given: a row a program
+    #[command(flatten)]
+    pub subgraphs: SubgraphArgs,
     /// Print JSON instead of the table
     #[arg(long)]
     pub json: bool,
@@ -78,6 +83,9 @@ struct RunBenchReport {
     ceiling_reads_per_s: Option<f64>,
     /// The probe's device copy bandwidth (bytes read plus written per second), this run.
     copy_bytes_per_s: Option<f64>,
+    /// The probe's pinned host-to-device copy rate (bytes per second), this run, for runs on
+    /// subgraphs.
+    pinned_copy_bytes_per_s: Option<f64>,
     programs: Vec<RunBenchRow>,
 }
 
@@ -99,9 +107,36 @@ struct RunBenchRow {
     of_gather_ceiling: Option<f64>,
     /// Streamed edge bytes per second over the probe's copy bandwidth (GPU).
     of_copy_bandwidth: Option<f64>,
-    /// The last run's iterations: how each ran (`cpu`, `edges`, `push`, `pull`) and its
-    /// milliseconds.
+    /// The last run's iterations: how each ran (`cpu`, `edges`, `push`, `pull`; on
+    /// subgraphs `subgraphs`, an outer iteration, or `streamed`) and its milliseconds.
     steps: Vec<(&'static str, f64)>,
+    /// A run on subgraphs: the last run's breakdown.
+    subgraphs: Option<SubgraphRow>,
+}
+
+/// The last run on subgraphs of a row.
+#[derive(Debug, Serialize)]
+struct SubgraphRow {
+    /// `local convergence` or `streamed`.
+    mode: &'static str,
+    cel: bool,
+    subgraphs: u64,
+    pieces: u64,
+    local_iterations: u64,
+    edges_loaded: u64,
+    /// The host building pieces (the CEL's mapping array and gathers), overlapped but for
+    /// the first piece.
+    build_ms: f64,
+    /// The copy stream busy.
+    transfer_ms: f64,
+    /// The kernels busy.
+    compute_ms: f64,
+    bytes_copied: u64,
+    /// Bytes copied over the copy stream's busy time.
+    copy_bytes_per_s: f64,
+    /// Bytes copied over the run's time, over the probe's pinned copy rate.
+    of_pinned_copy: Option<f64>,
+    device_bytes: u64,
 }
 
 pub fn run(args: RunBenchArgs) -> Result<()> {
@@ -150,25 +185,33 @@ pub fn run(args: RunBenchArgs) -> Result<()> {
     for &engine in &args.engine {
         engine_needs_gpu(engine, &backend)?;
     }
+    args.subgraphs.need_gpu(&backend)?;
+    let subgraphs = args.subgraphs.options();
     let value_bytes = graph.num_vertices() as u64 * 8;
-    let (ceiling_reads, copy_bytes, device_graph) = match &backend {
+    let (ceiling_reads, copy_bytes, pinned_copy, device_graph) = match &backend {
         Backend::Cpu => (
             host_ceiling::measure().for_array(value_bytes).map(|r| r * rayon::current_num_threads() as f64 / 2.0),
+            None,
             None,
             None,
         ),
         Backend::Gpu(gpu) => {
             let measured = ceiling::measure(gpu)?;
             let direction = if graph.symmetric { OUT } else { crate::edge::BOTH };
-            let placed = DeviceEdgeGraph::upload(gpu, &edges, direction, Engine::Auto)?;
-            (measured.for_array_bytes(value_bytes), measured.device_copy_bytes_per_s, Some(placed))
+            // On subgraphs the edges stay on the host.
+            let placed = match subgraphs {
+                Some(_) => None,
+                None => Some(DeviceEdgeGraph::upload(gpu, &edges, direction, Engine::Auto)?),
+            };
+            let pinned = measured.host.as_ref().and_then(|h| h.copy_bytes_per_s);
+            (measured.for_array_bytes(value_bytes), measured.device_copy_bytes_per_s, pinned, placed)
         }
     };
     let config = EdgeConfig { source: Some(source), iterations: None };
     let mut rows = Vec::new();
-    let engines = match backend {
-        Backend::Cpu => vec![EngineArg::Auto],
-        Backend::Gpu(_) => args.engine.clone(),
+    let engines = match (&backend, subgraphs) {
+        (Backend::Cpu, _) | (Backend::Gpu(_), Some(_)) => vec![EngineArg::Auto],
+        (Backend::Gpu(_), None) => args.engine.clone(),
     };
     for built in programs {
         for &engine in &engines {
@@ -182,11 +225,13 @@ pub fn run(args: RunBenchArgs) -> Result<()> {
                 edges: &edges,
                 config: &config,
                 repeat: args.repeat,
-                on: match (&backend, &device_graph) {
-                    (Backend::Gpu(gpu), Some(placed)) => On::Gpu(gpu, placed, engine),
+                on: match (&backend, &device_graph, subgraphs) {
+                    (Backend::Gpu(gpu), _, Some(options)) => On::Subgraphs(gpu, options),
+                    (Backend::Gpu(gpu), Some(placed), None) => On::Gpu(gpu, placed, engine),
                     _ => On::Cpu,
                 },
                 ceilings: (ceiling_reads, copy_bytes),
+                pinned_copy,
             };
             rows.push(built.program.visit(bench)?);
         }
@@ -207,6 +252,7 @@ pub fn run(args: RunBenchArgs) -> Result<()> {
         source: graph.ids.original(source),
         ceiling_reads_per_s: ceiling_reads,
         copy_bytes_per_s: copy_bytes,
+        pinned_copy_bytes_per_s: pinned_copy,
         programs: rows,
     };
     if args.json {
@@ -219,6 +265,7 @@ pub fn run(args: RunBenchArgs) -> Result<()> {
 enum On<'a> {
     Cpu,
     Gpu(&'a Gpu, &'a DeviceEdgeGraph, EngineArg),
+    Subgraphs(&'a Gpu, SubgraphOptions),
 }
 
 /// One program's runs and its row.
@@ -232,6 +279,8 @@ struct Bench<'a> {
     on: On<'a>,
     /// The probe's random reads per second and copy bandwidth.
     ceilings: (Option<f64>, Option<f64>),
+    /// The probe's pinned host-to-device copy rate.
+    pinned_copy: Option<f64>,
 }
 
 impl ProgramVisitor for Bench<'_> {
@@ -242,10 +291,10 @@ impl ProgramVisitor for Bench<'_> {
         // CPU engine pulls its in- and out-edges both.
         let edges_per_iteration = match (&self.on, direction) {
             (On::Gpu(_, placed, _), _) => placed.edges_read(direction, program.combine())?,
-            (On::Cpu, OUT) => self.edges.in_edges().num_edges(),
-            (On::Cpu, crate::edge::IN) => self.edges.out_edges().num_edges(),
-            (On::Cpu, _) => self.edges.in_edges().num_edges() + self.edges.out_edges().num_edges(),
+            (On::Subgraphs(..), _) => self.edges.edges_read(direction, program.combine())?,
+            (On::Cpu, _) => self.edges.edges_read(direction, crate::edge::SUM)?,
         };
+        let mut breakdown = None;
         let (mut times, mut iteration_times) = (Vec::new(), Vec::new());
         let mut last = None;
         let mut steps = Vec::new();
@@ -278,6 +327,14 @@ impl ProgramVisitor for Bench<'_> {
                     times.push(elapsed);
                     (first_scalars(&outcome.values), outcome.iterations, outcome.converged)
                 }
+                On::Subgraphs(gpu, options) => {
+                    let (run, spent) =
+                        edge::gpu::run_on_subgraphs(gpu, program, self.edges, self.config, &options, &mut observe)?;
+                    times.push(spent.elapsed);
+                    breakdown = Some(self.subgraph_row(&run, &spent));
+                    let outcome = run.outcome;
+                    (first_scalars(&outcome.values), outcome.iterations, outcome.converged)
+                }
             };
             last = Some((scalars, iterations, converged));
         }
@@ -294,6 +351,7 @@ impl ProgramVisitor for Bench<'_> {
             program: self.name.to_string(),
             engine: match self.on {
                 On::Gpu(_, _, engine) => engine.name(),
+                On::Subgraphs(..) => "subgraphs",
                 On::Cpu => "cpu",
             },
             iterations,
@@ -309,10 +367,38 @@ impl ProgramVisitor for Bench<'_> {
             of_gather_ceiling: self.ceilings.0.filter(|_| !program.frontier()).map(|reads| edges_per_s / reads),
             of_copy_bandwidth: match self.on {
                 On::Gpu(..) => self.ceilings.1.map(|bytes| edges_per_s * streamed / bytes),
-                On::Cpu => None,
+                On::Subgraphs(..) | On::Cpu => None,
             },
             steps,
+            subgraphs: breakdown,
         })
+    }
+}
+
+impl Bench<'_> {
+    /// The breakdown of a run on subgraphs.
+    fn subgraph_row<V>(&self, run: &SubgraphOutcome<V>, spent: &SubgraphTimes) -> SubgraphRow {
+        let transfer = spent.transfer.as_secs_f64().max(1e-9);
+        SubgraphRow {
+            mode: match run.mode {
+                Mode::LocalConvergence => "local convergence",
+                Mode::Streamed => "streamed",
+            },
+            cel: run.plan.cel,
+            subgraphs: run.subgraphs,
+            pieces: run.pieces,
+            local_iterations: run.local_iterations,
+            edges_loaded: run.edges_loaded,
+            build_ms: ms(spent.build),
+            transfer_ms: ms(spent.transfer),
+            compute_ms: ms(spent.compute),
+            bytes_copied: spent.bytes_copied,
+            copy_bytes_per_s: spent.bytes_copied as f64 / transfer,
+            of_pinned_copy: self
+                .pinned_copy
+                .map(|rate| spent.bytes_copied as f64 / spent.elapsed.as_secs_f64().max(1e-9) / rate),
+            device_bytes: spent.device_bytes,
+        }
     }
 }
 
@@ -389,6 +475,38 @@ fn table(report: &RunBenchReport) -> String {
             fraction(row.of_gather_ceiling),
             fraction(row.of_copy_bandwidth),
         );
+    }
+    if report.programs.iter().any(|row| row.subgraphs.is_some()) {
+        let pinned = report.pinned_copy_bytes_per_s.map_or("-".into(), |b| format!("{:.1} GB/s", b / 1e9));
+        let _ = writeln!(
+            s,
+            "\nsubgraphs (last run; pinned copy {pinned}, glp bench probe, this run; build overlaps the device's work):"
+        );
+        let _ = writeln!(
+            s,
+            "{:<8} {:<18} {:>4} {:>9} {:>7} {:>12} {:>13} {:>10} {:>12} {:>11} {:>10} {:>9}",
+            "program", "mode", "CEL", "subgraphs", "pieces", "local iters", "edges loaded", "build ms", "transfer ms", "compute ms", "copy GB/s", "of pinned"
+        );
+        let fraction = |f: Option<f64>| f.map_or("-".to_string(), |f| format!("{:.1}%", f * 100.0));
+        for row in &report.programs {
+            let Some(sub) = &row.subgraphs else { continue };
+            let _ = writeln!(
+                s,
+                "{:<8} {:<18} {:>4} {:>9} {:>7} {:>12} {:>13} {:>10.2} {:>12.2} {:>11.2} {:>10.1} {:>9}",
+                row.program,
+                sub.mode,
+                if sub.cel { "on" } else { "off" },
+                sub.subgraphs,
+                sub.pieces,
+                sub.local_iterations,
+                sub.edges_loaded,
+                sub.build_ms,
+                sub.transfer_ms,
+                sub.compute_ms,
+                sub.copy_bytes_per_s / 1e9,
+                fraction(sub.of_pinned_copy),
+            );
+        }
     }
     let _ = writeln!(s, "\niterations of the last run (how each ran, ms):");
     for row in &report.programs {

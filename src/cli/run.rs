@@ -8,7 +8,7 @@ use super::output::{self, Content, Destination, Outputs};
 use super::progress::IterationBar;
 use crate::programs::{built_in, AnyProgram, PageRank, ProgramVisitor, BUILT_IN};
 use clap::{Args, ValueEnum};
-use glp_runtime::edge::gpu::Engine;
+use glp_runtime::edge::gpu::{Engine, SubgraphOptions};
 use glp_runtime::edge::{self, CompiledEdgeProgram, EdgeConfig, EdgeGraph, InterpretedEdgeProgram};
 use glp_runtime::edge::{IterationReport, VertexValue};
 use glp_runtime::graph::Graph;
@@ -84,12 +84,76 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
 
+    #[command(flatten)]
+    pub subgraphs: SubgraphArgs,
+
     /// Print the summary as JSON
     #[arg(long)]
     pub json: bool,
 
     #[command(flatten)]
     pub load: LoadArgs,
+}
+
+/// The options of graphs beyond the device's memory (WolfGraph's subgraphs and CEL).
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct SubgraphArgs {
+    /// The most device memory the GPU may use (bytes, or with a K, M, G or T suffix: powers
+    /// of 1024); a graph whose edges do not fit runs on subgraphs, the vertices' values on
+    /// the device and the edges copied in pieces [default: what is free]
+    #[arg(long, value_name = "BYTES", value_parser = super::sample_backend::parse_bytes)]
+    pub device_memory: Option<u64>,
+    /// Run on this many equal subgraphs, whatever fits
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub subgraphs: Option<u64>,
+    /// Subgraphs carry their Concatenated Edge List (programs with a frontier, a min or max
+    /// combine and no iteration limit; auto: where allowed)
+    #[arg(long, value_enum, default_value_t = CelArg::Auto)]
+    pub cel: CelArg,
+}
+
+/// `--cel`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CelArg {
+    Auto,
+    On,
+    Off,
+}
+
+impl SubgraphArgs {
+    /// The run's subgraph options, `None` when no flag asks for subgraphs.
+    pub fn options(&self) -> Option<SubgraphOptions> {
+        let cel = match self.cel {
+            CelArg::Auto => None,
+            CelArg::On => Some(true),
+            CelArg::Off => Some(false),
+        };
+        let asked = self.device_memory.is_some() || self.subgraphs.is_some() || cel.is_some();
+        asked.then_some(SubgraphOptions { device_memory: self.device_memory, subgraphs: self.subgraphs, cel })
+    }
+
+    /// The first flag given, for the CPU's refusal.
+    fn flag(&self) -> Option<&'static str> {
+        if self.device_memory.is_some() {
+            Some("--device-memory")
+        } else if self.subgraphs.is_some() {
+            Some("--subgraphs")
+        } else if self.cel != CelArg::Auto {
+            Some("--cel")
+        } else {
+            None
+        }
+    }
+
+    /// Refuses the flags on the CPU, which holds the whole graph.
+    pub fn need_gpu(&self, backend: &Backend) -> Result<()> {
+        match (self.flag(), backend) {
+            (Some(flag), Backend::Cpu) => Err(Error::invalid(format!(
+                "{flag}: subgraphs are for graphs beyond the GPU's memory (the CPU holds the whole graph); add --backend gpu"
+            ))),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// `--engine`: the GPU engine that runs an edge program.
@@ -253,6 +317,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     let app = App::new(&args.app, &args.params)?;
     let backend = choose_backend(args.backend)?;
     engine_needs_gpu(args.engine, &backend)?;
+    args.subgraphs.need_gpu(&backend)?;
     // Shortest paths over a negative cycle never settle: SSSP takes non-negative weights, as
     // LDBC Graphalytics defines it.
     let weights = if app.name() == "sssp" { WeightRule::NonNegative } else { WeightRule::Any };
@@ -266,6 +331,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         config: &config,
         backend: &backend,
         engine: args.engine.engine(),
+        subgraphs: args.subgraphs.options(),
         values: out.is_some(),
     };
     let ran = app.visit(runner)?;
@@ -340,6 +406,8 @@ struct Runner<'a> {
     config: &'a EdgeConfig,
     backend: &'a Backend,
     engine: Engine,
+    /// Whether a graph may run on subgraphs, and how.
+    subgraphs: Option<SubgraphOptions>,
     /// Whether to format the values.
     values: bool,
 }
@@ -366,15 +434,42 @@ impl ProgramVisitor for Runner<'_> {
                 let elapsed = start.elapsed();
                 (self.text(&outcome.values), outcome.iterations, outcome.converged, elapsed)
             }
-            Backend::Gpu(gpu) => {
-                let (outcome, elapsed) =
-                    edge::gpu::run(gpu, program, self.edges, self.config, self.engine, &mut observer)?;
-                (self.text(&outcome.values), outcome.iterations, outcome.converged, elapsed)
-            }
+            Backend::Gpu(gpu) => match self.subgraphs {
+                Some(options) if on_subgraphs(gpu, program, self.edges, self.config, &options)? => {
+                    let (run, times) =
+                        edge::gpu::run_on_subgraphs(gpu, program, self.edges, self.config, &options, &mut observer)?;
+                    let outcome = run.outcome;
+                    (self.text(&outcome.values), outcome.iterations, outcome.converged, times.elapsed)
+                }
+                _ => {
+                    let (outcome, elapsed) =
+                        edge::gpu::run(gpu, program, self.edges, self.config, self.engine, &mut observer)?;
+                    (self.text(&outcome.values), outcome.iterations, outcome.converged, elapsed)
+                }
+            },
         };
         drop(bar);
         Ok(Ran { values, iterations, converged, changed, elapsed })
     }
+}
+
+/// Whether a run with `options` goes on subgraphs: asked for by count or CEL, or a graph
+/// whose edges do not fit the device memory budget (what is free without one).
+pub fn on_subgraphs<P: CompiledEdgeProgram + ?Sized>(
+    gpu: &glp_runtime::device::Gpu,
+    program: &P,
+    edges: &EdgeGraph<'_>,
+    config: &EdgeConfig,
+    options: &SubgraphOptions,
+) -> Result<bool> {
+    if options.subgraphs.is_some() || options.cel == Some(true) {
+        return Ok(true);
+    }
+    let budget = match options.device_memory {
+        Some(budget) => budget,
+        None => gpu.memory_info()?.0,
+    };
+    Ok(!edge::gpu::fits_in_memory(program, edges, config, budget)?)
 }
 
 impl Runner<'_> {

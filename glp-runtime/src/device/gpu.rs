@@ -47,6 +47,9 @@ pub struct PinnedHostBuffer<T> {
     /// The host address of the first element (an address, so the buffer stays `Send` as the
     /// slice is).
     host: usize,
+    /// The end of the last copy queued from it by [`super::CopyStream::copy_from`], which
+    /// [`PinnedHostBuffer::as_mut_slice`] and dropping the buffer wait for.
+    pub(super) in_flight: Option<CudaEvent>,
 }
 
 /// Maps a driver error of `what` to [`Error::Gpu`].
@@ -205,7 +208,7 @@ impl Gpu {
         let slice = pinned_zeroed::<T>(&self.context, len).map_err(pinning)?;
         let device_ptr = mapped_device_ptr(&slice).map_err(pinning)?;
         let host = slice.as_ptr().map_err(pinning)? as usize;
-        Ok(PinnedHostBuffer { slice, device_ptr, host })
+        Ok(PinnedHostBuffer { slice, device_ptr, host, in_flight: None })
     }
 
     /// Copies `buffer` to the host.
@@ -319,9 +322,28 @@ impl<T> PinnedHostBuffer<T> {
 
 impl<T: ValidAsZeroBits> PinnedHostBuffer<T> {
     /// The elements, to fill from the host (waits for copies from the buffer queued by
-    /// [`Gpu::write_pinned`]).
+    /// [`Gpu::write_pinned`] and [`super::CopyStream::copy_from`]).
     pub fn as_mut_slice(&mut self) -> Result<&mut [T]> {
+        self.wait_for_copies()?;
         self.slice.as_mut_slice().map_err(gpu_error("reading pinned host memory"))
+    }
+}
+
+impl<T> PinnedHostBuffer<T> {
+    /// Waits for the copy from the buffer still in flight, if any.
+    fn wait_for_copies(&mut self) -> Result<()> {
+        if let Some(event) = self.in_flight.take() {
+            event.synchronize().map_err(gpu_error("copying pinned host memory to the device"))?;
+        }
+        Ok(())
+    }
+}
+
+impl<T> Drop for PinnedHostBuffer<T> {
+    fn drop(&mut self) {
+        // A copy must not read freed memory. An error here means the context is broken, and
+        // then nothing more runs on it.
+        let _ = self.wait_for_copies();
     }
 }
 

@@ -33,6 +33,11 @@ impl<'a> EdgeGraph<'a> {
         &self.into
     }
 
+    /// Whether the graph is symmetric: its in-edges are its out-edges.
+    pub fn is_symmetric(&self) -> bool {
+        std::ptr::eq(self.in_edges(), self.out_edges())
+    }
+
     pub fn num_vertices(&self) -> usize {
         self.out.num_vertices()
     }

@@ -17,67 +17,38 @@
 //!    the stamped receivers'), counted; the run stops after an iteration that changed no
 //!    vertex, or at its iteration limit, as on the CPU.
 
-use super::{Run, ENGINE_THREADS};
-use crate::device::{DeviceBuffer, Shape};
+use super::{EdgeArrays, FrontierBuffers, Run};
 use crate::edge::{CompiledEdgeProgram, IterationReport};
 use crate::error::Result;
-use glp_codegen::kinds::edge::{kernels, BLOCK_EDGES};
 
 /// Runs the iterations of `run`; returns how many ran and whether the last changed nothing.
 pub(super) fn iterate<P: CompiledEdgeProgram + ?Sized>(
     run: &mut Run<'_, P>,
     observer: &mut dyn FnMut(&IterationReport),
 ) -> Result<(u32, bool)> {
-    let n = run.num_vertices() as usize;
-    // With a frontier: each vertex's activity, and the stamp of its last message.
-    let (active, received_at): (Option<DeviceBuffer<u8>>, Option<DeviceBuffer<u32>>) = match run.frontier {
-        true => (Some(run.gpu.alloc_zeros("active vertices", n)?), Some(run.gpu.alloc_zeros("message stamps", n)?)),
-        false => (None, None),
-    };
-    let active_ptr = active.as_ref().map_or(0, DeviceBuffer::device_ptr);
-    let received_ptr = received_at.as_ref().map_or(0, DeviceBuffer::device_ptr);
-    run.init(active_ptr)?; // every vertex active in the first iteration
+    let buffers = FrontierBuffers::new(run, run.frontier)?;
+    run.init(buffers.at(0).active)?; // every vertex active in the first iteration
     let device = run.device;
     let passes = device.pull_rows(run.direction, run.op)?;
     let (mut iteration, mut converged) = (0, false);
     while iteration < run.limit && !converged {
         let view = run.begin(iteration)?;
-        let stamp = iteration + 1;
+        let frontier = buffers.at(iteration + 1);
         for pass in &passes {
             let Some(receivers) = &pass.rows.receivers else {
                 return Err(crate::error::Error::invalid(
                     "internal: the device graph was placed without the edge-centric engine's arrays",
                 ));
             };
-            if pass.rows.count == 0 {
-                continue;
-            }
-            let blocks = pass.rows.count.div_ceil(u64::from(BLOCK_EDGES));
-            let shape = Shape::covering(blocks * u64::from(ENGINE_THREADS), ENGINE_THREADS)?;
-            let args = run
-                .with_view(view)
-                .buffer(&pass.rows.entries)
-                .buffer(receivers)
-                .value(pass.rows.weights_ptr())
-                .value(pass.rows.count)
-                .value(active_ptr)
-                .buffer(&run.values)
-                .buffer(&run.combined)
-                .value(received_ptr)
-                .value(stamp)
-                .value(run.op);
-            run.launch(kernels::EDGES, shape, &args)?;
+            let edges = EdgeArrays {
+                senders: pass.rows.entries.device_ptr(),
+                receivers: receivers.device_ptr(),
+                weights: pass.rows.weights_ptr(),
+                count: pass.rows.count,
+            };
+            run.launch_edges(view, edges, frontier)?;
         }
-        let args = run
-            .with_view(view)
-            .buffer(&run.values)
-            .buffer(&run.combined)
-            .value(active_ptr)
-            .value(received_ptr)
-            .value(stamp)
-            .value(run.op)
-            .buffer(&run.status);
-        run.launch(kernels::APPLY_VALUES, run.per_vertex()?, &args)?;
+        run.launch_apply(view, frontier)?;
         let record = run.end(iteration, "edges", observer)?;
         iteration += 1;
         converged = record[0] == 0;

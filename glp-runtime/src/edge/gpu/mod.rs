@@ -24,8 +24,10 @@
 mod edge_centric;
 mod frontier;
 mod placed;
+mod subgraphs;
 
 pub use placed::DeviceEdgeGraph;
+pub use subgraphs::{fits_in_memory, run_on_edges, run_on_subgraphs, SubgraphOptions, SubgraphTimes};
 
 use super::engine::{check, Schedule};
 use super::{CompiledEdgeProgram, EdgeConfig, EdgeGraph, EdgeOutcome, IterationReport, NO_SOURCE};
@@ -34,7 +36,9 @@ use crate::error::{Error, Result};
 use glp_codegen::interp::{Tuple, Value};
 use glp_codegen::ir::{Scalar, ScalarValue, Type};
 use glp_codegen::kinds::edge::layout::{EdgeViewArgs, FrontierArgs};
-use glp_codegen::kinds::edge::{engine_source, kernels, EDGE_KIND, ENGINE_THREADS, MESSAGE, SETTLED_FEATURE, VALUE};
+use glp_codegen::kinds::edge::{
+    engine_source, kernels, BLOCK_EDGES, EDGE_KIND, ENGINE_THREADS, MESSAGE, SETTLED_FEATURE, VALUE,
+};
 use glp_codegen::loops::{decode_loop_fault, default_loop_budget};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
@@ -98,15 +102,8 @@ const EDGE_BYTES: u64 = 8;
 
 /// Whether the edges an iteration of `schedule` reads on `graph` take more than `gpu`'s L2
 /// cache in the edge-centric engine's arrays ([`Engine::Auto`]).
-fn beyond_l2<M>(gpu: &Gpu, graph: &EdgeGraph<'_>, schedule: &Schedule<M>) -> bool {
-    let symmetric = std::ptr::eq(graph.in_edges(), graph.out_edges());
-    let edges = match schedule.direction {
-        super::OUT => graph.in_edges().num_edges(),
-        super::IN => graph.out_edges().num_edges(),
-        _ if symmetric && super::is_idempotent(schedule.combine) => graph.in_edges().num_edges(),
-        _ => graph.in_edges().num_edges() + graph.out_edges().num_edges(),
-    };
-    edges * EDGE_BYTES > gpu.info().l2_bytes
+fn beyond_l2<M>(gpu: &Gpu, graph: &EdgeGraph<'_>, schedule: &Schedule<M>) -> Result<bool> {
+    Ok(graph.edges_read(schedule.direction, schedule.combine)? * EDGE_BYTES > gpu.info().l2_bytes)
 }
 
 /// Runs `program` on `graph` on `gpu` with `engine`: the graph's edges placed on the device
@@ -123,7 +120,7 @@ pub fn run<P: CompiledEdgeProgram + ?Sized>(
     observer: &mut dyn FnMut(&IterationReport),
 ) -> Result<(EdgeOutcome<Value>, Duration)> {
     let schedule = Schedule::of(program, graph, config)?;
-    let engine = engine.for_program(schedule.frontier, program.features(), beyond_l2(gpu, graph, &schedule));
+    let engine = engine.for_program(schedule.frontier, program.features(), beyond_l2(gpu, graph, &schedule)?);
     let device = DeviceEdgeGraph::upload(gpu, graph, schedule.direction, engine)?;
     run_on(gpu, program, graph, &device, config, engine, observer)
 }
@@ -149,7 +146,7 @@ pub fn run_on<P: CompiledEdgeProgram + ?Sized>(
 ) -> Result<(EdgeOutcome<Value>, Duration)> {
     let schedule = Schedule::of(program, graph, config)?;
     let mut run = Run::new(gpu, program, graph, device, config, &schedule)?;
-    let large = beyond_l2(gpu, graph, &schedule);
+    let large = beyond_l2(gpu, graph, &schedule)?;
     let (iterations, converged) = match engine.for_program(schedule.frontier, program.features(), large) {
         Engine::Edge => edge_centric::iterate(&mut run, observer)?,
         engine => frontier::iterate(&mut run, engine, observer)?,
@@ -277,6 +274,47 @@ impl<'r, P: CompiledEdgeProgram + ?Sized> Run<'r, P> {
         self.gpu.launch(kernel, shape, args)
     }
 
+    /// Queues `glp_edge_edges` over `count` edges (senders, receivers and weights at device
+    /// addresses; weights 0 for none): each message combined into its receiver's slot, with
+    /// a frontier (`frontier`: the active flags and message stamps, `stamp` this iteration's)
+    /// only the active senders' (every sender's when the flags' address is 0).
+    fn launch_edges(&self, view: EdgeViewArgs, edges: EdgeArrays, frontier: Frontier) -> Result<()> {
+        if edges.count == 0 {
+            return Ok(());
+        }
+        let blocks = edges.count.div_ceil(u64::from(BLOCK_EDGES));
+        let shape = Shape::covering(blocks * u64::from(ENGINE_THREADS), ENGINE_THREADS)?;
+        let args = self
+            .with_view(view)
+            .value(edges.senders)
+            .value(edges.receivers)
+            .value(edges.weights)
+            .value(edges.count)
+            .value(frontier.active)
+            .buffer(&self.values)
+            .buffer(&self.combined)
+            .value(frontier.received_at)
+            .value(frontier.stamp)
+            .value(self.op);
+        self.launch(kernels::EDGES, shape, &args)
+    }
+
+    /// Queues `glp_edge_apply_values`: every vertex's `apply` (with a frontier, the vertices
+    /// stamped `frontier.stamp`'s), the changes counted into the status, the next active
+    /// flags written.
+    fn launch_apply(&self, view: EdgeViewArgs, frontier: Frontier) -> Result<()> {
+        let args = self
+            .with_view(view)
+            .buffer(&self.values)
+            .buffer(&self.combined)
+            .value(frontier.active)
+            .value(frontier.received_at)
+            .value(frontier.stamp)
+            .value(self.op)
+            .buffer(&self.status);
+        self.launch(kernels::APPLY_VALUES, self.per_vertex()?, &args)
+    }
+
     /// Starts the run's clock (an engine's buffers are in place), then gives every vertex its
     /// `init` value; the combined messages at the identity; every vertex active where
     /// `active` (a device address) is not 0.
@@ -375,6 +413,54 @@ fn c_size(s: Scalar) -> usize {
     match s {
         Scalar::Bool => 1,
         other => other.size(),
+    }
+}
+
+/// An edge array on the device for `glp_edge_edges`: addresses, 0 for no weights.
+#[derive(Debug, Clone, Copy)]
+struct EdgeArrays {
+    senders: u64,
+    receivers: u64,
+    weights: u64,
+    count: u64,
+}
+
+/// A frontier's device state for an edge-centric iteration: the active flags (0: every
+/// sender active), the message stamps (0: no frontier, every vertex applies) and the
+/// iteration's stamp.
+#[derive(Debug, Clone, Copy)]
+struct Frontier {
+    active: u64,
+    received_at: u64,
+    stamp: u32,
+}
+
+/// The edge-centric engines' frontier on the device: each vertex's activity and the stamp of
+/// its last message (none for a program without a frontier).
+struct FrontierBuffers {
+    active: Option<DeviceBuffer<u8>>,
+    received_at: Option<DeviceBuffer<u32>>,
+}
+
+impl FrontierBuffers {
+    fn new<P: CompiledEdgeProgram + ?Sized>(run: &Run<'_, P>, frontier: bool) -> Result<Self> {
+        let n = run.num_vertices() as usize;
+        Ok(match frontier {
+            true => FrontierBuffers {
+                active: Some(run.gpu.alloc_zeros("active vertices", n)?),
+                received_at: Some(run.gpu.alloc_zeros("message stamps", n)?),
+            },
+            false => FrontierBuffers { active: None, received_at: None },
+        })
+    }
+
+    /// The frontier of the iteration stamped `stamp`.
+    fn at(&self, stamp: u32) -> Frontier {
+        Frontier {
+            active: self.active.as_ref().map_or(0, DeviceBuffer::device_ptr),
+            received_at: self.received_at.as_ref().map_or(0, DeviceBuffer::device_ptr),
+            stamp,
+        }
     }
 }
 

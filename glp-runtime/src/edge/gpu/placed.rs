@@ -49,7 +49,7 @@ impl DeviceEdgeGraph {
     /// `graph`'s edges for runs pulling in `direction` ([`OUT`], [`IN`] or [`BOTH`]) with
     /// `engine` ([`Engine::Auto`]: the arrays of every engine).
     pub fn upload(gpu: &Gpu, graph: &EdgeGraph<'_>, direction: u32, engine: Engine) -> Result<Self> {
-        let symmetric = std::ptr::eq(graph.in_edges(), graph.out_edges());
+        let symmetric = graph.is_symmetric();
         let receivers = engine.edge_centric();
         // Pulls along the edges read the in-rows, pushes the out-rows (and the reverse).
         let want_in = symmetric || direction != IN || (engine.frontier() && direction != OUT);
@@ -67,15 +67,21 @@ impl DeviceEdgeGraph {
             true => Some(DeviceRows::upload(gpu, graph.out_edges(), "out-edges", receivers && direction != OUT)?),
             false => None,
         };
+        Ok(DeviceEdgeGraph { in_rows, out_rows, ..Self::offsets_only(gpu, graph)? })
+    }
+
+    /// `graph`'s row offsets alone (the degrees the view reads), for a run whose edges come
+    /// in pieces ([`super::run_on_subgraphs`]).
+    pub fn offsets_only(gpu: &Gpu, graph: &EdgeGraph<'_>) -> Result<Self> {
         Ok(DeviceEdgeGraph {
             num_vertices: graph.num_vertices(),
             out_offsets: gpu.upload("out-edge offsets", graph.out_edges().offsets())?,
-            in_offsets: match symmetric {
+            in_offsets: match graph.is_symmetric() {
                 true => None,
                 false => Some(gpu.upload("in-edge offsets", graph.in_edges().offsets())?),
             },
-            in_rows,
-            out_rows,
+            in_rows: None,
+            out_rows: None,
         })
     }
 

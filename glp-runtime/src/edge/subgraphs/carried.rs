@@ -126,7 +126,7 @@ impl EdgeGraph<'_> {
         if direction > BOTH {
             return Err(Error::invalid(format!("direction {direction}; expected OUT, IN or BOTH")));
         }
-        let symmetric = std::ptr::eq(self.in_edges(), self.out_edges());
+        let symmetric = self.is_symmetric();
         let mut rows = Vec::new();
         if direction != IN {
             rows.push(self.in_edges());
