@@ -62,8 +62,7 @@ fn wolfgraphs_worked_example_takes_three_outer_iterations_without_the_cel_and_tw
             assert!(run.outcome.converged);
             // The CEL's pieces: subgraph 1 carries <1,3> and <4,5> (indices 3 and 4), as Figure 10.
             let mut pieces = Pieces::new(&carried, plan);
-            let appended: Vec<u64> = pieces.of_subgraph(1).iter().flat_map(|p| p.appended.clone()).collect();
-            assert_eq!(appended, if cel { vec![3, 4] } else { vec![] }, "{context}");
+            assert_eq!(pieces.concatenated_indices(1), if cel { vec![3, 4] } else { vec![] }, "{context}");
         }
     }
 }
@@ -179,21 +178,52 @@ fn the_cel_holds_the_earlier_edges_its_receivers_send_along() {
             let receivers: HashSet<u32> = own.clone().map(|i| carried.receivers()[i as usize]).collect();
             let expected: Vec<u64> =
                 (0..own.start).filter(|&i| receivers.contains(&carried.senders()[i as usize])).collect();
-            let got = pieces.of_subgraph(s);
+            assert_eq!(pieces.concatenated_indices(s), expected, "{count} subgraphs, subgraph {s}");
+            let (cel, got) = pieces.of_subgraph(s);
+            assert_eq!(cel, carried.subset(&expected), "{count} subgraphs, subgraph {s}");
             assert!(got.iter().all(|p| p.len() <= plan.piece_edges && !p.is_empty()), "{count} subgraphs, {s}");
             assert_eq!(got[0].own, own, "{count} subgraphs, {s}");
-            let appended: Vec<u64> = got.iter().flat_map(|p| p.appended.clone()).collect();
-            assert_eq!(appended, expected, "{count} subgraphs, subgraph {s}");
-            // A piece's arrays are its edges'.
-            for piece in &got {
-                let k = piece.len() as usize;
-                let (mut senders, mut receivers, mut weights) = (vec![0; k], vec![0; k], vec![0.0; k]);
-                assert_eq!(piece.fill(&carried, &mut senders, &mut receivers, Some(&mut weights)), k);
-                let edges: Vec<_> = piece.edges(&carried).collect();
-                let filled: Vec<_> = (0..k).map(|i| (senders[i], receivers[i], f64::from(weights[i]))).collect();
-                assert_eq!(filled, edges);
-            }
+            // The pieces hold the own edges, then the CEL's, each once, in order.
+            let held: Vec<_> = got.iter().flat_map(|p| p.edges(&carried, &cel).collect::<Vec<_>>()).collect();
+            let listed: Vec<_> = own
+                .clone()
+                .chain(expected.iter().copied())
+                .map(|i| (carried.senders()[i as usize], carried.receivers()[i as usize], carried.weight(i as usize)))
+                .collect();
+            assert_eq!(held, listed, "{count} subgraphs, subgraph {s}");
         }
+    }
+}
+
+/// On a symmetric graph's edges in receiver order, a subgraph's CEL holds reverses of its own
+/// edges, each an edge before the subgraph sent by one of its receivers (a part of
+/// WolfGraph's CEL, found without the mapping array).
+#[test]
+fn a_symmetric_graphs_cel_holds_reverses_of_its_own_edges_from_before_it() {
+    let list = random_graph(300, 2000, false, 9);
+    let csr = csr_of(&list);
+    let graph = EdgeGraph::new(&csr, true).unwrap();
+    let carried = CarriedEdges::pulled(&graph, OUT, glp::edge::MIN).unwrap();
+    assert!(carried.reversible());
+    for count in [2, 5, 16] {
+        let plan = SubgraphPlan::split(carried.len(), count, true).unwrap();
+        let mut pieces = Pieces::new(&carried, plan);
+        let mut total = 0;
+        for s in 0..pieces.subgraphs() {
+            let own = pieces.own(s);
+            let receivers: HashSet<u32> = own.clone().map(|i| carried.receivers()[i as usize]).collect();
+            let before: HashSet<(u32, u32)> = (0..own.start as usize)
+                .filter(|&i| receivers.contains(&carried.senders()[i]))
+                .map(|i| (carried.senders()[i], carried.receivers()[i]))
+                .collect();
+            let cel = pieces.concatenated(s);
+            for i in 0..cel.len() as usize {
+                let edge = (cel.senders()[i], cel.receivers()[i]);
+                assert!(before.contains(&edge), "{count} subgraphs, subgraph {s}: {edge:?} is not a CEL edge");
+            }
+            total += cel.len();
+        }
+        assert!(total > 0, "{count} subgraphs: some subgraph concatenates edges");
     }
 }
 

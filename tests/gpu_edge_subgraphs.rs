@@ -58,7 +58,14 @@ fn assert_close(context: &str, cpu: &[Vec<ScalarValue>], gpu: &[Vec<ScalarValue>
     };
     let differ: Vec<usize> =
         (0..cpu.len()).filter(|&v| !cpu[v].iter().zip(&gpu[v]).all(|(a, b)| close(a, b))).collect();
-    assert!(differ.is_empty(), "{context}: {} differ, first {}: CPU {:?}, GPU {:?}", differ.len(), differ[0], cpu[differ[0]], gpu[differ[0]]);
+    assert!(
+        differ.is_empty(),
+        "{context}: {} differ, first {}: CPU {:?}, GPU {:?}",
+        differ.len(),
+        differ[0],
+        cpu[differ[0]],
+        gpu[differ[0]]
+    );
 }
 
 struct OnSubgraphs<'a> {
@@ -117,8 +124,9 @@ fn compare<P: CompiledEdgeProgram + ?Sized>(gpu: &Gpu, graph: &Graph, context: &
             }
             Mode::LocalConvergence => {
                 let mut cpu_reports = Vec::new();
-                let cpu = run_on_cpu(program, &edges, &carried, run.plan, &config, &mut |r| cpu_reports.push(r.changed))
-                    .unwrap_or_else(|e| panic!("{context}: {e}"));
+                let cpu =
+                    run_on_cpu(program, &edges, &carried, run.plan, &config, &mut |r| cpu_reports.push(r.changed))
+                        .unwrap_or_else(|e| panic!("{context}: {e}"));
                 assert_eq!(reports, cpu_reports, "{context}: changes per outer iteration, as the CPU's subgraphs");
                 assert_eq!(run.local_iterations, cpu.local_iterations, "{context}: local iterations");
                 assert_eq!(run.pieces, cpu.pieces, "{context}: pieces");
@@ -150,7 +158,17 @@ fn every_built_in_program_on_subgraphs_gives_the_in_memory_values_on_the_gpu() {
 fn wolfgraphs_worked_example_runs_on_the_gpu_as_in_the_paper() {
     let Some(gpu) = gpu_or_skip("wolfgraphs_worked_example_runs_on_the_gpu_as_in_the_paper") else { return };
     // Figure 9's edges in its order (the paper prints no weight for <4,5>: any >= 0 serves).
-    let edges = [(2, 3, 1.0), (2, 1, 6.0), (0, 2, 12.0), (1, 3, 5.0), (4, 5, 4.0), (0, 1, 3.0), (2, 4, 6.0), (3, 4, 7.0), (3, 5, 2.0)];
+    let edges = [
+        (2, 3, 1.0),
+        (2, 1, 6.0),
+        (0, 2, 12.0),
+        (1, 3, 5.0),
+        (4, 5, 4.0),
+        (0, 1, 3.0),
+        (2, 4, 6.0),
+        (3, 4, 7.0),
+        (3, 5, 2.0),
+    ];
     let list = EdgeList {
         num_vertices: 6,
         sources: edges.iter().map(|e| e.0).collect(),
@@ -165,10 +183,12 @@ fn wolfgraphs_worked_example_runs_on_the_gpu_as_in_the_paper() {
     for (cel, outer, changes) in [(false, 3, vec![6, 3, 0]), (true, 2, vec![9, 0])] {
         let option = SubgraphOptions { subgraphs: Some(2), cel: Some(cel), device_memory: None };
         let mut reports = Vec::new();
-        let (run, _) = run_on_edges(&gpu, &Sssp, &graph, &carried, &config, &option, &mut |r| reports.push(r.changed)).unwrap();
+        let (run, _) =
+            run_on_edges(&gpu, &Sssp, &graph, &carried, &config, &option, &mut |r| reports.push(r.changed)).unwrap();
         assert_eq!(run.outcome.iterations, outer, "cel {cel}");
         assert_eq!(reports, changes, "cel {cel}");
-        let distances: Vec<Value> = [0.0, 3.0, 12.0, 8.0, 15.0, 10.0].map(|d| Value::Scalar(ScalarValue::F64(d))).to_vec();
+        let distances: Vec<Value> =
+            [0.0, 3.0, 12.0, 8.0, 15.0, 10.0].map(|d| Value::Scalar(ScalarValue::F64(d))).to_vec();
         assert_eq!(run.outcome.values, distances, "cel {cel}");
     }
 }

@@ -43,13 +43,13 @@ impl<'s> CopyStream<'s> {
         destination: &'s DeviceBuffer<T>,
     ) -> Result<()> {
         // SAFETY: both outlive `'s`, hence the copy (dropping the stream waits for it).
-        unsafe { self.queue(source, range, destination) }
+        unsafe { self.queue(source, range, destination, 0) }
     }
 
-    /// Queues the copy of `source[range]` to the start of `destination`, and marks `source`
-    /// in flight until the copy ends: its [`PinnedHostBuffer::as_mut_slice`] and its drop wait
-    /// for it, so that a source refilled or sent to another thread while the stream copies
-    /// (a producer of pieces) is never written or freed under the copy.
+    /// Queues the copy of `source[range]` to `destination` from element `at` on, and marks
+    /// `source` in flight until the copy ends: its [`PinnedHostBuffer::as_mut_slice`] and its
+    /// drop wait for it, so that a source made, refilled or sent to another thread while the
+    /// stream copies (the pieces of a graph) is never written or freed under the copy.
     ///
     /// Errors: [`CopyStream::copy`]'s.
     pub fn copy_from<T: DeviceRepr>(
@@ -57,15 +57,16 @@ impl<'s> CopyStream<'s> {
         source: &mut PinnedHostBuffer<T>,
         range: Range<usize>,
         destination: &'s DeviceBuffer<T>,
+        at: usize,
     ) -> Result<()> {
         // SAFETY: `destination` outlives `'s`; `source` is neither written (`as_mut_slice`)
         // nor freed (its drop) before the event recorded below, after the copy.
-        unsafe { self.queue(source, range, destination) }?;
+        unsafe { self.queue(source, range, destination, at) }?;
         source.in_flight = Some(self.record()?);
         Ok(())
     }
 
-    /// Queues the copy of `source[range]` to the start of `destination`.
+    /// Queues the copy of `source[range]` to `destination` from element `at` on.
     ///
     /// # Safety
     /// `source`'s memory must stay allocated and unwritten, and `destination` allocated, until
@@ -75,10 +76,11 @@ impl<'s> CopyStream<'s> {
         source: &PinnedHostBuffer<T>,
         range: Range<usize>,
         destination: &DeviceBuffer<T>,
+        at: usize,
     ) -> Result<()> {
-        if range.start > range.end || range.end > source.len() || range.len() > destination.len() {
+        if range.start > range.end || range.end > source.len() || at.saturating_add(range.len()) > destination.len() {
             return Err(Error::Gpu(format!(
-                "copying elements {range:?} of a pinned buffer of {} into a device buffer of {}",
+                "copying elements {range:?} of a pinned buffer of {} into a device buffer of {} at {at}",
                 source.len(),
                 destination.len()
             )));
@@ -91,12 +93,12 @@ impl<'s> CopyStream<'s> {
         self.stream.context().bind_to_thread().map_err(gpu_error("binding the device's context"))?;
         // SAFETY: `source` is pinned host memory of `source.len()` elements (its host address
         // from the allocation), `range` lies inside it and `destination` holds at least
-        // `range.len()` elements (checked above); both stay allocated until the copy ends
+        // `at + range.len()` elements (checked above); both stay allocated until the copy ends
         // (the caller's contract); the stream belongs to the context the buffers were made
         // in, current on this thread.
         unsafe {
             sys::cuMemcpyHtoDAsync_v2(
-                destination.device_ptr(),
+                destination.device_ptr() + (at * std::mem::size_of::<T>()) as u64,
                 source.host_ptr().add(range.start) as *const std::ffi::c_void,
                 bytes,
                 self.stream.cu_stream(),
@@ -108,9 +110,7 @@ impl<'s> CopyStream<'s> {
 
     /// An event recorded now on this stream with its time, for [`Gpu::elapsed_ms`].
     pub fn record_timed(&self) -> Result<CudaEvent> {
-        self.stream
-            .record_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
-            .map_err(gpu_error("recording an event"))
+        self.stream.record_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(gpu_error("recording an event"))
     }
 
     /// An event recorded now on this stream: the copies queued so far.

@@ -34,7 +34,10 @@
 //! It runs natively compiled programs (`#[glp::edge_program]`, [`CompiledEdgeProgram`]) and
 //! programs loaded from a file ([`InterpretedEdgeProgram`]) alike. [`gpu::run`] is the
 //! edge-centric GPU engine (WolfGraph's edge blocks with shared-memory slots), the same
-//! iterations as the CPU's: equal values for min and max combines, sums to rounding.
+//! iterations as the CPU's: equal values for min and max combines, sums to rounding; beside it
+//! the frontier engine. [`subgraphs`] cuts a graph beyond the device's memory into subgraphs
+//! (WolfGraph's out-of-memory method and its Concatenated Edge List), which
+//! [`gpu::run_on_subgraphs`] streams through the device.
 
 mod compiled;
 pub mod engine;

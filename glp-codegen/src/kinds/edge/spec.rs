@@ -61,8 +61,9 @@ pub const BOTH: u32 = 2;
 pub const NO_SOURCE: u32 = u32::MAX;
 
 /// Whether combine `combine` gives the same result when a message is combined again (min,
-/// max): the rule by which an engine that may apply an edge twice (the concatenated edge
-/// lists of graphs beyond device memory, not built yet) must refuse the others.
+/// max): the rule by which an engine that may apply an edge twice (subgraphs run to local
+/// convergence and their concatenated edge lists, for graphs beyond device memory) refuses
+/// the others.
 pub fn is_idempotent(combine: u32) -> bool {
     matches!(combine, MIN | MAX)
 }

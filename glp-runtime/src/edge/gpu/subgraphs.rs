@@ -2,14 +2,23 @@
 //! device, the edges in pieces of subgraphs ([`crate::edge::subgraphs`]: the plan, the CEL and
 //! the modes), each piece copied into one of two edge buffers while the other is processed.
 //!
-//! A host thread builds the pieces (the CEL's gathers) into two pinned buffers, one piece
-//! ahead; the device's copy stream copies a piece into the free edge buffer as soon as the
-//! kernels that read that buffer last are done, and the main stream waits for the copy
-//! before the piece's kernels. A piece runs in [`Mode::LocalConvergence`] as edge-centric
-//! iterations until none of its receivers changes (the first with every sender active, then
-//! the senders that changed), in [`Mode::Streamed`] as one edge kernel of its iteration, the
-//! iteration's `apply` after its last piece. Each phase is timed: the host's builds, the copy
-//! stream's copies and the main stream's kernels ([`SubgraphTimes`]).
+//! The edges are placed once in pinned host memory (`PinnedEdges`, before the clock, as the
+//! in-memory engines place theirs on the device; each buffer copied once to the device there,
+//! since the first copies from new pinned memory run at about 7 GB/s against 55 GB/s after),
+//! so a piece's own edges go to the device by DMA with no host work. With the CEL a host
+//! thread builds, during the first outer iteration, each subgraph's concatenated edges one
+//! subgraph ahead of the device: on a symmetric graph by a scan of its own edges into pinned
+//! buffers sized and placed with the edges (the scan's count is cheap), else with the mapping
+//! array into pinned memory of their own; later outer iterations copy them again as they
+//! are. The run's clock stops after its last iteration (unpinning the buffers takes seconds
+//! on a large graph). The device's copy stream copies a piece into the free edge
+//! buffer as soon as the kernels that read that buffer last are done (one piece ahead), and
+//! the main stream waits for the copy before the piece's kernels. A piece runs in
+//! [`Mode::LocalConvergence`] as edge-centric iterations until none of its receivers changes
+//! (the first with every sender active, then the senders that changed), in
+//! [`Mode::Streamed`] as one edge kernel of its iteration, the iteration's `apply` after its
+//! last piece. Each phase is timed: the host's CEL build, the copy stream's copies and the
+//! main stream's kernels ([`SubgraphTimes`]).
 
 use super::{DeviceEdgeGraph, EdgeArrays, Frontier, FrontierBuffers, Run};
 use crate::device::{CopyStream, DeviceBuffer, Gpu, PinnedHostBuffer};
@@ -21,7 +30,9 @@ use crate::graph::VertexId;
 use cudarc::driver::CudaEvent;
 use glp_codegen::interp::Value;
 use glp_codegen::kinds::edge::{frontier::COUNTERS, BLOCK_EDGES};
-use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
+use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::time::{Duration, Instant};
 
 /// How a run on subgraphs cuts its graph.
@@ -40,8 +51,12 @@ pub struct SubgraphOptions {
 /// Where a run on subgraphs spent its time.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct SubgraphTimes {
-    /// The host building pieces: the CEL's mapping array, its gathers and the copies into the
-    /// pinned buffers (overlapped with the device's work, but for the first piece).
+    /// Placing the edges in pinned host memory, before the clock (as the in-memory engines'
+    /// upload).
+    pub place: Duration,
+    /// The host building the CEL: its mapping array and each subgraph's concatenated edges
+    /// gathered into pinned memory, during the first outer iteration (overlapped with the
+    /// device's work, but for the first subgraph's).
     pub build: Duration,
     /// The copy stream copying pieces to the device.
     pub transfer: Duration,
@@ -89,11 +104,11 @@ pub fn run_on_subgraphs<P: CompiledEdgeProgram + ?Sized>(
     observer: &mut dyn FnMut(&IterationReport),
 ) -> Result<(SubgraphOutcome<Value>, SubgraphTimes)> {
     let schedule = Schedule::of(program, graph, config)?;
-    let built = Instant::now();
+    let placed = Instant::now();
     let carried = CarriedEdges::pulled(graph, schedule.direction, schedule.combine)?;
-    let build = built.elapsed();
+    let place = placed.elapsed();
     let (outcome, times) = run_on_edges(gpu, program, graph, &carried, config, options, observer)?;
-    Ok((outcome, SubgraphTimes { build: times.build + build, ..times }))
+    Ok((outcome, SubgraphTimes { place: times.place + place, ..times }))
 }
 
 /// [`run_on_subgraphs`] over `carried`: the edges `graph`'s run pulls in another order (a
@@ -138,27 +153,64 @@ pub fn run_on_edges<P: CompiledEdgeProgram + ?Sized>(
     let capacity = plan.piece_edges.min(carried.len().max(1)) as usize;
     let buffers = [EdgeBuffer::new(gpu, capacity, weighted)?, EdgeBuffer::new(gpu, capacity, weighted)?];
     times.device_bytes = gpu.held_bytes() - held_before;
-    let staging = [Staging::new(gpu, capacity, weighted)?, Staging::new(gpu, capacity, weighted)?];
     let copies = gpu.copy_stream()?;
+    let placed = Instant::now();
+    let mut pinned = PinnedEdges::copy_of(gpu, carried, "the edge list")?;
+    pinned.warm(&copies, &buffers[0])?;
+    // The CEL's buffers, where their sizes cost a scan: placed (and warmed) with the edges.
+    let stores = match Pieces::new(carried, plan).cel_sizes() {
+        Some(sizes) => {
+            let mut stores = Vec::with_capacity(sizes.len());
+            for size in sizes {
+                let mut store = PinnedEdges::alloc(gpu, size, weighted, "a subgraph's concatenated edges")?;
+                store.warm(&copies, &buffers[0])?;
+                stores.push(store);
+            }
+            Some(stores)
+        }
+        None => None,
+    };
+    times.place = placed.elapsed();
     let context = Streams { gpu, copies: &copies, buffers: &buffers };
     let outcome = std::thread::scope(|scope| -> Result<SubgraphOutcome<Value>> {
-        let (to_consumer, filled) = sync_channel::<Result<Filled>>(1);
-        let (to_producer, free) = channel::<Staging>();
-        for slot in staging {
-            let _ = to_producer.send(slot);
-        }
-        let producer = scope.spawn(|| produce(carried, plan, free, to_consumer));
-        let mut consumer = Consumer { context, filled, to_producer, next: 0, pending: None, done: [None, None], copy_events: Vec::new(), compute_events: Vec::new(), bytes: 0 };
+        let (to_consumer, from_builder) = sync_channel::<Result<PinnedEdges>>(1);
+        let builder = match plan.cel {
+            true => Some(scope.spawn(move || build_cels(gpu, carried, plan, stores, to_consumer))),
+            false => None,
+        };
+        let stream = PieceStream {
+            plan,
+            edges: carried.len(),
+            subgraphs: plan.subgraphs(carried.len()),
+            cels: Vec::new(),
+            from_builder: plan.cel.then_some(from_builder),
+            queued: Default::default(),
+            next: 0,
+        };
+        let mut consumer = Consumer {
+            context,
+            edges: pinned,
+            stream,
+            next: 0,
+            pending: None,
+            done: [None, None],
+            copy_events: Vec::new(),
+            compute_events: Vec::new(),
+            bytes: 0,
+        };
         let result = consume(&mut run, &mut consumer, &frontier, mode, plan, carried.len(), observer);
+        // The clock stops here: unpinning the buffers below takes seconds on a large graph.
+        times.elapsed = run.started.map_or(Duration::ZERO, |started| started.elapsed());
         times.bytes_copied = consumer.bytes;
         let (transfer, compute) = consumer.durations();
         drop(consumer);
-        times.build += producer.join().map_err(|_| Error::Gpu("the thread building the pieces panicked".into()))?;
+        if let Some(builder) = builder {
+            times.build = builder.join().map_err(|_| Error::Gpu("the thread building the CEL panicked".into()))?;
+        }
         times.transfer = transfer?;
         times.compute = compute?;
         result
     })?;
-    times.elapsed = run.started.map_or(Duration::ZERO, |started| started.elapsed());
     let mut outcome = outcome;
     outcome.outcome.values = run.value.decode(&gpu.download(&run.values)?);
     Ok((outcome, times))
@@ -176,7 +228,8 @@ fn plan_for_memory(budget: u64, vertex_bytes: u64, carried: &CarriedEdges, cel: 
              but not two edge buffers of {BLOCK_EDGES} edges ({} bytes each): give at least {} bytes",
             budget,
             u64::from(BLOCK_EDGES) * carried.edge_bytes(),
-            (vertex_bytes + 2 * u64::from(BLOCK_EDGES) * carried.edge_bytes()) * HEADROOM_SHARE / (HEADROOM_SHARE - 1) + 1
+            (vertex_bytes + 2 * u64::from(BLOCK_EDGES) * carried.edge_bytes()) * HEADROOM_SHARE / (HEADROOM_SHARE - 1)
+                + 1
         )));
     }
     match buffer_edges >= carried.len() {
@@ -211,66 +264,165 @@ impl EdgeBuffer {
     }
 }
 
-/// A pinned host buffer a piece is built in.
-struct Staging {
+/// Edges in pinned host memory: the edge list, or a subgraph's concatenated edges.
+struct PinnedEdges {
     senders: PinnedHostBuffer<VertexId>,
     receivers: PinnedHostBuffer<VertexId>,
     weights: Option<PinnedHostBuffer<f32>>,
+    len: usize,
 }
 
-impl Staging {
-    fn new(gpu: &Gpu, capacity: usize, weighted: bool) -> Result<Self> {
-        Ok(Staging {
-            senders: gpu.alloc_pinned("a piece's senders", capacity)?,
-            receivers: gpu.alloc_pinned("a piece's receivers", capacity)?,
-            weights: weighted.then(|| gpu.alloc_pinned("a piece's weights", capacity)).transpose()?,
+impl PinnedEdges {
+    /// Pinned memory for `len` edges.
+    fn alloc(gpu: &Gpu, len: usize, weighted: bool, what: &str) -> Result<Self> {
+        Ok(PinnedEdges {
+            senders: gpu.alloc_pinned(&format!("{what}: senders"), len)?,
+            receivers: gpu.alloc_pinned(&format!("{what}: receivers"), len)?,
+            weights: weighted.then(|| gpu.alloc_pinned(&format!("{what}: weights"), len)).transpose()?,
+            len,
         })
+    }
+
+    /// A copy of `carried`, made on every thread.
+    fn copy_of(gpu: &Gpu, carried: &CarriedEdges, what: &str) -> Result<Self> {
+        let len = carried.len() as usize;
+        let mut pinned = PinnedEdges::alloc(gpu, len, carried.weights().is_some(), what)?;
+        parallel_copy(&mut pinned.senders.as_mut_slice()?[..len], carried.senders());
+        parallel_copy(&mut pinned.receivers.as_mut_slice()?[..len], carried.receivers());
+        if let (Some(out), Some(from)) = (&mut pinned.weights, carried.weights()) {
+            parallel_copy(&mut out.as_mut_slice()?[..len], from);
+        }
+        Ok(pinned)
+    }
+
+    /// Fills the buffer with subgraph `s`'s CEL in place ([`Pieces::concatenated_into`]).
+    fn fill_cel(&mut self, pieces: &Pieces<'_>, s: u64) -> Result<()> {
+        let len = self.len;
+        let weights = match &mut self.weights {
+            Some(w) => Some(&mut w.as_mut_slice()?[..len]),
+            None => None,
+        };
+        let senders = &mut self.senders.as_mut_slice()?[..len];
+        pieces.concatenated_into(s, senders, &mut self.receivers.as_mut_slice()?[..len], weights);
+        Ok(())
+    }
+
+    /// Copies the buffer once through `buffer` and waits: the first copies from new pinned
+    /// memory run at a fraction of the bus's rate (measured: about 7 GB/s on an H200 host
+    /// against 55 GB/s after), so a run's placement makes them before its clock starts.
+    fn warm<'s>(&mut self, copies: &CopyStream<'s>, buffer: &'s EdgeBuffer) -> Result<()> {
+        let chunk = buffer.senders.len().max(1);
+        let mut at = 0;
+        while at < self.len {
+            let end = (at + chunk).min(self.len);
+            self.copy(copies, at..end, buffer, 0)?;
+            at = end;
+        }
+        copies.synchronize()
+    }
+
+    /// Queues the copy of `range` into `buffer` from edge `at` on.
+    fn copy<'s>(
+        &mut self,
+        copies: &CopyStream<'s>,
+        range: Range<usize>,
+        buffer: &'s EdgeBuffer,
+        at: usize,
+    ) -> Result<()> {
+        copies.copy_from(&mut self.senders, range.clone(), &buffer.senders, at)?;
+        copies.copy_from(&mut self.receivers, range.clone(), &buffer.receivers, at)?;
+        if let (Some(from), Some(to)) = (&mut self.weights, &buffer.weights) {
+            copies.copy_from(from, range, to, at)?;
+        }
+        Ok(())
     }
 }
 
-/// A piece built, ready to copy.
-struct Filled {
-    staging: Staging,
-    count: usize,
+/// `to = from` on every thread (a memcpy on one thread is slower than the bus).
+fn parallel_copy<T: Copy + Send + Sync>(to: &mut [T], from: &[T]) {
+    const CHUNK: usize = 1 << 20;
+    to.par_chunks_mut(CHUNK).zip(from.par_chunks(CHUNK)).for_each(|(t, f)| t.copy_from_slice(f));
+}
+
+/// Builds each subgraph's concatenated edges in pinned memory, in order, until the consumer
+/// hangs up: into `stores` (sized and placed before the run's clock) where given, else each
+/// into pinned memory of its own; returns the time spent.
+fn build_cels(
+    gpu: &Gpu,
+    carried: &CarriedEdges,
+    plan: SubgraphPlan,
+    stores: Option<Vec<PinnedEdges>>,
+    to_consumer: SyncSender<Result<PinnedEdges>>,
+) -> Duration {
+    let started = Instant::now();
+    let mut pieces = Pieces::new(carried, plan);
+    let mut stores = stores.map(Vec::into_iter);
+    for s in 0..pieces.subgraphs() {
+        let cel = match stores.as_mut().and_then(Iterator::next) {
+            Some(mut store) => store.fill_cel(&pieces, s).map(|()| store),
+            None => PinnedEdges::copy_of(gpu, &pieces.concatenated(s), "a subgraph's concatenated edges"),
+        };
+        if to_consumer.send(cel).is_err() {
+            break;
+        }
+    }
+    started.elapsed()
+}
+
+/// One piece: its own edges (a range of the edge list) and its range of its subgraph's CEL.
+struct PieceSpec {
+    subgraph: usize,
+    own: Range<u64>,
+    cel: Range<usize>,
     /// Whether it is the last piece of an outer iteration.
     last: bool,
 }
 
-/// Builds the pieces of every outer iteration, in order, into the free staging buffers
-/// (waiting for their last copy), until the consumer hangs up; returns the time spent.
-fn produce(
-    carried: &CarriedEdges,
+impl PieceSpec {
+    fn count(&self) -> u64 {
+        self.own.end - self.own.start + self.cel.len() as u64
+    }
+}
+
+/// The pieces of every outer iteration in order, the CELs received from their builder in the
+/// first one and kept for the others.
+struct PieceStream {
     plan: SubgraphPlan,
-    free: Receiver<Staging>,
-    to_consumer: std::sync::mpsc::SyncSender<Result<Filled>>,
-) -> Duration {
-    let started = Instant::now();
-    let mut pieces = Pieces::new(carried, plan);
-    let mut spent = started.elapsed();
-    let subgraphs = pieces.subgraphs();
-    loop {
-        for s in 0..subgraphs {
-            let started = Instant::now();
-            let list = pieces.of_subgraph(s);
-            spent += started.elapsed();
-            for (i, piece) in list.iter().enumerate() {
-                let Ok(mut staging) = free.recv() else { return spent };
-                let started = Instant::now();
-                let filled = (|| {
-                    let weights = match &mut staging.weights {
-                        Some(w) => Some(w.as_mut_slice()?),
-                        None => None,
-                    };
-                    Ok(piece.fill(carried, staging.senders.as_mut_slice()?, staging.receivers.as_mut_slice()?, weights))
-                })();
-                spent += started.elapsed();
-                let message = filled
-                    .map(|count| Filled { staging, count, last: s + 1 == subgraphs && i + 1 == list.len() });
-                if to_consumer.send(message).is_err() {
-                    return spent;
+    edges: u64,
+    subgraphs: u64,
+    cels: Vec<PinnedEdges>,
+    from_builder: Option<Receiver<Result<PinnedEdges>>>,
+    queued: std::collections::VecDeque<PieceSpec>,
+    /// The next subgraph to cut.
+    next: u64,
+}
+
+impl PieceStream {
+    fn next(&mut self) -> Result<PieceSpec> {
+        while self.queued.is_empty() {
+            let s = self.next % self.subgraphs;
+            self.next += 1;
+            let cel_len = match &self.from_builder {
+                Some(builder) if self.cels.len() as u64 <= s => {
+                    let cel = builder
+                        .recv()
+                        .map_err(|_| Error::Gpu("the thread building the concatenated edges stopped".into()))??;
+                    self.cels.push(cel);
+                    self.cels[s as usize].len
                 }
+                Some(_) => self.cels[s as usize].len,
+                None => 0,
+            };
+            let own =
+                (s * self.plan.subgraph_edges).min(self.edges)..((s + 1) * self.plan.subgraph_edges).min(self.edges);
+            let shapes = self.plan.cut(own, cel_len);
+            let count = shapes.len();
+            for (i, (own, cel)) in shapes.into_iter().enumerate() {
+                let last = s + 1 == self.subgraphs && i + 1 == count;
+                self.queued.push_back(PieceSpec { subgraph: s as usize, own, cel, last });
             }
         }
+        Ok(self.queued.pop_front().expect("a piece was queued"))
     }
 }
 
@@ -287,15 +439,15 @@ struct Copied {
     buffer: usize,
     count: u64,
     last: bool,
-    /// The copy's end, which the piece's kernels wait for.
+    /// The copy's events' index, whose end the piece's kernels wait for.
     done: usize,
 }
 
 /// The pieces' consumer: copies one piece ahead, processes them in order.
 struct Consumer<'s> {
     context: Streams<'s>,
-    filled: Receiver<Result<Filled>>,
-    to_producer: Sender<Staging>,
+    edges: PinnedEdges,
+    stream: PieceStream,
     /// Pieces copied so far (the next one's buffer is `next % 2`).
     next: usize,
     pending: Option<Copied>,
@@ -307,13 +459,10 @@ struct Consumer<'s> {
 }
 
 impl Consumer<'_> {
-    /// Takes the next built piece and queues its copy into the free edge buffer.
+    /// Queues the copy of the next piece into the free edge buffer.
     fn copy_next(&mut self) -> Result<Copied> {
         let Streams { gpu: _, copies, buffers } = self.context;
-        let Filled { mut staging, count, last } = self
-            .filled
-            .recv()
-            .map_err(|_| Error::Gpu("the thread building the pieces stopped".into()))??;
+        let piece = self.stream.next()?;
         let buffer = self.next % 2;
         self.next += 1;
         if let Some(kernels) = self.done[buffer] {
@@ -321,19 +470,17 @@ impl Consumer<'_> {
         }
         let start = copies.record_timed()?;
         let target = &buffers[buffer];
-        copies.copy_from(&mut staging.senders, 0..count, &target.senders)?;
-        copies.copy_from(&mut staging.receivers, 0..count, &target.receivers)?;
-        if let (Some(from), Some(to)) = (&mut staging.weights, &target.weights) {
-            copies.copy_from(from, 0..count, to)?;
+        let own = (piece.own.start as usize)..(piece.own.end as usize);
+        let at = own.len();
+        self.edges.copy(copies, own, target, 0)?;
+        if !piece.cel.is_empty() {
+            self.stream.cels[piece.subgraph].copy(copies, piece.cel.clone(), target, at)?;
         }
         let end = copies.record_timed()?;
-        self.bytes += count as u64 * (8 + if target.weights.is_some() { 4 } else { 0 });
+        self.bytes += piece.count() * (8 + if target.weights.is_some() { 4 } else { 0 });
         self.copy_events.push((start, end));
-        // The buffers wait for their copies before they are written again.
-        let _ = self.to_producer.send(staging);
-        Ok(Copied { buffer, count: count as u64, last, done: self.copy_events.len() - 1 })
+        Ok(Copied { buffer, count: piece.count(), last: piece.last, done: self.copy_events.len() - 1 })
     }
-
     /// The next piece to process, its successor's copy queued; the main stream waits for its
     /// copy, and its kernels' start is recorded.
     fn take(&mut self) -> Result<Copied> {

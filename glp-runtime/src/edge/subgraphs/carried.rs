@@ -5,6 +5,7 @@ use crate::edge::{is_idempotent, EdgeGraph, BOTH, IN, OUT};
 use crate::error::{Error, Result};
 use crate::graph::{Csr, EdgeList, VertexId};
 use rayon::prelude::*;
+use std::ops::Range;
 
 /// Edges as `(sender, receiver, weight)` in three arrays, in subgraph order (a
 /// [`EdgeList`] holds them as parsed: source and target).
@@ -15,6 +16,8 @@ pub struct CarriedEdges {
     receivers: Vec<VertexId>,
     /// `None`: every weight is 1.
     weights: Option<Vec<f32>>,
+    /// Whether the list holds each edge's reverse (with its weight), in receiver order.
+    reversible: bool,
 }
 
 impl CarriedEdges {
@@ -26,6 +29,7 @@ impl CarriedEdges {
         let total: u64 = rows.iter().map(|csr| csr.num_edges()).sum();
         crate::memory::ensure_available(total * 12, || "cannot hold the edge list of the subgraphs".into())?;
         let mut list = CarriedEdges {
+            reversible: graph.is_symmetric() && rows.len() == 1,
             num_vertices: graph.num_vertices(),
             senders: Vec::with_capacity(total as usize),
             receivers: Vec::with_capacity(total as usize),
@@ -67,7 +71,13 @@ impl CarriedEdges {
         if direction != OUT {
             carry(&list.targets, &list.sources);
         }
-        Ok(CarriedEdges { num_vertices: n, senders, receivers, weights: weighted.then_some(weights) })
+        Ok(CarriedEdges {
+            num_vertices: n,
+            senders,
+            receivers,
+            weights: weighted.then_some(weights),
+            reversible: false,
+        })
     }
 
     /// The number of vertices the ids index.
@@ -100,6 +110,112 @@ impl CarriedEdges {
     /// Edge `i`'s weight (1 without weights).
     pub fn weight(&self, i: usize) -> f64 {
         self.weights.as_ref().map_or(1.0, |w| f64::from(w[i]))
+    }
+
+    /// Whether the list holds each edge's reverse with its weight, in receiver order (the
+    /// edges a run pulls once on a symmetric graph).
+    pub fn reversible(&self) -> bool {
+        self.reversible
+    }
+
+    /// The edges `indices`, in order.
+    pub fn subset(&self, indices: &[u64]) -> CarriedEdges {
+        let mut senders = vec![0; indices.len()];
+        let mut receivers = vec![0; indices.len()];
+        let mut weights = self.weights.as_ref().map(|_| vec![0.0; indices.len()]);
+        self.gather(indices, &mut senders, &mut receivers, weights.as_deref_mut());
+        CarriedEdges { num_vertices: self.num_vertices, senders, receivers, weights, reversible: false }
+    }
+
+    /// The reverses of the edges `own` whose senders are below the receiver of the first,
+    /// in order.
+    pub(super) fn reversed_before(&self, own: Range<u64>) -> CarriedEdges {
+        let n = self.count_reversed_before(own.clone());
+        let mut senders = vec![0; n];
+        let mut receivers = vec![0; n];
+        let mut weights = self.weights.as_ref().map(|_| vec![0.0; n]);
+        self.reversed_before_into(own, &mut senders, &mut receivers, weights.as_deref_mut());
+        CarriedEdges { num_vertices: self.num_vertices, senders, receivers, weights, reversible: false }
+    }
+
+    /// How many edges [`CarriedEdges::reversed_before`] gives.
+    pub(super) fn count_reversed_before(&self, own: Range<u64>) -> usize {
+        self.reversed_chunks(own).iter().map(|(_, count)| count).sum()
+    }
+
+    /// The edges `own` in chunks, with the count of each one's edges whose senders are below
+    /// the first's receiver.
+    fn reversed_chunks(&self, own: Range<u64>) -> Vec<(Range<usize>, usize)> {
+        const CHUNK: usize = 1 << 16;
+        let own = (own.start as usize)..(own.end as usize);
+        let Some(&first) = self.receivers.get(own.start) else { return Vec::new() };
+        let starts: Vec<usize> = own.clone().step_by(CHUNK).collect();
+        starts
+            .into_par_iter()
+            .map(|at| {
+                let chunk = at..(at + CHUNK).min(own.end);
+                let count = self.senders[chunk.clone()].iter().filter(|&&s| s < first).count();
+                (chunk, count)
+            })
+            .collect()
+    }
+
+    /// Writes [`CarriedEdges::reversed_before`]'s edges to the slices (as long as their
+    /// count), on every thread: each chunk of the edges counted, then written where the counts
+    /// before it end.
+    pub(super) fn reversed_before_into(
+        &self,
+        own: Range<u64>,
+        senders: &mut [VertexId],
+        receivers: &mut [VertexId],
+        weights: Option<&mut [f32]>,
+    ) {
+        let Some(&first) = self.receivers.get(own.start as usize) else { return };
+        let chunks = self.reversed_chunks(own);
+        let mut parts = Vec::with_capacity(chunks.len());
+        let (mut senders, mut receivers, mut weights) = (senders, receivers, weights);
+        for (chunk, count) in chunks {
+            let (s, s_rest) = std::mem::take(&mut senders).split_at_mut(count);
+            let (r, r_rest) = std::mem::take(&mut receivers).split_at_mut(count);
+            let w = match weights.take() {
+                Some(all) => {
+                    let (w, w_rest) = all.split_at_mut(count);
+                    weights = Some(w_rest);
+                    Some(w)
+                }
+                None => None,
+            };
+            parts.push((chunk, s, r, w));
+            (senders, receivers) = (s_rest, r_rest);
+        }
+        parts.into_par_iter().for_each(|(chunk, s, r, mut w)| {
+            for (k, i) in chunk.filter(|&i| self.senders[i] < first).enumerate() {
+                s[k] = self.receivers[i];
+                r[k] = self.senders[i];
+                if let (Some(w), Some(from)) = (w.as_deref_mut(), &self.weights) {
+                    w[k] = from[i];
+                }
+            }
+        });
+    }
+
+    /// Writes the senders, receivers and (when `weights` is given) weights of the edges
+    /// `indices` to the slices, in order, on every thread.
+    pub fn gather(
+        &self,
+        indices: &[u64],
+        senders: &mut [VertexId],
+        receivers: &mut [VertexId],
+        weights: Option<&mut [f32]>,
+    ) {
+        let gather = |out: &mut [VertexId], from: &[VertexId]| {
+            out.par_iter_mut().zip(indices).for_each(|(o, &i)| *o = from[i as usize])
+        };
+        gather(senders, &self.senders);
+        gather(receivers, &self.receivers);
+        if let (Some(out), Some(from)) = (weights, &self.weights) {
+            out.par_iter_mut().zip(indices).for_each(|(o, &i)| *o = from[i as usize]);
+        }
     }
 
     /// Bytes an edge takes in an engine's arrays: sender, receiver and weight if any.

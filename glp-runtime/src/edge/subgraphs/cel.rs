@@ -6,6 +6,7 @@ use super::{CarriedEdges, SubgraphPlan};
 use crate::graph::VertexId;
 use rayon::prelude::*;
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// WolfGraph's mapping array: for each vertex, the indices of the edges it sends along,
 /// ascending (a counting sort of the senders).
@@ -16,20 +17,33 @@ pub struct SentBy {
 }
 
 impl SentBy {
+    /// The mapping array of `list`: a counting sort of the senders on every thread (each
+    /// vertex's edges placed with an atomic cursor, then sorted).
     pub fn of(list: &CarriedEdges) -> Self {
-        let mut offsets = vec![0u64; list.num_vertices() + 1];
-        for &s in list.senders() {
-            offsets[s as usize + 1] += 1;
+        let n = list.num_vertices();
+        let counts: Vec<AtomicU64> = (0..n).into_par_iter().map(|_| AtomicU64::new(0)).collect();
+        list.senders().par_iter().for_each(|&s| {
+            counts[s as usize].fetch_add(1, Relaxed);
+        });
+        let mut offsets = Vec::with_capacity(n + 1);
+        offsets.push(0u64);
+        for count in &counts {
+            offsets.push(offsets[offsets.len() - 1] + count.load(Relaxed));
         }
-        for v in 0..list.num_vertices() {
-            offsets[v + 1] += offsets[v];
+        let cursors: Vec<AtomicU64> = offsets[..n].par_iter().map(|&o| AtomicU64::new(o)).collect();
+        let placed: Vec<AtomicU64> = (0..list.len()).into_par_iter().map(|_| AtomicU64::new(0)).collect();
+        list.senders().par_iter().enumerate().for_each(|(i, &s)| {
+            placed[cursors[s as usize].fetch_add(1, Relaxed) as usize].store(i as u64, Relaxed);
+        });
+        let mut edges: Vec<u64> = placed.into_par_iter().map(AtomicU64::into_inner).collect();
+        let mut rows: Vec<&mut [u64]> = Vec::with_capacity(n);
+        let mut rest = &mut edges[..];
+        for v in 0..n {
+            let (row, tail) = rest.split_at_mut((offsets[v + 1] - offsets[v]) as usize);
+            rows.push(row);
+            rest = tail;
         }
-        let mut next = offsets.clone();
-        let mut edges = vec![0u64; list.len() as usize];
-        for (i, &s) in list.senders().iter().enumerate() {
-            edges[next[s as usize] as usize] = i as u64;
-            next[s as usize] += 1;
-        }
+        rows.into_par_iter().for_each(|row| row.sort_unstable());
         SentBy { offsets, edges }
     }
 
@@ -46,51 +60,30 @@ pub struct Piece {
     pub subgraph: u64,
     /// The subgraph's own edges it holds (a range of the edge list).
     pub own: Range<u64>,
-    /// The concatenated edges it holds (indices into the edge list, ascending).
-    pub appended: Vec<u64>,
+    /// The concatenated edges it holds (a range of its subgraph's CEL).
+    pub cel: Range<usize>,
 }
 
 impl Piece {
     /// The edges it holds.
     pub fn len(&self) -> u64 {
-        self.own.end - self.own.start + self.appended.len() as u64
+        self.own.end - self.own.start + self.cel.len() as u64
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// Writes its senders, receivers and (when `weights` is given) weights to the start of
-    /// the slices, own edges first; returns how many.
-    pub fn fill(
-        &self,
-        list: &CarriedEdges,
-        senders: &mut [VertexId],
-        receivers: &mut [VertexId],
-        weights: Option<&mut [f32]>,
-    ) -> usize {
+    /// Each edge's `(sender, receiver, weight)`, own edges (of `list`) first, then those of
+    /// `cel` (its subgraph's).
+    pub fn edges<'l>(
+        &'l self,
+        list: &'l CarriedEdges,
+        cel: &'l CarriedEdges,
+    ) -> impl Iterator<Item = (VertexId, VertexId, f64)> + 'l {
+        let edge = |edges: &CarriedEdges, i: usize| (edges.senders()[i], edges.receivers()[i], edges.weight(i));
         let own = (self.own.start as usize)..(self.own.end as usize);
-        let k = own.len();
-        let n = k + self.appended.len();
-        senders[..k].copy_from_slice(&list.senders()[own.clone()]);
-        receivers[..k].copy_from_slice(&list.receivers()[own.clone()]);
-        let gather = |out: &mut [VertexId], from: &[VertexId]| {
-            out[k..n].par_iter_mut().zip(&self.appended).for_each(|(o, &i)| *o = from[i as usize])
-        };
-        gather(senders, list.senders());
-        gather(receivers, list.receivers());
-        if let (Some(out), Some(from)) = (weights, list.weights()) {
-            out[..k].copy_from_slice(&from[own]);
-            out[k..n].par_iter_mut().zip(&self.appended).for_each(|(o, &i)| *o = from[i as usize]);
-        }
-        n
-    }
-
-    /// Each edge's `(sender, receiver, weight)`, own edges first.
-    pub fn edges<'l>(&'l self, list: &'l CarriedEdges) -> impl Iterator<Item = (VertexId, VertexId, f64)> + 'l {
-        let own = (self.own.start as usize)..(self.own.end as usize);
-        own.chain(self.appended.iter().map(|&i| i as usize))
-            .map(|i| (list.senders()[i], list.receivers()[i], list.weight(i)))
+        own.map(move |i| edge(list, i)).chain(self.cel.clone().map(move |i| edge(cel, i)))
     }
 }
 
@@ -104,11 +97,9 @@ pub struct Pieces<'l> {
 }
 
 impl<'l> Pieces<'l> {
-    /// The pieces of `list` under `plan` (with the CEL, the mapping array built here).
+    /// The pieces of `list` under `plan` (the CEL's mapping array is built when first needed).
     pub fn new(list: &'l CarriedEdges, plan: SubgraphPlan) -> Self {
-        let sent_by = plan.cel.then(|| SentBy::of(list));
-        let seen = if plan.cel { vec![0u64; list.num_vertices().div_ceil(64)] } else { Vec::new() };
-        Pieces { list, plan, sent_by, seen }
+        Pieces { list, plan, sent_by: None, seen: Vec::new() }
     }
 
     pub fn plan(&self) -> &SubgraphPlan {
@@ -120,28 +111,88 @@ impl<'l> Pieces<'l> {
         self.plan.subgraphs(self.list.len())
     }
 
-    /// The pieces of subgraph `s`: its own edges, then its concatenated ones, cut to the plan's
-    /// piece size.
-    pub fn of_subgraph(&mut self, s: u64) -> Vec<Piece> {
-        let len = self.list.len();
-        let own = (s * self.plan.subgraph_edges).min(len)..((s + 1) * self.plan.subgraph_edges).min(len);
-        let appended = self.concatenated(own.clone());
-        let capacity = self.plan.piece_edges as usize;
-        let first_room = capacity - (own.end - own.start) as usize;
-        let (first, rest) = appended.split_at(first_room.min(appended.len()));
-        let mut pieces = vec![Piece { subgraph: s, own: own.clone(), appended: first.to_vec() }];
-        pieces.extend(rest.chunks(capacity).map(|chunk| Piece {
-            subgraph: s,
-            own: own.end..own.end,
-            appended: chunk.to_vec(),
-        }));
-        pieces
+    /// Subgraph `s`'s own edges: a range of the edge list.
+    pub fn own(&self, s: u64) -> Range<u64> {
+        let (len, size) = (self.list.len(), self.plan.subgraph_edges);
+        (s * size).min(len)..((s + 1) * size).min(len)
     }
 
-    /// The CEL's edges of the subgraph whose own edges are `own`: every edge before it (in
-    /// the subgraphs processed earlier in the outer iteration) sent by one of its receivers,
-    /// ascending. Empty without the CEL.
-    fn concatenated(&mut self, own: Range<u64>) -> Vec<u64> {
+    /// Subgraph `s`'s CEL and its pieces: its own edges, then its concatenated ones, cut to
+    /// the plan's piece size ([`SubgraphPlan::cut`]).
+    pub fn of_subgraph(&mut self, s: u64) -> (CarriedEdges, Vec<Piece>) {
+        let own = self.own(s);
+        let cel = self.concatenated(s);
+        let pieces = self
+            .plan
+            .cut(own, cel.len() as usize)
+            .into_iter()
+            .map(|(own, cel)| Piece { subgraph: s, own, cel })
+            .collect();
+        (cel, pieces)
+    }
+
+    /// Subgraph `s`'s concatenated edges (none without the CEL): edges of the subgraphs before
+    /// it (processed earlier in the outer iteration) whose senders are its receivers. On an
+    /// edge list that holds each edge's reverse in receiver order ([`CarriedEdges::reversible`]:
+    /// a symmetric graph's), the reverses of its own edges whose senders come before its
+    /// first receiver: a scan of its own edges, every one of them such an edge (those of a
+    /// receiver whose row the subgraph boundary cuts may be missing). Otherwise every such
+    /// edge, found with the mapping array ([`Pieces::concatenated_indices`]).
+    pub fn concatenated(&mut self, s: u64) -> CarriedEdges {
+        let own = self.own(s);
+        if !self.plan.cel || own.is_empty() {
+            return self.list.subset(&[]);
+        }
+        match self.list.reversible() {
+            true => self.list.reversed_before(own),
+            false => {
+                let indices = self.concatenated_of(own);
+                self.list.subset(&indices)
+            }
+        }
+    }
+
+    /// The number of edges of each subgraph's CEL, when counting them costs a scan of the
+    /// edges (a reversible list), else `None`; an engine sizes its CEL buffers with it.
+    pub fn cel_sizes(&self) -> Option<Vec<usize>> {
+        match (self.plan.cel, self.list.reversible()) {
+            (true, true) => Some((0..self.subgraphs()).map(|s| self.list.count_reversed_before(self.own(s))).collect()),
+            _ => None,
+        }
+    }
+
+    /// Writes subgraph `s`'s CEL ([`Pieces::concatenated`]) to the slices, which hold as many
+    /// edges as [`Pieces::cel_sizes`] counts for it: on a reversible list, with no buffer of
+    /// its own. Returns false (writing nothing) on other lists.
+    pub fn concatenated_into(
+        &self,
+        s: u64,
+        senders: &mut [VertexId],
+        receivers: &mut [VertexId],
+        weights: Option<&mut [f32]>,
+    ) -> bool {
+        if !(self.plan.cel && self.list.reversible()) {
+            return false;
+        }
+        self.list.reversed_before_into(self.own(s), senders, receivers, weights);
+        true
+    }
+
+    /// The indices of every edge before subgraph `s` sent by one of its receivers, ascending
+    /// (WolfGraph's CEL, found with the mapping array). Empty without the CEL.
+    pub fn concatenated_indices(&mut self, s: u64) -> Vec<u64> {
+        self.concatenated_of(self.own(s))
+    }
+
+    /// The CEL's edges of the subgraph whose own edges are `own`.
+    fn concatenated_of(&mut self, own: Range<u64>) -> Vec<u64> {
+        if !self.plan.cel {
+            return Vec::new();
+        }
+        if self.sent_by.is_none() {
+            self.sent_by = Some(SentBy::of(self.list));
+            self.seen = vec![0u64; self.list.num_vertices().div_ceil(64)];
+        }
         let Some(sent_by) = &self.sent_by else { return Vec::new() };
         let mut distinct: Vec<VertexId> = Vec::new();
         for &r in &self.list.receivers()[own.start as usize..own.end as usize] {

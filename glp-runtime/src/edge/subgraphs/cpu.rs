@@ -51,8 +51,9 @@ pub fn run_on_cpu<P: EdgeProgram + ?Sized>(
         let view = start.at(outer, aggregated);
         let mut changed = 0;
         for s in 0..subgraphs {
-            for piece in pieces.of_subgraph(s) {
-                let edges: Vec<_> = piece.edges(list).collect();
+            let (cel, subgraph) = pieces.of_subgraph(s);
+            for piece in subgraph {
+                let edges: Vec<_> = piece.edges(list, &cel).collect();
                 let (iterations, count) = local.converge(&view, &edges, &mut values)?;
                 totals = (totals.0 + 1, totals.1 + piece.len(), totals.2 + iterations);
                 changed += count;

@@ -26,8 +26,12 @@
 //!   iteration.
 //!
 //! A subgraph's edges are the edge list's, in order: no pre-processing beyond the edge list.
-//! The CEL's mapping array ([`SentBy`]: each vertex's edges as a sender) is built once per
-//! run, and each piece is gathered from it while the piece before runs.
+//! On a symmetric graph's list (each edge's reverse in it, in receiver order) a subgraph's CEL
+//! is the reverses of its own edges whose senders come before its first receiver: one scan,
+//! every such edge an edge of the paper's CEL (a receiver whose row a subgraph boundary cuts
+//! may miss some; the CEL only saves outer iterations, the values do not depend on it). On
+//! other lists the CEL's mapping array ([`SentBy`]: each vertex's edges as a sender) is built
+//! once per run and finds every such edge.
 //!
 //! [`run_on_cpu`] runs the local convergence schedule on the CPU: the reference of the GPU's
 //! (values, outer iterations), and the method's worked example (WolfGraph's Table 1) as a test.
@@ -43,6 +47,7 @@ pub use cpu::run_on_cpu;
 use super::engine::Schedule;
 use super::{is_idempotent, EdgeOutcome};
 use crate::error::{Error, Result};
+use std::ops::Range;
 
 /// How subgraphs are cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,6 +83,22 @@ impl SubgraphPlan {
         }
         let subgraph_edges = if cel { buffer_edges / 2 } else { buffer_edges };
         Ok(SubgraphPlan { subgraph_edges, piece_edges: buffer_edges, cel })
+    }
+
+    /// The pieces of a subgraph whose own edges are `own` and whose CEL holds `appended`
+    /// edges: the own edges and the CEL's first ones, then the CEL's others in pieces of
+    /// [`SubgraphPlan::piece_edges`]; each as its own edges and its range of the CEL.
+    pub fn cut(&self, own: Range<u64>, appended: usize) -> Vec<(Range<u64>, Range<usize>)> {
+        let capacity = self.piece_edges as usize;
+        let first = (capacity - (own.end - own.start) as usize).min(appended);
+        let mut pieces = vec![(own.clone(), 0..first)];
+        let mut at = first;
+        while at < appended {
+            let end = (at + capacity).min(appended);
+            pieces.push((own.end..own.end, at..end));
+            at = end;
+        }
+        pieces
     }
 
     /// The number of subgraphs of an edge list of `edges` edges (at least 1).

@@ -56,6 +56,8 @@ impl Packing {
 }
 
 /// Where the edges are.
+// One value per placed graph, never in a collection: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 enum Edges<'a> {
     Device { csr: DeviceGraph<'a>, weight_prefix: Option<DeviceBuffer<f64>> },
     Host(HostEdges),
