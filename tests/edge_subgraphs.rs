@@ -62,7 +62,7 @@ fn wolfgraphs_worked_example_takes_three_outer_iterations_without_the_cel_and_tw
             assert!(run.outcome.converged);
             // The CEL's pieces: subgraph 1 carries <1,3> and <4,5> (indices 3 and 4), as Figure 10.
             let mut pieces = Pieces::new(&carried, plan);
-            assert_eq!(pieces.concatenated_indices(1), if cel { vec![3, 4] } else { vec![] }, "{context}");
+            assert_eq!(pieces.concatenated_indices(1).unwrap(), if cel { vec![3, 4] } else { vec![] }, "{context}");
         }
     }
 }
@@ -178,8 +178,8 @@ fn the_cel_holds_the_earlier_edges_its_receivers_send_along() {
             let receivers: HashSet<u32> = own.clone().map(|i| carried.receivers()[i as usize]).collect();
             let expected: Vec<u64> =
                 (0..own.start).filter(|&i| receivers.contains(&carried.senders()[i as usize])).collect();
-            assert_eq!(pieces.concatenated_indices(s), expected, "{count} subgraphs, subgraph {s}");
-            let (cel, got) = pieces.of_subgraph(s);
+            assert_eq!(pieces.concatenated_indices(s).unwrap(), expected, "{count} subgraphs, subgraph {s}");
+            let (cel, got) = pieces.of_subgraph(s).unwrap();
             assert_eq!(cel, carried.subset(&expected), "{count} subgraphs, subgraph {s}");
             assert!(got.iter().all(|p| p.len() <= plan.piece_edges && !p.is_empty()), "{count} subgraphs, {s}");
             assert_eq!(got[0].own, own, "{count} subgraphs, {s}");
@@ -216,7 +216,7 @@ fn a_symmetric_graphs_cel_holds_reverses_of_its_own_edges_from_before_it() {
                 .filter(|&i| receivers.contains(&carried.senders()[i]))
                 .map(|i| (carried.senders()[i], carried.receivers()[i]))
                 .collect();
-            let cel = pieces.concatenated(s);
+            let cel = pieces.concatenated(s).unwrap();
             for i in 0..cel.len() as usize {
                 let edge = (cel.senders()[i], cel.receivers()[i]);
                 assert!(before.contains(&edge), "{count} subgraphs, subgraph {s}: {edge:?} is not a CEL edge");
@@ -226,6 +226,23 @@ fn a_symmetric_graphs_cel_holds_reverses_of_its_own_edges_from_before_it() {
         assert!(total > 0, "{count} subgraphs: some subgraph concatenates edges");
     }
 }
+
+/// BFS depths from the iteration number (Ligra's rounds): right in memory, wrong if an outer
+/// iteration stood for an iteration.
+const DEPTH_BY_ITERATION: &str = r#"
+struct Depth;
+impl EdgeProgram for Depth {
+    type Value = u32;
+    type Message = u32;
+    fn combine(&self) -> u32 { MIN }
+    fn frontier(&self) -> bool { true }
+    fn init(&self, view: &EdgeView<'_>, v: VertexId) -> u32 { if v == view.source() { 0 } else { u32::MAX } }
+    fn edge(&self, view: &EdgeView<'_>, from: VertexId, to: VertexId, value: u32, weight: f64) -> (bool, u32) {
+        (value != u32::MAX, view.iteration() + 1)
+    }
+    fn apply(&self, view: &EdgeView<'_>, v: VertexId, old: u32, combined: u32) -> u32 { old.min(combined) }
+}
+"#;
 
 #[test]
 fn local_convergence_and_the_cel_are_refused_where_they_change_the_values() {
@@ -241,6 +258,14 @@ fn local_convergence_and_the_cel_are_refused_where_they_change_the_values() {
     let e = run_on_cpu(&Bfs, &graph, &carried, plan, &limited, &mut |_| {}).unwrap_err().to_string();
     assert!(e.contains("iteration limit"), "{e}");
     assert!(SubgraphPlan::split(10, 0, false).is_err());
+    assert!(SubgraphPlan::split(10, 11, false).is_err(), "more subgraphs than edges");
+    let many = SubgraphPlan { subgraph_edges: 1, piece_edges: 1, cel: false };
+    assert!(many.checked(1 << 20).unwrap_err().to_string().contains("at most 65536"));
+    // A program that reads the iteration: an outer iteration is not one.
+    let counting =
+        glp::edge::InterpretedEdgeProgram::from_source("depth.rs", DEPTH_BY_ITERATION, &[] as &[&str]).unwrap();
+    let e = run_on_cpu(&counting, &graph, &carried, plan, &config, &mut |_| {}).unwrap_err().to_string();
+    assert!(e.contains("view.iteration()"), "{e}");
     assert!(CarriedEdges::from_edge_list(&list, false, IN + 5).is_err());
     let bad = EdgeList { num_vertices: 3, sources: vec![0, 5], targets: vec![1, 2], weights: None };
     let e = CarriedEdges::from_edge_list(&bad, false, OUT).unwrap_err().to_string();

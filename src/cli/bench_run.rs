@@ -24,7 +24,7 @@ use super::common::{self, LoadArgs};
 use super::output;
 use super::run::{engine_needs_gpu, EngineArg, SubgraphArgs};
 use crate::edge::gpu::{Engine, SubgraphOptions, SubgraphTimes};
-use crate::edge::subgraphs::{Mode, SubgraphOutcome};
+use crate::edge::subgraphs::{cel_allowed, Mode, SubgraphOutcome};
 use crate::edge::{self, gpu::DeviceEdgeGraph, CompiledEdgeProgram, EdgeConfig, EdgeGraph, VertexValue, OUT};
 use crate::programs::{built_in, ProgramVisitor, BUILT_IN};
 use clap::Args;
@@ -59,7 +59,9 @@ pub struct RunBenchArgs {
     #[arg(long, value_enum, value_name = "ENGINE,...", value_delimiter = ',', default_value = "auto")]
     pub engine: Vec<EngineArg>,
     /// Every GPU row runs on subgraphs (the edges copied in pieces, as for a graph beyond the
-    /// device's memory) when one of these is given: a row a program
+    /// device's memory) when one of these is given, one row per program (the edge-centric
+    /// kernels: --engine does not apply); --cel on gives the CEL to the programs that allow
+    /// it, the others stream
     #[command(flatten)]
     pub subgraphs: SubgraphArgs,
     /// Print JSON instead of the table
@@ -330,6 +332,9 @@ impl ProgramVisitor for Bench<'_> {
                     (first_scalars(&outcome.values), outcome.iterations, outcome.converged)
                 }
                 On::Subgraphs(gpu, options) => {
+                    // `--cel on` for the programs it serves: the others stream.
+                    let cel = options.cel.filter(|_| cel_allowed(program, self.edges, self.config).unwrap_or(false));
+                    let options = SubgraphOptions { cel, ..options };
                     let (run, spent) =
                         edge::gpu::run_on_subgraphs(gpu, program, self.edges, self.config, &options, &mut observe)?;
                     times.push(spent.elapsed);

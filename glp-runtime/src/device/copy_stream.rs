@@ -62,8 +62,17 @@ impl<'s> CopyStream<'s> {
         // SAFETY: `destination` outlives `'s`; `source` is neither written (`as_mut_slice`)
         // nor freed (its drop) before the event recorded below, after the copy.
         unsafe { self.queue(source, range, destination, at) }?;
-        source.in_flight = Some(self.record()?);
-        Ok(())
+        match self.record() {
+            Ok(event) => {
+                source.in_flight = Some(event);
+                Ok(())
+            }
+            Err(e) => {
+                // Without the event nothing would wait for the copy: wait here.
+                let _ = self.synchronize();
+                Err(e)
+            }
+        }
     }
 
     /// Queues the copy of `source[range]` to `destination` from element `at` on.

@@ -32,6 +32,9 @@ pub const RECEIVER_FEATURE: &str = "receiver";
 /// The facility of a program that writes `settled`: the frontier engine skips receivers
 /// whose value is settled and stops pulling a receiver's messages once it settles.
 pub const SETTLED_FEATURE: &str = "settled";
+/// The facility of a program whose hooks read `view.iteration()`: subgraphs run to local
+/// convergence, whose outer iteration is not an iteration, refuse it.
+pub const ITERATION_FEATURE: &str = "iteration";
 
 /// The hooks that receive the view.
 const VIEW_HOOKS: &[usize] = &[INIT, EDGE, APPLY, AGGREGATE];
@@ -215,7 +218,14 @@ pub static EDGE_KIND: KindSpec = KindSpec {
             Some("source"),
             "the run's source vertex (a program that reads it needs one), NO_SOURCE without one",
         ),
-        method("iteration", &[], U32, VIEW_HOOKS, None, "the iteration being run, from 0 (0 in init)"),
+        method(
+            "iteration",
+            &[],
+            U32,
+            VIEW_HOOKS,
+            Some(ITERATION_FEATURE),
+            "the iteration being run, from 0 (0 in init)",
+        ),
         method(
             "aggregated",
             &[],

@@ -125,7 +125,7 @@ pub fn run_on_edges<P: CompiledEdgeProgram + ?Sized>(
     observer: &mut dyn FnMut(&IterationReport),
 ) -> Result<(SubgraphOutcome<Value>, SubgraphTimes)> {
     let schedule = Schedule::of(program, graph, config)?;
-    let (mode, cel) = Mode::of(program.name(), &schedule, options.cel)?;
+    let (mode, cel) = Mode::of(program.name(), &schedule, program.features(), options.cel)?;
     if carried.num_vertices() != graph.num_vertices() {
         return Err(Error::invalid(format!(
             "an edge list of {} vertices for a graph of {}",
@@ -140,13 +140,13 @@ pub fn run_on_edges<P: CompiledEdgeProgram + ?Sized>(
     let frontier = FrontierBuffers::new(&run, run.frontier || mode == Mode::LocalConvergence)?;
     let vertex_bytes = gpu.held_bytes() - held_before;
     let plan = match options.subgraphs {
-        Some(count) => SubgraphPlan::split(carried.len(), count, cel)?,
+        Some(count) => SubgraphPlan::split(carried.len(), count, cel)?.checked(carried.len())?,
         None => {
             let budget = match options.device_memory {
                 Some(budget) => budget,
                 None => vertex_bytes + gpu.memory_info()?.0 / 10 * 9,
             };
-            plan_for_memory(budget, vertex_bytes, carried, cel)?
+            plan_for_memory(budget, vertex_bytes, carried, cel)?.checked(carried.len())?
         }
     };
     let weighted = carried.weights().is_some();
@@ -154,6 +154,8 @@ pub fn run_on_edges<P: CompiledEdgeProgram + ?Sized>(
     let buffers = [EdgeBuffer::new(gpu, capacity, weighted)?, EdgeBuffer::new(gpu, capacity, weighted)?];
     times.device_bytes = gpu.held_bytes() - held_before;
     let copies = gpu.copy_stream()?;
+    // The edge buffers are allocated on the main stream: the warming copies come after.
+    copies.wait_for(&gpu.record()?)?;
     let placed = Instant::now();
     let mut pinned = PinnedEdges::copy_of(gpu, carried, "the edge list")?;
     pinned.warm(&copies, &buffers[0])?;
@@ -195,6 +197,7 @@ pub fn run_on_edges<P: CompiledEdgeProgram + ?Sized>(
             pending: None,
             done: [None, None],
             copy_events: Vec::new(),
+            copied: Vec::new(),
             compute_events: Vec::new(),
             bytes: 0,
         };
@@ -346,7 +349,7 @@ fn parallel_copy<T: Copy + Send + Sync>(to: &mut [T], from: &[T]) {
 
 /// Builds each subgraph's concatenated edges in pinned memory, in order, until the consumer
 /// hangs up: into `stores` (sized and placed before the run's clock) where given, else each
-/// into pinned memory of its own; returns the time spent.
+/// into pinned memory of its own; returns the time spent building (not waiting to send).
 fn build_cels(
     gpu: &Gpu,
     carried: &CarriedEdges,
@@ -354,19 +357,23 @@ fn build_cels(
     stores: Option<Vec<PinnedEdges>>,
     to_consumer: SyncSender<Result<PinnedEdges>>,
 ) -> Duration {
-    let started = Instant::now();
     let mut pieces = Pieces::new(carried, plan);
     let mut stores = stores.map(Vec::into_iter);
+    let mut spent = Duration::ZERO;
     for s in 0..pieces.subgraphs() {
+        let started = Instant::now();
         let cel = match stores.as_mut().and_then(Iterator::next) {
             Some(mut store) => store.fill_cel(&pieces, s).map(|()| store),
-            None => PinnedEdges::copy_of(gpu, &pieces.concatenated(s), "a subgraph's concatenated edges"),
+            None => pieces
+                .concatenated(s)
+                .and_then(|cel| PinnedEdges::copy_of(gpu, &cel, "a subgraph's concatenated edges")),
         };
+        spent += started.elapsed();
         if to_consumer.send(cel).is_err() {
             break;
         }
     }
-    started.elapsed()
+    spent
 }
 
 /// One piece: its own edges (a range of the edge list) and its range of its subgraph's CEL.
@@ -413,8 +420,7 @@ impl PieceStream {
                 Some(_) => self.cels[s as usize].len,
                 None => 0,
             };
-            let own =
-                (s * self.plan.subgraph_edges).min(self.edges)..((s + 1) * self.plan.subgraph_edges).min(self.edges);
+            let own = self.plan.own(s, self.edges);
             let shapes = self.plan.cut(own, cel_len);
             let count = shapes.len();
             for (i, (own, cel)) in shapes.into_iter().enumerate() {
@@ -454,6 +460,8 @@ struct Consumer<'s> {
     /// Per edge buffer, the index in `compute_events` of the kernels that read it last.
     done: [Option<usize>; 2],
     copy_events: Vec<(CudaEvent, CudaEvent)>,
+    /// The copies of the pieces processed, by index in `copy_events`.
+    copied: Vec<usize>,
     compute_events: Vec<(CudaEvent, CudaEvent)>,
     bytes: u64,
 }
@@ -477,7 +485,6 @@ impl Consumer<'_> {
             self.stream.cels[piece.subgraph].copy(copies, piece.cel.clone(), target, at)?;
         }
         let end = copies.record_timed()?;
-        self.bytes += piece.count() * (8 + if target.weights.is_some() { 4 } else { 0 });
         self.copy_events.push((start, end));
         Ok(Copied { buffer, count: piece.count(), last: piece.last, done: self.copy_events.len() - 1 })
     }
@@ -495,24 +502,28 @@ impl Consumer<'_> {
         Ok(current)
     }
 
-    /// Records the end of the kernels of `piece` (taken last).
+    /// Records the end of the kernels of `piece` (taken last), and counts its copy.
     fn processed(&mut self, piece: &Copied) -> Result<()> {
         let last = self.compute_events.len() - 1;
         self.compute_events[last].1 = self.context.gpu.record()?;
         self.done[piece.buffer] = Some(last);
+        let weighted = self.context.buffers[piece.buffer].weights.is_some();
+        self.bytes += piece.count * (8 + if weighted { 4 } else { 0 });
+        self.copied.push(piece.done);
         Ok(())
     }
 
-    /// The copy stream's and the main stream's busy times.
+    /// The copy stream's busy time on the pieces processed (not the one copied ahead when the
+    /// run ended) and the main stream's on their kernels.
     fn durations(&self) -> (Result<Duration>, Result<Duration>) {
-        let sum = |events: &[(CudaEvent, CudaEvent)]| -> Result<Duration> {
+        let sum = |events: &mut dyn Iterator<Item = &(CudaEvent, CudaEvent)>| -> Result<Duration> {
             let mut ms = 0.0;
             for (start, end) in events {
                 ms += self.context.gpu.elapsed_ms(start, end)?;
             }
             Ok(Duration::from_secs_f64(ms / 1e3))
         };
-        (sum(&self.copy_events), sum(&self.compute_events))
+        (sum(&mut self.copied.iter().map(|&i| &self.copy_events[i])), sum(&mut self.compute_events.iter()))
     }
 }
 

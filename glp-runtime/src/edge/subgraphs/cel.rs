@@ -3,6 +3,7 @@
 //! receivers, cut into pieces an engine's edge buffer holds.
 
 use super::{CarriedEdges, SubgraphPlan};
+use crate::error::Result;
 use crate::graph::VertexId;
 use rayon::prelude::*;
 use std::ops::Range;
@@ -19,8 +20,14 @@ pub struct SentBy {
 impl SentBy {
     /// The mapping array of `list`: a counting sort of the senders on every thread (each
     /// vertex's edges placed with an atomic cursor, then sorted).
-    pub fn of(list: &CarriedEdges) -> Self {
+    ///
+    /// Errors: [`crate::Error::TooLarge`] when the host's memory cannot hold it (about 16
+    /// bytes an edge and 16 a vertex while it is built).
+    pub fn of(list: &CarriedEdges) -> Result<Self> {
         let n = list.num_vertices();
+        crate::memory::ensure_available(16 * list.len() + 16 * n as u64, || {
+            "cannot build the CEL's mapping array".into()
+        })?;
         let counts: Vec<AtomicU64> = (0..n).into_par_iter().map(|_| AtomicU64::new(0)).collect();
         list.senders().par_iter().for_each(|&s| {
             counts[s as usize].fetch_add(1, Relaxed);
@@ -44,7 +51,7 @@ impl SentBy {
             rest = tail;
         }
         rows.into_par_iter().for_each(|row| row.sort_unstable());
-        SentBy { offsets, edges }
+        Ok(SentBy { offsets, edges })
     }
 
     /// The edges `v` sends along, ascending.
@@ -113,22 +120,23 @@ impl<'l> Pieces<'l> {
 
     /// Subgraph `s`'s own edges: a range of the edge list.
     pub fn own(&self, s: u64) -> Range<u64> {
-        let (len, size) = (self.list.len(), self.plan.subgraph_edges);
-        (s * size).min(len)..((s + 1) * size).min(len)
+        self.plan.own(s, self.list.len())
     }
 
     /// Subgraph `s`'s CEL and its pieces: its own edges, then its concatenated ones, cut to
     /// the plan's piece size ([`SubgraphPlan::cut`]).
-    pub fn of_subgraph(&mut self, s: u64) -> (CarriedEdges, Vec<Piece>) {
+    ///
+    /// Errors: the mapping array's ([`SentBy::of`]).
+    pub fn of_subgraph(&mut self, s: u64) -> Result<(CarriedEdges, Vec<Piece>)> {
         let own = self.own(s);
-        let cel = self.concatenated(s);
+        let cel = self.concatenated(s)?;
         let pieces = self
             .plan
             .cut(own, cel.len() as usize)
             .into_iter()
             .map(|(own, cel)| Piece { subgraph: s, own, cel })
             .collect();
-        (cel, pieces)
+        Ok((cel, pieces))
     }
 
     /// Subgraph `s`'s concatenated edges (none without the CEL): edges of the subgraphs before
@@ -138,18 +146,20 @@ impl<'l> Pieces<'l> {
     /// first receiver: a scan of its own edges, every one of them such an edge (those of a
     /// receiver whose row the subgraph boundary cuts may be missing). Otherwise every such
     /// edge, found with the mapping array ([`Pieces::concatenated_indices`]).
-    pub fn concatenated(&mut self, s: u64) -> CarriedEdges {
+    ///
+    /// Errors: the mapping array's ([`SentBy::of`]).
+    pub fn concatenated(&mut self, s: u64) -> Result<CarriedEdges> {
         let own = self.own(s);
         if !self.plan.cel || own.is_empty() {
-            return self.list.subset(&[]);
+            return Ok(self.list.subset(&[]));
         }
-        match self.list.reversible() {
+        Ok(match self.list.reversible() {
             true => self.list.reversed_before(own),
             false => {
-                let indices = self.concatenated_of(own);
+                let indices = self.concatenated_of(own)?;
                 self.list.subset(&indices)
             }
-        }
+        })
     }
 
     /// The number of edges of each subgraph's CEL, when counting them costs a scan of the
@@ -180,20 +190,22 @@ impl<'l> Pieces<'l> {
 
     /// The indices of every edge before subgraph `s` sent by one of its receivers, ascending
     /// (WolfGraph's CEL, found with the mapping array). Empty without the CEL.
-    pub fn concatenated_indices(&mut self, s: u64) -> Vec<u64> {
+    ///
+    /// Errors: the mapping array's ([`SentBy::of`]).
+    pub fn concatenated_indices(&mut self, s: u64) -> Result<Vec<u64>> {
         self.concatenated_of(self.own(s))
     }
 
     /// The CEL's edges of the subgraph whose own edges are `own`.
-    fn concatenated_of(&mut self, own: Range<u64>) -> Vec<u64> {
+    fn concatenated_of(&mut self, own: Range<u64>) -> Result<Vec<u64>> {
         if !self.plan.cel {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         if self.sent_by.is_none() {
-            self.sent_by = Some(SentBy::of(self.list));
+            self.sent_by = Some(SentBy::of(self.list)?);
             self.seen = vec![0u64; self.list.num_vertices().div_ceil(64)];
         }
-        let Some(sent_by) = &self.sent_by else { return Vec::new() };
+        let Some(sent_by) = &self.sent_by else { return Ok(Vec::new()) };
         let mut distinct: Vec<VertexId> = Vec::new();
         for &r in &self.list.receivers()[own.start as usize..own.end as usize] {
             let (word, bit) = (r as usize / 64, 1u64 << (r % 64));
@@ -213,6 +225,6 @@ impl<'l> Pieces<'l> {
             self.seen[r as usize / 64] &= !(1u64 << (r % 64));
         }
         appended.par_sort_unstable();
-        appended
+        Ok(appended)
     }
 }

@@ -3,7 +3,9 @@
 
 use super::{CarriedEdges, Mode, Pieces, SubgraphOutcome, SubgraphPlan};
 use crate::edge::engine::{check, Schedule};
-use crate::edge::{Combinable, EdgeConfig, EdgeGraph, EdgeOutcome, EdgeProgram, EdgeView, IterationReport};
+use crate::edge::{
+    Combinable, CompiledEdgeProgram, EdgeConfig, EdgeGraph, EdgeOutcome, EdgeProgram, EdgeView, IterationReport,
+};
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
 
@@ -16,7 +18,7 @@ use crate::graph::VertexId;
 ///
 /// Errors: the CPU engine's ([`crate::edge::run`]), a program local convergence does not
 /// serve ([`Mode::of`]) and an edge list of another vertex count.
-pub fn run_on_cpu<P: EdgeProgram + ?Sized>(
+pub fn run_on_cpu<P: CompiledEdgeProgram + ?Sized>(
     program: &P,
     graph: &EdgeGraph<'_>,
     list: &CarriedEdges,
@@ -25,7 +27,8 @@ pub fn run_on_cpu<P: EdgeProgram + ?Sized>(
     observer: &mut dyn FnMut(&IterationReport),
 ) -> Result<SubgraphOutcome<P::Value>> {
     let schedule = Schedule::of(program, graph, config)?;
-    if Mode::of(program.name(), &schedule, Some(plan.cel))?.0 != Mode::LocalConvergence {
+    let plan = plan.checked(list.len())?;
+    if Mode::of(program.name(), &schedule, program.features(), Some(plan.cel))?.0 != Mode::LocalConvergence {
         return Err(Error::invalid(format!(
             "`{}`: the CPU runs subgraphs to local convergence only, which needs a program with a frontier, a min or max combine and no iteration limit",
             program.name()
@@ -51,7 +54,7 @@ pub fn run_on_cpu<P: EdgeProgram + ?Sized>(
         let view = start.at(outer, aggregated);
         let mut changed = 0;
         for s in 0..subgraphs {
-            let (cel, subgraph) = pieces.of_subgraph(s);
+            let (cel, subgraph) = pieces.of_subgraph(s)?;
             for piece in subgraph {
                 let edges: Vec<_> = piece.edges(list, &cel).collect();
                 let (iterations, count) = local.converge(&view, &edges, &mut values)?;

@@ -10,7 +10,8 @@
 //! on them depends on what its combine allows ([`Mode::of`]):
 //!
 //! - [`Mode::LocalConvergence`] (WolfGraph), for a program with a frontier, an idempotent
-//!   combine (min, max) and no iteration limit (BFS, SSSP, WCC, SSWP): an outer iteration
+//!   combine (min, max), no iteration limit and hooks that read neither the iteration nor the
+//!   aggregate (BFS, SSSP, WCC, SSWP): an outer iteration
 //!   runs each subgraph in turn to local convergence (its edges' iterations until none of its
 //!   receivers changes); the run stops after an outer iteration that changed no vertex. With
 //!   the CEL each subgraph also carries the edges of the subgraphs already processed in the
@@ -45,7 +46,14 @@ pub use cel::{Piece, Pieces, SentBy};
 pub use cpu::run_on_cpu;
 
 use super::engine::Schedule;
-use super::{is_idempotent, EdgeOutcome};
+use super::{is_idempotent, CompiledEdgeProgram, EdgeConfig, EdgeGraph, EdgeOutcome};
+use glp_codegen::kinds::edge::ITERATION_FEATURE;
+
+/// The feature of a program whose `apply` reads `view.aggregated()`.
+const AGGREGATE_FEATURE: &str = "aggregate";
+
+/// The most subgraphs a run cuts a graph into.
+pub const MAX_SUBGRAPHS: u64 = 1 << 16;
 use crate::error::{Error, Result};
 use std::ops::Range;
 
@@ -69,6 +77,12 @@ impl SubgraphPlan {
         if count == 0 {
             return Err(Error::invalid("a graph is cut into at least 1 subgraph"));
         }
+        if count > edges.max(1) {
+            return Err(Error::invalid(format!(
+                "{count} subgraphs of a graph of {edges} edges: give at most {}",
+                edges.max(1)
+            )));
+        }
         let subgraph_edges = edges.div_ceil(count).max(1);
         Ok(SubgraphPlan { subgraph_edges, piece_edges: if cel { 2 * subgraph_edges } else { subgraph_edges }, cel })
     }
@@ -85,12 +99,36 @@ impl SubgraphPlan {
         Ok(SubgraphPlan { subgraph_edges, piece_edges: buffer_edges, cel })
     }
 
+    /// The plan, checked for an edge list of `edges` edges: at most [`MAX_SUBGRAPHS`]
+    /// subgraphs (each holds buffers of its own), and pieces that hold a subgraph.
+    pub fn checked(self, edges: u64) -> Result<Self> {
+        let count = self.subgraphs(edges);
+        if count > MAX_SUBGRAPHS {
+            return Err(Error::invalid(format!(
+                "{count} subgraphs of {} edges each: at most {MAX_SUBGRAPHS} (give more device memory)",
+                self.subgraph_edges
+            )));
+        }
+        if self.piece_edges < self.subgraph_edges || self.subgraph_edges == 0 {
+            return Err(Error::invalid(format!(
+                "pieces of {} edges cannot hold subgraphs of {}",
+                self.piece_edges, self.subgraph_edges
+            )));
+        }
+        Ok(self)
+    }
+
+    /// Subgraph `s`'s own edges in an edge list of `edges` edges.
+    pub fn own(&self, s: u64, edges: u64) -> Range<u64> {
+        (s * self.subgraph_edges).min(edges)..((s + 1) * self.subgraph_edges).min(edges)
+    }
+
     /// The pieces of a subgraph whose own edges are `own` and whose CEL holds `appended`
     /// edges: the own edges and the CEL's first ones, then the CEL's others in pieces of
     /// [`SubgraphPlan::piece_edges`]; each as its own edges and its range of the CEL.
     pub fn cut(&self, own: Range<u64>, appended: usize) -> Vec<(Range<u64>, Range<usize>)> {
-        let capacity = self.piece_edges as usize;
-        let first = (capacity - (own.end - own.start) as usize).min(appended);
+        let capacity = (self.piece_edges as usize).max(1);
+        let first = capacity.saturating_sub((own.end - own.start) as usize).min(appended);
         let mut pieces = vec![(own.clone(), 0..first)];
         let mut at = first;
         while at < appended {
@@ -121,8 +159,13 @@ impl Mode {
     /// values, streamed otherwise. `cel` asks for the CEL (`None`: where it is allowed).
     ///
     /// Errors: the CEL asked for a program it would give other values (`name` in the message).
-    pub(in crate::edge) fn of<M>(name: &str, schedule: &Schedule<M>, cel: Option<bool>) -> Result<(Mode, bool)> {
-        let local = local_convergence(schedule);
+    pub(in crate::edge) fn of<M>(
+        name: &str,
+        schedule: &Schedule<M>,
+        features: &[&str],
+        cel: Option<bool>,
+    ) -> Result<(Mode, bool)> {
+        let local = local_convergence(schedule, features);
         match (local, cel) {
             (Ok(()), cel) => Ok((Mode::LocalConvergence, cel.unwrap_or(true))),
             (Err(why), Some(true)) => Err(Error::invalid(format!(
@@ -136,14 +179,31 @@ impl Mode {
     }
 }
 
-/// Whether a program of `schedule` may run each subgraph to local convergence, or why not.
-fn local_convergence<M>(schedule: &Schedule<M>) -> std::result::Result<(), &'static str> {
+/// Whether `program` may run on `graph` with `config` with the CEL ([`Mode::LocalConvergence`]).
+///
+/// Errors: the program's schedule hooks out of range ([`super::run`]'s).
+pub fn cel_allowed<P: CompiledEdgeProgram + ?Sized>(
+    program: &P,
+    graph: &EdgeGraph<'_>,
+    config: &EdgeConfig,
+) -> Result<bool> {
+    let schedule = Schedule::of(program, graph, config)?;
+    Ok(local_convergence(&schedule, program.features()).is_ok())
+}
+
+/// Whether a program of `schedule` whose hooks use `features` may run each subgraph to local
+/// convergence, or why not.
+fn local_convergence<M>(schedule: &Schedule<M>, features: &[&str]) -> std::result::Result<(), &'static str> {
     if !is_idempotent(schedule.combine) {
         Err("this program sums its messages (a message applied twice counts twice)")
     } else if !schedule.frontier {
         Err("this program has no frontier (every vertex applies every iteration)")
     } else if schedule.limit != u32::MAX {
         Err("this run has an iteration limit (an outer iteration is not an iteration)")
+    } else if features.contains(&ITERATION_FEATURE) {
+        Err("its hooks read `view.iteration()` (an outer iteration is not an iteration)")
+    } else if features.contains(&AGGREGATE_FEATURE) {
+        Err("its hooks read `view.aggregated()` (a sum over every vertex between two iterations)")
     } else {
         Ok(())
     }
