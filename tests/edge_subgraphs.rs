@@ -4,8 +4,11 @@
 //! in-memory CPU engine on random graphs cut into 2, 4 and 16 subgraphs with and without the
 //! CEL, the CEL's pieces against their definition, and the refusals.
 
+mod common;
+
+use common::{assert_values_agree, value_scalars};
 use glp::edge::subgraphs::{run_on_cpu, CarriedEdges, Pieces, SubgraphPlan};
-use glp::edge::{self, CompiledEdgeProgram, EdgeConfig, EdgeGraph, VertexValue, BOTH, IN, OUT};
+use glp::edge::{self, CompiledEdgeProgram, EdgeConfig, EdgeGraph, BOTH, IN, OUT};
 use glp::graph::{build_csr, BuildOptions, Csr, DuplicateEdges, EdgeList};
 use glp::programs::{Bfs, PageRank, ProgramVisitor, Sssp, BUILT_IN};
 use glp_testkit::rng::SplitMix;
@@ -94,17 +97,6 @@ fn random_graph(n: u32, m: usize, directed: bool, seed: u64) -> EdgeList {
     list
 }
 
-fn scalars<V: VertexValue>(values: &[V]) -> Vec<Vec<(glp_codegen::ir::Scalar, u64)>> {
-    values
-        .iter()
-        .map(|v| {
-            let mut bits = Vec::new();
-            v.for_each_scalar(&mut |s| bits.push(s.to_bits()));
-            bits
-        })
-        .collect()
-}
-
 struct AgainstInMemory<'a> {
     csr: &'a Csr,
     symmetric: bool,
@@ -135,7 +127,12 @@ impl ProgramVisitor for AgainstInMemory<'_> {
                             return;
                         }
                     };
-                    assert_eq!(scalars(&run.outcome.values), scalars(&in_memory.values), "{context}");
+                    assert_values_agree(
+                        &context,
+                        &value_scalars(&in_memory.values),
+                        &value_scalars(&run.outcome.values),
+                        false,
+                    );
                     assert_eq!(run.subgraphs, count.min(carried.len()), "{context}");
                     if count == 1 {
                         assert_eq!(
@@ -221,6 +218,18 @@ fn a_symmetric_graphs_cel_holds_reverses_of_its_own_edges_from_before_it() {
                 let edge = (cel.senders()[i], cel.receivers()[i]);
                 assert!(before.contains(&edge), "{count} subgraphs, subgraph {s}: {edge:?} is not a CEL edge");
             }
+            // Exactly the reverses of its own edges whose senders lie below its first receiver,
+            // in order, with their weights.
+            let first = carried.receivers()[own.start as usize];
+            let reverses: Vec<(u32, u32, f64)> = own
+                .clone()
+                .map(|i| i as usize)
+                .filter(|&i| carried.senders()[i] < first)
+                .map(|i| (carried.receivers()[i], carried.senders()[i], carried.weight(i)))
+                .collect();
+            let got: Vec<(u32, u32, f64)> =
+                (0..cel.len() as usize).map(|i| (cel.senders()[i], cel.receivers()[i], cel.weight(i))).collect();
+            assert_eq!(got, reverses, "{count} subgraphs, subgraph {s}");
             total += cel.len();
         }
         assert!(total > 0, "{count} subgraphs: some subgraph concatenates edges");

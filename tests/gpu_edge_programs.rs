@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{degree_mix, gpu_or_skip, load, with_integer_weights};
+use common::{assert_values_agree, degree_mix, gpu_or_skip, load, value_scalars, with_integer_weights};
 use glp::device::Gpu;
 use glp::edge::gpu::{DeviceEdgeGraph, Engine};
 use glp::edge::{self, CompiledEdgeProgram, EdgeConfig, EdgeGraph, InterpretedEdgeProgram, VertexValue, SUM};
@@ -82,38 +82,13 @@ struct Values {
 }
 
 fn values<V: VertexValue>(outcome: edge::EdgeOutcome<V>) -> Values {
-    let scalars = outcome
-        .values
-        .into_iter()
-        .map(|v| {
-            let mut scalars = Vec::new();
-            v.for_each_scalar(&mut |s| scalars.push(s));
-            scalars
-        })
-        .collect();
-    Values { scalars, iterations: outcome.iterations, converged: outcome.converged }
+    Values { scalars: value_scalars(&outcome.values), iterations: outcome.iterations, converged: outcome.converged }
 }
 
 /// Asserts the GPU's values are the CPU's: bit for bit, or within 1e-9 relative for sums.
 fn assert_same(context: &str, cpu: &Values, gpu: &Values, sums: bool) {
     assert_eq!((gpu.iterations, gpu.converged), (cpu.iterations, cpu.converged), "{context}: iterations");
-    assert_eq!(gpu.scalars.len(), cpu.scalars.len(), "{context}: vertices");
-    let close = |a: &ScalarValue, b: &ScalarValue| match (a, b) {
-        (ScalarValue::F64(x), ScalarValue::F64(y)) if sums => (x - y).abs() <= 1e-9 * x.abs().max(y.abs()),
-        (ScalarValue::F32(x), ScalarValue::F32(y)) if sums => (x - y).abs() <= 1e-5 * x.abs().max(y.abs()),
-        _ => a.to_bits() == b.to_bits(),
-    };
-    let differ: Vec<usize> = (0..cpu.scalars.len())
-        .filter(|&v| !cpu.scalars[v].iter().zip(&gpu.scalars[v]).all(|(a, b)| close(a, b)))
-        .collect();
-    assert!(
-        differ.is_empty(),
-        "{context}: {} vertices differ, the first {}: CPU {:?}, GPU {:?}",
-        differ.len(),
-        differ[0],
-        cpu.scalars[differ[0]],
-        gpu.scalars[differ[0]]
-    );
+    assert_values_agree(context, &cpu.scalars, &gpu.scalars, sums);
 }
 
 /// Runs a program on both engines and compares them.

@@ -8,11 +8,11 @@
 
 mod common;
 
-use common::{degree_mix, gpu_or_skip, load, with_integer_weights};
+use common::{assert_values_agree, degree_mix, gpu_or_skip, load, value_scalars, with_integer_weights};
 use glp::device::Gpu;
 use glp::edge::gpu::{run_on_edges, run_on_subgraphs, SubgraphOptions};
 use glp::edge::subgraphs::{run_on_cpu, CarriedEdges, Mode};
-use glp::edge::{self, CompiledEdgeProgram, EdgeConfig, EdgeGraph, InterpretedEdgeProgram, VertexValue, OUT, SUM};
+use glp::edge::{self, CompiledEdgeProgram, EdgeConfig, EdgeGraph, InterpretedEdgeProgram, OUT, SUM};
 use glp::graph::{build_csr, BuildOptions, Csr, DuplicateEdges, EdgeList};
 use glp::programs::{ProgramVisitor, Sssp, BUILT_IN};
 use glp_codegen::interp::Value;
@@ -39,35 +39,6 @@ fn graphs() -> Vec<Graph> {
     ]
 }
 
-fn scalars<V: VertexValue>(values: &[V]) -> Vec<Vec<ScalarValue>> {
-    values
-        .iter()
-        .map(|v| {
-            let mut out = Vec::new();
-            v.for_each_scalar(&mut |s| out.push(s));
-            out
-        })
-        .collect()
-}
-
-fn assert_close(context: &str, cpu: &[Vec<ScalarValue>], gpu: &[Vec<ScalarValue>], sums: bool) {
-    assert_eq!(cpu.len(), gpu.len(), "{context}: vertices");
-    let close = |a: &ScalarValue, b: &ScalarValue| match (a, b) {
-        (ScalarValue::F64(x), ScalarValue::F64(y)) if sums => (x - y).abs() <= 1e-9 * x.abs().max(y.abs()),
-        _ => a.to_bits() == b.to_bits(),
-    };
-    let differ: Vec<usize> =
-        (0..cpu.len()).filter(|&v| !cpu[v].iter().zip(&gpu[v]).all(|(a, b)| close(a, b))).collect();
-    assert!(
-        differ.is_empty(),
-        "{context}: {} differ, first {}: CPU {:?}, GPU {:?}",
-        differ.len(),
-        differ[0],
-        cpu[differ[0]],
-        gpu[differ[0]]
-    );
-}
-
 struct OnSubgraphs<'a> {
     gpu: &'a Gpu,
     graph: &'a Graph,
@@ -88,7 +59,7 @@ fn compare<P: CompiledEdgeProgram + ?Sized>(gpu: &Gpu, graph: &Graph, context: &
     let config = EdgeConfig { source: Some(0), iterations: None };
     let mut in_memory_reports = Vec::new();
     let in_memory = edge::run(program, &edges, &config, &mut |r| in_memory_reports.push(r.changed)).unwrap();
-    let expected = scalars(&in_memory.values);
+    let expected = value_scalars(&in_memory.values);
     let sums = program.combine() == SUM;
     let carried = CarriedEdges::pulled(&edges, program.direction(), program.combine()).unwrap();
     let mut options: Vec<SubgraphOptions> = Vec::new();
@@ -108,9 +79,9 @@ fn compare<P: CompiledEdgeProgram + ?Sized>(gpu: &Gpu, graph: &Graph, context: &
         let mut reports = Vec::new();
         let (run, times) = run_on_subgraphs(gpu, program, &edges, &config, &option, &mut |r| reports.push(r.changed))
             .unwrap_or_else(|e| panic!("{context}: {e}"));
-        assert_close(&context, &expected, &scalars(&run.outcome.values), sums);
+        assert_values_agree(&context, &expected, &value_scalars(&run.outcome.values), sums);
         assert_eq!(reports.len() as u32, run.outcome.iterations, "{context}: a report an outer iteration");
-        assert!(run.outcome.converged || run.outcome.iterations == in_memory.iterations, "{context}");
+        assert_eq!(run.outcome.converged, in_memory.converged, "{context}: converged");
         assert!(times.bytes_copied >= carried.len() * 8, "{context}: {times:?}");
         if option.device_memory.is_some() {
             assert!(run.subgraphs >= 2, "{context}: the budget cuts the graph ({} subgraphs)", run.subgraphs);

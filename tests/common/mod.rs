@@ -240,3 +240,43 @@ pub fn error_line(run: &Output) -> String {
     assert!(!err.contains("panicked"), "{err}");
     errors[0].to_string()
 }
+
+/// Each edge program value's scalars, per vertex.
+pub fn value_scalars<V: glp::edge::VertexValue>(values: &[V]) -> Vec<Vec<glp_codegen::ir::ScalarValue>> {
+    values
+        .iter()
+        .map(|v| {
+            let mut scalars = Vec::new();
+            v.for_each_scalar(&mut |s| scalars.push(s));
+            scalars
+        })
+        .collect()
+}
+
+/// Asserts that `got`'s values are `expected`'s (both per vertex, [`value_scalars`]): bit for
+/// bit, or for a program that sums (`sums`) within 1e-9 relative for `f64` and 1e-5 for `f32`.
+pub fn assert_values_agree(
+    context: &str,
+    expected: &[Vec<glp_codegen::ir::ScalarValue>],
+    got: &[Vec<glp_codegen::ir::ScalarValue>],
+    sums: bool,
+) {
+    use glp_codegen::ir::ScalarValue;
+    assert_eq!(got.len(), expected.len(), "{context}: vertices");
+    let close = |a: &ScalarValue, b: &ScalarValue| match (a, b) {
+        (ScalarValue::F64(x), ScalarValue::F64(y)) if sums => (x - y).abs() <= 1e-9 * x.abs().max(y.abs()),
+        (ScalarValue::F32(x), ScalarValue::F32(y)) if sums => (x - y).abs() <= 1e-5 * x.abs().max(y.abs()),
+        _ => a.to_bits() == b.to_bits(),
+    };
+    let differ: Vec<usize> = (0..expected.len())
+        .filter(|&v| expected[v].len() != got[v].len() || !expected[v].iter().zip(&got[v]).all(|(a, b)| close(a, b)))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "{context}: {} vertices differ, the first {}: expected {:?}, got {:?}",
+        differ.len(),
+        differ[0],
+        expected[differ[0]],
+        got[differ[0]]
+    );
+}

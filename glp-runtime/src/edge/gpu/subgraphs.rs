@@ -199,6 +199,7 @@ pub fn run_on_edges<P: CompiledEdgeProgram + ?Sized>(
             copy_events: Vec::new(),
             copied: Vec::new(),
             compute_events: Vec::new(),
+            started: None,
             bytes: 0,
         };
         let result = consume(&mut run, &mut consumer, &frontier, mode, plan, carried.len(), observer);
@@ -463,6 +464,8 @@ struct Consumer<'s> {
     /// The copies of the pieces processed, by index in `copy_events`.
     copied: Vec<usize>,
     compute_events: Vec<(CudaEvent, CudaEvent)>,
+    /// The start of the kernels of the piece being processed.
+    started: Option<CudaEvent>,
     bytes: u64,
 }
 
@@ -498,15 +501,16 @@ impl Consumer<'_> {
         self.pending = Some(self.copy_next()?);
         let gpu = self.context.gpu;
         gpu.wait_for(&self.copy_events[current.done].1)?;
-        self.compute_events.push((gpu.record()?, gpu.record()?));
+        self.started = Some(gpu.record()?);
         Ok(current)
     }
 
     /// Records the end of the kernels of `piece` (taken last), and counts its copy.
     fn processed(&mut self, piece: &Copied) -> Result<()> {
-        let last = self.compute_events.len() - 1;
-        self.compute_events[last].1 = self.context.gpu.record()?;
-        self.done[piece.buffer] = Some(last);
+        let start =
+            self.started.take().ok_or_else(|| Error::invalid("internal: a piece processed before it was taken"))?;
+        self.compute_events.push((start, self.context.gpu.record()?));
+        self.done[piece.buffer] = Some(self.compute_events.len() - 1);
         let weighted = self.context.buffers[piece.buffer].weights.is_some();
         self.bytes += piece.count * (8 + if weighted { 4 } else { 0 });
         self.copied.push(piece.done);

@@ -109,10 +109,6 @@ impl<'l> Pieces<'l> {
         Pieces { list, plan, sent_by: None, seen: Vec::new() }
     }
 
-    pub fn plan(&self) -> &SubgraphPlan {
-        &self.plan
-    }
-
     /// The number of subgraphs.
     pub fn subgraphs(&self) -> u64 {
         self.plan.subgraphs(self.list.len())
