@@ -34,6 +34,59 @@ __device__ __forceinline__ double glp_edge_identity(glp_u32 op, double) {
                                 : 0.0;
 }
 
+// Block-wide reductions: every thread of the block calls them at the same point (they hold
+// barriers), so a kernel that uses them returns early only a whole block at a time. Counting
+// into one global counter with a block's single atomic rather than a warp's: same-address
+// atomics serialise at the L2, about one per clock, which a warp per 32 vertices of a large
+// graph turns into milliseconds.
+#define GLP_FULL_WARP 0xFFFFFFFFu
+
+// The sum of every thread's `x` over the block, on thread 0 (the others get partial sums).
+template <typename T>
+__device__ __forceinline__ T glp_block_sum(T x) {
+    __shared__ T warps[32];
+    for (int offset = 16; offset > 0; offset >>= 1) x += __shfl_down_sync(GLP_FULL_WARP, x, offset);
+    if ((threadIdx.x & 31u) == 0u) warps[threadIdx.x >> 5] = x;
+    __syncthreads();
+    if (threadIdx.x < 32u) {
+        x = threadIdx.x < (blockDim.x >> 5) ? warps[threadIdx.x] : T(0);
+        for (int offset = 16; offset > 0; offset >>= 1) x += __shfl_down_sync(GLP_FULL_WARP, x, offset);
+    }
+    __syncthreads();  // warps[] free for the next call
+    return x;
+}
+
+// Adds every thread's `x` to *total: one atomicAdd per block (none for a zero sum).
+__device__ __forceinline__ void glp_block_add(glp_u64* total, glp_u64 x) {
+    x = glp_block_sum(x);
+    if (threadIdx.x == 0u && x != 0ull) atomicAdd((unsigned long long*)total, (unsigned long long)x);
+}
+
+// Appends `v` where `take` to list[*count ...]: one atomicAdd per block, the block's entries
+// in thread order.
+__device__ __forceinline__ void glp_block_append(glp_u32* list, glp_u64* count, bool take, glp_u32 v) {
+    __shared__ glp_u32 before[32];  // the block's entries before each warp's
+    __shared__ glp_u64 base;
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned ballot = __ballot_sync(GLP_FULL_WARP, take);
+    if (lane == 0u) before[threadIdx.x >> 5] = __popc(ballot);
+    __syncthreads();
+    if (threadIdx.x < 32u) {
+        const glp_u32 own = threadIdx.x < (blockDim.x >> 5) ? before[threadIdx.x] : 0u;
+        glp_u32 inclusive = own;
+        for (unsigned offset = 1; offset < 32; offset <<= 1) {
+            const glp_u32 up = __shfl_up_sync(GLP_FULL_WARP, inclusive, offset);
+            if (lane >= offset) inclusive += up;
+        }
+        before[threadIdx.x] = inclusive - own;
+        const glp_u32 total = __shfl_sync(GLP_FULL_WARP, inclusive, 31);
+        if (threadIdx.x == 0u) base = total ? atomicAdd((unsigned long long*)count, (unsigned long long)total) : 0ull;
+    }
+    __syncthreads();
+    if (take) list[base + before[threadIdx.x >> 5] + __popc(ballot & ((1u << lane) - 1u))] = v;
+    __syncthreads();  // before[] and base free for the next call
+}
+
 // Every vertex's first value; the combined messages start at the identity and every vertex
 // is active (a frontier's first iteration processes every edge).
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_init_values(const glp_edge_params params, const glp_edge_view view,
@@ -47,23 +100,15 @@ extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_init_val
     if (active) active[v] = 1;
 }
 
-// The sum of `aggregate` over the vertices, into *sum (zeroed by the host): a block's sum by
-// warp shuffles and shared memory, then one atomicAdd per block. The order of the additions
-// differs from the CPU engine's (fixed blocks in vertex order): sums agree to rounding.
+// The sum of `aggregate` over the vertices, into *sum (zeroed by the host): one atomicAdd per
+// block. The order of the additions differs from the CPU engine's (fixed blocks in vertex
+// order): sums agree to rounding.
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_aggregate_values(const glp_edge_params params, const glp_edge_view view,
                                                      const glp_edge_value* __restrict__ values, double* sum) {
-    __shared__ double warps[32];
     const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
     const glp_u32 v = (glp_u32)i;
-    double x = i < view.num_vertices ? glp_edge_aggregate(params, view, v, values[v]) : 0.0;
-    for (int offset = 16; offset > 0; offset >>= 1) x += __shfl_down_sync(0xFFFFFFFFu, x, offset);
-    if ((threadIdx.x & 31u) == 0u) warps[threadIdx.x >> 5] = x;
-    __syncthreads();
-    if (threadIdx.x < 32u) {
-        x = threadIdx.x < (blockDim.x >> 5) ? warps[threadIdx.x] : 0.0;
-        for (int offset = 16; offset > 0; offset >>= 1) x += __shfl_down_sync(0xFFFFFFFFu, x, offset);
-        if (threadIdx.x == 0u && x != 0.0) atomicAdd(sum, x);
-    }
+    const double x = glp_block_sum(i < view.num_vertices ? glp_edge_aggregate(params, view, v, values[v]) : 0.0);
+    if (threadIdx.x == 0u && x != 0.0) atomicAdd(sum, x);
 }
 
 // One edge block: GLP_EDGE_BLOCK_EDGES consecutive edges of an edge array ordered
@@ -141,6 +186,5 @@ extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_apply_va
         combined[v] = glp_edge_identity(op, c);
         if (active) active[v] = did ? 1 : 0;
     }
-    const unsigned ballot = __ballot_sync(0xFFFFFFFFu, did);
-    if ((threadIdx.x & 31u) == 0u && ballot != 0u) atomicAdd((unsigned long long*)changed, (unsigned long long)__popc(ballot));
+    glp_block_add(changed, did ? 1ull : 0ull);
 }

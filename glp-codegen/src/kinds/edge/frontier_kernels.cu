@@ -8,16 +8,19 @@
 //        `touched` (its `received_at` stamp); then glp_frontier_apply_touched;
 //   pull (a dense frontier, and every iteration of a program without one):
 //        [glp_frontier_send: every active sender's message, once, when `edge` reads only its
-//        sender: `sending` flags and `messages`]; glp_frontier_pull, a group of lanes per
-//        receiver, rows longer than GLP_FRONTIER_PULL_SMALL cut into chunks for
+//        sender: a `sending` bit per vertex and `messages`]; glp_frontier_pull, a group of
+//        lanes per receiver, rows longer than GLP_FRONTIER_PULL_SMALL cut into chunks for
 //        glp_frontier_pull_chunks (a warp each, combined with atomics) and applied by
-//        glp_frontier_pull_finish; new values into `staged`; then glp_frontier_commit.
+//        glp_frontier_pull_finish. When `edge` reads only its sender a pull reads no other
+//        vertex's value, so new values go straight into `values`; otherwise other receivers
+//        read the old ones, so they are staged and written by glp_frontier_commit.
 // Both end with the changed vertices in `queue_out` (the next frontier), their `changed_at`
 // stamp (iteration + 1: a sender is active in iteration i when its stamp is i, so that every
 // vertex is active in iteration 0) and the counters the host reads to choose the next
-// iteration's direction. Kernels over a count the device holds stride over it a warp at a time.
-
-#define GLP_FULL_WARP 0xFFFFFFFFu
+// iteration's direction. Counters and lists grow by one atomic per block (glp_block_add,
+// glp_block_append), so the kernels that use them stride over a count the device holds a
+// block at a time (every thread of a block takes the same trips); a push's inner loops,
+// whose trips differ between warps, append a warp at a time.
 
 // Appends `v` where `take` to list[*count ...]: one atomicAdd per warp. Every lane calls it.
 __device__ __forceinline__ void glp_frontier_append(glp_u32* list, glp_u64* count, bool take, glp_u32 v) {
@@ -31,12 +34,6 @@ __device__ __forceinline__ void glp_frontier_append(glp_u32* list, glp_u64* coun
     if (take) list[base + __popc(ballot & ((1u << lane) - 1u))] = v;
 }
 
-// Adds every lane's `x` to *total: one atomicAdd per warp. Every lane calls it.
-__device__ __forceinline__ void glp_frontier_add(glp_u64* total, glp_u64 x) {
-    for (int offset = 16; offset > 0; offset >>= 1) x += __shfl_down_sync(GLP_FULL_WARP, x, offset);
-    if ((threadIdx.x & 31u) == 0u && x != 0ull) atomicAdd((unsigned long long*)total, (unsigned long long)x);
-}
-
 // The edges `v` pushes along in an iteration: its rows of the push CSRs (0 in a run that
 // never pushes).
 __device__ __forceinline__ glp_u64 glp_frontier_push_degree(const glp_frontier_state& s, glp_u32 v) {
@@ -46,12 +43,19 @@ __device__ __forceinline__ glp_u64 glp_frontier_push_degree(const glp_frontier_s
     return d;
 }
 
-// The warp-uniform start of a thread's strided loop over a count the device holds, and the
-// stride (every lane of a warp takes the same trips, as glp_frontier_append needs).
+// The warp-uniform start of a thread's strided loop over a count the device holds, the
+// block-uniform one (every thread of a block takes the same trips, as glp_block_append
+// needs), and the stride.
 __device__ __forceinline__ glp_u64 glp_frontier_warp_first() {
     return (glp_u64)blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
 }
+__device__ __forceinline__ glp_u64 glp_frontier_block_first() { return (glp_u64)blockIdx.x * blockDim.x; }
 __device__ __forceinline__ glp_u64 glp_frontier_stride() { return (glp_u64)gridDim.x * blockDim.x; }
+
+// Whether sender `u` sends a message this iteration (its bit of `sending`).
+__device__ __forceinline__ bool glp_frontier_sends(const glp_frontier_state& s, glp_u32 u) {
+    return (s.sending[u >> 5] >> (u & 31u)) & 1u;
+}
 
 // A message delivered to `to` where `has`: combined with the program's atomic, and `to` listed
 // in `touched` by the first message of the iteration. Every lane calls it.
@@ -173,13 +177,12 @@ glp_frontier_push_chunks(const glp_edge_params params, const glp_edge_view view,
 // the changed ones get their new value and stamp and join the next frontier.
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
 glp_frontier_apply_touched(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s) {
-    const unsigned lane = threadIdx.x & 31u;
     const glp_u64 count = s.counters[GLP_FRONTIER_TOUCHED];
-    for (glp_u64 first = glp_frontier_warp_first(); first < count; first += glp_frontier_stride()) {
-        const glp_u64 i = first + lane;
+    glp_u64 degrees = 0;
+    for (glp_u64 first = glp_frontier_block_first(); first < count; first += glp_frontier_stride()) {
+        const glp_u64 i = first + threadIdx.x;
         bool did = false;
         glp_u32 v = 0;
-        glp_u64 degree = 0;
         if (i < count) {
             v = s.touched[i];
             const glp_edge_value old = s.values[v];
@@ -190,22 +193,22 @@ glp_frontier_apply_touched(const glp_edge_params params, const glp_edge_view vie
             if (did) {
                 s.values[v] = next;
                 s.changed_at[v] = s.stamp;
-                degree = glp_frontier_push_degree(s, v);
+                degrees += glp_frontier_push_degree(s, v);
             }
         }
-        glp_frontier_append(s.queue_out, &s.counters[GLP_FRONTIER_CHANGED], did, v);
-        glp_frontier_add(&s.counters[GLP_FRONTIER_NEXT_EDGES], degree);
+        glp_block_append(s.queue_out, &s.counters[GLP_FRONTIER_CHANGED], did, v);
     }
+    glp_block_add(&s.counters[GLP_FRONTIER_NEXT_EDGES], degrees);
 }
 
 // Before a pull, when `edge` reads only its sender: every vertex's message, once (none from an
-// inactive vertex), and the count of senders and of the edges they push along; the senders
-// listed in `senders` with GLP_FRONTIER_LIST_SENDERS (the first frontier, for a push).
+// inactive vertex), its bit of `sending` (a warp writes its 32 vertices' word) and the count
+// of senders; with GLP_FRONTIER_LIST_SENDERS (the first frontier, for a push) the senders
+// listed in `senders` and the edges they push along counted.
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
 glp_frontier_send(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s) {
     const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
     bool send = false;
-    glp_u64 degree = 0;
     if (i < view.num_vertices) {
         const glp_u32 u = (glp_u32)i;
         if (!(s.flags & GLP_FRONTIER_FRONTIER) || s.changed_at[u] == view.iteration) {
@@ -213,18 +216,16 @@ glp_frontier_send(const glp_edge_params params, const glp_edge_view view, const 
             send = sent._0;
             if (send) s.messages[u] = sent._1;
         }
-        s.sending[u] = send ? 1 : 0;
-        if (send) degree = glp_frontier_push_degree(s, u);
     }
+    const unsigned ballot = __ballot_sync(GLP_FULL_WARP, send);
+    // Lane 0's vertex is its warp's first: a warp that starts past the last vertex has no word.
+    if ((threadIdx.x & 31u) == 0u && i < view.num_vertices) s.sending[i >> 5] = ballot;
     if (s.flags & GLP_FRONTIER_LIST_SENDERS) {
-        glp_frontier_append(s.senders, &s.counters[GLP_FRONTIER_SENDERS], send, (glp_u32)i);
+        glp_block_append(s.senders, &s.counters[GLP_FRONTIER_SENDERS], send, (glp_u32)i);
+        glp_block_add(&s.counters[GLP_FRONTIER_SENDER_EDGES], send ? glp_frontier_push_degree(s, (glp_u32)i) : 0ull);
     } else {
-        const unsigned ballot = __ballot_sync(GLP_FULL_WARP, send);
-        if ((threadIdx.x & 31u) == 0u && ballot != 0u) {
-            atomicAdd((unsigned long long*)&s.counters[GLP_FRONTIER_SENDERS], (unsigned long long)__popc(ballot));
-        }
+        glp_block_add(&s.counters[GLP_FRONTIER_SENDERS], send ? 1ull : 0ull);
     }
-    glp_frontier_add(&s.counters[GLP_FRONTIER_SENDER_EDGES], degree);
 }
 
 // A receiver's messages combined so far.
@@ -233,24 +234,30 @@ struct glp_frontier_acc {
     bool got;
 };
 
-// Takes the message of sender `u` (edge `e` of a pull row) into `acc`, if it sends one
-// (`all_send`: every vertex sends one, the flags unread).
-__device__ __forceinline__ void glp_frontier_take(const glp_edge_params& params, const glp_edge_view& view,
-                                                  const glp_frontier_state& s, glp_u32 v, glp_u32 u,
-                                                  const float* __restrict__ weights, glp_u64 e,
-                                                  bool all_send, glp_frontier_acc& acc) {
-    glp_edge_message m;
-    if (!(s.flags & GLP_FRONTIER_RECEIVER)) {
-        if (!all_send && !s.sending[u]) return;  // a byte per vertex: mostly cached
-        m = s.messages[u];
-    } else {
-        if ((s.flags & GLP_FRONTIER_FRONTIER) && s.changed_at[u] != view.iteration) return;
-        const auto sent = glp_edge_edge(params, view, u, v, s.values[u], weights ? (double)weights[e] : 1.0);
-        if (!sent._0) return;
-        m = sent._1;
+// A receiver's pull rows: `da` senders from `a0` in CSR a, then those of CSR b from `b0`
+// (none where `senders_b` is null).
+struct glp_frontier_rows {
+    const glp_u32* __restrict__ senders_a;
+    const float* __restrict__ weights_a;
+    glp_u64 a0, da;
+    const glp_u32* __restrict__ senders_b;
+    const float* __restrict__ weights_b;
+    glp_u64 b0, db;
+};
+
+__device__ __forceinline__ glp_frontier_rows glp_frontier_rows_of(glp_u32 v, const glp_u64* __restrict__ offsets_a,
+                                                                  const glp_u32* __restrict__ senders_a,
+                                                                  const float* __restrict__ weights_a,
+                                                                  const glp_u64* __restrict__ offsets_b,
+                                                                  const glp_u32* __restrict__ senders_b,
+                                                                  const float* __restrict__ weights_b) {
+    glp_frontier_rows r{senders_a, weights_a, offsets_a[v], 0, senders_b, weights_b, 0, 0};
+    r.da = offsets_a[v + 1] - r.a0;
+    if (offsets_b) {
+        r.b0 = offsets_b[v];
+        r.db = offsets_b[v + 1] - r.b0;
     }
-    acc.message = acc.got ? glp_edge_combine(s.op, acc.message, m) : m;
-    acc.got = true;
+    return r;
 }
 
 // Whether `acc` settles a receiver whose value is `old` (never without `settled`).
@@ -261,8 +268,71 @@ __device__ __forceinline__ bool glp_frontier_settles(const glp_edge_params& para
            glp_edge_settled(params, glp_edge_apply(params, view, v, old, acc.message));
 }
 
-// A receiver's new value into `staged` when it changed (a frontier program's receiver without
-// messages keeps its value); whether it changed.
+// One round of a receiver's pull: the edges k0 + j * stride (j < GLP_FRONTIER_PULL_UNROLL)
+// below `end` of its rows taken into `acc`, their senders loaded first and then (when `edge`
+// reads only its sender) their `sending` bits, so that a lane has every load of a round in
+// flight at once instead of a chain of dependent reads per edge (`all_send`: every vertex
+// sends, the bits unread). A lane stops taking messages once its own settle the receiver
+// (`old`), as every message of the iteration would.
+__device__ __forceinline__ void glp_frontier_pull_round(const glp_edge_params& params, const glp_edge_view& view,
+                                                        const glp_frontier_state& s, glp_u32 v,
+                                                        const glp_edge_value& old, const glp_frontier_rows& r,
+                                                        glp_u64 k0, glp_u64 stride, glp_u64 end, bool all_send,
+                                                        glp_frontier_acc& acc) {
+    glp_u32 from[GLP_FRONTIER_PULL_UNROLL];
+    glp_u64 at[GLP_FRONTIER_PULL_UNROLL];
+    bool take[GLP_FRONTIER_PULL_UNROLL];
+#pragma unroll
+    for (unsigned j = 0; j < GLP_FRONTIER_PULL_UNROLL; ++j) {
+        const glp_u64 k = k0 + j * stride;
+        take[j] = k < end;
+        at[j] = k < r.da ? r.a0 + k : r.b0 + (k - r.da);
+        from[j] = take[j] ? (k < r.da ? r.senders_a[at[j]] : r.senders_b[at[j]]) : 0u;
+    }
+    const bool settling = s.flags & GLP_FRONTIER_SETTLED;
+    if (!(s.flags & GLP_FRONTIER_RECEIVER)) {
+        if (!all_send) {
+#pragma unroll
+            for (unsigned j = 0; j < GLP_FRONTIER_PULL_UNROLL; ++j) take[j] = take[j] && glp_frontier_sends(s, from[j]);
+        }
+        if (!settling) {  // every message of the round, their loads in flight together
+            glp_edge_message m[GLP_FRONTIER_PULL_UNROLL];
+#pragma unroll
+            for (unsigned j = 0; j < GLP_FRONTIER_PULL_UNROLL; ++j) m[j] = take[j] ? s.messages[from[j]] : acc.message;
+#pragma unroll
+            for (unsigned j = 0; j < GLP_FRONTIER_PULL_UNROLL; ++j) {
+                if (!take[j]) continue;
+                acc.message = acc.got ? glp_edge_combine(s.op, acc.message, m[j]) : m[j];
+                acc.got = true;
+            }
+            return;
+        }
+#pragma unroll
+        for (unsigned j = 0; j < GLP_FRONTIER_PULL_UNROLL; ++j) {
+            if (!take[j]) continue;
+            const glp_edge_message m = s.messages[from[j]];
+            acc.message = acc.got ? glp_edge_combine(s.op, acc.message, m) : m;
+            acc.got = true;
+            if (glp_frontier_settles(params, view, s, v, old, acc)) return;
+        }
+        return;
+    }
+#pragma unroll
+    for (unsigned j = 0; j < GLP_FRONTIER_PULL_UNROLL; ++j) {
+        const glp_u32 u = from[j];
+        if (!take[j] || ((s.flags & GLP_FRONTIER_FRONTIER) && s.changed_at[u] != view.iteration)) continue;
+        const float* weights = k0 + j * stride < r.da ? r.weights_a : r.weights_b;
+        const auto sent = glp_edge_edge(params, view, u, v, s.values[u], weights ? (double)weights[at[j]] : 1.0);
+        if (!sent._0) continue;
+        acc.message = acc.got ? glp_edge_combine(s.op, acc.message, sent._1) : sent._1;
+        acc.got = true;
+        if (settling && glp_frontier_settles(params, view, s, v, old, acc)) return;
+    }
+}
+
+// A receiver's new value when it changed (a frontier program's receiver without messages
+// keeps its value): staged when `edge` reads its receiver (other receivers read the old
+// value), else written with its stamp; whether it changed.
 __device__ __forceinline__ bool glp_frontier_finish(const glp_edge_params& params, const glp_edge_view& view,
                                                     const glp_frontier_state& s, glp_u32 v,
                                                     const glp_edge_value& old, const glp_frontier_acc& acc) {
@@ -270,8 +340,19 @@ __device__ __forceinline__ bool glp_frontier_finish(const glp_edge_params& param
     const glp_edge_message c = acc.got ? acc.message : glp_edge_identity(s.op, acc.message);
     const glp_edge_value next = glp_edge_apply(params, view, v, old, c);
     if (!glp_edge_changed(params, old, next)) return false;
-    s.staged[v] = next;
+    if (s.flags & GLP_FRONTIER_RECEIVER) {
+        s.staged[v] = next;
+    } else {
+        s.values[v] = next;
+        s.changed_at[v] = s.stamp;
+    }
     return true;
+}
+
+// The edges a vertex a pull changed pushes along, counted where its value was written (the
+// commit counts the staged ones).
+__device__ __forceinline__ glp_u64 glp_frontier_written_degree(const glp_frontier_state& s, bool did, glp_u32 v) {
+    return did && !(s.flags & GLP_FRONTIER_RECEIVER) ? glp_frontier_push_degree(s, v) : 0ull;
 }
 
 // `acc` combined over the `width` lanes of a group (`mask`: the group's lanes; every lane of
@@ -296,10 +377,14 @@ __device__ __forceinline__ bool glp_frontier_all_send(const glp_frontier_state& 
 
 // Pull: a group of `width` lanes per receiver (a power of two up to 32: GLP_FRONTIER_PULL_GROUP,
 // or 1 for a program that writes `settled`, whose receivers mostly stop at their first
-// messages), striding its rows of the pull CSRs (a, then b when not null) so that a group reads
-// its rows coalesced; settled receivers skipped, and a receiver stops after the round of
-// messages that settles it; receivers with more than GLP_FRONTIER_PULL_SMALL edges listed in
-// `big` and their edges in chunks of GLP_FRONTIER_CHUNK (glp_frontier_pull_chunks).
+// messages), striding its rows of the pull CSRs (a, then b when not null) in rounds of
+// glp_frontier_pull_round so that a group reads its rows coalesced; settled receivers
+// skipped, and a receiver stops after the round that settles it. Receivers with more than
+// GLP_FRONTIER_PULL_SMALL edges are listed in `big` and their edges in chunks of
+// GLP_FRONTIER_CHUNK (glp_frontier_pull_chunks); for a program that writes `settled` the group
+// first pulls a long row's first chunk itself (a hub mostly settles there, and listing every
+// chunk of every hub cost more than pulling them) and lists the rest only when that does not
+// settle it, its messages so far combined into `combined`.
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
 glp_frontier_pull(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s,
                   const glp_u64* __restrict__ offsets_a, const glp_u32* __restrict__ senders_a,
@@ -312,47 +397,55 @@ glp_frontier_pull(const glp_edge_params params, const glp_edge_view view, const 
     const glp_u64 i = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / width;
     const glp_u32 v = (glp_u32)i;
     const bool all_send = glp_frontier_all_send(s, view);
+    const bool settling = s.flags & GLP_FRONTIER_SETTLED;
     bool did = false, big = false;
     if (i < view.num_vertices) {
         const glp_edge_value old = s.values[v];
-        if (!((s.flags & GLP_FRONTIER_SETTLED) && glp_edge_settled(params, old))) {
-            const glp_u64 a0 = offsets_a[v], da = offsets_a[v + 1] - a0;
-            const glp_u64 b0 = offsets_b ? offsets_b[v] : 0, db = offsets_b ? offsets_b[v + 1] - b0 : 0;
-            big = da + db > GLP_FRONTIER_PULL_SMALL;
+        if (!(settling && glp_edge_settled(params, old))) {
+            const glp_frontier_rows r =
+                glp_frontier_rows_of(v, offsets_a, senders_a, weights_a, offsets_b, senders_b, weights_b);
+            const glp_u64 total = r.da + r.db;
+            const bool long_row = total > GLP_FRONTIER_PULL_SMALL;
+            // The edges the group pulls itself: a short row, or a settling program's first chunk.
+            const glp_u64 own = settling ? (total < GLP_FRONTIER_CHUNK ? total : GLP_FRONTIER_CHUNK)
+                                         : long_row ? 0 : total;
+            glp_frontier_acc acc{glp_edge_identity(s.op, glp_edge_message{}), false};
+            bool settled = false;
+            // k0 is the group's (its lanes take the same rounds, as the shuffles need).
+            for (glp_u64 k0 = 0; k0 < own; k0 += (glp_u64)width * GLP_FRONTIER_PULL_UNROLL) {
+                glp_frontier_pull_round(params, view, s, v, old, r, k0 + member, width, own, all_send, acc);
+                if (settling && glp_frontier_settles(params, view, s, v, old, glp_frontier_group_combine(s.op, acc, mask, width))) {
+                    settled = true;
+                    break;
+                }
+            }
+            acc = glp_frontier_group_combine(s.op, acc, mask, width);
+            big = own < total && !settled;
+            const glp_u64 first_chunk = own / GLP_FRONTIER_CHUNK;  // own is 0 or one chunk here
             if (big && member == 0u) {
-                const glp_u64 chunks = (da + db + GLP_FRONTIER_CHUNK - 1) / GLP_FRONTIER_CHUNK;
+                if (acc.got) {  // stamped after its messages, as glp_frontier_pull_chunks reads them
+                    glp_edge_atomic_combine(s.op, &s.combined[v], acc.message);
+                    __threadfence();
+                    s.received_at[v] = s.stamp;
+                }
+                const glp_u64 chunks = (total + GLP_FRONTIER_CHUNK - 1) / GLP_FRONTIER_CHUNK - first_chunk;
                 const glp_u64 at = atomicAdd((unsigned long long*)&s.counters[GLP_FRONTIER_CHUNKS_A],
                                              (unsigned long long)chunks);
-                for (glp_u64 c = 0; c < chunks; ++c) s.chunks[at + c] = ((glp_u64)v << 32) | c;
+                for (glp_u64 c = 0; c < chunks; ++c) s.chunks[at + c] = ((glp_u64)v << 32) | (first_chunk + c);
             }
-            if (!big) {
-                glp_frontier_acc acc{glp_edge_identity(s.op, glp_edge_message{}), false};
-                for (glp_u64 k0 = 0; k0 < da + db; k0 += width) {
-                    const glp_u64 k = k0 + member;
-                    if (k < da) {
-                        glp_frontier_take(params, view, s, v, senders_a[a0 + k], weights_a, a0 + k, all_send, acc);
-                    } else if (k < da + db) {
-                        glp_frontier_take(params, view, s, v, senders_b[b0 + k - da], weights_b, b0 + k - da,
-                                          all_send, acc);
-                    }
-                    if ((s.flags & GLP_FRONTIER_SETTLED) &&
-                        glp_frontier_settles(params, view, s, v, old, glp_frontier_group_combine(s.op, acc, mask, width))) {
-                        break;
-                    }
-                }
-                acc = glp_frontier_group_combine(s.op, acc, mask, width);
-                if (member == 0u) did = glp_frontier_finish(params, view, s, v, old, acc);
-            }
+            if (!big && member == 0u) did = glp_frontier_finish(params, view, s, v, old, acc);
         }
     }
-    glp_frontier_append(s.big, &s.counters[GLP_FRONTIER_BIG], big && member == 0u, v);
-    glp_frontier_append(s.queue_out, &s.counters[GLP_FRONTIER_CHANGED], did, v);
+    glp_block_append(s.big, &s.counters[GLP_FRONTIER_BIG], big && member == 0u, v);
+    glp_block_append(s.queue_out, &s.counters[GLP_FRONTIER_CHANGED], did, v);
+    glp_block_add(&s.counters[GLP_FRONTIER_NEXT_EDGES], glp_frontier_written_degree(s, did, v));
 }
 
 // Pull, long rows: a warp per chunk of GLP_FRONTIER_CHUNK edges of a receiver's rows (a, then
 // b; entries `receiver << 32 | chunk`), its messages combined over the warp and into the
 // receiver's `combined` with the program's atomic, the receiver stamped; a settling receiver's
-// chunk stops after the 32 edges that settle it.
+// chunk stops after the round that settles it, and is skipped when the messages other chunks
+// delivered already settle it.
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
 glp_frontier_pull_chunks(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s,
                          const glp_u64* __restrict__ offsets_a, const glp_u32* __restrict__ senders_a,
@@ -366,18 +459,20 @@ glp_frontier_pull_chunks(const glp_edge_params params, const glp_edge_view view,
         const glp_u64 entry = s.chunks[c];
         const glp_u32 v = (glp_u32)(entry >> 32);
         const glp_edge_value old = s.values[v];
-        const glp_u64 a0 = offsets_a[v], da = offsets_a[v + 1] - a0;
-        const glp_u64 b0 = offsets_b ? offsets_b[v] : 0, db = offsets_b ? offsets_b[v + 1] - b0 : 0;
+        // Another chunk of the receiver already delivered messages that settle it (its stamp
+        // is written after its messages, with a fence between: read in that order).
+        if ((s.flags & GLP_FRONTIER_SETTLED) && *(volatile const glp_u32*)&s.received_at[v] == s.stamp &&
+            glp_frontier_settles(params, view, s, v, old,
+                                 glp_frontier_acc{*(volatile const glp_edge_message*)&s.combined[v], true})) {
+            continue;
+        }
+        const glp_frontier_rows r =
+            glp_frontier_rows_of(v, offsets_a, senders_a, weights_a, offsets_b, senders_b, weights_b);
         const glp_u64 begin = (entry & 0xFFFFFFFFull) * GLP_FRONTIER_CHUNK;
-        const glp_u64 end = begin + GLP_FRONTIER_CHUNK < da + db ? begin + GLP_FRONTIER_CHUNK : da + db;
+        const glp_u64 end = begin + GLP_FRONTIER_CHUNK < r.da + r.db ? begin + GLP_FRONTIER_CHUNK : r.da + r.db;
         glp_frontier_acc acc{glp_edge_identity(s.op, glp_edge_message{}), false};
-        for (glp_u64 k0 = begin; k0 < end; k0 += 32) {
-            const glp_u64 k = k0 + lane;
-            if (k < end && k < da) {
-                glp_frontier_take(params, view, s, v, senders_a[a0 + k], weights_a, a0 + k, all_send, acc);
-            } else if (k < end) {
-                glp_frontier_take(params, view, s, v, senders_b[b0 + k - da], weights_b, b0 + k - da, all_send, acc);
-            }
+        for (glp_u64 k0 = begin; k0 < end; k0 += 32ull * GLP_FRONTIER_PULL_UNROLL) {
+            glp_frontier_pull_round(params, view, s, v, old, r, k0 + lane, 32, end, all_send, acc);
             if ((s.flags & GLP_FRONTIER_SETTLED) &&
                 glp_frontier_settles(params, view, s, v, old, glp_frontier_group_combine(s.op, acc, GLP_FULL_WARP, 32u))) {
                 break;
@@ -386,19 +481,20 @@ glp_frontier_pull_chunks(const glp_edge_params params, const glp_edge_view view,
         acc = glp_frontier_group_combine(s.op, acc, GLP_FULL_WARP, 32u);
         if (lane == 0u && acc.got) {
             glp_edge_atomic_combine(s.op, &s.combined[v], acc.message);
+            __threadfence();
             if (s.received_at[v] != s.stamp) s.received_at[v] = s.stamp;
         }
     }
 }
 
 // After the chunks: each long-row receiver's combined messages (back to the identity) applied;
-// the changed ones staged and listed.
+// the changed ones written (or staged) and listed.
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
 glp_frontier_pull_finish(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s) {
-    const unsigned lane = threadIdx.x & 31u;
     const glp_u64 count = s.counters[GLP_FRONTIER_BIG];
-    for (glp_u64 first = glp_frontier_warp_first(); first < count; first += glp_frontier_stride()) {
-        const glp_u64 i = first + lane;
+    glp_u64 degrees = 0;
+    for (glp_u64 first = glp_frontier_block_first(); first < count; first += glp_frontier_stride()) {
+        const glp_u64 i = first + threadIdx.x;
         bool did = false;
         glp_u32 v = 0;
         if (i < count) {
@@ -409,25 +505,24 @@ glp_frontier_pull_finish(const glp_edge_params params, const glp_edge_view view,
                 s.combined[v] = glp_edge_identity(s.op, acc.message);
             }
             did = glp_frontier_finish(params, view, s, v, s.values[v], acc);
+            degrees += glp_frontier_written_degree(s, did, v);
         }
-        glp_frontier_append(s.queue_out, &s.counters[GLP_FRONTIER_CHANGED], did, v);
+        glp_block_append(s.queue_out, &s.counters[GLP_FRONTIER_CHANGED], did, v);
     }
+    glp_block_add(&s.counters[GLP_FRONTIER_NEXT_EDGES], degrees);
 }
 
-// After a pull: the changed vertices' staged values and stamps, and the edges they push along.
+// After a pull whose values were staged (`edge` reads its receiver): the changed vertices'
+// staged values and stamps, and the edges they push along.
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
 glp_frontier_commit(const glp_frontier_state s) {
-    const unsigned lane = threadIdx.x & 31u;
     const glp_u64 count = s.counters[GLP_FRONTIER_CHANGED];
-    for (glp_u64 first = glp_frontier_warp_first(); first < count; first += glp_frontier_stride()) {
-        const glp_u64 i = first + lane;
-        glp_u64 degree = 0;
-        if (i < count) {
-            const glp_u32 v = s.queue_out[i];
-            s.values[v] = s.staged[v];
-            s.changed_at[v] = s.stamp;
-            degree = glp_frontier_push_degree(s, v);
-        }
-        glp_frontier_add(&s.counters[GLP_FRONTIER_NEXT_EDGES], degree);
+    glp_u64 degrees = 0;
+    for (glp_u64 i = glp_frontier_block_first() + threadIdx.x; i < count; i += glp_frontier_stride()) {
+        const glp_u32 v = s.queue_out[i];
+        s.values[v] = s.staged[v];
+        s.changed_at[v] = s.stamp;
+        degrees += glp_frontier_push_degree(s, v);
     }
+    glp_block_add(&s.counters[GLP_FRONTIER_NEXT_EDGES], degrees);
 }

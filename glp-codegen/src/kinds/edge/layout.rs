@@ -58,10 +58,12 @@ crate::c_struct! {
         values: u64 => "glp_edge_value*",
         /// combined messages (push), at the combine's identity between iterations
         combined: u64 => "glp_edge_message*",
-        /// a pull's new values, copied into `values` by the commit
+        /// a pull's new values, copied into `values` by the commit (when `edge` reads its
+        /// receiver)
         staged: u64 => "glp_edge_value*",
-        /// whether each vertex sends a message, when `edge` reads only its sender (pull)
-        sending: u64 => "unsigned char*",
+        /// whether each vertex sends a message, a bit each (vertex v: bit v % 32 of word
+        /// v / 32), when `edge` reads only its sender (pull)
+        sending: u64 => "glp_u32*",
         /// the message of each vertex that sends one (pull)
         messages: u64 => "glp_edge_message*",
         /// where glp_frontier_send lists the senders (GLP_FRONTIER_LIST_SENDERS)

@@ -143,6 +143,9 @@ pub mod frontier {
     /// Pull rows longer than this are cut into chunks of `CHUNK` edges, a warp each (a group
     /// of lanes pulls a row up to it).
     pub const PULL_SMALL: u64 = 128;
+    /// Edges a lane of a pull loads per round (their senders, then their `sending` bits, all
+    /// in flight at once) before the group checks whether they settle its receiver.
+    pub const PULL_UNROLL: u64 = 4;
 
     /// `flags`: the program has a frontier.
     pub const FRONTIER: u32 = 1;
@@ -174,11 +177,12 @@ pub mod frontier {
     pub const COUNTERS: usize = 10;
 
     /// What the kernels see, by name.
-    pub const CONSTANTS: [(&str, u64); 17] = [
+    pub const CONSTANTS: [(&str, u64); 18] = [
         ("SMALL_ROW", SMALL_ROW),
         ("CHUNK", CHUNK),
         ("PULL_GROUP", PULL_GROUP),
         ("PULL_SMALL", PULL_SMALL),
+        ("PULL_UNROLL", PULL_UNROLL),
         ("FRONTIER", FRONTIER as u64),
         ("RECEIVER", RECEIVER as u64),
         ("SETTLED", SETTLED as u64),
@@ -233,7 +237,8 @@ pub mod kernels {
     pub const PULL_CHUNKS: &str = "glp_frontier_pull_chunks";
     /// Frontier engine: the long-row receivers' combined messages applied.
     pub const PULL_FINISH: &str = "glp_frontier_pull_finish";
-    /// Frontier engine: a pull's new values written.
+    /// Frontier engine: a pull's staged values written (programs whose `edge` reads its
+    /// receiver).
     pub const COMMIT: &str = "glp_frontier_commit";
     pub const ALL: [&str; 12] = [
         INIT_VALUES,

@@ -14,14 +14,15 @@
 //!   that writes `settled`, whose receivers mostly stop at their first messages), rows longer
 //!   than `PULL_SMALL` cut into chunks of `CHUNK` edges, a warp each, combined into the
 //!   receiver with the program's atomics (a hub's row spread over the whole device), taking
-//!   the messages of the active senders; a program that writes `settled`
-//!   has its settled receivers skipped and each receiver stops at the message that settles it
-//!   (Beamer's bottom-up step). New values are staged, then committed, since other receivers
-//!   read the old ones.
+//!   the messages of the active senders, a few edges per lane in flight at once
+//!   (`PULL_UNROLL`); a program that writes `settled` has its settled receivers skipped and
+//!   each receiver stops at the round of messages that settles it (Beamer's bottom-up step).
+//!   New values are staged, then committed, when other receivers read the old ones (`edge`
+//!   reads its receiver), else written in place.
 //!
 //! When `edge` reads only its sender (no `receiver` facility), a sender's message is computed
-//! once: a push skips the rows of senders that send none, and a pull reads a byte per edge
-//! (whether the sender sends: a cached array) and the message of a sender that sends,
+//! once: a push skips the rows of senders that send none, and a pull reads a bit per edge
+//! (whether the sender sends: an array the L2 cache holds) and the message of a sender that sends,
 //! instead of the sender's value and what `edge` reads with it (PageRank's degree).
 //!
 //! The direction: push while the frontier's edges are at most 1/[`ALPHA`] of the push rows'
@@ -30,6 +31,10 @@
 //! define). The first iteration's frontier is every vertex; with sender messages it is only
 //! the vertices that send (BFS: the source), listed on the device, so BFS starts by pushing
 //! from its source alone.
+//!
+//! The counters the host reads and the lists the kernels build (the next frontier, long
+//! rows) grow by one atomic per block: atomics on one address serialise at the L2, and one
+//! per warp cost a pull on R-MAT 24 about a millisecond.
 
 use super::{Engine, Run, ENGINE_THREADS};
 use crate::device::{DeviceBuffer, KernelArgs, Shape};
@@ -84,8 +89,10 @@ pub(super) fn iterate<P: CompiledEdgeProgram + ?Sized>(
     // does not read are not allocated).
     let pushes = !push.is_empty();
     let sized = |used: bool, len: usize| if used { len } else { 0 };
-    let staged: DeviceBuffer<u8> = gpu.alloc_zeros("staged values", n * run.value.size)?;
-    let sending: DeviceBuffer<u8> = gpu.alloc_zeros("sending vertices", sized(!receiver, n))?;
+    // A pull reads other vertices' values only when `edge` reads its receiver: then its new
+    // values are staged and committed, else written in place.
+    let staged: DeviceBuffer<u8> = gpu.alloc_zeros("staged values", sized(receiver, n * run.value.size))?;
+    let sending: DeviceBuffer<u32> = gpu.alloc_zeros("sending vertices", sized(!receiver, n.div_ceil(32)))?;
     let messages: DeviceBuffer<u8> = gpu.alloc_zeros("sender messages", sized(!receiver, n * run.message.size()))?;
     let changed_at: DeviceBuffer<u32> = gpu.alloc_zeros("change stamps", n)?;
     let received_at: DeviceBuffer<u32> = gpu.alloc_zeros("message stamps", n)?;
@@ -163,7 +170,9 @@ pub(super) fn iterate<P: CompiledEdgeProgram + ?Sized>(
             run.launch(kernels::PULL, Shape::covering(threads, ENGINE_THREADS)?, &args().value(width))?;
             run.launch(kernels::PULL_CHUNKS, strided(chunk_capacity * 32)?, &args())?;
             run.launch(kernels::PULL_FINISH, strided(n as u64)?, &run.with_view(view).value(state))?;
-            run.launch(kernels::COMMIT, strided(n as u64)?, &KernelArgs::new().value(state))?;
+            if receiver {
+                run.launch(kernels::COMMIT, strided(n as u64)?, &KernelArgs::new().value(state))?;
+            }
         } else {
             let count = if all { n as u64 } else { frontier_len };
             let list = if all { 0 } else { queues[0].device_ptr() };

@@ -37,7 +37,7 @@ use glp_codegen::interp::{Tuple, Value};
 use glp_codegen::ir::{Scalar, ScalarValue, Type};
 use glp_codegen::kinds::edge::layout::{EdgeViewArgs, FrontierArgs};
 use glp_codegen::kinds::edge::{
-    engine_source, kernels, BLOCK_EDGES, EDGE_KIND, ENGINE_THREADS, MESSAGE, SETTLED_FEATURE, VALUE,
+    engine_source, kernels, BLOCK_EDGES, EDGE_KIND, ENGINE_THREADS, MESSAGE, RECEIVER_FEATURE, SETTLED_FEATURE, VALUE,
 };
 use glp_codegen::loops::{decode_loop_fault, default_loop_budget};
 use rayon::prelude::*;
@@ -64,24 +64,28 @@ pub enum Engine {
     Pull,
     /// On a graph whose edge arrays exceed the device's L2 cache, the frontier engine for
     /// programs whose pulls it shortens (`settled`: BFS) or that read every edge each
-    /// iteration (no frontier: PageRank, a gather); the edge-centric engine for the others
-    /// (WCC, SSSP: a pull reads a message array beside the values, which the edge-centric
-    /// engine's reads of the values alone beat) and on smaller graphs, whose iterations are
-    /// short enough for the frontier engine's extra launches to dominate. Measured with `glp
-    /// bench run` (see the README).
+    /// iteration (no frontier: PageRank, a gather), and for programs whose `edge` reads only
+    /// its sender (WCC) once every vertex's message takes more than twice the L2 cache (the
+    /// edge-centric engine's gathers of the senders' values then miss the cache more than a
+    /// pull's, whose senders are flagged in a bitmap the cache holds: graph500-26 against
+    /// R-MAT 24); the edge-centric engine for the others (SSSP) and on smaller graphs, whose
+    /// iterations are short enough for the frontier engine's extra launches to dominate.
+    /// Measured with `glp bench run` (see the README).
     #[default]
     Auto,
 }
 
 impl Engine {
     /// The engine that runs a program with (`frontier`) or without a frontier and the
-    /// facilities `features` ([`CompiledEdgeProgram::features`]) on a graph whose edge
-    /// arrays do (`large`) or do not exceed the device's L2 cache: [`Engine::Auto`] resolved.
-    pub fn for_program(self, frontier: bool, features: &[&str], large: bool) -> Engine {
-        match self {
-            Engine::Auto if large && (!frontier || features.contains(&SETTLED_FEATURE)) => Engine::Frontier,
-            Engine::Auto => Engine::Edge,
-            engine => engine,
+    /// facilities `features` ([`CompiledEdgeProgram::features`]) on a graph of `footprint`:
+    /// [`Engine::Auto`] resolved.
+    pub fn for_program(self, frontier: bool, features: &[&str], footprint: Footprint) -> Engine {
+        match (self, footprint) {
+            (Engine::Auto, Footprint::InL2) => Engine::Edge,
+            (Engine::Auto, _) if !frontier || features.contains(&SETTLED_FEATURE) => Engine::Frontier,
+            (Engine::Auto, Footprint::MessagesBeyondL2) if !features.contains(&RECEIVER_FEATURE) => Engine::Frontier,
+            (Engine::Auto, _) => Engine::Edge,
+            (engine, _) => engine,
         }
     }
 
@@ -96,14 +100,35 @@ impl Engine {
     }
 }
 
+/// How a run's arrays compare with the device's L2 cache, by which [`Engine::Auto`] chooses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Footprint {
+    /// The edges an iteration reads fit in the cache (in the edge-centric engine's arrays).
+    InL2,
+    /// The edges exceed the cache; every vertex's message fits in [`MESSAGES_IN_L2`] times it.
+    EdgesBeyondL2,
+    /// Every vertex's message takes more than [`MESSAGES_IN_L2`] times the cache.
+    MessagesBeyondL2,
+}
+
 /// Bytes an edge takes in the edge-centric engine's arrays (sender and receiver), by which
 /// [`Engine::Auto`] sizes a graph against the L2 cache.
 const EDGE_BYTES: u64 = 8;
 
-/// Whether the edges an iteration of `schedule` reads on `graph` take more than `gpu`'s L2
-/// cache in the edge-centric engine's arrays ([`Engine::Auto`]).
-fn beyond_l2<M>(gpu: &Gpu, graph: &EdgeGraph<'_>, schedule: &Schedule<M>) -> Result<bool> {
-    Ok(graph.edges_read(schedule.direction, schedule.combine)? * EDGE_BYTES > gpu.info().l2_bytes)
+/// How many times the L2 cache the vertices' messages may take before the frontier engine's
+/// pulls beat the edge-centric engine for programs whose `edge` reads only its sender.
+pub const MESSAGES_IN_L2: u64 = 2;
+
+/// The footprint of `schedule` on `graph` with messages of `message_bytes` on `gpu`.
+fn footprint<M>(gpu: &Gpu, graph: &EdgeGraph<'_>, schedule: &Schedule<M>, message_bytes: usize) -> Result<Footprint> {
+    let l2 = gpu.info().l2_bytes;
+    Ok(if graph.edges_read(schedule.direction, schedule.combine)? * EDGE_BYTES <= l2 {
+        Footprint::InL2
+    } else if graph.num_vertices() as u64 * message_bytes as u64 > MESSAGES_IN_L2 * l2 {
+        Footprint::MessagesBeyondL2
+    } else {
+        Footprint::EdgesBeyondL2
+    })
 }
 
 /// Runs `program` on `graph` on `gpu` with `engine`: the graph's edges placed on the device
@@ -120,7 +145,9 @@ pub fn run<P: CompiledEdgeProgram + ?Sized>(
     observer: &mut dyn FnMut(&IterationReport),
 ) -> Result<(EdgeOutcome<Value>, Duration)> {
     let schedule = Schedule::of(program, graph, config)?;
-    let engine = engine.for_program(schedule.frontier, program.features(), beyond_l2(gpu, graph, &schedule)?);
+    let message = declared_message(program)?;
+    let engine =
+        engine.for_program(schedule.frontier, program.features(), footprint(gpu, graph, &schedule, message.size())?);
     let device = DeviceEdgeGraph::upload(gpu, graph, schedule.direction, engine)?;
     run_on(gpu, program, graph, &device, config, engine, observer)
 }
@@ -146,8 +173,8 @@ pub fn run_on<P: CompiledEdgeProgram + ?Sized>(
 ) -> Result<(EdgeOutcome<Value>, Duration)> {
     let schedule = Schedule::of(program, graph, config)?;
     let mut run = Run::new(gpu, program, graph, device, config, &schedule)?;
-    let large = beyond_l2(gpu, graph, &schedule)?;
-    let (iterations, converged) = match engine.for_program(schedule.frontier, program.features(), large) {
+    let footprint = footprint(gpu, graph, &schedule, run.message.size())?;
+    let (iterations, converged) = match engine.for_program(schedule.frontier, program.features(), footprint) {
         Engine::Edge => edge_centric::iterate(&mut run, observer)?,
         engine => frontier::iterate(&mut run, engine, observer)?,
     };
@@ -194,19 +221,7 @@ impl<'r, P: CompiledEdgeProgram + ?Sized> Run<'r, P> {
         config: &EdgeConfig,
         schedule: &Schedule<M>,
     ) -> Result<Self> {
-        let name = program.name().to_string();
-        let declared =
-            crate::program::compile(&EDGE_KIND, &format!("<{name}>"), program.program_source())?.declared_types;
-        let value = ValueLayout::of(&declared[VALUE]);
-        let message = match declared[MESSAGE].scalar() {
-            Some(Scalar::Bool) | None => {
-                return Err(Error::invalid(format!(
-                    "`{name}`: the GPU combines messages with atomics, which a `{}` message has none of; declare `type Message = u32`",
-                    declared[MESSAGE]
-                )))
-            }
-            Some(scalar) => scalar,
-        };
+        let (value, message) = declared_types(program)?;
         let n = graph.num_vertices();
         if device.num_vertices() != n {
             return Err(Error::invalid(format!(
@@ -352,6 +367,27 @@ impl<'r, P: CompiledEdgeProgram + ?Sized> Run<'r, P> {
     }
 }
 
+/// The C layout of `program`'s value and its message's scalar.
+///
+/// Errors: the program's source does not compile; a message type without GPU atomics
+/// (`bool`).
+fn declared_types<P: CompiledEdgeProgram + ?Sized>(program: &P) -> Result<(ValueLayout, Scalar)> {
+    let name = program.name();
+    let declared = crate::program::compile(&EDGE_KIND, &format!("<{name}>"), program.program_source())?.declared_types;
+    match declared[MESSAGE].scalar() {
+        Some(Scalar::Bool) | None => Err(Error::invalid(format!(
+            "`{name}`: the GPU combines messages with atomics, which a `{}` message has none of; declare `type Message = u32`",
+            declared[MESSAGE]
+        ))),
+        Some(scalar) => Ok((ValueLayout::of(&declared[VALUE]), scalar)),
+    }
+}
+
+/// `program`'s message scalar ([`declared_types`]).
+fn declared_message<P: CompiledEdgeProgram + ?Sized>(program: &P) -> Result<Scalar> {
+    Ok(declared_types(program)?.1)
+}
+
 /// `program`'s hooks fused with the engines' kernels, compiled and loaded.
 fn load<P: CompiledEdgeProgram + ?Sized>(gpu: &Gpu, program: &P) -> Result<Module> {
     let name = format!("{}_edges.cu", program.name());
@@ -494,22 +530,31 @@ mod tests {
     use super::*;
 
     /// `auto` takes the frontier engine on a graph beyond L2 for a program that settles or has
-    /// no frontier, the edge-centric engine otherwise; a named engine is kept.
+    /// no frontier, and for a program whose `edge` reads only its sender once the messages
+    /// exceed the cache; the edge-centric engine otherwise; a named engine is kept.
     #[test]
     fn auto_resolves_by_the_program_and_the_graphs_size() {
+        use Footprint::*;
         let settled = [SETTLED_FEATURE];
+        let receiver = [RECEIVER_FEATURE];
         let cases = [
-            ((true, &settled[..], true), Engine::Frontier),
-            ((false, &[][..], true), Engine::Frontier),
-            ((true, &[][..], true), Engine::Edge),
-            ((true, &settled[..], false), Engine::Edge),
-            ((false, &[][..], false), Engine::Edge),
+            ((true, &settled[..], EdgesBeyondL2), Engine::Frontier),
+            ((false, &[][..], EdgesBeyondL2), Engine::Frontier),
+            ((true, &[][..], EdgesBeyondL2), Engine::Edge),
+            ((true, &[][..], MessagesBeyondL2), Engine::Frontier),
+            ((true, &receiver[..], MessagesBeyondL2), Engine::Edge),
+            ((true, &settled[..], InL2), Engine::Edge),
+            ((false, &[][..], InL2), Engine::Edge),
         ];
-        for ((frontier, features, large), engine) in cases {
-            assert_eq!(Engine::Auto.for_program(frontier, features, large), engine, "{frontier} {features:?} {large}");
+        for ((frontier, features, footprint), engine) in cases {
+            assert_eq!(
+                Engine::Auto.for_program(frontier, features, footprint),
+                engine,
+                "{frontier} {features:?} {footprint:?}"
+            );
         }
         for engine in [Engine::Edge, Engine::Frontier, Engine::Push, Engine::Pull] {
-            assert_eq!(engine.for_program(true, &[], true), engine);
+            assert_eq!(engine.for_program(true, &[], MessagesBeyondL2), engine);
         }
     }
 }
