@@ -312,6 +312,20 @@ fn gen_rmat_has_two_to_the_scale_vertices() {
         (reduced["max_degree"].clone(), reduced["symmetric"].clone()),
         (info["max_degree"].clone(), info["symmetric"].clone())
     );
+    assert_eq!(info["weighted"], false);
+    // Weighted (Graph500's SSSP weights): the same edges, each weighed, and SSSP runs on it.
+    let weighted = dir.path().join("weighted.glpg");
+    let run = glp(&["gen", "rmat", "--scale", "10", "--weighted", "--out", weighted.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let run = glp(&["info", "--json", weighted.to_str().unwrap()]);
+    let weighted_info: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+    assert_eq!(weighted_info["weighted"], true);
+    assert_eq!(weighted_info["stored_edges"], info["stored_edges"]);
+    let distances = dir.path().join("distances.txt");
+    let args = ["run", "sssp", weighted.to_str().unwrap(), "--backend", "cpu", "--source", "0", "-q"];
+    let run = glp(&[&args[..], &["--out", distances.to_str().unwrap()]].concat());
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert_eq!(std::fs::read_to_string(&distances).unwrap().lines().count(), 1024);
 }
 
 // ---- Variants ----------------------------------------------------------------------------

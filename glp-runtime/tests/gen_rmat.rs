@@ -60,7 +60,7 @@ fn quadrant_frequencies_match_a_b_c_d() {
     // products p_i p_j: N = edges, tolerance 6 sd.
     let scale = 14;
     for (a, b, c) in [(0.57, 0.19, 0.19), (0.25, 0.25, 0.25), (0.45, 0.15, 0.3)] {
-        let p = RmatParams { scale, edge_factor: 8, a, b, c, seed: 5, scramble_ids: true };
+        let p = RmatParams { scale, edge_factor: 8, a, b, c, seed: 5, scramble_ids: true, weighted: false };
         let sampler = RmatSampler::new(&p).unwrap();
         let m = sampler.num_edges();
         let pairs = [(0u32, 1u32), (3, 4), (11, 12), (12, 13)];
@@ -180,5 +180,43 @@ fn invalid_parameters_are_rejected_with_reasons() {
             Err(Error::InvalidArgument(message)) => assert!(message.contains(needle), "{message}"),
             other => panic!("{p:?}: expected an invalid-argument error, got {other:?}"),
         }
+    }
+}
+
+#[test]
+fn weighted_graphs_keep_the_edges_and_weigh_each_undirected_edge_once_uniformly() {
+    let plain = rmat(&params(12, 9)).unwrap();
+    let p = RmatParams { weighted: true, ..params(12, 9) };
+    let one = in_pool(1, || rmat(&p).unwrap());
+    let three = in_pool(3, || rmat(&p).unwrap());
+    assert_eq!(one.csr.offsets(), plain.csr.offsets());
+    assert_eq!(one.csr.targets(), plain.csr.targets());
+    let weights = one.csr.weights().expect("weighted");
+    assert_eq!(Some(weights), three.csr.weights(), "the weights depend on the seed alone");
+    assert_ne!(
+        rmat(&RmatParams { weighted: true, ..params(12, 10) }).unwrap().csr.weights().unwrap()[..64],
+        weights[..64]
+    );
+
+    // Both directions of an edge weigh the same; one weight per undirected edge, in [0, 1).
+    let mut undirected = Vec::new();
+    for u in 0..one.num_vertices() as u32 {
+        for (e, &v) in one.csr.edge_range(u).zip(one.csr.neighbors(u)) {
+            let back = one.csr.edge_range(v).start + one.csr.neighbors(v).binary_search(&u).expect("symmetric");
+            assert_eq!(weights[e], weights[back], "{{{u}, {v}}}");
+            assert!((0.0..1.0).contains(&weights[e]));
+            if u < v {
+                undirected.push(weights[e] as f64);
+            }
+        }
+    }
+    // Uniform on [0, 1): each decile's share is a binomial proportion (sd sqrt(0.09 / m)) and
+    // the mean has sd sqrt(1 / (12 m)); tolerance 6 sd.
+    let m = undirected.len() as f64;
+    let mean = undirected.iter().sum::<f64>() / m;
+    assert!((mean - 0.5).abs() < 6.0 * (1.0 / (12.0 * m)).sqrt(), "mean {mean} over {m} edges");
+    for decile in 0..10 {
+        let share = undirected.iter().filter(|&&w| (w * 10.0) as usize == decile).count() as f64 / m;
+        assert!((share - 0.1).abs() < 6.0 * (0.09 / m).sqrt(), "decile {decile}: {share}");
     }
 }

@@ -229,7 +229,9 @@ struct GeneratedFile {
 impl GeneratedFile {
     /// Writes the R-MAT edges of `scale` as a tab-separated edge list (the SNAP layout).
     fn rmat_edge_list(scale: u32) -> Result<Self> {
-        let sampler = RmatSampler::new(&RmatArgs { scale, edge_factor: 16, seed: 1, drop_isolated: false }.params())?;
+        let sampler = RmatSampler::new(
+            &RmatArgs { scale, edge_factor: 16, seed: 1, drop_isolated: false, weighted: false }.params(),
+        )?;
         let path = std::env::temp_dir().join(format!("glp-bench-rmat{scale}-{}.txt", std::process::id()));
         let file = GeneratedFile { path };
         console::status(format_args!("writing {} edges to {} ...", sampler.num_edges(), file.path.display()));
@@ -554,7 +556,9 @@ impl Drop for TempDir {
 /// The benchmarked graph, its display name and its ground truth.
 fn prepare_graph(args: &LpBenchArgs) -> Result<(String, Graph, Option<GroundTruth>)> {
     if let Some(scale) = args.rmat {
-        let graph = gen::rmat(&RmatArgs { scale, edge_factor: 16, seed: args.seed, drop_isolated: false }.params())?;
+        let graph = gen::rmat(
+            &RmatArgs { scale, edge_factor: 16, seed: args.seed, drop_isolated: false, weighted: false }.params(),
+        )?;
         return Ok((format!("rmat scale {scale}"), graph, None));
     }
     if let Some(vertices) = args.planted {

@@ -61,11 +61,21 @@ pub struct RmatArgs {
     /// graph500-N sets: `--scale 26 --drop-isolated` is graph500-26)
     #[arg(long)]
     pub drop_isolated: bool,
+    /// Give every undirected edge a weight drawn uniformly from [0, 1), the same both ways
+    /// (Graph500's SSSP weights; for `glp run sssp` and `sswp`)
+    #[arg(long)]
+    pub weighted: bool,
 }
 
 impl RmatArgs {
     pub fn params(&self) -> RmatParams {
-        RmatParams { scale: self.scale, edge_factor: self.edge_factor, seed: self.seed, ..RmatParams::default() }
+        RmatParams {
+            scale: self.scale,
+            edge_factor: self.edge_factor,
+            seed: self.seed,
+            weighted: self.weighted,
+            ..RmatParams::default()
+        }
     }
 
     /// Checks that the graph fits in memory.

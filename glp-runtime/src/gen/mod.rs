@@ -52,6 +52,8 @@ pub enum Phase {
     SamplingEdges,
     /// Symmetrising, deduplicating and sorting the edges into the CSR.
     BuildingCsr,
+    /// R-MAT: drawing the edges' weights.
+    Weights,
 }
 
 impl Phase {
@@ -65,6 +67,7 @@ impl Phase {
             Phase::ScramblingIds => "scrambling ids",
             Phase::SamplingEdges => "sampling edges",
             Phase::BuildingCsr => "building the CSR",
+            Phase::Weights => "weights",
         }
     }
 }
@@ -89,6 +92,8 @@ pub mod stream {
     /// Planted partition: the member of community `c` whose stub moves out when the
     /// community's internal degrees have an odd sum (item = `c`).
     pub const COMMUNITY_PARITY: u64 = 8;
+    /// R-MAT: the weight of the undirected edge `{u, v}`, `u < v` (item = `u`, block `v`).
+    pub const RMAT_WEIGHT: u64 = 9;
 
     /// Stream id of `item` for `purpose`: `purpose << 56 | item` (`item < 2^56`).
     #[inline]

@@ -21,6 +21,10 @@
 //! their marginal is exact). Ids are then scrambled with the [`PowerOfTwoBijection`] of
 //! `scale` bits of `stream::id(SCRAMBLE, 0)`.
 //!
+//! With [`RmatParams::weighted`], undirected edge `{u, v}` (`u < v`) weighs the first word of
+//! block `v` of stream `stream::id(RMAT_WEIGHT, u)` as a float in `[0, 1)` (Graph500's SSSP
+//! weights), so both stored directions weigh the same.
+//!
 //! The result is symmetrised, with self loops dropped and duplicate edges collapsed, so
 //! [`Graph::num_edges`] (the stored directed edge count, each undirected edge counted twice)
 //! is below `2 * edge_factor * 2^scale`: R-MAT repeats many edges between heavy vertices. That
@@ -32,7 +36,7 @@
 use super::bijection::PowerOfTwoBijection;
 use super::{stream, try_zeroed, Phase};
 use crate::error::{Error, Result};
-use crate::graph::{build_csr, BuildOptions, DuplicateEdges, EdgeList, Graph, VertexId, VertexIds};
+use crate::graph::{build_csr, BuildOptions, Csr, DuplicateEdges, EdgeList, Graph, VertexId, VertexIds};
 use crate::random::Stream;
 use rayon::prelude::*;
 
@@ -58,13 +62,25 @@ pub struct RmatParams {
     /// Permute vertex ids with a seeded bijection (Graph500 does). Turn off only to study the
     /// raw R-MAT structure, where degree decreases with the id.
     pub scramble_ids: bool,
+    /// Give every undirected edge a weight drawn uniformly from `[0, 1)`, the same both ways
+    /// (Graph500's SSSP kernel weights its graph so).
+    pub weighted: bool,
 }
 
 impl Default for RmatParams {
     /// Graph500 parameters at scale 20 (about a million vertices and 33 million generated
     /// edges), seed 1.
     fn default() -> Self {
-        RmatParams { scale: 20, edge_factor: 16, a: 0.57, b: 0.19, c: 0.19, seed: 1, scramble_ids: true }
+        RmatParams {
+            scale: 20,
+            edge_factor: 16,
+            a: 0.57,
+            b: 0.19,
+            c: 0.19,
+            seed: 1,
+            scramble_ids: true,
+            weighted: false,
+        }
     }
 }
 
@@ -310,8 +326,47 @@ pub fn rmat_with_phases(params: &RmatParams, on_phase: &dyn Fn(Phase)) -> Result
     let edges = EdgeList { num_vertices: n, sources, targets, weights: None };
     let options = BuildOptions { symmetrise: true, drop_self_loops: true, duplicates: DuplicateEdges::Collapse };
     on_phase(Phase::BuildingCsr);
-    let csr = build_csr(&edges, &options)?;
+    let mut csr = build_csr(&edges, &options)?;
+    drop(edges);
+    if params.weighted {
+        on_phase(Phase::Weights);
+        let (offsets, targets, _) = csr.into_parts();
+        let weights = edge_weights(params.seed, &offsets, &targets)?;
+        csr = Csr::from_sorted_parts(offsets, targets, Some(weights));
+    }
     Ok(Graph { csr, ids: VertexIds::Range { first: 0, len: n }, symmetric: true })
+}
+
+/// Vertices per task of [`edge_weights`].
+const ROWS_PER_TASK: usize = 1 << 14;
+
+/// The weight of every stored edge of a symmetric CSR: edge `{u, v}` (`u < v`) takes the
+/// first word of block `v` of stream `stream::id(RMAT_WEIGHT, u)` as a float in `[0, 1)`, so
+/// both of its stored directions get the same weight, whatever the thread count.
+fn edge_weights(seed: u64, offsets: &[u64], targets: &[VertexId]) -> Result<Vec<f32>> {
+    let mut weights: Vec<f32> = try_zeroed(targets.len(), "the R-MAT edge weights")?;
+    let n = offsets.len() - 1;
+    // Each task's rows and the slice of the weights they own.
+    let mut tasks = Vec::with_capacity(n.div_ceil(ROWS_PER_TASK));
+    let mut rest = weights.as_mut_slice();
+    for first in (0..n).step_by(ROWS_PER_TASK) {
+        let end = (first + ROWS_PER_TASK).min(n);
+        let (own, after) = rest.split_at_mut((offsets[end] - offsets[first]) as usize);
+        tasks.push((first, end, own));
+        rest = after;
+    }
+    tasks.into_par_iter().for_each(|(first, end, own)| {
+        let base = offsets[first] as usize;
+        for u in first..end {
+            for e in offsets[u] as usize..offsets[u + 1] as usize {
+                let (u, v) = (u as u64, targets[e] as u64);
+                let (low, high) = if u < v { (u, v) } else { (v, u) };
+                let word = crate::random::block(seed, stream::id(stream::RMAT_WEIGHT, low), high)[0];
+                own[e - base] = crate::random::unit_f32(word);
+            }
+        }
+    });
+    Ok(weights)
 }
 
 #[cfg(test)]
