@@ -459,13 +459,18 @@ glp_frontier_pull_chunks(const glp_edge_params params, const glp_edge_view view,
         const glp_u64 entry = s.chunks[c];
         const glp_u32 v = (glp_u32)(entry >> 32);
         const glp_edge_value old = s.values[v];
-        // Another chunk of the receiver already delivered messages that settle it (its stamp
-        // is written after its messages, with a fence between: read in that order).
-        if ((s.flags & GLP_FRONTIER_SETTLED) && *(volatile const glp_u32*)&s.received_at[v] == s.stamp &&
-            glp_frontier_settles(params, view, s, v, old,
-                                 glp_frontier_acc{*(volatile const glp_edge_message*)&s.combined[v], true})) {
-            continue;
+        // Another chunk of the receiver already delivered messages that settle it: its stamp is
+        // written after its messages with a fence between, so they are read in that order with
+        // a fence between; lane 0 decides for the warp, whose lanes must take the same chunks
+        // (the shuffles below).
+        bool skip = false;
+        if (lane == 0u && (s.flags & GLP_FRONTIER_SETTLED)) {
+            const bool stamped = *(volatile const glp_u32*)&s.received_at[v] == s.stamp;
+            __threadfence();
+            skip = stamped && glp_frontier_settles(params, view, s, v, old,
+                                                   glp_frontier_acc{*(volatile const glp_edge_message*)&s.combined[v], true});
         }
+        if (__shfl_sync(GLP_FULL_WARP, skip, 0)) continue;
         const glp_frontier_rows r =
             glp_frontier_rows_of(v, offsets_a, senders_a, weights_a, offsets_b, senders_b, weights_b);
         const glp_u64 begin = (entry & 0xFFFFFFFFull) * GLP_FRONTIER_CHUNK;
