@@ -325,7 +325,43 @@ fn gen_rmat_has_two_to_the_scale_vertices() {
     let args = ["run", "sssp", weighted.to_str().unwrap(), "--backend", "cpu", "--source", "0", "-q"];
     let run = glp(&[&args[..], &["--out", distances.to_str().unwrap()]].concat());
     assert!(run.status.success(), "{}", stderr(&run));
-    assert_eq!(std::fs::read_to_string(&distances).unwrap().lines().count(), 1024);
+    // The distances are Dijkstra's over the file's weights, computed here.
+    let options = glp::io::LoadOptions { progress: false, ..Default::default() };
+    let graph = glp::io::load_graph(&weighted, &options).unwrap();
+    let expected = dijkstra(&graph.csr, 0);
+    let written = std::fs::read_to_string(&distances).unwrap();
+    assert_eq!(written.lines().count(), 1024);
+    for line in written.lines() {
+        let (v, d) = line.split_once(' ').unwrap();
+        let (v, d): (usize, f64) = (v.parse().unwrap(), d.parse().unwrap());
+        let want = expected[v];
+        assert!(d == want || (d - want).abs() <= 1e-9 * want, "vertex {v}: {d}, Dijkstra {want}");
+    }
+    assert!(expected.iter().filter(|d| d.is_finite()).count() > 500, "the source reaches most vertices");
+}
+
+/// Shortest distances from `source` over `csr`'s weights (infinity where unreached).
+fn dijkstra(csr: &glp::graph::Csr, source: u32) -> Vec<f64> {
+    use std::cmp::Reverse;
+    let mut dist = vec![f64::INFINITY; csr.num_vertices()];
+    let mut heap = std::collections::BinaryHeap::new();
+    dist[source as usize] = 0.0;
+    heap.push(Reverse((0u64, source)));
+    while let Some(Reverse((bits, u))) = heap.pop() {
+        let d = f64::from_bits(bits);
+        if d > dist[u as usize] {
+            continue;
+        }
+        let weights = csr.neighbor_weights(u).unwrap();
+        for (&v, &w) in csr.neighbors(u).iter().zip(weights) {
+            let next = d + w as f64;
+            if next < dist[v as usize] {
+                dist[v as usize] = next;
+                heap.push(Reverse((next.to_bits(), v)));
+            }
+        }
+    }
+    dist
 }
 
 // ---- Variants ----------------------------------------------------------------------------

@@ -42,6 +42,30 @@ fn sparse_star() -> Csr {
     Csr::new(offsets, targets, None).unwrap()
 }
 
+/// A hub (vertex 1) with 998 leaves (2..=999) and, last in its sorted row, a bridge (1000)
+/// from the source (0), all both ways: a BFS pull reaches the hub only past its row's first
+/// chunk, which it pulls itself before listing the rest (and a later chunk settles it).
+fn hub_reached_past_its_first_chunk() -> Csr {
+    let mut rows: Vec<Vec<u32>> = vec![Vec::new(); 1001];
+    let mut link = |a: u32, b: u32| {
+        rows[a as usize].push(b);
+        rows[b as usize].push(a);
+    };
+    link(0, 1000);
+    link(1000, 1);
+    for leaf in 2..1000 {
+        link(1, leaf);
+    }
+    let mut offsets = vec![0u64];
+    let mut targets = Vec::new();
+    for mut row in rows {
+        row.sort_unstable();
+        targets.extend(row);
+        offsets.push(targets.len() as u64);
+    }
+    Csr::new(offsets, targets, None).unwrap()
+}
+
 fn graphs() -> Vec<Graph> {
     vec![
         Graph {
@@ -55,6 +79,11 @@ fn graphs() -> Vec<Graph> {
             symmetric: false,
         },
         Graph { name: "a sparse star", csr: with_integer_weights(&sparse_star()), symmetric: true },
+        Graph {
+            name: "a hub reached past its first chunk",
+            csr: with_integer_weights(&hub_reached_past_its_first_chunk()),
+            symmetric: true,
+        },
         Graph { name: "R-MAT 13", csr: with_integer_weights(&rmat(13).csr), symmetric: true },
     ]
 }

@@ -234,6 +234,12 @@ struct glp_frontier_acc {
     bool got;
 };
 
+// Message `m` combined into `acc`.
+__device__ __forceinline__ void glp_frontier_take(glp_u32 op, glp_frontier_acc& acc, const glp_edge_message& m) {
+    acc.message = acc.got ? glp_edge_combine(op, acc.message, m) : m;
+    acc.got = true;
+}
+
 // A receiver's pull rows: `da` senders from `a0` in CSR a, then those of CSR b from `b0`
 // (none where `senders_b` is null).
 struct glp_frontier_rows {
@@ -301,18 +307,14 @@ __device__ __forceinline__ void glp_frontier_pull_round(const glp_edge_params& p
             for (unsigned j = 0; j < GLP_FRONTIER_PULL_UNROLL; ++j) m[j] = take[j] ? s.messages[from[j]] : acc.message;
 #pragma unroll
             for (unsigned j = 0; j < GLP_FRONTIER_PULL_UNROLL; ++j) {
-                if (!take[j]) continue;
-                acc.message = acc.got ? glp_edge_combine(s.op, acc.message, m[j]) : m[j];
-                acc.got = true;
+                if (take[j]) glp_frontier_take(s.op, acc, m[j]);
             }
             return;
         }
 #pragma unroll
         for (unsigned j = 0; j < GLP_FRONTIER_PULL_UNROLL; ++j) {
             if (!take[j]) continue;
-            const glp_edge_message m = s.messages[from[j]];
-            acc.message = acc.got ? glp_edge_combine(s.op, acc.message, m) : m;
-            acc.got = true;
+            glp_frontier_take(s.op, acc, s.messages[from[j]]);
             if (glp_frontier_settles(params, view, s, v, old, acc)) return;
         }
         return;
@@ -324,8 +326,7 @@ __device__ __forceinline__ void glp_frontier_pull_round(const glp_edge_params& p
         const float* weights = k0 + j * stride < r.da ? r.weights_a : r.weights_b;
         const auto sent = glp_edge_edge(params, view, u, v, s.values[u], weights ? (double)weights[at[j]] : 1.0);
         if (!sent._0) continue;
-        acc.message = acc.got ? glp_edge_combine(s.op, acc.message, sent._1) : sent._1;
-        acc.got = true;
+        glp_frontier_take(s.op, acc, sent._1);
         if (settling && glp_frontier_settles(params, view, s, v, old, acc)) return;
     }
 }
@@ -362,10 +363,7 @@ __device__ __forceinline__ glp_frontier_acc glp_frontier_group_combine(glp_u32 o
     for (unsigned offset = width >> 1; offset > 0; offset >>= 1) {
         const glp_edge_message m = __shfl_xor_sync(mask, acc.message, offset);
         const bool got = __shfl_xor_sync(mask, acc.got ? 1 : 0, offset) != 0;
-        if (got) {
-            acc.message = acc.got ? glp_edge_combine(op, acc.message, m) : m;
-            acc.got = true;
-        }
+        if (got) glp_frontier_take(op, acc, m);
     }
     return acc;
 }

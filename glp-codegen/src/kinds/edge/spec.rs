@@ -35,6 +35,9 @@ pub const SETTLED_FEATURE: &str = "settled";
 /// The facility of a program whose hooks read `view.iteration()`: subgraphs run to local
 /// convergence, whose outer iteration is not an iteration, refuse it.
 pub const ITERATION_FEATURE: &str = "iteration";
+/// The facility of a program whose `apply` reads `view.aggregated()`: the engines sum
+/// `aggregate` before each iteration, and subgraphs run to local convergence refuse it.
+pub const AGGREGATE_FEATURE: &str = "aggregate";
 
 /// The hooks that receive the view.
 const VIEW_HOOKS: &[usize] = &[INIT, EDGE, APPLY, AGGREGATE];
@@ -231,7 +234,7 @@ pub static EDGE_KIND: KindSpec = KindSpec {
             &[],
             F64,
             AFTER_AGGREGATE,
-            Some("aggregate"),
+            Some(AGGREGATE_FEATURE),
             "the sum of `aggregate` over every vertex's value before this iteration, in vertex order",
         ),
     ],

@@ -37,7 +37,8 @@ use glp_codegen::interp::{Tuple, Value};
 use glp_codegen::ir::{Scalar, ScalarValue, Type};
 use glp_codegen::kinds::edge::layout::{EdgeViewArgs, FrontierArgs};
 use glp_codegen::kinds::edge::{
-    engine_source, kernels, BLOCK_EDGES, EDGE_KIND, ENGINE_THREADS, MESSAGE, RECEIVER_FEATURE, SETTLED_FEATURE, VALUE,
+    engine_source, kernels, AGGREGATE_FEATURE, BLOCK_EDGES, EDGE_KIND, ENGINE_THREADS, MESSAGE, RECEIVER_FEATURE,
+    SETTLED_FEATURE, VALUE,
 };
 use glp_codegen::loops::{decode_loop_fault, default_loop_budget};
 use rayon::prelude::*;
@@ -144,12 +145,9 @@ pub fn run<P: CompiledEdgeProgram + ?Sized>(
     engine: Engine,
     observer: &mut dyn FnMut(&IterationReport),
 ) -> Result<(EdgeOutcome<Value>, Duration)> {
-    let schedule = Schedule::of(program, graph, config)?;
-    let message = declared_message(program)?;
-    let engine =
-        engine.for_program(schedule.frontier, program.features(), footprint(gpu, graph, &schedule, message.size())?);
-    let device = DeviceEdgeGraph::upload(gpu, graph, schedule.direction, engine)?;
-    run_on(gpu, program, graph, &device, config, engine, observer)
+    let prepared = Prepared::of(gpu, program, graph, config, engine)?;
+    let device = DeviceEdgeGraph::upload(gpu, graph, prepared.schedule.direction, prepared.engine)?;
+    run_prepared(gpu, program, graph, &device, config, prepared, observer)
 }
 
 /// Runs `program` on `graph`, whose edges `device` holds, on `gpu` with `engine`; `observer`
@@ -171,10 +169,46 @@ pub fn run_on<P: CompiledEdgeProgram + ?Sized>(
     engine: Engine,
     observer: &mut dyn FnMut(&IterationReport),
 ) -> Result<(EdgeOutcome<Value>, Duration)> {
-    let schedule = Schedule::of(program, graph, config)?;
-    let mut run = Run::new(gpu, program, graph, device, config, &schedule)?;
-    let footprint = footprint(gpu, graph, &schedule, run.message.size())?;
-    let (iterations, converged) = match engine.for_program(schedule.frontier, program.features(), footprint) {
+    let prepared = Prepared::of(gpu, program, graph, config, engine)?;
+    run_prepared(gpu, program, graph, device, config, prepared, observer)
+}
+
+/// What a run needs before its graph is placed: the schedule, the program's declared types
+/// (compiled once) and the engine ([`Engine::Auto`] resolved).
+struct Prepared<M> {
+    schedule: Schedule<M>,
+    declared: (ValueLayout, Scalar),
+    engine: Engine,
+}
+
+impl<M> Prepared<M> {
+    fn of<P: CompiledEdgeProgram<Message = M> + ?Sized>(
+        gpu: &Gpu,
+        program: &P,
+        graph: &EdgeGraph<'_>,
+        config: &EdgeConfig,
+        engine: Engine,
+    ) -> Result<Self> {
+        let schedule = Schedule::of(program, graph, config)?;
+        let declared = declared_types(program)?;
+        let footprint = footprint(gpu, graph, &schedule, declared.1.size())?;
+        let engine = engine.for_program(schedule.frontier, program.features(), footprint);
+        Ok(Prepared { schedule, declared, engine })
+    }
+}
+
+/// [`run_on`] once prepared.
+fn run_prepared<P: CompiledEdgeProgram + ?Sized>(
+    gpu: &Gpu,
+    program: &P,
+    graph: &EdgeGraph<'_>,
+    device: &DeviceEdgeGraph,
+    config: &EdgeConfig,
+    prepared: Prepared<P::Message>,
+    observer: &mut dyn FnMut(&IterationReport),
+) -> Result<(EdgeOutcome<Value>, Duration)> {
+    let mut run = Run::new(gpu, program, graph, device, config, &prepared.schedule, prepared.declared)?;
+    let (iterations, converged) = match prepared.engine {
         Engine::Edge => edge_centric::iterate(&mut run, observer)?,
         engine => frontier::iterate(&mut run, engine, observer)?,
     };
@@ -220,8 +254,8 @@ impl<'r, P: CompiledEdgeProgram + ?Sized> Run<'r, P> {
         device: &'r DeviceEdgeGraph,
         config: &EdgeConfig,
         schedule: &Schedule<M>,
+        (value, message): (ValueLayout, Scalar),
     ) -> Result<Self> {
-        let (value, message) = declared_types(program)?;
         let n = graph.num_vertices();
         if device.num_vertices() != n {
             return Err(Error::invalid(format!(
@@ -259,7 +293,7 @@ impl<'r, P: CompiledEdgeProgram + ?Sized> Run<'r, P> {
             status,
             sum: gpu.alloc_zeros("aggregate sum", 1)?,
             start,
-            aggregates: program.features().contains(&"aggregate"),
+            aggregates: program.features().contains(&AGGREGATE_FEATURE),
             faults: Faults { program, budget: loop_budget },
             started: None,
             kernels,
@@ -381,11 +415,6 @@ fn declared_types<P: CompiledEdgeProgram + ?Sized>(program: &P) -> Result<(Value
         ))),
         Some(scalar) => Ok((ValueLayout::of(&declared[VALUE]), scalar)),
     }
-}
-
-/// `program`'s message scalar ([`declared_types`]).
-fn declared_message<P: CompiledEdgeProgram + ?Sized>(program: &P) -> Result<Scalar> {
-    Ok(declared_types(program)?.1)
 }
 
 /// `program`'s hooks fused with the engines' kernels, compiled and loaded.

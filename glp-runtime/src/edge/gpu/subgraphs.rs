@@ -20,7 +20,7 @@
 //! last piece. Each phase is timed: the host's CEL build, the copy stream's copies and the
 //! main stream's kernels ([`SubgraphTimes`]).
 
-use super::{DeviceEdgeGraph, EdgeArrays, Frontier, FrontierBuffers, Run};
+use super::{declared_types, DeviceEdgeGraph, EdgeArrays, Frontier, FrontierBuffers, Run};
 use crate::device::{CopyStream, DeviceBuffer, Gpu, PinnedHostBuffer};
 use crate::edge::engine::{check, Schedule};
 use crate::edge::subgraphs::{CarriedEdges, Mode, Pieces, SubgraphOutcome, SubgraphPlan};
@@ -136,7 +136,7 @@ pub fn run_on_edges<P: CompiledEdgeProgram + ?Sized>(
     let mut times = SubgraphTimes::default();
     let held_before = gpu.held_bytes();
     let device = DeviceEdgeGraph::offsets_only(gpu, graph)?;
-    let mut run = Run::new(gpu, program, graph, &device, config, &schedule)?;
+    let mut run = Run::new(gpu, program, graph, &device, config, &schedule, declared_types(program)?)?;
     let frontier = FrontierBuffers::new(&run, run.frontier || mode == Mode::LocalConvergence)?;
     let vertex_bytes = gpu.held_bytes() - held_before;
     let plan = match options.subgraphs {

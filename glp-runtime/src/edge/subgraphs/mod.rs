@@ -47,15 +47,12 @@ pub use cpu::run_on_cpu;
 
 use super::engine::Schedule;
 use super::{is_idempotent, CompiledEdgeProgram, EdgeConfig, EdgeGraph, EdgeOutcome};
-use glp_codegen::kinds::edge::ITERATION_FEATURE;
-
-/// The feature of a program whose `apply` reads `view.aggregated()`.
-const AGGREGATE_FEATURE: &str = "aggregate";
+use crate::error::{Error, Result};
+use glp_codegen::kinds::edge::{AGGREGATE_FEATURE, ITERATION_FEATURE};
+use std::ops::Range;
 
 /// The most subgraphs a run cuts a graph into.
 pub const MAX_SUBGRAPHS: u64 = 1 << 16;
-use crate::error::{Error, Result};
-use std::ops::Range;
 
 /// How subgraphs are cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
