@@ -71,6 +71,7 @@ fn bad_arguments_are_refused_by_name() {
     refused(&["--source", "999999999"], "--source 999999999: vertex 999999999 is not in the graph");
     refused(&["--repeat", "0"], "--repeat must be at least 1");
     refused(&["--engine", "edge,pull"], "--engine edge: the engines are the GPU's");
+    refused(&["--vertex-order", "graph"], "--vertex-order: the GPU's");
     refused(&["--subgraphs", "4"], "--subgraphs: subgraphs are for graphs beyond the GPU's memory");
     let missing = data("karate.mtx").with_file_name("no-such-graph.txt");
     refused(&[missing.to_str().unwrap()], "no-such-graph.txt");

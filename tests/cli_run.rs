@@ -227,7 +227,7 @@ fn bad_input_is_a_clear_error_naming_what_is_wrong() {
     let negative = dir.path().join("negative.txt");
     std::fs::write(&negative, "1 2 1.0\n2 3 -2.0\n3 1 0.5\n").unwrap();
     let negative = negative.to_str().unwrap();
-    let cases: [(Vec<&str>, &str); 19] = [
+    let cases: [(Vec<&str>, &str); 20] = [
         (vec!["sssp", negative, "--directed", "--source", "1"], "negative.txt:2"),
         (
             vec!["bfs", example, "--source", "1", "--device-memory", "1G"],
@@ -240,6 +240,7 @@ fn bad_input_is_a_clear_error_naming_what_is_wrong() {
         (vec!["bfs", example, "--source", "1", "--subgraphs", "0"], "--subgraphs"),
         (vec!["bfs", example, "--source", "1", "--device-memory", "lots"], "expected a byte count"),
         (vec!["bfs", example, "--source", "1", "--engine", "frontier"], "--engine frontier: the engines are the GPU's"),
+        (vec!["bfs", example, "--source", "1", "--vertex-order", "degree"], "--vertex-order: the GPU's"),
         (vec!["bfs", example, "--directed"], "give it with --source V"),
         (vec!["bfs", example, "--source", "42"], "--source 42: vertex 42 is not in the graph"),
         (vec!["wcc", example, "--source", "1"], "--source: `wcc` reads no source vertex"),

@@ -5,15 +5,16 @@
 //! programs with tuple and bool values, on directed and undirected graphs with hubs whose rows
 //! span many edge blocks, push chunks and pull warps, with receivers far apart (messages past
 //! a block's shared-memory slots), and an R-MAT graph whose BFS turns from push to pull and
-//! back. Min and max combines must give the CPU's values bit for bit, sums the CPU's to
-//! rounding; every engine must run the CPU's iterations. Skipped without a GPU
+//! back; each with the device holding the vertices in the graph's order and by degree (hooks
+//! must see the graph's ids either way). Min and max combines must give the CPU's values bit
+//! for bit, sums the CPU's to rounding; every engine must run the CPU's iterations. Skipped without a GPU
 //! (`GLP_REQUIRE_GPU=1` makes that a failure).
 
 mod common;
 
 use common::{assert_values_agree, degree_mix, gpu_or_skip, load, value_scalars, with_integer_weights};
 use glp::device::Gpu;
-use glp::edge::gpu::{DeviceEdgeGraph, Engine};
+use glp::edge::gpu::{DeviceEdgeGraph, Engine, VertexOrder};
 use glp::edge::{self, CompiledEdgeProgram, EdgeConfig, EdgeGraph, InterpretedEdgeProgram, VertexValue, SUM};
 use glp::graph::Csr;
 use glp::programs::{ProgramVisitor, BUILT_IN};
@@ -142,19 +143,22 @@ fn compare<P: CompiledEdgeProgram + ?Sized>(gpu: &Gpu, graph: &Graph, context: &
     let mut cpu_reports = Vec::new();
     let cpu = edge::run(program, &edges, &config, &mut |r| cpu_reports.push(r.changed));
     let cpu = values(cpu.unwrap_or_else(|e| panic!("{context}: {e}")));
-    let device = DeviceEdgeGraph::upload(gpu, &edges, program.direction(), Engine::Auto).unwrap();
-    for engine in engines(program.frontier()) {
-        let context = format!("{context}, {engine:?} engine");
-        let mut reports = Vec::new();
-        let on_gpu =
-            edge::gpu::run_on(gpu, program, &edges, &device, &config, engine, &mut |r| reports.push(r.changed))
-                .unwrap_or_else(|e| panic!("{context}: {e}"))
-                .0;
-        let on_gpu = values(on_gpu);
-        assert_eq!(reports.len() as u32, on_gpu.iterations, "{context}: one report an iteration");
-        assert_same(&context, &cpu, &on_gpu, program.combine() == SUM);
-        if program.combine() != SUM {
-            assert_eq!(reports, cpu_reports, "{context}: vertices changed per iteration");
+    for order in [VertexOrder::Graph, VertexOrder::Degree] {
+        let device = DeviceEdgeGraph::upload(gpu, &edges, program.direction(), Engine::Auto, order).unwrap();
+        assert_eq!(device.by_degree(), order == VertexOrder::Degree, "{context}");
+        for engine in engines(program.frontier()) {
+            let context = format!("{context}, {engine:?} engine, {order:?} order");
+            let mut reports = Vec::new();
+            let on_gpu =
+                edge::gpu::run_on(gpu, program, &edges, &device, &config, engine, &mut |r| reports.push(r.changed))
+                    .unwrap_or_else(|e| panic!("{context}: {e}"))
+                    .0;
+            let on_gpu = values(on_gpu);
+            assert_eq!(reports.len() as u32, on_gpu.iterations, "{context}: one report an iteration");
+            assert_same(&context, &cpu, &on_gpu, program.combine() == SUM);
+            if program.combine() != SUM {
+                assert_eq!(reports, cpu_reports, "{context}: vertices changed per iteration");
+            }
         }
     }
 }
@@ -263,8 +267,11 @@ fn a_hook_whose_loop_runs_out_fails_on_the_gpu_as_on_the_cpu() {
     let cpu = edge::run(&program, &edges, &config, &mut |_| {}).unwrap_err().to_string();
     assert!(cpu.contains("spin.rs:10:"), "{cpu}");
     for engine in engines(false) {
-        let on_gpu = edge::gpu::run(&gpu, &program, &edges, &config, engine, &mut |_| {}).unwrap_err().to_string();
-        assert!(on_gpu.contains("spin.rs:10:"), "{engine:?}: {on_gpu}");
-        assert!(on_gpu.contains("in `edge`"), "{engine:?}: {on_gpu}");
+        for order in [VertexOrder::Graph, VertexOrder::Degree] {
+            let on_gpu =
+                edge::gpu::run(&gpu, &program, &edges, &config, (engine, order), &mut |_| {}).unwrap_err().to_string();
+            assert!(on_gpu.contains("spin.rs:10:"), "{engine:?}, {order:?}: {on_gpu}");
+            assert!(on_gpu.contains("in `edge`"), "{engine:?}, {order:?}: {on_gpu}");
+        }
     }
 }

@@ -22,7 +22,7 @@ use super::backend::{choose_backend, Backend, BackendArg};
 use super::bench::{median_min, print_json};
 use super::common::{self, LoadArgs};
 use super::output;
-use super::run::{engine_needs_gpu, EngineArg, SubgraphArgs};
+use super::run::{engine_needs_gpu, EngineArg, SubgraphArgs, VertexOrderArg};
 use crate::edge::gpu::{Engine, SubgraphOptions, SubgraphTimes};
 use crate::edge::subgraphs::{cel_allowed, Mode, SubgraphOutcome};
 use crate::edge::{self, gpu::DeviceEdgeGraph, CompiledEdgeProgram, EdgeConfig, EdgeGraph, VertexValue, OUT};
@@ -58,6 +58,9 @@ pub struct RunBenchArgs {
     /// The GPU's engines to run each program on, a row each
     #[arg(long, value_enum, value_name = "ENGINE,...", value_delimiter = ',', default_value = "auto")]
     pub engine: Vec<EngineArg>,
+    /// The order in which the GPU holds the vertices
+    #[arg(long, value_enum, default_value_t = VertexOrderArg::Auto)]
+    pub vertex_order: VertexOrderArg,
     /// Every GPU row runs on subgraphs (the edges copied in pieces, as for a graph beyond the
     /// device's memory) when one of these is given, one row per program (the edge-centric
     /// kernels: --engine does not apply); --cel on gives the CEL to the programs that allow
@@ -88,6 +91,9 @@ struct RunBenchReport {
     /// The probe's pinned host-to-device copy rate (bytes per second), this run, for runs on
     /// subgraphs.
     pinned_copy_bytes_per_s: Option<f64>,
+    /// The GPU's vertex order (`degree` or `graph`) and the milliseconds that ordering the
+    /// vertices and placing the edges took (not in any row's time).
+    vertex_order: Option<(&'static str, f64)>,
     programs: Vec<RunBenchRow>,
 }
 
@@ -190,8 +196,10 @@ pub fn run(args: RunBenchArgs) -> Result<()> {
         engine_needs_gpu(engine, &backend)?;
     }
     args.subgraphs.need_gpu(&backend)?;
+    args.vertex_order.needs_gpu(&backend)?;
     let subgraphs = args.subgraphs.options();
     let value_bytes = graph.num_vertices() as u64 * 8;
+    let mut vertex_order = None;
     let (ceiling_reads, copy_bytes, pinned_copy, device_graph) = match &backend {
         Backend::Cpu => (
             host_ceiling::measure().for_array(value_bytes).map(|r| r * rayon::current_num_threads() as f64 / 2.0),
@@ -205,7 +213,14 @@ pub fn run(args: RunBenchArgs) -> Result<()> {
             // On subgraphs the edges stay on the host.
             let placed = match subgraphs {
                 Some(_) => None,
-                None => Some(DeviceEdgeGraph::upload(gpu, &edges, direction, Engine::Auto)?),
+                None => {
+                    let started = Instant::now();
+                    let placed =
+                        DeviceEdgeGraph::upload(gpu, &edges, direction, Engine::Auto, args.vertex_order.order())?;
+                    let order = if placed.by_degree() { "degree" } else { "graph" };
+                    vertex_order = Some((order, started.elapsed().as_secs_f64() * 1e3));
+                    Some(placed)
+                }
             };
             let pinned = measured.host.as_ref().and_then(|h| h.copy_bytes_per_s);
             (measured.for_array_bytes(value_bytes), measured.device_copy_bytes_per_s, pinned, placed)
@@ -257,6 +272,7 @@ pub fn run(args: RunBenchArgs) -> Result<()> {
         ceiling_reads_per_s: ceiling_reads,
         copy_bytes_per_s: copy_bytes,
         pinned_copy_bytes_per_s: pinned_copy,
+        vertex_order,
         programs: rows,
     };
     if args.json {
@@ -461,6 +477,10 @@ fn table(report: &RunBenchReport) -> String {
         "ceiling: {reads} random reads/s of a {}-byte value array, copy {copy} (glp bench probe, this run)",
         report.vertices * 8
     );
+    if let Some((order, ms)) = report.vertex_order {
+        let _ =
+            writeln!(s, "vertex order on the GPU: {order} (ordering and placing the edges took {ms:.0} ms, in no row)");
+    }
     let _ = writeln!(s, "TEPS: Graph500's, the input's undirected edges of the reached component over the time");
     let _ = writeln!(s, "iterations with +: stopped at the program's iteration limit");
     let _ = writeln!(

@@ -8,7 +8,7 @@ use super::output::{self, Content, Destination, Outputs};
 use super::progress::IterationBar;
 use crate::programs::{built_in, AnyProgram, PageRank, ProgramVisitor, BUILT_IN};
 use clap::{Args, ValueEnum};
-use glp_runtime::edge::gpu::{Engine, SubgraphOptions};
+use glp_runtime::edge::gpu::{Engine, SubgraphOptions, VertexOrder};
 use glp_runtime::edge::{self, CompiledEdgeProgram, EdgeConfig, EdgeGraph, InterpretedEdgeProgram};
 use glp_runtime::edge::{IterationReport, VertexValue};
 use glp_runtime::graph::Graph;
@@ -83,6 +83,10 @@ pub struct RunArgs {
     /// The GPU's engine
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
+
+    /// The order in which the GPU holds the vertices (results keep the graph's ids)
+    #[arg(long, value_enum, default_value_t = VertexOrderArg::Auto)]
+    pub vertex_order: VertexOrderArg,
 
     #[command(flatten)]
     pub subgraphs: SubgraphArgs,
@@ -207,6 +211,37 @@ pub fn engine_needs_gpu(engine: EngineArg, backend: &Backend) -> Result<()> {
     }
 }
 
+/// `--vertex-order`: the order in which the GPU holds a graph's vertices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VertexOrderArg {
+    /// The graph's own
+    Graph,
+    /// By decreasing degree, so that the most read values share cache lines
+    Degree,
+    /// By degree when the vertices' values exceed the GPU's L2 cache
+    Auto,
+}
+
+impl VertexOrderArg {
+    pub fn order(self) -> VertexOrder {
+        match self {
+            VertexOrderArg::Graph => VertexOrder::Graph,
+            VertexOrderArg::Degree => VertexOrder::Degree,
+            VertexOrderArg::Auto => VertexOrder::Auto,
+        }
+    }
+
+    /// The error for an order other than `auto` where the CPU runs (it keeps the graph's).
+    pub fn needs_gpu(self, backend: &Backend) -> Result<()> {
+        match (self, backend) {
+            (VertexOrderArg::Auto, _) | (_, Backend::Gpu(_)) => Ok(()),
+            (_, Backend::Cpu) => Err(Error::invalid(
+                "--vertex-order: the GPU's (the CPU engine keeps the graph's order); add --backend gpu",
+            )),
+        }
+    }
+}
+
 /// The program a run uses: a built-in with its parameters, or a file compiled at once.
 enum App {
     BuiltIn(&'static str, AnyProgram),
@@ -317,6 +352,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     let app = App::new(&args.app, &args.params)?;
     let backend = choose_backend(args.backend)?;
     engine_needs_gpu(args.engine, &backend)?;
+    args.vertex_order.needs_gpu(&backend)?;
     args.subgraphs.need_gpu(&backend)?;
     // Shortest paths over a negative cycle never settle: SSSP takes non-negative weights, as
     // LDBC Graphalytics defines it.
@@ -330,7 +366,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         edges: &edge_graph,
         config: &config,
         backend: &backend,
-        engine: args.engine.engine(),
+        engine: (args.engine.engine(), args.vertex_order.order()),
         subgraphs: args.subgraphs.options(),
         values: out.is_some(),
     };
@@ -405,7 +441,8 @@ struct Runner<'a> {
     edges: &'a EdgeGraph<'a>,
     config: &'a EdgeConfig,
     backend: &'a Backend,
-    engine: Engine,
+    /// The GPU's engine and vertex order.
+    engine: (Engine, VertexOrder),
     /// Whether a graph may run on subgraphs, and how.
     subgraphs: Option<SubgraphOptions>,
     /// Whether to format the values.

@@ -9,11 +9,13 @@ mod build;
 mod csr;
 mod ids;
 mod isolated;
+mod order;
 
 pub use build::{build_csr, directed_neighbourhoods, transpose, BuildOptions, DuplicateEdges, EdgeList};
 pub(crate) use build::{build_trusted, EdgeSlices};
 pub use csr::{Csr, VertexId};
 pub use ids::{relabel, Relabelled, VertexIds};
+pub use order::DegreeOrder;
 
 /// A loaded graph: its CSR and the original id of every vertex.
 #[derive(Debug, Clone)]

@@ -95,7 +95,7 @@ extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_init_val
     const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= view.num_vertices) return;
     const glp_u32 v = (glp_u32)i;
-    values[v] = glp_edge_init(params, view, v);
+    values[v] = glp_edge_init(params, view, glp_edge_graph_id(view, v));
     combined[v] = glp_edge_identity(op, glp_edge_message{});
     if (active) active[v] = 1;
 }
@@ -107,7 +107,7 @@ extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_aggregat
                                                      const glp_edge_value* __restrict__ values, double* sum) {
     const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
     const glp_u32 v = (glp_u32)i;
-    const double x = glp_block_sum(i < view.num_vertices ? glp_edge_aggregate(params, view, v, values[v]) : 0.0);
+    const double x = glp_block_sum(i < view.num_vertices ? glp_edge_aggregate(params, view, glp_edge_graph_id(view, v), values[v]) : 0.0);
     if (threadIdx.x == 0u && x != 0.0) atomicAdd(sum, x);
 }
 
@@ -145,7 +145,7 @@ glp_edge_edges(const glp_edge_params params, const glp_edge_view view, const glp
         if (active && !active[from]) continue;
         const glp_u32 to = receivers[e];
         const double weight = weights ? (double)weights[e] : 1.0;
-        const auto sent = glp_edge_edge(params, view, from, to, values[from], weight);
+        const auto sent = glp_edge_edge(params, view, glp_edge_graph_id(view, from), glp_edge_graph_id(view, to), values[from], weight);
         if (!sent._0) continue;
         const glp_u32 local = to - base;
         if (local < capacity) {
@@ -180,7 +180,7 @@ extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_apply_va
     } else if (i < view.num_vertices) {
         const glp_edge_value old = values[v];
         const glp_edge_message c = combined[v];
-        const glp_edge_value next = glp_edge_apply(params, view, v, old, c);
+        const glp_edge_value next = glp_edge_apply(params, view, glp_edge_graph_id(view, v), old, c);
         did = glp_edge_changed(params, old, next);
         values[v] = next;
         combined[v] = glp_edge_identity(op, c);

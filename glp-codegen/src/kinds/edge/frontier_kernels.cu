@@ -76,7 +76,7 @@ __device__ __forceinline__ bool glp_frontier_message(const glp_edge_params& para
                                                      const float* __restrict__ weights, glp_u64 e,
                                                      glp_edge_message& m) {
     if (!(s.flags & GLP_FRONTIER_RECEIVER)) return true;  // m is the sender's message
-    const auto sent = glp_edge_edge(params, view, u, to, s.values[u], weights ? (double)weights[e] : 1.0);
+    const auto sent = glp_edge_edge(params, view, glp_edge_graph_id(view, u), glp_edge_graph_id(view, to), s.values[u], weights ? (double)weights[e] : 1.0);
     m = sent._1;
     return sent._0;
 }
@@ -101,7 +101,7 @@ glp_frontier_push(const glp_edge_params params, const glp_edge_view view, const 
             begin = offsets[u];
             degree = offsets[u + 1] - begin;
             if (!(s.flags & GLP_FRONTIER_RECEIVER) && degree > 0) {
-                const auto sent = glp_edge_edge(params, view, u, u, s.values[u], 1.0);
+                const auto sent = glp_edge_edge(params, view, glp_edge_graph_id(view, u), glp_edge_graph_id(view, u), s.values[u], 1.0);
                 m = sent._1;
                 if (!sent._0) degree = 0;
             }
@@ -158,7 +158,7 @@ glp_frontier_push_chunks(const glp_edge_params params, const glp_edge_view view,
         const glp_u64 row_end = offsets[u + 1];
         const glp_u64 end = begin + GLP_FRONTIER_CHUNK < row_end ? begin + GLP_FRONTIER_CHUNK : row_end;
         glp_edge_message m = glp_edge_identity(s.op, glp_edge_message{});
-        if (!(s.flags & GLP_FRONTIER_RECEIVER)) m = glp_edge_edge(params, view, u, u, s.values[u], 1.0)._1;
+        if (!(s.flags & GLP_FRONTIER_RECEIVER)) m = glp_edge_edge(params, view, glp_edge_graph_id(view, u), glp_edge_graph_id(view, u), s.values[u], 1.0)._1;
         for (glp_u64 e0 = begin; e0 < end; e0 += 32) {
             const glp_u64 e = e0 + lane;
             bool has = false;
@@ -188,7 +188,7 @@ glp_frontier_apply_touched(const glp_edge_params params, const glp_edge_view vie
             const glp_edge_value old = s.values[v];
             const glp_edge_message c = s.combined[v];
             s.combined[v] = glp_edge_identity(s.op, c);
-            const glp_edge_value next = glp_edge_apply(params, view, v, old, c);
+            const glp_edge_value next = glp_edge_apply(params, view, glp_edge_graph_id(view, v), old, c);
             did = glp_edge_changed(params, old, next);
             if (did) {
                 s.values[v] = next;
@@ -212,7 +212,7 @@ glp_frontier_send(const glp_edge_params params, const glp_edge_view view, const 
     if (i < view.num_vertices) {
         const glp_u32 u = (glp_u32)i;
         if (!(s.flags & GLP_FRONTIER_FRONTIER) || s.changed_at[u] == view.iteration) {
-            const auto sent = glp_edge_edge(params, view, u, u, s.values[u], 1.0);
+            const auto sent = glp_edge_edge(params, view, glp_edge_graph_id(view, u), glp_edge_graph_id(view, u), s.values[u], 1.0);
             send = sent._0;
             if (send) s.messages[u] = sent._1;
         }
@@ -271,7 +271,7 @@ __device__ __forceinline__ bool glp_frontier_settles(const glp_edge_params& para
                                                      const glp_frontier_state& s, glp_u32 v,
                                                      const glp_edge_value& old, const glp_frontier_acc& acc) {
     return (s.flags & GLP_FRONTIER_SETTLED) && acc.got &&
-           glp_edge_settled(params, glp_edge_apply(params, view, v, old, acc.message));
+           glp_edge_settled(params, glp_edge_apply(params, view, glp_edge_graph_id(view, v), old, acc.message));
 }
 
 // One round of a receiver's pull: the edges k0 + j * stride (j < GLP_FRONTIER_PULL_UNROLL)
@@ -324,7 +324,7 @@ __device__ __forceinline__ void glp_frontier_pull_round(const glp_edge_params& p
         const glp_u32 u = from[j];
         if (!take[j] || ((s.flags & GLP_FRONTIER_FRONTIER) && s.changed_at[u] != view.iteration)) continue;
         const float* weights = k0 + j * stride < r.da ? r.weights_a : r.weights_b;
-        const auto sent = glp_edge_edge(params, view, u, v, s.values[u], weights ? (double)weights[at[j]] : 1.0);
+        const auto sent = glp_edge_edge(params, view, glp_edge_graph_id(view, u), glp_edge_graph_id(view, v), s.values[u], weights ? (double)weights[at[j]] : 1.0);
         if (!sent._0) continue;
         glp_frontier_take(s.op, acc, sent._1);
         if (settling && glp_frontier_settles(params, view, s, v, old, acc)) return;
@@ -339,7 +339,7 @@ __device__ __forceinline__ bool glp_frontier_finish(const glp_edge_params& param
                                                     const glp_edge_value& old, const glp_frontier_acc& acc) {
     if ((s.flags & GLP_FRONTIER_FRONTIER) && !acc.got) return false;
     const glp_edge_message c = acc.got ? acc.message : glp_edge_identity(s.op, acc.message);
-    const glp_edge_value next = glp_edge_apply(params, view, v, old, c);
+    const glp_edge_value next = glp_edge_apply(params, view, glp_edge_graph_id(view, v), old, c);
     if (!glp_edge_changed(params, old, next)) return false;
     if (s.flags & GLP_FRONTIER_RECEIVER) {
         s.staged[v] = next;

@@ -16,6 +16,11 @@ crate::c_struct! {
         out_offsets: u64 => "const glp_u64*",
         /// in-edge CSR offsets, num_vertices + 1 (the out-edges' on a symmetric graph)
         in_offsets: u64 => "const glp_u64*",
+        /// the graph's id of each device vertex, when the device holds the vertices in another
+        /// order than the graph's (null: the same order); hooks see the graph's ids
+        graph_ids: u64 => "const glp_u32*",
+        /// the device vertex of each graph id, the inverse of graph_ids (null with it)
+        device_vertices: u64 => "const glp_u32*",
         /// [code, id] of the first hook whose loops ran out (null: unchecked)
         fault: u64 => "glp_u64*",
         /// loop iterations one hook call may run in all (glp-codegen's `loops`)

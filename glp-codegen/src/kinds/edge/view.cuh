@@ -16,12 +16,28 @@ __device__ __forceinline__ void glp_edge_loop_fault(const glp_edge_view& view, g
     }
 }
 
+// Vertex ids. The engines index their arrays by device vertex; the device may hold the
+// vertices in another order than the graph's (glp-runtime's `VertexOrder`: by degree, so that
+// the most read values share cache lines). Hooks see only the graph's ids: the engines pass
+// glp_edge_graph_id of their vertices, and the view's methods take graph ids back to device
+// vertices. A hook that does not read a vertex argument costs no load (the compiler drops it).
+__device__ __forceinline__ glp_u32 glp_edge_graph_id(const glp_edge_view& view, glp_u32 d) {
+    return view.graph_ids ? view.graph_ids[d] : d;
+}
+__device__ __forceinline__ glp_u32 glp_edge_device_vertex(const glp_edge_view& view, glp_u32 v) {
+    return view.device_vertices ? view.device_vertices[v] : v;
+}
+
 __device__ __forceinline__ glp_u32 glp_edge_num_vertices(const glp_edge_view& view) { return view.num_vertices; }
 __device__ __forceinline__ glp_u64 glp_edge_out_degree(const glp_edge_view& view, glp_u32 v) {
-    return v < view.num_vertices ? view.out_offsets[v + 1] - view.out_offsets[v] : 0ull;
+    if (v >= view.num_vertices) return 0ull;
+    const glp_u32 d = glp_edge_device_vertex(view, v);
+    return view.out_offsets[d + 1] - view.out_offsets[d];
 }
 __device__ __forceinline__ glp_u64 glp_edge_in_degree(const glp_edge_view& view, glp_u32 v) {
-    return v < view.num_vertices ? view.in_offsets[v + 1] - view.in_offsets[v] : 0ull;
+    if (v >= view.num_vertices) return 0ull;
+    const glp_u32 d = glp_edge_device_vertex(view, v);
+    return view.in_offsets[d + 1] - view.in_offsets[d];
 }
 __device__ __forceinline__ glp_u32 glp_edge_source(const glp_edge_view& view) { return view.source; }
 __device__ __forceinline__ glp_u32 glp_edge_iteration(const glp_edge_view& view) { return view.iteration; }

@@ -26,7 +26,7 @@ mod frontier;
 mod placed;
 mod subgraphs;
 
-pub use placed::DeviceEdgeGraph;
+pub use placed::{DeviceEdgeGraph, VertexOrder, ORDER_BYTES_PER_VERTEX};
 pub use subgraphs::{fits_in_memory, run_on_edges, run_on_subgraphs, SubgraphOptions, SubgraphTimes};
 
 use super::engine::{check, Schedule};
@@ -133,8 +133,8 @@ fn footprint<M>(gpu: &Gpu, graph: &EdgeGraph<'_>, schedule: &Schedule<M>, messag
 }
 
 /// Runs `program` on `graph` on `gpu` with `engine`: the graph's edges placed on the device
-/// ([`DeviceEdgeGraph::upload`]), then [`run_on`], whose outcome and iteration time it
-/// returns.
+/// with its vertices in `order` ([`DeviceEdgeGraph::upload`]), then [`run_on`], whose outcome
+/// and iteration time it returns.
 ///
 /// Errors: [`run_on`]'s, and the device's while placing the graph.
 pub fn run<P: CompiledEdgeProgram + ?Sized>(
@@ -142,11 +142,11 @@ pub fn run<P: CompiledEdgeProgram + ?Sized>(
     program: &P,
     graph: &EdgeGraph<'_>,
     config: &EdgeConfig,
-    engine: Engine,
+    (engine, order): (Engine, VertexOrder),
     observer: &mut dyn FnMut(&IterationReport),
 ) -> Result<(EdgeOutcome<Value>, Duration)> {
     let prepared = Prepared::of(gpu, program, graph, config, engine)?;
-    let device = DeviceEdgeGraph::upload(gpu, graph, prepared.schedule.direction, prepared.engine)?;
+    let device = DeviceEdgeGraph::upload(gpu, graph, prepared.schedule.direction, prepared.engine, order)?;
     run_prepared(gpu, program, graph, &device, config, prepared, observer)
 }
 
@@ -213,7 +213,10 @@ fn run_prepared<P: CompiledEdgeProgram + ?Sized>(
         engine => frontier::iterate(&mut run, engine, observer)?,
     };
     let elapsed = run.started.map_or(Duration::ZERO, |started| started.elapsed());
-    let values = run.value.decode(&gpu.download(&run.values)?);
+    let mut values = run.value.decode(&gpu.download(&run.values)?);
+    if let Some(placed) = device.order() {
+        values = placed.order.to_graph_order(&values);
+    }
     Ok((EdgeOutcome { values, iterations, converged }, elapsed))
 }
 
@@ -269,6 +272,8 @@ impl<'r, P: CompiledEdgeProgram + ?Sized> Run<'r, P> {
             gpu.alloc_zeros("iteration status", glp_codegen::kinds::edge::frontier::COUNTERS)?;
         let loop_budget = default_loop_budget(n as u64, 0);
         let start = EdgeViewArgs {
+            graph_ids: device.order().map_or(0, |o| o.graph_ids.device_ptr()),
+            device_vertices: device.order().map_or(0, |o| o.positions.device_ptr()),
             out_offsets: device.out_offsets().device_ptr(),
             in_offsets: device.in_offsets().device_ptr(),
             fault: status.device_ptr() + 8,
