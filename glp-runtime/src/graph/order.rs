@@ -46,6 +46,14 @@ impl DegreeOrder {
         Ok(DegreeOrder { graph_ids, positions })
     }
 
+    /// Host bytes the order of `csr`'s vertices and [`DegreeOrder::permute`]'s copy of it
+    /// take (the sort keys, both mappings, the renumbered offsets, entries and weights).
+    pub fn bytes_to_permute(csr: &Csr) -> u64 {
+        let n = csr.num_vertices() as u64;
+        let entry = if csr.weights().is_some() { 8 } else { 4 };
+        n * 24 + (n + 1) * 8 + csr.num_edges() * entry
+    }
+
     /// The graph's id of the vertex at each position.
     pub fn graph_ids(&self) -> &[VertexId] {
         &self.graph_ids

@@ -34,7 +34,8 @@ pub enum VertexOrder {
     /// By decreasing degree (in- plus out-degree), ties by id ([`DegreeOrder`]).
     Degree,
     /// By degree when a value of [`ORDER_BYTES_PER_VERTEX`] per vertex exceeds the device's L2
-    /// cache (then the hubs' values gain by sharing lines), else the graph's.
+    /// cache (then the hubs' values gain by sharing lines) and the host has the memory for the
+    /// renumbered copy of the rows, else the graph's.
     #[default]
     Auto,
 }
@@ -47,12 +48,16 @@ pub enum VertexOrder {
 pub const ORDER_BYTES_PER_VERTEX: u64 = 8;
 
 impl VertexOrder {
-    /// Whether `self` renumbers a graph of `num_vertices` on a device with `l2_bytes` of L2.
-    pub fn by_degree(self, num_vertices: usize, l2_bytes: u64) -> bool {
+    /// Whether `self` renumbers a graph of `num_vertices` whose renumbered copy takes
+    /// `copy_bytes` of host memory, on a device with `l2_bytes` of L2 and a host with
+    /// `available` bytes of memory (`None`: unknown).
+    pub fn by_degree(self, num_vertices: usize, copy_bytes: u64, l2_bytes: u64, available: Option<u64>) -> bool {
         match self {
             VertexOrder::Graph => false,
             VertexOrder::Degree => true,
-            VertexOrder::Auto => num_vertices as u64 * ORDER_BYTES_PER_VERTEX > l2_bytes,
+            VertexOrder::Auto => {
+                num_vertices as u64 * ORDER_BYTES_PER_VERTEX > l2_bytes && available.is_none_or(|a| copy_bytes <= a)
+            }
         }
     }
 }
@@ -105,7 +110,12 @@ impl DeviceEdgeGraph {
         order: VertexOrder,
     ) -> Result<Self> {
         let symmetric = graph.is_symmetric();
-        if !order.by_degree(graph.num_vertices(), gpu.info().l2_bytes) {
+        let copy_bytes = match symmetric {
+            true => DegreeOrder::bytes_to_permute(graph.out_edges()),
+            false => DegreeOrder::bytes_to_permute(graph.out_edges()) + DegreeOrder::bytes_to_permute(graph.in_edges()),
+        };
+        let available = crate::memory::available_memory()?;
+        if !order.by_degree(graph.num_vertices(), copy_bytes, gpu.info().l2_bytes, available) {
             return Self::place(gpu, graph.out_edges(), graph.in_edges(), symmetric, direction, engine);
         }
         let order = DegreeOrder::by_degree(graph.num_vertices(), |v| match symmetric {
