@@ -348,8 +348,12 @@ impl ProgramVisitor for Bench<'_> {
                     (first_scalars(&outcome.values), outcome.iterations, outcome.converged)
                 }
                 On::Subgraphs(gpu, options) => {
-                    // `--cel on` for the programs it serves: the others stream.
-                    let cel = options.cel.filter(|_| cel_allowed(program, self.edges, self.config).unwrap_or(false));
+                    // `--cel on` for the programs it serves: the others stream (a schedule hook
+                    // out of range is the run's error, not a reason to stream).
+                    let cel = match options.cel {
+                        Some(cel) if cel_allowed(program, self.edges, self.config)? => Some(cel),
+                        _ => None,
+                    };
                     let options = SubgraphOptions { cel, ..options };
                     let (run, spent) =
                         edge::gpu::run_on_subgraphs(gpu, program, self.edges, self.config, &options, &mut observe)?;
