@@ -28,7 +28,8 @@ struct Graph {
 }
 
 /// A star from vertex 0 to every 37th of 40,000 vertices, both ways, the rest isolated: an
-/// edge block's receivers lie far apart, beyond its shared-memory slots.
+/// edge block's receivers lie far apart, beyond its shared-memory slots (in the graph's order;
+/// the degree order numbers the leaves side by side).
 fn sparse_star() -> Csr {
     let n = 40_000u32;
     let leaves: Vec<u32> = (1..n).filter(|v| v % 37 == 0).collect();
@@ -45,7 +46,8 @@ fn sparse_star() -> Csr {
 
 /// A hub (vertex 1) with 998 leaves (2..=999) and, last in its sorted row, a bridge (1000)
 /// from the source (0), all both ways: a BFS pull reaches the hub only past its row's first
-/// chunk, which it pulls itself before listing the rest (and a later chunk settles it).
+/// chunk, which it pulls itself before listing the rest (and a later chunk settles it), in
+/// the graph's order (the degree order puts the bridge, of degree 2, first in the row).
 fn hub_reached_past_its_first_chunk() -> Csr {
     let mut rows: Vec<Vec<u32>> = vec![Vec::new(); 1001];
     let mut link = |a: u32, b: u32| {

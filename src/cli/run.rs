@@ -218,7 +218,8 @@ pub enum VertexOrderArg {
     Graph,
     /// By decreasing degree, so that the most read values share cache lines
     Degree,
-    /// By degree when the vertices' values exceed the GPU's L2 cache
+    /// By degree when the vertices' values exceed the GPU's L2 cache and the host has the
+    /// memory for the renumbered rows (runs on subgraphs keep the graph's order)
     Auto,
 }
 

@@ -71,7 +71,8 @@ pub enum Engine {
     /// pull's, whose senders are flagged in a bitmap the cache holds: graph500-26 against
     /// R-MAT 24); the edge-centric engine for the others (SSSP) and on smaller graphs, whose
     /// iterations are short enough for the frontier engine's extra launches to dominate.
-    /// Measured with `glp bench run` (see the README).
+    /// Measured with `glp bench run` (see the README) in the graph's order; in degree order
+    /// ([`VertexOrder`]) the two engines' WCC on graph500-26 are within 2% of each other.
     #[default]
     Auto,
 }

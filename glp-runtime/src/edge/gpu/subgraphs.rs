@@ -74,8 +74,9 @@ pub struct SubgraphTimes {
 const HEADROOM_SHARE: u64 = 16;
 
 /// Whether `program` runs on `graph` in memory within `budget` device bytes: the edge-centric
-/// engine's arrays (each edge's sender, receiver and weight), the row offsets and the
-/// vertices' state (at most 32 bytes a vertex), with the headroom of a run on subgraphs.
+/// engine's arrays (each edge's sender, receiver and weight), the row offsets, the vertices'
+/// state (at most 32 bytes a vertex) and a degree order's two mappings, with the headroom of
+/// a run on subgraphs.
 pub fn fits_in_memory<P: CompiledEdgeProgram + ?Sized>(
     program: &P,
     graph: &EdgeGraph<'_>,
@@ -85,7 +86,7 @@ pub fn fits_in_memory<P: CompiledEdgeProgram + ?Sized>(
     let schedule = Schedule::of(program, graph, config)?;
     let weight = if program.weighted() || graph.out_edges().is_weighted() { 4 } else { 0 };
     let edges = graph.edges_read(schedule.direction, schedule.combine)? * (8 + weight);
-    let vertices = graph.num_vertices() as u64 * (16 + 32);
+    let vertices = graph.num_vertices() as u64 * (16 + 32 + 8);
     Ok(edges + vertices <= budget - budget / HEADROOM_SHARE)
 }
 
