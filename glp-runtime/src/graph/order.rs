@@ -229,6 +229,35 @@ mod tests {
     }
 
     #[test]
+    fn empty_graphs_isolated_vertices_and_weights_across_tasks_are_renumbered() {
+        let empty = check_permutation(&Csr::empty(0));
+        assert!(empty.graph_ids().is_empty());
+        // Isolated vertices (no edges at all) keep their id order, last.
+        let isolated = check_permutation(&Csr::empty(5));
+        assert_eq!(isolated.graph_ids(), &[0, 1, 2, 3, 4]);
+        // A weighted path of 2 * ENTRIES_PER_TASK vertices, every other one isolated (several
+        // tasks, weights moved with their entries, the isolated vertices last).
+        let n = 2 * ENTRIES_PER_TASK as u32;
+        let mut rows: Vec<Vec<(u32, f32)>> = vec![Vec::new(); n as usize];
+        for v in (0..n - 2).step_by(2) {
+            let w = v as f32 * 0.5;
+            rows[v as usize].push((v + 2, w));
+            rows[v as usize + 2].push((v, w));
+        }
+        let mut offsets = vec![0u64];
+        let (mut targets, mut weights) = (Vec::new(), Vec::new());
+        for row in &mut rows {
+            row.sort_by_key(|&(t, _)| t);
+            targets.extend(row.iter().map(|&(t, _)| t));
+            weights.extend(row.iter().map(|&(_, w)| w));
+            offsets.push(targets.len() as u64);
+        }
+        let order = check_permutation(&Csr::new(offsets, targets, Some(weights)).unwrap());
+        let first_isolated = order.graph_ids().iter().position(|&v| v % 2 == 1).unwrap();
+        assert!(order.graph_ids()[first_isolated..].iter().all(|&v| v % 2 == 1));
+    }
+
+    #[test]
     fn a_graph_of_another_size_is_refused() {
         let csr = graph();
         let order = DegreeOrder::by_degree(3, |_| 0).unwrap();
