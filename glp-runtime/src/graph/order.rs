@@ -144,12 +144,11 @@ impl DegreeOrder {
 mod tests {
     use super::*;
 
-    /// A weighted graph with degrees 1, 3, 2, 3, 1 (vertex 0..5): a path 0-1-2-3 and 1-3, 3-4.
-    fn graph() -> Csr {
-        let edges = [(0, 1, 1.0), (1, 2, 2.0), (2, 3, 3.0), (1, 3, 4.0), (3, 4, 5.0)];
-        let n = 5;
+    /// The undirected graph of `n` vertices and `edges` (each stored both ways, rows sorted),
+    /// with the edges' weights when `weighted`.
+    fn undirected(n: usize, edges: &[(u32, u32, f32)], weighted: bool) -> Csr {
         let mut rows: Vec<Vec<(u32, f32)>> = vec![Vec::new(); n];
-        for &(a, b, w) in &edges {
+        for &(a, b, w) in edges {
             rows[a as usize].push((b, w));
             rows[b as usize].push((a, w));
         }
@@ -161,7 +160,12 @@ mod tests {
             weights.extend(row.iter().map(|&(_, w)| w));
             offsets.push(targets.len() as u64);
         }
-        Csr::new(offsets, targets, Some(weights)).unwrap()
+        Csr::new(offsets, targets, weighted.then_some(weights)).unwrap()
+    }
+
+    /// A weighted graph with degrees 1, 3, 2, 3, 1 (vertex 0..5): a path 0-1-2-3 and 1-3, 3-4.
+    fn graph() -> Csr {
+        undirected(5, &[(0, 1, 1.0), (1, 2, 2.0), (2, 3, 3.0), (1, 3, 4.0), (3, 4, 5.0)], true)
     }
 
     #[test]
@@ -208,23 +212,9 @@ mod tests {
         // Vertex 0 joined to every other of 600,288 vertices (a row of twice ENTRIES_PER_TASK
         // and more), and a path through the others: tasks of one long row, then of many.
         let n = 2 * ENTRIES_PER_TASK as u32 + 76_000;
-        let mut rows: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
-        for v in 1..n {
-            rows[0].push(v);
-            rows[v as usize].push(0);
-            if v + 1 < n {
-                rows[v as usize].push(v + 1);
-                rows[v as usize + 1].push(v);
-            }
-        }
-        let mut offsets = vec![0u64];
-        let mut targets = Vec::new();
-        for row in &mut rows {
-            row.sort_unstable();
-            targets.extend_from_slice(row);
-            offsets.push(targets.len() as u64);
-        }
-        let order = check_permutation(&Csr::new(offsets, targets, None).unwrap());
+        let mut edges: Vec<(u32, u32, f32)> = (1..n).map(|v| (0, v, 0.0)).collect();
+        edges.extend((1..n - 1).map(|v| (v, v + 1, 0.0)));
+        let order = check_permutation(&undirected(n as usize, &edges, false));
         assert_eq!(order.graph_ids()[0], 0, "the hub first");
     }
 
@@ -238,21 +228,8 @@ mod tests {
         // A weighted path of 2 * ENTRIES_PER_TASK vertices, every other one isolated (several
         // tasks, weights moved with their entries, the isolated vertices last).
         let n = 2 * ENTRIES_PER_TASK as u32;
-        let mut rows: Vec<Vec<(u32, f32)>> = vec![Vec::new(); n as usize];
-        for v in (0..n - 2).step_by(2) {
-            let w = v as f32 * 0.5;
-            rows[v as usize].push((v + 2, w));
-            rows[v as usize + 2].push((v, w));
-        }
-        let mut offsets = vec![0u64];
-        let (mut targets, mut weights) = (Vec::new(), Vec::new());
-        for row in &mut rows {
-            row.sort_by_key(|&(t, _)| t);
-            targets.extend(row.iter().map(|&(t, _)| t));
-            weights.extend(row.iter().map(|&(_, w)| w));
-            offsets.push(targets.len() as u64);
-        }
-        let order = check_permutation(&Csr::new(offsets, targets, Some(weights)).unwrap());
+        let edges: Vec<(u32, u32, f32)> = (0..n - 2).step_by(2).map(|v| (v, v + 2, v as f32 * 0.5)).collect();
+        let order = check_permutation(&undirected(n as usize, &edges, true));
         let first_isolated = order.graph_ids().iter().position(|&v| v % 2 == 1).unwrap();
         assert!(order.graph_ids()[first_isolated..].iter().all(|&v| v % 2 == 1));
     }
