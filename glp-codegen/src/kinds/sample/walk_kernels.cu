@@ -176,24 +176,47 @@ __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const
 // it back from the walk at each step (same PTX through the kernel cache, alternated three
 // times, H200: 2.60 -> 2.41 ms, then 2.09 ms; bounding the kernel to 56 registers for a ninth
 // block per SM lost, 2.56-2.81 ms, and so did a branch-free membership search, which gives up
-// the early exit of a found vertex, 2.34 against 2.09 ms).
+// the early exit of a found vertex, 2.34 against 2.09 ms, and one that reads the last 8 or 16
+// entries of its search at once, 2.38 and 2.47 ms). A thread takes its walks from a counter
+// (`next_walk`, zeroed by the host): its warp's first 32 with one atomic, then one each time
+// a walk ends, so that no lane idles until its block's slowest walk ends and no last partial
+// wave of blocks runs alone (2.09 -> 2.03 ms, alternated three times, H200).
 __device__ __forceinline__ void glp_walks_resumable(const glp_sample_params& params, const glp_sample_view& graph,
                                                     glp_u64 seed, const glp_u32* __restrict__ samples, glp_u32 count,
                                                     glp_u32 steps, const unsigned char* __restrict__ unique_steps,
                                                     const glp_u32* __restrict__ roots, glp_u32* walks,
-                                                    glp_u64* failed_sample) {
-    const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
+                                                    glp_u64* failed_sample, glp_u32* next_walk) {
+    // A warp takes its first 32 walks together (one atomic, consecutive slots), then each
+    // walker that ends takes the next untaken one.
+    const unsigned lane = threadIdx.x & 31u;
+    glp_u32 first = 0u;
+    if (lane == 0u) first = atomicAdd(next_walk, 32u);
+    glp_u32 i = __shfl_sync(0xFFFFFFFFu, first, 0) + lane;
     if (i >= count) return;
-    const glp_u32 sample = samples[i];
-    glp_u32 t = roots[i];
-    walks[i] = t;
     glp_sample_view view = glp_walk_view<GLP_WALKS_PLAIN>(graph, nullptr, 0u, 0u, roots, walks, count, i);
     glp_sample_stream stream;
     view.stream = &stream;
     glp_sample_next_frame frame;
-    bool begin = true;
+    glp_u32 sample = samples[i];
+    glp_u32 t = roots[i];
+    walks[i] = t;
     glp_u32 prior = GLP_SAMPLE_NONE;  // the vertex before t: the view's prior vertex
-    for (glp_u32 step = 0; step < steps && t != GLP_SAMPLE_NONE;) {
+    glp_u32 step = 0u;
+    bool begin = true;
+    while (true) {
+        if (step >= steps || t == GLP_SAMPLE_NONE) {  // the walk ended: the next untaken one
+            i = atomicAdd(next_walk, 1u);
+            if (i >= count) return;
+            view = glp_walk_view<GLP_WALKS_PLAIN>(graph, nullptr, 0u, 0u, roots, walks, count, i);
+            view.stream = &stream;
+            sample = samples[i];
+            t = roots[i];
+            walks[i] = t;
+            prior = GLP_SAMPLE_NONE;
+            step = 0u;
+            begin = true;
+            continue;
+        }
         glp_u32 v = GLP_SAMPLE_NONE;
         bool finished = false;
         if (begin) {
@@ -232,8 +255,9 @@ extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS) glp_sample
 // Walks whose hooks loop (node2vec's rejection): a draw is a loop of data-dependent length, so
 // a thread's walkers would run one after the other whatever the unrolling; one walker per
 // thread, run one loop iteration per round (glp_walks_resumable).
-extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS) glp_sample_walks_single(GLP_WALK_KERNEL_PARAMS) {
-    glp_walks_resumable(GLP_WALK_KERNEL_ARGS);
+extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
+glp_sample_walks_single(GLP_WALK_KERNEL_PARAMS, glp_u32* next_walk) {
+    glp_walks_resumable(GLP_WALK_KERNEL_ARGS, next_walk);
 }
 
 extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)

@@ -188,10 +188,14 @@ pub(super) fn walk_kernel(packing: Option<Packing>, single: bool) -> (&'static s
         (Some(Packing::Wide), true) => ("glp_sample_walks_packed_single", 1),
         (Some(Packing::Narrow { .. }), false) => ("glp_sample_walks_narrow", WALKERS_PER_THREAD),
         (Some(Packing::Narrow { .. }), true) => ("glp_sample_walks_narrow_single", 1),
-        (None, true) => ("glp_sample_walks_single", 1),
+        (None, true) => (RESUMABLE_WALK_KERNEL, 1),
         (None, false) => ("glp_sample_walks", WALKERS_PER_THREAD),
     }
 }
+
+/// The walk kernel whose threads take their walks from a counter (its last argument, zeroed
+/// before each launch), a warp's first 32 at once, then one as each walk ends.
+const RESUMABLE_WALK_KERNEL: &str = "glp_sample_walks_single";
 
 /// Runs the walks of `initial` (one root each) batch by batch, giving each batch to
 /// `complete` as the kernel left it on the device: its first sample, each sample's column and
@@ -229,6 +233,7 @@ pub(super) fn run_batches(
     let mut roots: DeviceBuffer<u32> = gpu.alloc_zeros("roots", batch as usize)?;
     let mut slot_samples: DeviceBuffer<u32> = gpu.alloc_zeros("walk samples", batch as usize)?;
     let shared = WalkShared::new(context)?;
+    let mut next_walk: DeviceBuffer<u32> = gpu.alloc_zeros("next walk", 1)?;
     let single = !context.sampler.loop_sites().is_empty();
     let (kernel, walkers_per_thread) = walk_kernel(packing, single);
     let kernel_name = kernel;
@@ -256,6 +261,10 @@ pub(super) fn run_batches(
                 args.value(packed).value(target_bits).value(offset_bits)
             }
             Some(Packing::Wide) => args.value(packed),
+            None if kernel_name == RESUMABLE_WALK_KERNEL => {
+                gpu.write(&mut next_walk, &[0])?;
+                args.buffer(&next_walk)
+            }
             None => args,
         };
         let start = gpu.record()?;
@@ -385,7 +394,7 @@ mod tests {
     fn looping_hooks_run_one_walker_per_thread_on_the_packings_single_kernel() {
         let narrow = Some(Packing::Narrow { target_bits: 1, offset_bits: 1 });
         assert_eq!(walk_kernel(None, false), ("glp_sample_walks", WALKERS_PER_THREAD));
-        assert_eq!(walk_kernel(None, true), ("glp_sample_walks_single", 1));
+        assert_eq!(walk_kernel(None, true), (RESUMABLE_WALK_KERNEL, 1));
         assert_eq!(walk_kernel(narrow, false), ("glp_sample_walks_narrow", WALKERS_PER_THREAD));
         assert_eq!(walk_kernel(narrow, true), ("glp_sample_walks_narrow_single", 1));
         assert_eq!(walk_kernel(Some(Packing::Wide), false), ("glp_sample_walks_packed", WALKERS_PER_THREAD));
