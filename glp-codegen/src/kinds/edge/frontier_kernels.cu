@@ -8,7 +8,8 @@
 //        `touched` (its `received_at` stamp); then glp_frontier_apply_touched;
 //   pull (a dense frontier, and every iteration of a program without one):
 //        [glp_frontier_send: every active sender's message, once, when `edge` reads only its
-//        sender: a `sending` bit per vertex and `messages`]; glp_frontier_pull, a group of
+//        sender: a `sending` bit per vertex and `messages`; glp_frontier_send_listed for a
+//        sparse frontier, a thread per listed vertex]; glp_frontier_pull, a group of
 //        lanes per receiver, rows longer than GLP_FRONTIER_PULL_SMALL cut into chunks for
 //        glp_frontier_pull_chunks (a warp each, combined with atomics) and applied by
 //        glp_frontier_pull_finish. When `edge` reads only its sender a pull reads no other
@@ -226,6 +227,27 @@ glp_frontier_send(const glp_edge_params params, const glp_edge_view view, const 
     } else {
         glp_block_add(&s.counters[GLP_FRONTIER_SENDERS], send ? 1ull : 0ull);
     }
+}
+
+// glp_frontier_send for a sparse frontier: the messages of the vertices `frontier[0..count)`
+// lists (those that changed in the iteration before, each once: every other vertex is
+// inactive and sends nothing), their bits set in `sending`, which the host zeroed, and the
+// senders counted. A thread per listed vertex instead of one per vertex.
+extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
+glp_frontier_send_listed(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s,
+                         const glp_u32* __restrict__ frontier, const glp_u64 count) {
+    const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    bool send = false;
+    if (i < count) {
+        const glp_u32 u = frontier[i];
+        const auto sent = glp_edge_edge(params, view, glp_edge_graph_id(view, u), glp_edge_graph_id(view, u), s.values[u], 1.0);
+        send = sent._0;
+        if (send) {
+            s.messages[u] = sent._1;
+            atomicOr(&s.sending[u >> 5], 1u << (u & 31u));
+        }
+    }
+    glp_block_add(&s.counters[GLP_FRONTIER_SENDERS], send ? 1ull : 0ull);
 }
 
 // A receiver's messages combined so far.

@@ -231,6 +231,9 @@ pub mod kernels {
     pub const APPLY_TOUCHED: &str = "glp_frontier_apply_touched";
     /// Frontier engine: each active sender's message, once, before a pull.
     pub const SEND: &str = "glp_frontier_send";
+    /// Frontier engine: the messages of a sparse frontier's senders, a thread per listed
+    /// vertex, before a pull.
+    pub const SEND_LISTED: &str = "glp_frontier_send_listed";
     /// Frontier engine: a pull, a thread per receiver (long rows listed).
     pub const PULL: &str = "glp_frontier_pull";
     /// Frontier engine: a warp per chunk of a long pull row, combined with atomics.
@@ -240,7 +243,7 @@ pub mod kernels {
     /// Frontier engine: a pull's staged values written (programs whose `edge` reads its
     /// receiver).
     pub const COMMIT: &str = "glp_frontier_commit";
-    pub const ALL: [&str; 12] = [
+    pub const ALL: [&str; 13] = [
         INIT_VALUES,
         AGGREGATE_VALUES,
         EDGES,
@@ -249,6 +252,7 @@ pub mod kernels {
         PUSH_CHUNKS,
         APPLY_TOUCHED,
         SEND,
+        SEND_LISTED,
         PULL,
         PULL_CHUNKS,
         PULL_FINISH,
