@@ -172,8 +172,10 @@ pub enum EngineArg {
     Push,
     /// The frontier engine, pulling every iteration
     Pull,
-    /// The frontier engine for programs that write `settled` (BFS) or have no frontier
-    /// (PageRank), the edge-centric one for the others (WCC, SSSP, SSWP)
+    /// On graphs whose edges exceed the L2 cache, the frontier engine for programs that write
+    /// `settled` (BFS) or have no frontier (PageRank), and for those whose `edge` reads only its
+    /// sender (WCC) once every vertex's message takes more than twice the L2 cache; the
+    /// edge-centric one otherwise (SSSP, SSWP, graphs in the L2 cache)
     Auto,
 }
 
