@@ -144,6 +144,13 @@ pub(super) fn iterate<P: CompiledEdgeProgram + ?Sized>(
         None => args.value(0u64).value(0u64).value(0u64),
     };
 
+    // The vertices a pull and its senders' pass cover: for a program with a frontier only the
+    // first positions, which hold every vertex with an edge (in degree order the others come
+    // last: R-MAT's isolated vertices), as a vertex without edges neither sends nor receives
+    // and keeps its value; every vertex takes `apply` in a program without one. (BFS on
+    // R-MAT 24, degree order, H200: 1.70 -> 1.35 ms.)
+    let receivers = if run.frontier { device.vertices_with_edges().max(1) as u64 } else { n as u64 };
+
     run.init(0)?;
     // The frontier: every vertex in the first iteration (`all`), then a list in queues[0].
     let (mut all, mut frontier_len, mut frontier_edges) = (true, n as u64, push_edges);
@@ -177,11 +184,12 @@ pub(super) fn iterate<P: CompiledEdgeProgram + ?Sized>(
                     let args = run.with_view(view).value(state).buffer(&queues[0]).value(frontier_len);
                     run.launch(kernels::SEND_LISTED, Shape::covering(frontier_len.max(1), ENGINE_THREADS)?, &args)?;
                 } else {
-                    run.launch(kernels::SEND, run.per_vertex()?, &run.with_view(view).value(state))?;
+                    let shape = Shape::covering(receivers, ENGINE_THREADS)?;
+                    run.launch(kernels::SEND, shape, &run.with_view(view).value(state))?;
                 }
             }
             let args = || rows_args(rows_args(run.with_view(view).value(state), 0), 1);
-            let threads = n as u64 * u64::from(width);
+            let threads = receivers * u64::from(width);
             run.launch(kernels::PULL, Shape::covering(threads, ENGINE_THREADS)?, &args().value(width))?;
             run.launch(kernels::PULL_CHUNKS, strided(chunk_capacity * 32)?, &args())?;
             run.launch(kernels::PULL_FINISH, strided(n as u64)?, &run.with_view(view).value(state))?;
