@@ -197,6 +197,12 @@ pub(super) fn walk_kernel(packing: Option<Packing>, single: bool) -> (&'static s
 /// before each launch), a warp's first 32 at once, then one as each walk ends.
 const RESUMABLE_WALK_KERNEL: &str = "glp_sample_walks_single";
 
+/// The most walks of a batch of [`RESUMABLE_WALK_KERNEL`]: its 32-bit counter ends at most at
+/// the batch plus the threads launched (every thread's first take counts 1, every walk's end
+/// takes once more), about twice the batch, which must not wrap it.
+const RESUMABLE_BATCH_LIMIT: u64 = (u32::MAX / 4) as u64;
+const _: () = assert!(2 * RESUMABLE_BATCH_LIMIT + WALK_THREADS as u64 <= u32::MAX as u64);
+
 /// Runs the walks of `initial` (one root each) batch by batch, giving each batch to
 /// `complete` as the kernel left it on the device: its first sample, each sample's column and
 /// the step-major matrix (rows of as many entries as the batch has samples, in a buffer sized
@@ -228,14 +234,17 @@ pub(super) fn run_batches(
         None => 0,
     };
     let budget = context.budget - packed_bytes.unwrap_or(0);
-    let batch = matrix_walks(context, budget, samples);
+    let single = !context.sampler.loop_sites().is_empty();
+    let (kernel, walkers_per_thread) = walk_kernel(packing, single);
+    let mut batch = matrix_walks(context, budget, samples);
+    if kernel == RESUMABLE_WALK_KERNEL {
+        batch = batch.min(RESUMABLE_BATCH_LIMIT);
+    }
     let walks: DeviceBuffer<u32> = gpu.alloc_zeros("walks", (batch * rows) as usize)?;
     let mut roots: DeviceBuffer<u32> = gpu.alloc_zeros("roots", batch as usize)?;
     let mut slot_samples: DeviceBuffer<u32> = gpu.alloc_zeros("walk samples", batch as usize)?;
     let shared = WalkShared::new(context)?;
     let mut next_walk: DeviceBuffer<u32> = gpu.alloc_zeros("next walk", 1)?;
-    let single = !context.sampler.loop_sites().is_empty();
-    let (kernel, walkers_per_thread) = walk_kernel(packing, single);
     let kernel_name = kernel;
     let kernel = context.module.module.kernel(kernel)?;
     let csr = context.graph.host().csr();
