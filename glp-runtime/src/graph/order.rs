@@ -25,6 +25,8 @@ pub struct DegreeOrder {
     graph_ids: Vec<VertexId>,
     /// The position of each of the graph's vertices (the inverse of `graph_ids`).
     positions: Vec<VertexId>,
+    /// The vertices of nonzero degree, which the order numbers first.
+    with_edges: usize,
 }
 
 /// Entries a task of [`DegreeOrder::permute`] renumbers, at least (whole rows, so a hub's row
@@ -38,12 +40,13 @@ impl DegreeOrder {
         let mut keyed: Vec<(u64, VertexId)> = try_zeroed(num_vertices, "the vertex order's sort keys")?;
         keyed.par_iter_mut().enumerate().for_each(|(v, key)| *key = (u64::MAX - degree(v as VertexId), v as VertexId));
         keyed.par_sort_unstable();
+        let with_edges = keyed.partition_point(|&(key, _)| key != u64::MAX); // keys of degree 0 sort last
         let graph_ids: Vec<VertexId> = keyed.into_par_iter().map(|(_, v)| v).collect();
         let mut positions: Vec<VertexId> = try_zeroed(num_vertices, "the vertex order's positions")?;
         for (position, &v) in graph_ids.iter().enumerate() {
             positions[v as usize] = position as VertexId;
         }
-        Ok(DegreeOrder { graph_ids, positions })
+        Ok(DegreeOrder { graph_ids, positions, with_edges })
     }
 
     /// Host bytes the order of `csr`'s vertices and [`DegreeOrder::permute`]'s copy of it
@@ -62,6 +65,11 @@ impl DegreeOrder {
     /// The position of each of the graph's vertices.
     pub fn positions(&self) -> &[VertexId] {
         &self.positions
+    }
+
+    /// How many vertices have a nonzero degree: positions `0..with_edges()` hold them all.
+    pub fn with_edges(&self) -> usize {
+        self.with_edges
     }
 
     /// `csr` in this order: row `p` is the row of the vertex at position `p`, its entries
@@ -232,6 +240,8 @@ mod tests {
         let order = check_permutation(&undirected(n as usize, &edges, true));
         let first_isolated = order.graph_ids().iter().position(|&v| v % 2 == 1).unwrap();
         assert!(order.graph_ids()[first_isolated..].iter().all(|&v| v % 2 == 1));
+        assert_eq!(order.with_edges(), first_isolated, "the positions of the vertices with edges");
+        assert_eq!(order.with_edges(), (n / 2) as usize, "every even vertex has an edge, no odd one");
     }
 
     #[test]

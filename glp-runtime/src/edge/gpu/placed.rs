@@ -69,8 +69,6 @@ pub(super) struct PlacedOrder {
     pub order: DegreeOrder,
     pub graph_ids: DeviceBuffer<VertexId>,
     pub positions: DeviceBuffer<VertexId>,
-    /// The vertices with at least one edge, which the order numbers first.
-    pub with_edges: usize,
 }
 
 /// A graph's edges placed for the runs of one direction and engine ([`DeviceEdgeGraph::upload`]).
@@ -120,12 +118,10 @@ impl DeviceEdgeGraph {
         if !order.by_degree(graph.num_vertices(), copy_bytes, gpu.info().l2_bytes, available) {
             return Self::place(gpu, graph.out_edges(), graph.in_edges(), symmetric, direction, engine);
         }
-        let degree = |v: VertexId| match symmetric {
+        let order = DegreeOrder::by_degree(graph.num_vertices(), |v| match symmetric {
             true => graph.out_degree(v),
             false => graph.out_degree(v) + graph.in_degree(v),
-        };
-        let order = DegreeOrder::by_degree(graph.num_vertices(), degree)?;
-        let with_edges = order.graph_ids().partition_point(|&v| degree(v) > 0); // degrees decrease
+        })?;
         let out = order.permute(graph.out_edges())?;
         let into = match symmetric {
             true => None,
@@ -134,7 +130,7 @@ impl DeviceEdgeGraph {
         let placed = Self::place(gpu, &out, into.as_ref().unwrap_or(&out), symmetric, direction, engine)?;
         let graph_ids = gpu.upload("the vertex order's graph ids", order.graph_ids())?;
         let positions = gpu.upload("the vertex order's positions", order.positions())?;
-        Ok(DeviceEdgeGraph { order: Some(PlacedOrder { order, graph_ids, positions, with_edges }), ..placed })
+        Ok(DeviceEdgeGraph { order: Some(PlacedOrder { order, graph_ids, positions }), ..placed })
     }
 
     /// The rows of `out` (out-edges) and `into` (in-edges, `out` itself when `symmetric`) a
@@ -183,7 +179,7 @@ impl DeviceEdgeGraph {
     /// The vertices from the first position on that hold every vertex with an edge: those
     /// with edges in degree order, which numbers them first; all of them in the graph's.
     pub(super) fn vertices_with_edges(&self) -> usize {
-        self.order.as_ref().map_or(self.num_vertices, |o| o.with_edges)
+        self.order.as_ref().map_or(self.num_vertices, |o| o.order.with_edges())
     }
 
     /// Whether the device holds the vertices by degree rather than in the graph's order.

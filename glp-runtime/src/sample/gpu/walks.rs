@@ -236,8 +236,10 @@ pub(super) fn run_batches(
     let budget = context.budget - packed_bytes.unwrap_or(0);
     let single = !context.sampler.loop_sites().is_empty();
     let (kernel, walkers_per_thread) = walk_kernel(packing, single);
+    // The resumable kernel's threads take their walks from a counter (its last argument).
+    let counted = kernel == RESUMABLE_WALK_KERNEL;
     let mut batch = matrix_walks(context, budget, samples);
-    if kernel == RESUMABLE_WALK_KERNEL {
+    if counted {
         batch = batch.min(RESUMABLE_BATCH_LIMIT);
     }
     let walks: DeviceBuffer<u32> = gpu.alloc_zeros("walks", (batch * rows) as usize)?;
@@ -270,7 +272,7 @@ pub(super) fn run_batches(
                 args.value(packed).value(target_bits).value(offset_bits)
             }
             Some(Packing::Wide) => args.value(packed),
-            None if kernel_name == RESUMABLE_WALK_KERNEL => {
+            None if counted => {
                 gpu.write(&mut next_walk, &[0])?;
                 args.buffer(&next_walk)
             }
