@@ -87,6 +87,44 @@ __device__ __forceinline__ void glp_block_append(glp_u32* list, glp_u64* count, 
     __syncthreads();  // before[] and base free for the next call
 }
 
+// glp_block_append for a kernel whose block takes several trips (at most 64) over its
+// vertices: bit t of a thread's `noted` says it appends entry(t) in trip t, and the block
+// appends every trip's entries at once after its last trip, with one atomicAdd instead of one
+// per trip and no barrier between trips (a warp runs on while another waits on memory). A
+// warp's entries go trip by trip, its lanes in order within a trip (coalesced writes).
+template <typename Entry>
+__device__ __forceinline__ void glp_block_append_trips(glp_u32* list, glp_u64* count, glp_u64 noted, glp_u32 trips,
+                                                       Entry entry) {
+    __shared__ glp_u32 before[32];  // the block's entries before each warp's
+    __shared__ glp_u64 base;
+    const unsigned lane = threadIdx.x & 31u;
+    const glp_u32 warp_total = __reduce_add_sync(GLP_FULL_WARP, (glp_u32)__popcll(noted));
+    if (lane == 0u) before[threadIdx.x >> 5] = warp_total;
+    __syncthreads();
+    if (threadIdx.x < 32u) {
+        const glp_u32 own = threadIdx.x < (blockDim.x >> 5) ? before[threadIdx.x] : 0u;
+        glp_u32 inclusive = own;
+        for (unsigned offset = 1; offset < 32; offset <<= 1) {
+            const glp_u32 up = __shfl_up_sync(GLP_FULL_WARP, inclusive, offset);
+            if (lane >= offset) inclusive += up;
+        }
+        before[threadIdx.x] = inclusive - own;
+        const glp_u32 total = __shfl_sync(GLP_FULL_WARP, inclusive, 31);
+        if (threadIdx.x == 0u) base = total ? atomicAdd((unsigned long long*)count, (unsigned long long)total) : 0ull;
+    }
+    __syncthreads();
+    if (warp_total != 0u) {
+        glp_u64 at = base + before[threadIdx.x >> 5];
+        for (glp_u32 t = 0; t < trips; ++t) {
+            const bool take = (noted >> t) & 1ull;
+            const unsigned ballot = __ballot_sync(GLP_FULL_WARP, take);
+            if (take) list[at + __popc(ballot & ((1u << lane) - 1u))] = entry(t);
+            at += __popc(ballot);
+        }
+    }
+    __syncthreads();  // before[] and base free for the next call
+}
+
 // Every vertex's first value; the combined messages start at the identity and every vertex
 // is active (a frontier's first iteration processes every edge).
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS) glp_edge_init_values(const glp_edge_params params, const glp_edge_view view,

@@ -20,8 +20,10 @@
 // vertex is active in iteration 0) and the counters the host reads to choose the next
 // iteration's direction. Counters and lists grow by one atomic per block (glp_block_add,
 // glp_block_append), so the kernels that use them stride over a count the device holds a
-// block at a time (every thread of a block takes the same trips); a push's inner loops,
-// whose trips differ between warps, append a warp at a time.
+// block at a time (every thread of a block takes the same trips); the kernels over every
+// vertex (glp_frontier_send, glp_frontier_pull) give a block GLP_FRONTIER_TRIPS strides of
+// its threads and append once after them (glp_block_append_trips); a push's inner loops, whose
+// trips differ between warps, append a warp at a time.
 
 // Appends `v` where `take` to list[*count ...]: one atomicAdd per warp. Every lane calls it.
 __device__ __forceinline__ void glp_frontier_append(glp_u32* list, glp_u64* count, bool take, glp_u32 v) {
@@ -52,6 +54,14 @@ __device__ __forceinline__ glp_u64 glp_frontier_warp_first() {
 }
 __device__ __forceinline__ glp_u64 glp_frontier_block_first() { return (glp_u64)blockIdx.x * blockDim.x; }
 __device__ __forceinline__ glp_u64 glp_frontier_stride() { return (glp_u64)gridDim.x * blockDim.x; }
+
+// The thread index of this thread's trip `t` in a kernel whose block takes
+// GLP_FRONTIER_TRIPS strides of its threads over consecutive positions (one atomic per block
+// for its lists and counts: glp_block_append_trips).
+static_assert(GLP_FRONTIER_TRIPS <= 64, "a trip's entries are noted in a 64-bit mask");
+__device__ __forceinline__ glp_u64 glp_frontier_trip(glp_u32 t) {
+    return ((glp_u64)blockIdx.x * GLP_FRONTIER_TRIPS + t) * blockDim.x + threadIdx.x;
+}
 
 // Whether sender `u` sends a message this iteration (its bit of `sending`).
 __device__ __forceinline__ bool glp_frontier_sends(const glp_frontier_state& s, glp_u32 u) {
@@ -202,30 +212,41 @@ glp_frontier_apply_touched(const glp_edge_params params, const glp_edge_view vie
     glp_block_add(&s.counters[GLP_FRONTIER_NEXT_EDGES], degrees);
 }
 
-// Before a pull, when `edge` reads only its sender: every vertex's message, once (none from an
-// inactive vertex), its bit of `sending` (a warp writes its 32 vertices' word) and the count
-// of senders; with GLP_FRONTIER_LIST_SENDERS (the first frontier, for a push) the senders
-// listed in `senders` and the edges they push along counted.
+// Before a pull, when `edge` reads only its sender: the message of every vertex a pull covers
+// (`s.receivers`), once (none from an inactive vertex), its bit of `sending` (a warp writes
+// its 32 vertices' word) and the count of senders; with GLP_FRONTIER_LIST_SENDERS (the first
+// frontier, for a push) the senders listed in `senders` and the edges they push along
+// counted. A block takes GLP_FRONTIER_TRIPS strides of its threads (glp_frontier_trip).
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
 glp_frontier_send(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s) {
-    const glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x;
-    bool send = false;
-    if (i < view.num_vertices) {
-        const glp_u32 u = (glp_u32)i;
-        if (!(s.flags & GLP_FRONTIER_FRONTIER) || s.changed_at[u] == view.iteration) {
-            const auto sent = glp_edge_edge(params, view, glp_edge_graph_id(view, u), glp_edge_graph_id(view, u), s.values[u], 1.0);
-            send = sent._0;
-            if (send) s.messages[u] = sent._1;
+    const glp_u64 first = glp_frontier_trip(0);
+    glp_u64 sends = 0, edges = 0, listed = 0;
+    for (glp_u32 t = 0; t < GLP_FRONTIER_TRIPS; ++t) {
+        const glp_u64 i = first + (glp_u64)t * blockDim.x;
+        if (i - (threadIdx.x & 31u) >= s.receivers) break;  // the whole warp is past the end
+        bool send = false;
+        if (i < s.receivers) {
+            const glp_u32 u = (glp_u32)i;
+            if (!(s.flags & GLP_FRONTIER_FRONTIER) || s.changed_at[u] == view.iteration) {
+                const auto sent = glp_edge_edge(params, view, glp_edge_graph_id(view, u), glp_edge_graph_id(view, u), s.values[u], 1.0);
+                send = sent._0;
+                if (send) s.messages[u] = sent._1;
+            }
+        }
+        const unsigned ballot = __ballot_sync(GLP_FULL_WARP, send);
+        if ((threadIdx.x & 31u) == 0u) s.sending[i >> 5] = ballot;
+        if (send) {
+            sends += 1;
+            listed |= 1ull << t;
+            if (s.flags & GLP_FRONTIER_LIST_SENDERS) edges += glp_frontier_push_degree(s, (glp_u32)i);
         }
     }
-    const unsigned ballot = __ballot_sync(GLP_FULL_WARP, send);
-    // Lane 0's vertex is its warp's first: a warp that starts past the last vertex has no word.
-    if ((threadIdx.x & 31u) == 0u && i < view.num_vertices) s.sending[i >> 5] = ballot;
     if (s.flags & GLP_FRONTIER_LIST_SENDERS) {
-        glp_block_append(s.senders, &s.counters[GLP_FRONTIER_SENDERS], send, (glp_u32)i);
-        glp_block_add(&s.counters[GLP_FRONTIER_SENDER_EDGES], send ? glp_frontier_push_degree(s, (glp_u32)i) : 0ull);
+        glp_block_append_trips(s.senders, &s.counters[GLP_FRONTIER_SENDERS], listed, GLP_FRONTIER_TRIPS,
+                               [&](glp_u32 t) { return (glp_u32)(first + (glp_u64)t * blockDim.x); });
+        glp_block_add(&s.counters[GLP_FRONTIER_SENDER_EDGES], edges);
     } else {
-        glp_block_add(&s.counters[GLP_FRONTIER_SENDERS], send ? 1ull : 0ull);
+        glp_block_add(&s.counters[GLP_FRONTIER_SENDERS], sends);
     }
 }
 
@@ -390,9 +411,10 @@ __device__ __forceinline__ glp_frontier_acc glp_frontier_group_combine(glp_u32 o
     return acc;
 }
 
-// Whether every vertex sends a message this iteration (glp_frontier_send counted them).
-__device__ __forceinline__ bool glp_frontier_all_send(const glp_frontier_state& s, const glp_edge_view& view) {
-    return !(s.flags & GLP_FRONTIER_RECEIVER) && s.counters[GLP_FRONTIER_SENDERS] == view.num_vertices;
+// Whether every vertex a pull covers sends a message this iteration (glp_frontier_send
+// counted them; a sender outside the covered positions has no edge and reads no bit).
+__device__ __forceinline__ bool glp_frontier_all_send(const glp_frontier_state& s) {
+    return !(s.flags & GLP_FRONTIER_RECEIVER) && s.counters[GLP_FRONTIER_SENDERS] == s.receivers;
 }
 
 // Pull: a group of `width` lanes per receiver (a power of two up to 32: GLP_FRONTIER_PULL_GROUP,
@@ -404,7 +426,9 @@ __device__ __forceinline__ bool glp_frontier_all_send(const glp_frontier_state& 
 // GLP_FRONTIER_CHUNK (glp_frontier_pull_chunks); for a program that writes `settled` the group
 // first pulls a long row's first chunk itself (a hub mostly settles there, and listing every
 // chunk of every hub cost more than pulling them) and lists the rest only when that does not
-// settle it, its messages so far combined into `combined`.
+// settle it, its messages so far combined into `combined`. A block takes GLP_FRONTIER_TRIPS
+// strides of its threads over the receivers `s.receivers` covers (glp_frontier_trip), and
+// lists its changed and long-row receivers after its last trip.
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
 glp_frontier_pull(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s,
                   const glp_u64* __restrict__ offsets_a, const glp_u32* __restrict__ senders_a,
@@ -414,51 +438,55 @@ glp_frontier_pull(const glp_edge_params params, const glp_edge_view view, const 
     const unsigned lane = threadIdx.x & 31u;
     const unsigned member = lane & (width - 1u);
     const unsigned mask = (width == 32u ? GLP_FULL_WARP : ((1u << width) - 1u)) << (lane & ~(width - 1u));
-    const glp_u64 i = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / width;
-    const glp_u32 v = (glp_u32)i;
-    const bool all_send = glp_frontier_all_send(s, view);
+    const bool all_send = glp_frontier_all_send(s);
     const bool settling = s.flags & GLP_FRONTIER_SETTLED;
-    bool did = false, big = false;
-    if (i < view.num_vertices) {
+    const auto receiver = [&](glp_u32 t) { return (glp_u32)(glp_frontier_trip(t) / width); };
+    glp_u64 changed = 0, long_rows = 0, degrees = 0;  // bit t: trip t's receiver changed, is long
+    for (glp_u32 t = 0; t < GLP_FRONTIER_TRIPS; ++t) {
+        const glp_u64 i = glp_frontier_trip(t) / width;
+        if (i >= s.receivers) break;  // a group's lanes leave together
+        const glp_u32 v = (glp_u32)i;
         const glp_edge_value old = s.values[v];
-        if (!(settling && glp_edge_settled(params, old))) {
-            const glp_frontier_rows r =
-                glp_frontier_rows_of(v, offsets_a, senders_a, weights_a, offsets_b, senders_b, weights_b);
-            const glp_u64 total = r.da + r.db;
-            const bool long_row = total > GLP_FRONTIER_PULL_SMALL;
-            // The edges the group pulls itself: a short row, or a settling program's first chunk.
-            const glp_u64 own = settling ? (total < GLP_FRONTIER_CHUNK ? total : GLP_FRONTIER_CHUNK)
-                                         : long_row ? 0 : total;
-            glp_frontier_acc acc{glp_edge_identity(s.op, glp_edge_message{}), false};
-            bool settled = false;
-            // k0 is the group's (its lanes take the same rounds, as the shuffles need).
-            for (glp_u64 k0 = 0; k0 < own; k0 += (glp_u64)width * GLP_FRONTIER_PULL_UNROLL) {
-                glp_frontier_pull_round(params, view, s, v, old, r, k0 + member, width, own, all_send, acc);
-                if (settling && glp_frontier_settles(params, view, s, v, old, glp_frontier_group_combine(s.op, acc, mask, width))) {
-                    settled = true;
-                    break;
-                }
+        if (settling && glp_edge_settled(params, old)) continue;
+        const glp_frontier_rows r =
+            glp_frontier_rows_of(v, offsets_a, senders_a, weights_a, offsets_b, senders_b, weights_b);
+        const glp_u64 total = r.da + r.db;
+        const bool long_row = total > GLP_FRONTIER_PULL_SMALL;
+        // The edges the group pulls itself: a short row, or a settling program's first chunk.
+        const glp_u64 own = settling ? (total < GLP_FRONTIER_CHUNK ? total : GLP_FRONTIER_CHUNK)
+                                     : long_row ? 0 : total;
+        glp_frontier_acc acc{glp_edge_identity(s.op, glp_edge_message{}), false};
+        bool settled = false;
+        // k0 is the group's (its lanes take the same rounds, as the shuffles need).
+        for (glp_u64 k0 = 0; k0 < own; k0 += (glp_u64)width * GLP_FRONTIER_PULL_UNROLL) {
+            glp_frontier_pull_round(params, view, s, v, old, r, k0 + member, width, own, all_send, acc);
+            if (settling && glp_frontier_settles(params, view, s, v, old, glp_frontier_group_combine(s.op, acc, mask, width))) {
+                settled = true;
+                break;
             }
-            acc = glp_frontier_group_combine(s.op, acc, mask, width);
-            big = own < total && !settled;
+        }
+        acc = glp_frontier_group_combine(s.op, acc, mask, width);
+        if (member != 0u) continue;
+        if (own < total && !settled) {
+            long_rows |= 1ull << t;
+            if (acc.got) {  // stamped after its messages, as glp_frontier_pull_chunks reads them
+                glp_edge_atomic_combine(s.op, &s.combined[v], acc.message);
+                __threadfence();
+                s.received_at[v] = s.stamp;
+            }
             const glp_u64 first_chunk = own / GLP_FRONTIER_CHUNK;  // own is 0 or one chunk here
-            if (big && member == 0u) {
-                if (acc.got) {  // stamped after its messages, as glp_frontier_pull_chunks reads them
-                    glp_edge_atomic_combine(s.op, &s.combined[v], acc.message);
-                    __threadfence();
-                    s.received_at[v] = s.stamp;
-                }
-                const glp_u64 chunks = (total + GLP_FRONTIER_CHUNK - 1) / GLP_FRONTIER_CHUNK - first_chunk;
-                const glp_u64 at = atomicAdd((unsigned long long*)&s.counters[GLP_FRONTIER_CHUNKS_A],
-                                             (unsigned long long)chunks);
-                for (glp_u64 c = 0; c < chunks; ++c) s.chunks[at + c] = ((glp_u64)v << 32) | (first_chunk + c);
-            }
-            if (!big && member == 0u) did = glp_frontier_finish(params, view, s, v, old, acc);
+            const glp_u64 chunks = (total + GLP_FRONTIER_CHUNK - 1) / GLP_FRONTIER_CHUNK - first_chunk;
+            const glp_u64 at = atomicAdd((unsigned long long*)&s.counters[GLP_FRONTIER_CHUNKS_A],
+                                         (unsigned long long)chunks);
+            for (glp_u64 c = 0; c < chunks; ++c) s.chunks[at + c] = ((glp_u64)v << 32) | (first_chunk + c);
+        } else if (glp_frontier_finish(params, view, s, v, old, acc)) {
+            changed |= 1ull << t;
+            degrees += glp_frontier_written_degree(s, true, v);
         }
     }
-    glp_block_append(s.big, &s.counters[GLP_FRONTIER_BIG], big && member == 0u, v);
-    glp_block_append(s.queue_out, &s.counters[GLP_FRONTIER_CHANGED], did, v);
-    glp_block_add(&s.counters[GLP_FRONTIER_NEXT_EDGES], glp_frontier_written_degree(s, did, v));
+    glp_block_append_trips(s.big, &s.counters[GLP_FRONTIER_BIG], long_rows, GLP_FRONTIER_TRIPS, receiver);
+    glp_block_append_trips(s.queue_out, &s.counters[GLP_FRONTIER_CHANGED], changed, GLP_FRONTIER_TRIPS, receiver);
+    glp_block_add(&s.counters[GLP_FRONTIER_NEXT_EDGES], degrees);
 }
 
 // Pull, long rows: a warp per chunk of GLP_FRONTIER_CHUNK edges of a receiver's rows (a, then
@@ -474,7 +502,7 @@ glp_frontier_pull_chunks(const glp_edge_params params, const glp_edge_view view,
     const unsigned lane = threadIdx.x & 31u;
     const glp_u64 count = s.counters[GLP_FRONTIER_CHUNKS_A];
     const glp_u64 warps = glp_frontier_stride() >> 5;
-    const bool all_send = glp_frontier_all_send(s, view);
+    const bool all_send = glp_frontier_all_send(s);
     for (glp_u64 c = glp_frontier_warp_first() >> 5; c < count; c += warps) {
         const glp_u64 entry = s.chunks[c];
         const glp_u32 v = (glp_u32)(entry >> 32);

@@ -96,7 +96,9 @@ crate::c_struct! {
         flags: u32 => "glp_u32",
         /// iteration + 1
         stamp: u32 => "glp_u32",
-        /// keeps the struct's size a multiple of 8
-        reserved: u32 => "glp_u32",
+        /// the positions a pull and the senders' pass cover, from 0: every vertex with an edge
+        /// in a program with a frontier (the others neither send nor receive), else every
+        /// vertex
+        receivers: u32 => "glp_u32",
     }
 }

@@ -146,6 +146,11 @@ pub mod frontier {
     /// Edges a lane of a pull loads per round (their senders, then their `sending` bits, all
     /// in flight at once) before the group checks whether they settle its receiver.
     pub const PULL_UNROLL: u64 = 4;
+    /// Strides of its threads a block of `glp_frontier_send` and `glp_frontier_pull` takes
+    /// over consecutive vertices, appending to its lists once after them (at most 64: a
+    /// thread notes its trips' entries in a 64-bit mask).
+    pub const TRIPS: u64 = 16;
+    const _: () = assert!(TRIPS >= 1 && TRIPS <= 64);
 
     /// `flags`: the program has a frontier.
     pub const FRONTIER: u32 = 1;
@@ -177,12 +182,13 @@ pub mod frontier {
     pub const COUNTERS: usize = 10;
 
     /// What the kernels see, by name.
-    pub const CONSTANTS: [(&str, u64); 18] = [
+    pub const CONSTANTS: [(&str, u64); 19] = [
         ("SMALL_ROW", SMALL_ROW),
         ("CHUNK", CHUNK),
         ("PULL_GROUP", PULL_GROUP),
         ("PULL_SMALL", PULL_SMALL),
         ("PULL_UNROLL", PULL_UNROLL),
+        ("TRIPS", TRIPS),
         ("FRONTIER", FRONTIER as u64),
         ("RECEIVER", RECEIVER as u64),
         ("SETTLED", SETTLED as u64),

@@ -36,7 +36,9 @@
 //!
 //! The counters the host reads and the lists the kernels build (the next frontier, long
 //! rows) grow by one atomic per block: atomics on one address serialise at the L2, and one
-//! per warp cost a pull on R-MAT 24 about a millisecond.
+//! per warp cost a pull on R-MAT 24 about a millisecond. The kernels over every vertex (the
+//! senders' pass and the pull) give a block [`TRIPS`] strides of its threads and append after
+//! the last, without a barrier between strides.
 
 use super::{Engine, Run, ENGINE_THREADS};
 use crate::device::{DeviceBuffer, KernelArgs, Shape};
@@ -44,6 +46,7 @@ use crate::edge::{CompiledEdgeProgram, IterationReport};
 use crate::error::{Error, Result};
 use glp_codegen::kinds::edge::frontier::{
     CHANGED, CHUNK, CHUNKS_A, FRONTIER, LIST_SENDERS, NEXT_EDGES, PULL_GROUP, RECEIVER, SENDERS, SENDER_EDGES, SETTLED,
+    TRIPS,
 };
 use glp_codegen::kinds::edge::layout::FrontierArgs;
 use glp_codegen::kinds::edge::{kernels, RECEIVER_FEATURE, SETTLED_FEATURE};
@@ -114,6 +117,14 @@ pub(super) fn iterate<P: CompiledEdgeProgram + ?Sized>(
     let push_offsets = |i: usize| push.get(i).map_or(0, |r| r.offsets.device_ptr());
     let counters = run.status.device_ptr();
     let counter = |i: usize| counters + 8 * i as u64;
+    // The vertices a pull and its senders' pass cover: for a program with a frontier only the
+    // first positions, which hold every vertex with an edge (in degree order the others come
+    // last: R-MAT's isolated vertices), as a vertex without edges neither sends nor receives
+    // and keeps its value; every vertex takes `apply` in a program without one. (BFS on
+    // R-MAT 24, degree order, H200: 1.70 -> 1.35 ms.)
+    let receivers = if run.frontier { device.vertices_with_edges() } else { n };
+    // The view numbers vertices in 32 bits (Run::new), so `receivers <= n` fits.
+    let receivers = receivers as u32;
     let mut state = FrontierArgs {
         values: run.values.device_ptr(),
         combined: run.combined.device_ptr(),
@@ -133,8 +144,10 @@ pub(super) fn iterate<P: CompiledEdgeProgram + ?Sized>(
         op: run.op,
         flags,
         stamp: 0,
-        reserved: 0,
+        receivers,
     };
+    // The per-vertex kernels' blocks take TRIPS strides of their threads (glp_frontier_trip).
+    let tripping = |threads: u64| Shape::covering(threads.div_ceil(TRIPS).max(1), ENGINE_THREADS);
     let strided = |upper: u64| -> Result<Shape> {
         let blocks = upper.div_ceil(u64::from(ENGINE_THREADS)).clamp(1, STRIDED_BLOCKS);
         Shape::covering(blocks * u64::from(ENGINE_THREADS), ENGINE_THREADS)
@@ -143,13 +156,6 @@ pub(super) fn iterate<P: CompiledEdgeProgram + ?Sized>(
         Some(r) => args.buffer(r.offsets).buffer(&r.rows.entries).value(r.rows.weights_ptr()),
         None => args.value(0u64).value(0u64).value(0u64),
     };
-
-    // The vertices a pull and its senders' pass cover: for a program with a frontier only the
-    // first positions, which hold every vertex with an edge (in degree order the others come
-    // last: R-MAT's isolated vertices), as a vertex without edges neither sends nor receives
-    // and keeps its value; every vertex takes `apply` in a program without one. (BFS on
-    // R-MAT 24, degree order, H200: 1.70 -> 1.35 ms.)
-    let receivers = if run.frontier { device.vertices_with_edges().max(1) as u64 } else { n as u64 };
 
     run.init(0)?;
     // The frontier: every vertex in the first iteration (`all`), then a list in queues[0].
@@ -164,7 +170,7 @@ pub(super) fn iterate<P: CompiledEdgeProgram + ?Sized>(
         if all && run.frontier && !receiver && engine != Engine::Pull {
             // The first frontier: its senders only (BFS: the source alone), listed for a push.
             let listing = FrontierArgs { flags: flags | LIST_SENDERS, senders: queues[0].device_ptr(), ..state };
-            run.launch(kernels::SEND, run.per_vertex()?, &run.with_view(view).value(listing))?;
+            run.launch(kernels::SEND, tripping(u64::from(receivers))?, &run.with_view(view).value(listing))?;
             let status = gpu.download(&run.status)?;
             run.faults.check(&status)?;
             (all, frontier_len, frontier_edges, sent_ready) = (false, status[SENDERS], status[SENDER_EDGES], true);
@@ -184,13 +190,12 @@ pub(super) fn iterate<P: CompiledEdgeProgram + ?Sized>(
                     let args = run.with_view(view).value(state).buffer(&queues[0]).value(frontier_len);
                     run.launch(kernels::SEND_LISTED, Shape::covering(frontier_len.max(1), ENGINE_THREADS)?, &args)?;
                 } else {
-                    let shape = Shape::covering(receivers, ENGINE_THREADS)?;
-                    run.launch(kernels::SEND, shape, &run.with_view(view).value(state))?;
+                    run.launch(kernels::SEND, tripping(u64::from(receivers))?, &run.with_view(view).value(state))?;
                 }
             }
             let args = || rows_args(rows_args(run.with_view(view).value(state), 0), 1);
-            let threads = receivers * u64::from(width);
-            run.launch(kernels::PULL, Shape::covering(threads, ENGINE_THREADS)?, &args().value(width))?;
+            let threads = u64::from(receivers) * u64::from(width);
+            run.launch(kernels::PULL, tripping(threads)?, &args().value(width))?;
             run.launch(kernels::PULL_CHUNKS, strided(chunk_capacity * 32)?, &args())?;
             run.launch(kernels::PULL_FINISH, strided(n as u64)?, &run.with_view(view).value(state))?;
             if receiver {
