@@ -23,7 +23,7 @@
 // block at a time (every thread of a block takes the same trips); the kernels over every
 // vertex (glp_frontier_send, glp_frontier_pull) give a block GLP_FRONTIER_TRIPS strides of
 // its threads and append once after them (glp_block_append_trips); a push's inner loops, whose
-// trips differ between warps, append a warp at a time.
+// trips differ between warps, append a warp at a time (a long row's chunk at once).
 
 // Appends `v` where `take` to list[*count ...]: one atomicAdd per warp. Every lane calls it.
 __device__ __forceinline__ void glp_frontier_append(glp_u32* list, glp_u64* count, bool take, glp_u32 v) {
@@ -36,6 +36,28 @@ __device__ __forceinline__ void glp_frontier_append(glp_u32* list, glp_u64* coun
     base = __shfl_sync(GLP_FULL_WARP, base, leader);
     if (take) list[base + __popc(ballot & ((1u << lane) - 1u))] = v;
 }
+
+// glp_frontier_append for a warp's loop of `rounds` (at most 64): bit r of a lane's `noted`
+// says it appends entry(r) in round r, and the warp appends every round's entries with one
+// atomicAdd (atomics on one address serialise: a hub's push appended a warp per 32 edges).
+// Every lane calls it.
+template <typename Entry>
+__device__ __forceinline__ void glp_frontier_append_rounds(glp_u32* list, glp_u64* count, glp_u64 noted,
+                                                           glp_u32 rounds, Entry entry) {
+    const glp_u32 total = __reduce_add_sync(GLP_FULL_WARP, (glp_u32)__popcll(noted));
+    if (total == 0u) return;
+    const unsigned lane = threadIdx.x & 31u;
+    glp_u64 at = 0;
+    if (lane == 0u) at = atomicAdd((unsigned long long*)count, (unsigned long long)total);
+    at = __shfl_sync(GLP_FULL_WARP, at, 0);
+    for (glp_u32 r = 0; r < rounds; ++r) {
+        const bool take = (noted >> r) & 1ull;
+        const unsigned ballot = __ballot_sync(GLP_FULL_WARP, take);
+        if (take) list[at + __popc(ballot & ((1u << lane) - 1u))] = entry(r);
+        at += __popc(ballot);
+    }
+}
+static_assert(GLP_FRONTIER_CHUNK / 32 <= 64, "a chunk's rounds are noted in a 64-bit mask");
 
 // The edges `v` pushes along in an iteration: its rows of the push CSRs (0 in a run that
 // never pushes).
@@ -68,16 +90,13 @@ __device__ __forceinline__ bool glp_frontier_sends(const glp_frontier_state& s, 
     return (s.sending[u >> 5] >> (u & 31u)) & 1u;
 }
 
-// A message delivered to `to` where `has`: combined with the program's atomic, and `to` listed
-// in `touched` by the first message of the iteration. Every lane calls it.
-__device__ __forceinline__ void glp_frontier_deliver(const glp_frontier_state& s, bool has, glp_u32 to,
+// A message delivered to `to` where `has`: combined with the program's atomic; whether it is
+// `to`'s first of the iteration (the caller lists `to` in `touched`).
+__device__ __forceinline__ bool glp_frontier_deliver(const glp_frontier_state& s, bool has, glp_u32 to,
                                                      glp_edge_message m) {
-    bool first = false;
-    if (has) {
-        glp_edge_atomic_combine(s.op, &s.combined[to], m);
-        first = s.received_at[to] != s.stamp && atomicExch(&s.received_at[to], s.stamp) != s.stamp;
-    }
-    glp_frontier_append(s.touched, &s.counters[GLP_FRONTIER_TOUCHED], first, to);
+    if (!has) return false;
+    glp_edge_atomic_combine(s.op, &s.combined[to], m);
+    return s.received_at[to] != s.stamp && atomicExch(&s.received_at[to], s.stamp) != s.stamp;
 }
 
 // The message of edge `e` (sender `u`, receiver `to`) where the sender sends one: the
@@ -148,13 +167,14 @@ glp_frontier_push(const glp_edge_params params, const glp_edge_view view, const 
                 to = targets[e];
                 has = glp_frontier_message(params, view, s, from, to, weights, e, message);
             }
-            glp_frontier_deliver(s, has, to, message);
+            glp_frontier_append(s.touched, &s.counters[GLP_FRONTIER_TOUCHED], glp_frontier_deliver(s, has, to, message), to);
         }
     }
 }
 
 // Push, long rows: a warp per chunk of GLP_FRONTIER_CHUNK edges of one row (entries
-// `vertex << 32 | chunk`, *chunk_count of them).
+// `vertex << 32 | chunk`, *chunk_count of them), its receivers listed in `touched` once a
+// chunk (glp_frontier_append_rounds).
 extern "C" __global__ void __launch_bounds__(GLP_EDGE_THREADS)
 glp_frontier_push_chunks(const glp_edge_params params, const glp_edge_view view, const glp_frontier_state s,
                          const glp_u64* __restrict__ offsets, const glp_u32* __restrict__ targets,
@@ -170,7 +190,9 @@ glp_frontier_push_chunks(const glp_edge_params params, const glp_edge_view view,
         const glp_u64 end = begin + GLP_FRONTIER_CHUNK < row_end ? begin + GLP_FRONTIER_CHUNK : row_end;
         glp_edge_message m = glp_edge_identity(s.op, glp_edge_message{});
         if (!(s.flags & GLP_FRONTIER_RECEIVER)) m = glp_edge_edge(params, view, glp_edge_graph_id(view, u), glp_edge_graph_id(view, u), s.values[u], 1.0)._1;
-        for (glp_u64 e0 = begin; e0 < end; e0 += 32) {
+        glp_u64 first = 0;  // bit r: this lane's edge of round r is its receiver's first message
+        glp_u32 rounds = 0;
+        for (glp_u64 e0 = begin; e0 < end; e0 += 32, ++rounds) {
             const glp_u64 e = e0 + lane;
             bool has = false;
             glp_u32 to = 0;
@@ -179,8 +201,10 @@ glp_frontier_push_chunks(const glp_edge_params params, const glp_edge_view view,
                 to = targets[e];
                 has = glp_frontier_message(params, view, s, u, to, weights, e, message);
             }
-            glp_frontier_deliver(s, has, to, message);
+            if (glp_frontier_deliver(s, has, to, message)) first |= 1ull << rounds;
         }
+        glp_frontier_append_rounds(s.touched, &s.counters[GLP_FRONTIER_TOUCHED], first, rounds,
+                                   [&](glp_u32 r) { return targets[begin + 32u * r + lane]; });
     }
 }
 
