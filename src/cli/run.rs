@@ -44,7 +44,8 @@ pub const LONG_ABOUT: &str = "Run an edge program: every vertex holds a value, e
     (--backend gpu: the CPU's values, sums to rounding; auto, the default, takes the GPU when there is \
     one), whose engines --engine picks: edge (every edge every iteration), frontier (push from a sparse \
     frontier, pull from a dense one, chosen per iteration), push, pull, or auto (frontier for programs \
-    that write `settled`, such as bfs, or have no frontier, such as pr; edge for the others). A run stops after an iteration that changed no vertex, or after --iterations \
+    that write `settled`, such as bfs, or have no frontier, such as pr, and for every program on a \
+    graph held by degree; edge for the others). A run stops after an iteration that changed no vertex, or after --iterations \
     (the program's own limit otherwise).\n\n\
     Output: --out writes one `vertex value` line per vertex in the input's ids (a tuple value: its \
     scalars separated by spaces); `--out -` writes them to standard output and the summary to standard \
@@ -173,9 +174,10 @@ pub enum EngineArg {
     /// The frontier engine, pulling every iteration
     Pull,
     /// On graphs whose edges exceed the L2 cache, the frontier engine for programs that write
-    /// `settled` (BFS) or have no frontier (PageRank), and for those whose `edge` reads only its
-    /// sender (WCC) once every vertex's message takes more than twice the L2 cache; the
-    /// edge-centric one otherwise (SSSP, SSWP, graphs in the L2 cache)
+    /// `settled` (BFS) or have no frontier (PageRank), for every program when the vertices are
+    /// held by degree, and in the graph's order for those whose `edge` reads only its sender
+    /// (WCC) once every vertex's message takes more than twice the L2 cache; the edge-centric
+    /// one otherwise (SSSP and SSWP in the graph's order, graphs in the L2 cache)
     Auto,
 }
 

@@ -65,26 +65,31 @@ pub enum Engine {
     Pull,
     /// On a graph whose edge arrays exceed the device's L2 cache, the frontier engine for
     /// programs whose pulls it shortens (`settled`: BFS) or that read every edge each
-    /// iteration (no frontier: PageRank, a gather), and for programs whose `edge` reads only
-    /// its sender (WCC) once every vertex's message takes more than twice the L2 cache (the
-    /// edge-centric engine's gathers of the senders' values then miss the cache more than a
-    /// pull's, whose senders are flagged in a bitmap the cache holds: graph500-26 against
-    /// R-MAT 24); the edge-centric engine for the others (SSSP) and on smaller graphs, whose
-    /// iterations are short enough for the frontier engine's extra launches to dominate.
-    /// Measured with `glp bench run` (see the README) in the graph's order; in degree order
-    /// ([`VertexOrder`]) the two engines' WCC on graph500-26 are within 2% of each other.
+    /// iteration (no frontier: PageRank, a gather), for every program when the device holds
+    /// the vertices by degree ([`VertexOrder`]), and in the graph's order for programs whose
+    /// `edge` reads only its sender (WCC) once every vertex's message takes more than twice
+    /// the L2 cache (the edge-centric engine's gathers of the senders' values then miss the
+    /// cache more than a pull's, whose senders are flagged in a bitmap the cache holds:
+    /// graph500-26 against R-MAT 24); the edge-centric engine for the others (SSSP in the
+    /// graph's order) and on smaller graphs, whose iterations are short enough for the
+    /// frontier engine's extra launches to dominate. Measured with `glp bench run` (see the
+    /// README; H200, weighted R-MAT 24 in degree order, frontier against edge-centric: SSSP
+    /// 124 against 141 ms, SSWP 152 against 220, WCC 34.3-35.0 against 35.9-36.7; in the
+    /// graph's order the edge-centric engine wins R-MAT 24's WCC, 50.4 against 62.6 ms, and
+    /// R-MAT 22's SSSP, 36.9 against 62.4).
     #[default]
     Auto,
 }
 
 impl Engine {
     /// The engine that runs a program with (`frontier`) or without a frontier and the
-    /// facilities `features` ([`CompiledEdgeProgram::features`]) on a graph of `footprint`:
+    /// facilities `features` ([`CompiledEdgeProgram::features`]) on a graph of `footprint`
+    /// whose vertices the device holds by degree (`by_degree`) or in the graph's order:
     /// [`Engine::Auto`] resolved.
-    pub fn for_program(self, frontier: bool, features: &[&str], footprint: Footprint) -> Engine {
+    pub fn for_program(self, frontier: bool, features: &[&str], footprint: Footprint, by_degree: bool) -> Engine {
         match (self, footprint) {
             (Engine::Auto, Footprint::InL2) => Engine::Edge,
-            (Engine::Auto, _) if !frontier || features.contains(&SETTLED_FEATURE) => Engine::Frontier,
+            (Engine::Auto, _) if !frontier || features.contains(&SETTLED_FEATURE) || by_degree => Engine::Frontier,
             (Engine::Auto, Footprint::MessagesBeyondL2) if !features.contains(&RECEIVER_FEATURE) => Engine::Frontier,
             (Engine::Auto, _) => Engine::Edge,
             (engine, _) => engine,
@@ -146,7 +151,9 @@ pub fn run<P: CompiledEdgeProgram + ?Sized>(
     (engine, order): (Engine, VertexOrder),
     observer: &mut dyn FnMut(&IterationReport),
 ) -> Result<(EdgeOutcome<Value>, Duration)> {
-    let prepared = Prepared::of(gpu, program, graph, config, engine)?;
+    let by_degree = order.places_by_degree(gpu, graph)?;
+    let prepared = Prepared::of(gpu, program, graph, config, engine, by_degree)?;
+    let order = if by_degree { VertexOrder::Degree } else { VertexOrder::Graph };
     let device = DeviceEdgeGraph::upload(gpu, graph, prepared.schedule.direction, prepared.engine, order)?;
     run_prepared(gpu, program, graph, &device, config, prepared, observer)
 }
@@ -170,7 +177,7 @@ pub fn run_on<P: CompiledEdgeProgram + ?Sized>(
     engine: Engine,
     observer: &mut dyn FnMut(&IterationReport),
 ) -> Result<(EdgeOutcome<Value>, Duration)> {
-    let prepared = Prepared::of(gpu, program, graph, config, engine)?;
+    let prepared = Prepared::of(gpu, program, graph, config, engine, device.by_degree())?;
     run_prepared(gpu, program, graph, device, config, prepared, observer)
 }
 
@@ -189,11 +196,12 @@ impl<M> Prepared<M> {
         graph: &EdgeGraph<'_>,
         config: &EdgeConfig,
         engine: Engine,
+        by_degree: bool,
     ) -> Result<Self> {
         let schedule = Schedule::of(program, graph, config)?;
         let declared = declared_types(program)?;
         let footprint = footprint(gpu, graph, &schedule, declared.1.size())?;
-        let engine = engine.for_program(schedule.frontier, program.features(), footprint);
+        let engine = engine.for_program(schedule.frontier, program.features(), footprint, by_degree);
         Ok(Prepared { schedule, declared, engine })
     }
 }
@@ -565,31 +573,38 @@ mod tests {
     use super::*;
 
     /// `auto` takes the frontier engine on a graph beyond L2 for a program that settles or has
-    /// no frontier, and for a program whose `edge` reads only its sender once the messages
+    /// no frontier, for every program when the vertices are held by degree, and in the
+    /// graph's order for a program whose `edge` reads only its sender once the messages
     /// exceed the cache; the edge-centric engine otherwise; a named engine is kept.
     #[test]
-    fn auto_resolves_by_the_program_and_the_graphs_size() {
+    fn auto_resolves_by_the_program_the_graphs_size_and_its_order() {
         use Footprint::*;
         let settled = [SETTLED_FEATURE];
         let receiver = [RECEIVER_FEATURE];
         let cases = [
-            ((true, &settled[..], EdgesBeyondL2), Engine::Frontier),
-            ((false, &[][..], EdgesBeyondL2), Engine::Frontier),
-            ((true, &[][..], EdgesBeyondL2), Engine::Edge),
-            ((true, &[][..], MessagesBeyondL2), Engine::Frontier),
-            ((true, &receiver[..], MessagesBeyondL2), Engine::Edge),
-            ((true, &settled[..], InL2), Engine::Edge),
-            ((false, &[][..], InL2), Engine::Edge),
+            ((true, &settled[..], EdgesBeyondL2, false), Engine::Frontier),
+            ((false, &[][..], EdgesBeyondL2, false), Engine::Frontier),
+            ((true, &[][..], EdgesBeyondL2, false), Engine::Edge),
+            ((true, &[][..], EdgesBeyondL2, true), Engine::Frontier),
+            ((true, &[][..], MessagesBeyondL2, false), Engine::Frontier),
+            ((true, &receiver[..], MessagesBeyondL2, false), Engine::Edge),
+            ((true, &receiver[..], MessagesBeyondL2, true), Engine::Frontier),
+            ((true, &receiver[..], EdgesBeyondL2, true), Engine::Frontier),
+            ((true, &settled[..], InL2, false), Engine::Edge),
+            ((true, &receiver[..], InL2, true), Engine::Edge),
+            ((false, &[][..], InL2, true), Engine::Edge),
         ];
-        for ((frontier, features, footprint), engine) in cases {
+        for ((frontier, features, footprint, by_degree), engine) in cases {
             assert_eq!(
-                Engine::Auto.for_program(frontier, features, footprint),
+                Engine::Auto.for_program(frontier, features, footprint, by_degree),
                 engine,
-                "{frontier} {features:?} {footprint:?}"
+                "{frontier} {features:?} {footprint:?} {by_degree}"
             );
         }
         for engine in [Engine::Edge, Engine::Frontier, Engine::Push, Engine::Pull] {
-            assert_eq!(engine.for_program(true, &[], MessagesBeyondL2), engine);
+            for by_degree in [false, true] {
+                assert_eq!(engine.for_program(true, &[], MessagesBeyondL2, by_degree), engine);
+            }
         }
     }
 

@@ -60,6 +60,20 @@ impl VertexOrder {
             }
         }
     }
+
+    /// Whether [`DeviceEdgeGraph::upload`] places `graph` on `gpu` by degree in this order
+    /// ([`VertexOrder::by_degree`] with the graph's size, the device's L2 cache and the host's
+    /// available memory), which [`Engine::Auto`] needs to know before the graph is placed.
+    ///
+    /// Errors: reading the host's available memory.
+    pub fn places_by_degree(self, gpu: &Gpu, graph: &EdgeGraph<'_>) -> Result<bool> {
+        let copy_bytes = match graph.is_symmetric() {
+            true => DegreeOrder::bytes_to_permute(graph.out_edges()),
+            false => DegreeOrder::bytes_to_permute(graph.out_edges()) + DegreeOrder::bytes_to_permute(graph.in_edges()),
+        };
+        let available = crate::memory::available_memory()?;
+        Ok(self.by_degree(graph.num_vertices(), copy_bytes, gpu.info().l2_bytes, available))
+    }
 }
 
 /// The device's vertex order when it is not the graph's: the order, and on the device the
@@ -110,12 +124,7 @@ impl DeviceEdgeGraph {
         order: VertexOrder,
     ) -> Result<Self> {
         let symmetric = graph.is_symmetric();
-        let copy_bytes = match symmetric {
-            true => DegreeOrder::bytes_to_permute(graph.out_edges()),
-            false => DegreeOrder::bytes_to_permute(graph.out_edges()) + DegreeOrder::bytes_to_permute(graph.in_edges()),
-        };
-        let available = crate::memory::available_memory()?;
-        if !order.by_degree(graph.num_vertices(), copy_bytes, gpu.info().l2_bytes, available) {
+        if !order.places_by_degree(gpu, graph)? {
             return Self::place(gpu, graph.out_edges(), graph.in_edges(), symmetric, direction, engine);
         }
         let order = DegreeOrder::by_degree(graph.num_vertices(), |v| match symmetric {
