@@ -101,11 +101,31 @@ fn the_generated_graphs_cover_every_degree_class_and_the_overflow_path() {
 }
 
 /// A directed graph whose vertices have the degrees on both sides of every class and segment
-/// size bound (1, 2, 32, 33, 128, 129, 1024, 1025, 2048, 2049, two and three merge tiles...),
-/// neighbours drawn at random (repeats kept), so early iterations see many distinct labels and
-/// later ones long runs and ties.
+/// size bound (1, 2, 32, 33, 128, 129, 1024, 1025, 2048, 2049, two and three merge tiles...,
+/// the giant bound 65536 and giants of several chunks and slices), neighbours drawn at random
+/// (repeats kept), so early iterations see many distinct labels and later ones long runs and
+/// ties.
 fn every_degree_bound() -> Csr {
-    let hubs = [2047u64, 2048, 2049, 4095, 4096, 4097, 6143, 6144, 6145, 10_000, 1024, 1025, 128, 129];
+    use glp_codegen::lp_kernels::giants::GIANT_DEGREE;
+    let hubs = [
+        2047u64,
+        2048,
+        2049,
+        4095,
+        4096,
+        4097,
+        6143,
+        6144,
+        6145,
+        10_000,
+        1024,
+        1025,
+        128,
+        129,
+        GIANT_DEGREE,
+        GIANT_DEGREE + 1,
+        140_000,
+    ];
     let small = [0u64, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 34, 63, 64, 65];
     degree_mix(&hubs, &small, 6000, 0x9E37_79B9_7F4A_7C15, 40, 8)
 }

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{gpu_or_skip, graphs_with_truth, largest_community, llp_sweep_graphs, load};
+use common::{degree_mix, gpu_or_skip, graphs_with_truth, largest_community, llp_sweep_graphs, load};
 use glp::lp::gpu::{run_gpu, MflStrategy};
 use glp::prelude::*;
 
@@ -121,6 +121,37 @@ fn a_pick_less_sweep_only_lowers_labels() {
         assert!(out.labels.iter().enumerate().all(|(v, &l)| l as usize <= v), "{}", strategy.name());
         let moved = out.labels.iter().enumerate().filter(|&(v, &l)| l as usize != v).count() as u64;
         assert_eq!(moved, out.iterations[0].changed, "{}", strategy.name());
+    }
+}
+
+/// The smallest of the most frequent labels among `v`'s neighbours (its own label when none
+/// has one): classic LP's choice, counted here on the CPU.
+fn most_frequent_label(csr: &Csr, labels: &[u32], v: u32) -> u32 {
+    let mut counts = std::collections::BTreeMap::new();
+    for &u in csr.neighbors(v) {
+        *counts.entry(labels[u as usize]).or_insert(0u64) += 1;
+    }
+    let best = counts.values().copied().max();
+    counts.into_iter().find(|&(_, c)| Some(c) == best).map_or(labels[v as usize], |(label, _)| label)
+}
+
+/// An asynchronous run to convergence (tolerance 0) on a graph with giants (counted by many
+/// blocks each) and hubs of every class ends at a fixed point: every vertex holds the label
+/// classic LP would give it from its neighbours' final labels.
+#[test]
+fn asynchronous_runs_with_giants_end_at_a_fixed_point() {
+    let Some(gpu) = gpu_or_skip("asynchronous_runs_with_giants_end_at_a_fixed_point") else { return };
+    use glp_codegen::lp_kernels::giants::GIANT_DEGREE;
+    let csr = degree_mix(&[GIANT_DEGREE + 1, 150_000, 5000, 1500, 300], &[1, 2, 5, 9, 40], 8000, 3, 60, 10);
+    let schedule = Schedule::Asynchronous { pick_less_every: 1000, tolerance: 0.0 };
+    let config = LpConfig { schedule, max_iterations: 200, ..nu_lpa() };
+    for strategy in asynchronous_strategies() {
+        let (out, _) = run_gpu(&gpu, &csr, &Classic, &config, &LpInputs::default(), strategy).unwrap();
+        assert!(out.converged, "{}: {} sweeps", strategy.name(), out.iterations.len());
+        for v in 0..csr.num_vertices() as u32 {
+            let expected = most_frequent_label(&csr, &out.labels, v);
+            assert_eq!(out.labels[v as usize], expected, "{}: vertex {v} (degree {})", strategy.name(), csr.degree(v));
+        }
     }
 }
 

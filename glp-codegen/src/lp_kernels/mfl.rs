@@ -5,8 +5,9 @@
 //! |---|---|---|---|---|
 //! | low | `< 32` | `glp_lp_low_<T>` | a tile of `T` = next power of two lanes | none: `__match_any_sync` groups lanes, shuffles sum and reduce |
 //! | middle | `32..=128` | `glp_lp_mid` | a warp | per-warp shared table of 256 slots (never full) |
-//! | high | `> 128` | `glp_lp_high` | a block of 256 threads | shared table of 2048 slots; for vertices of degree `> 1024`, a count-min sketch of 4 x 512 counters takes the labels the table refuses after 32 probes |
-//! | high, deferred | `> 1024` | `glp_lp_high_exact` | a block of 256 threads, looping over the deferred vertices | the shared table plus the block's region of a bounded global pool |
+//! | high | `129..=65536` | `glp_lp_high` | a block of 256 threads | shared table of 2048 slots; for vertices of degree `> 1024`, a count-min sketch of 4 x 512 counters takes the labels the table refuses after 32 probes |
+//! | high, deferred | `1025..=65536` | `glp_lp_high_exact` | a block of 256 threads, looping over the deferred vertices | the shared table plus the block's region of a bounded global pool |
+//! | giant | `> 65536` | `glp_lp_giant_count`, `glp_lp_giant_best` ([`super::giants`]) | blocks of 256 threads taking chunks of 8192 edges, then slices of 4096 slots | a shared table per chunk, flushed into the giant's global region |
 //!
 //! Why these bounds: below 32 neighbours a warp-wide vote finds equal labels in one
 //! instruction, and packing several vertices per warp keeps lanes busy (most vertices of
@@ -178,6 +179,7 @@ pub fn mfl_kernel_source(device_functions: &str, options: MflOptions) -> Result<
         ("PHASES", PHASE_KERNELS_CUDA),
         ("SORT", &super::sort::sort_kernels_cuda()),
         ("SKETCH", &super::sketch::sketch_kernels_cuda()),
+        ("GIANTS", &super::giants::giant_kernels_cuda()?),
     ])
 }
 

@@ -15,6 +15,8 @@
 //   when the sketch cannot prove the table's best label is the vertex's MFL, the vertex is
 //   deferred to glp_lp_high_exact: a block re-counts it with the shared table and a global
 //   region of a bounded pool (exact: every label lives in one of the two tables);
+// - glp_lp_giant_*: vertices of degree above 65536 (giants::GIANT_DEGREE), counted by many blocks each into
+//   a global region (the GIANTS slot; giant_kernels.cuh);
 // - glp_lp_global: the G-Hash baseline, a warp per vertex counting in its global table region.
 //
 // The MFL rule everywhere: highest score, equal scores to the smaller tie key (the label, or
@@ -563,6 +565,9 @@ glp_lp_high_exact(const glp_lp_params params, const glp_lp_view view, const glp_
         glp_lp_block_finish(params, view, v, best, begin, end, sweep);
     }
 }
+
+// ---- giants: many blocks per vertex (giant_kernels.cuh) ----------------------------------
+/*{{GIANTS}}*/
 
 // ---- G-Hash baseline: a warp per vertex, global table region -------------------------------
 

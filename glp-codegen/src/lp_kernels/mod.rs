@@ -5,6 +5,7 @@
 //! from the constants here). A variant's hooks (`kinds::lp`) are fused in through the
 //! templates' `PROGRAM` slot; nothing here depends on which variant.
 
+pub mod giants;
 pub mod mfl;
 pub mod sketch;
 pub mod sort;

@@ -66,11 +66,13 @@
 //! ([`MflStrategy`]), `plan` sorts the vertices into degree classes ([`ClassPlan`]), `kernels`
 //! loads the compiled module and launches a sweep's kernels, `state` holds what a run keeps
 //! on the device and reads the sweep's counters back, `args` lays out the kernel arguments
-//! (the parameter block, the view and the sweep); `sort`, `sketch` and `nu_hash` are the
+//! (the parameter block, the view, the sweep and a batch of giants); `giants` is the class of
+//! vertices counted by many blocks each; `sort`, `sketch` and `nu_hash` are the
 //! strategies with buffers and kernels of their own, [`waves`] the asynchronous sweep's waves.
 
 mod args;
 mod engine;
+mod giants;
 mod kernels;
 mod nu_hash;
 mod plan;

@@ -2,6 +2,7 @@
 
 use super::{MflStrategy, SketchPlan, SortPlan};
 use crate::graph::{Csr, VertexId};
+use glp_codegen::lp_kernels::giants::{giant_batches, GiantBatch, GIANT_DEGREE};
 use glp_codegen::lp_kernels::mfl::{
     exact_pool, low_tile, table_capacity, HIGH_OVERFLOW_DEGREE, LOW_DEGREE_LIMIT, LOW_TILES, MID_MAX_DEGREE,
 };
@@ -15,6 +16,9 @@ pub struct ClassPlan {
     pub mid: Vec<VertexId>,
     /// High class (a block per vertex).
     pub high: Vec<VertexId>,
+    /// Giants (degree above [`GIANT_DEGREE`]: many blocks per vertex), in batches whose
+    /// regions fit the giant pool.
+    pub giants: Vec<GiantBatch>,
     /// High vertices that may be deferred to the exact kernel (degree above
     /// [`HIGH_OVERFLOW_DEGREE`]), and the largest of their degrees.
     pub high_deferrable: u64,
@@ -45,6 +49,7 @@ impl ClassPlan {
             MflStrategy::Sketch(sketch) => plan.sketch = Some(SketchPlan::new(csr, sketch)),
             MflStrategy::NuHash => plan.nu_hash = true,
             MflStrategy::Glp | MflStrategy::Smem => {
+                let mut giants = Vec::new();
                 for v in 0..n {
                     let degree = csr.degree(v) as u64;
                     if degree < LOW_DEGREE_LIMIT && strategy == MflStrategy::Glp {
@@ -53,6 +58,8 @@ impl ClassPlan {
                         plan.low[index].push(v);
                     } else if degree <= MID_MAX_DEGREE {
                         plan.mid.push(v);
+                    } else if degree > GIANT_DEGREE {
+                        giants.push((v, degree));
                     } else {
                         plan.high.push(v);
                         if degree > HIGH_OVERFLOW_DEGREE {
@@ -61,6 +68,7 @@ impl ClassPlan {
                         }
                     }
                 }
+                plan.giants = giant_batches(&giants);
             }
         }
         plan
@@ -132,6 +140,22 @@ mod tests {
             let smem = ClassPlan::new(&csr, MflStrategy::Smem);
             assert!(smem.low.iter().all(Vec::is_empty));
             assert_eq!(smem.mid.len() + smem.high.len(), csr.num_vertices());
+        }
+    }
+
+    /// Vertices above the giant bound leave the high class for the giant batches, and the
+    /// exact pool is sized by the high class alone.
+    #[test]
+    fn giants_leave_the_high_class() {
+        for (leaves, giant) in [(GIANT_DEGREE, false), (GIANT_DEGREE + 1, true)] {
+            let csr = star(leaves as u32, 0);
+            let plan = ClassPlan::new(&csr, MflStrategy::Glp);
+            let batched: Vec<VertexId> = plan.giants.iter().flat_map(|b| b.vertices.iter().copied()).collect();
+            assert_eq!((plan.high.contains(&0), batched == vec![0]), (!giant, giant), "{leaves}");
+            assert_eq!(plan.high_deferrable, u64::from(!giant));
+            assert_eq!(plan.exact_pool().0, u64::from(!giant));
+            let smem = ClassPlan::new(&csr, MflStrategy::Smem);
+            assert_eq!(smem.giants, plan.giants);
         }
     }
 

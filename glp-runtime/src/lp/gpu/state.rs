@@ -4,7 +4,7 @@
 
 use super::args::{LpSweepArgs, LpViewArgs};
 use super::kernels::LpKernels;
-use super::{nu_hash, sketch, sort, ClassPlan};
+use super::{giants, nu_hash, sketch, sort, ClassPlan};
 use crate::community::UNLABELLED;
 use crate::device::{DeviceBuffer, DeviceGraph, Gpu};
 use crate::error::{Error, Result};
@@ -72,6 +72,8 @@ pub(super) struct DeviceState {
     pub(super) pool_sums: DeviceBuffer<f64>,
     pub(super) exact_blocks: u64,
     pub(super) region_capacity: u64,
+    /// The giant class's batches and pool.
+    pub(super) giants: giants::GiantState,
     pub(super) global: DeviceBuffer<u32>,
     pub(super) global_regions: DeviceBuffer<u64>,
     pub(super) global_keys: DeviceBuffer<u32>,
@@ -125,12 +127,14 @@ impl DeviceState {
         let (exact_blocks, region_capacity) = plan.exact_pool();
         let (pool_keys, pool_sums) = table("the high class's exact pool", exact_blocks * region_capacity)?;
         let (global_keys, global_sums) = table("the G-Hash tables", plan.global_table_slots())?;
+        let giants = giants::GiantState::upload(gpu, plan, |keys, value| kernels.fill(gpu, keys, value))?;
         let sort = plan.sort.as_ref().map(|p| sort::SortState::upload(gpu, p, csr.num_edges(), kernels.unit_weights));
         let sort = sort.transpose()?;
         let sketch = plan.sketch.as_ref().map(|p| sketch::SketchState::upload(gpu, p)).transpose()?;
         let nu_hash = if plan.nu_hash { Some(nu_hash::NuHashState::upload(gpu, n, csr.num_edges())?) } else { None };
         // Slots, not buffer sizes: an unused table is a one-element placeholder.
         let table_bytes = (exact_blocks * region_capacity + plan.global_table_slots()) * TABLE_SLOT_BYTES
+            + giants.table_bytes()
             + sort.as_ref().map_or(0, sort::SortState::table_bytes)
             + nu_hash.as_ref().map_or(0, nu_hash::NuHashState::table_bytes);
         let state = DeviceState {
@@ -167,6 +171,7 @@ impl DeviceState {
             pool_sums,
             exact_blocks,
             region_capacity,
+            giants,
             global: gpu.upload("degree classes", &plan.global)?,
             global_regions: gpu.upload("degree classes", &plan.global_regions)?,
             global_keys,
