@@ -137,12 +137,16 @@ fn most_frequent_label(csr: &Csr, labels: &[u32], v: u32) -> u32 {
 
 /// An asynchronous run to convergence (tolerance 0) on a graph with giants (counted by many
 /// blocks each) and hubs of every class ends at a fixed point: every vertex holds the label
-/// classic LP would give it from its neighbours' final labels.
+/// classic LP would give it from its neighbours' final labels. (The graph is symmetric: a
+/// vertex that moves marks its neighbours, which on a directed graph are not the vertices
+/// whose choice it changes.)
 #[test]
 fn asynchronous_runs_with_giants_end_at_a_fixed_point() {
     let Some(gpu) = gpu_or_skip("asynchronous_runs_with_giants_end_at_a_fixed_point") else { return };
     use glp_codegen::lp_kernels::giants::GIANT_DEGREE;
-    let csr = degree_mix(&[GIANT_DEGREE + 1, 150_000, 5000, 1500, 300], &[1, 2, 5, 9, 40], 8000, 3, 60, 10);
+    let mix = degree_mix(&[GIANT_DEGREE + 1, 150_000, 5000, 1500, 300], &[1, 2, 5, 9, 40], 8000, 3, 60, 10);
+    let csr = glp::graph::directed_neighbourhoods(&mix).unwrap();
+    assert!(csr.degree(0) as u64 > GIANT_DEGREE && csr.is_symmetric());
     let schedule = Schedule::Asynchronous { pick_less_every: 1000, tolerance: 0.0 };
     let config = LpConfig { schedule, max_iterations: 200, ..nu_lpa() };
     for strategy in asynchronous_strategies() {

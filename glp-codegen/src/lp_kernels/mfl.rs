@@ -5,8 +5,9 @@
 //! |---|---|---|---|---|
 //! | low | `< 32` | `glp_lp_low_<T>` | a tile of `T` = next power of two lanes | none: `__match_any_sync` groups lanes, shuffles sum and reduce |
 //! | middle | `32..=128` | `glp_lp_mid` | a warp | per-warp shared table of 256 slots (never full) |
-//! | high | `129..=65536` | `glp_lp_high` | a block of 256 threads | shared table of 2048 slots; for vertices of degree `> 1024`, a count-min sketch of 4 x 512 counters takes the labels the table refuses after 32 probes |
-//! | high, deferred | `1025..=65536` | `glp_lp_high_exact` | a block of 256 threads, looping over the deferred vertices | the shared table plus the block's region of a bounded global pool |
+//! | high | `129..=1024` | `glp_lp_high` | a block of 256 threads | shared table of `nextPow2(2 * degree)` slots (at most 2048), never full |
+//! | high, hubs | `1025..=65536` | `glp_lp_hub` (asynchronous sweeps: the whole high class, by id) | a block of 256 threads | shared table of 2048 slots; a count-min sketch of 4 x 512 counters takes the labels the table refuses after 32 probes |
+//! | hubs, deferred | `1025..=65536` | `glp_lp_high_exact` | a block of 256 threads, looping over the deferred vertices | the shared table plus the block's region of a bounded global pool |
 //! | giant | `> 65536` | `glp_lp_giant_count`, `glp_lp_giant_best` ([`super::giants`]) | blocks of 256 threads taking chunks of 8192 edges, then slices of 4096 slots | a shared table per chunk, flushed into the giant's global region |
 //!
 //! Why these bounds: below 32 neighbours a warp-wide vote finds equal labels in one
@@ -14,9 +15,12 @@
 //! real graphs are here). From 32 to 128 neighbours a warp streams the adjacency in 1 to 4
 //! rounds and a 256-slot table (3 KiB of shared memory per warp, 8 warps per block) holds every
 //! distinct label at a load factor of at most 1/2. Above 128 a block streams the adjacency;
-//! 2048 shared slots (24 KiB) keep every vertex of degree up to 1024 exact in shared memory.
+//! 2048 shared slots (24 KiB) keep every vertex of degree up to 1024 exact in shared memory,
+//! and `glp_lp_high` clears and scans only the `nextPow2(2 * degree)` slots a vertex needs,
+//! without the sketch's shared memory (which would hold the kernel to 5 blocks of 256 threads
+//! per SM instead of 8).
 //!
-//! Larger vertices may meet more distinct labels than fit (early iterations, when labels are
+//! Larger vertices (hubs) may meet more distinct labels than fit (early iterations, when labels are
 //! still vertex ids). As in GLP's Procedure SharedMemBigNodes, the labels the table refuses go
 //! to a count-min sketch (16 KiB: the table and the sketch fill 40 of the 48 KiB of static
 //! shared memory). The sketch only over-estimates a label's frequency (weights are checked to
@@ -31,7 +35,9 @@
 //! exact. The regions come from a pool of at most [`EXACT_POOL_BYTES`] (or one region, if the
 //! largest vertex needs more), not from per-edge memory: the blocks of the exact kernel (up
 //! to [`EXACT_MAX_BLOCKS`], as many as the pool holds regions for the largest vertex) take
-//! the deferred vertices in turn.
+//! the deferred vertices in turn. Vertices above 65536 neighbours (giants) are neither: many
+//! blocks count each of them straight into a global region ([`super::giants`]), so that no
+//! block streams a million-edge row alone and no giant is counted twice.
 
 use crate::kinds::lp::{layout::view_cuda, PHASE_KERNELS_CUDA};
 use crate::template::{Template, TemplateError};

@@ -10,10 +10,12 @@
 //   weights), the tile's best label found with xor shuffles;
 // - glp_lp_mid: a warp per vertex of degree <= GLP_MID_MAX_DEGREE, a per-warp shared-memory
 //   hash table that cannot overflow (GLP_MID_TABLE >= 2 * GLP_MID_MAX_DEGREE);
-// - glp_lp_high: a block per vertex, a shared-memory hash table of GLP_HIGH_TABLE entries
-//   plus a count-min sketch for the labels it refuses (GLP's Procedure SharedMemBigNodes);
-//   when the sketch cannot prove the table's best label is the vertex's MFL, the vertex is
-//   deferred to glp_lp_high_exact: a block re-counts it with the shared table and a global
+// - glp_lp_high: a block per vertex of degree <= GLP_HIGH_TABLE / 2, a shared-memory hash
+//   table of room for all its labels;
+// - glp_lp_hub: a block per larger vertex, the shared table of GLP_HIGH_TABLE entries plus a
+//   count-min sketch for the labels it refuses (GLP's Procedure SharedMemBigNodes); when the
+//   sketch cannot prove the table's best label is the vertex's MFL, the vertex is deferred to
+//   glp_lp_high_exact: a block re-counts it with the shared table and a global
 //   region of a bounded pool (exact: every label lives in one of the two tables);
 // - glp_lp_giant_*: vertices of degree above 65536 (giants::GIANT_DEGREE), counted by many blocks each into
 //   a global region (the GIANTS slot; giant_kernels.cuh);
@@ -435,21 +437,26 @@ __device__ __forceinline__ glp_u32 glp_lp_sketch_bucket(glp_u32 label, int row) 
 #define GLP_SKETCH_USED 1
 #define GLP_SKETCH_INVALID 2
 
-// Procedure SharedMemBigNodes. Labels go to the shared table; those it refuses (after
-// GLP_HIGH_PROBES probes, only for vertices of degree > GLP_HIGH_TABLE / 2) go to the
-// count-min sketch. The sketch never under-counts a label of non-negative weights, so after
-// each round the sketch's estimate of every label added in that round is an upper bound of
-// its final sum once the label's last occurrence is in, and with a score non-decreasing in
-// its frequency (glp_lp_score_monotone) the best estimated candidate bounds every refused
-// label's true candidate. If the table's best beats that bound it is the MFL; otherwise
-// (or a refused weight was negative or NaN, or the score is not provably monotone) the
-// vertex is appended to `deferred` for glp_lp_high_exact.
-extern "C" __global__ void __launch_bounds__(GLP_HIGH_THREADS)
-glp_lp_high(const glp_lp_params params, const glp_lp_view view, const glp_u32* vertices, glp_u32 count,
-            glp_u32* deferred, const glp_lp_sweep sweep) {
+// Procedure SharedMemBigNodes, in two kernels. Vertices of degree up to GLP_HIGH_TABLE / 2
+// have room for all their labels in a table of nextPow2(2 * degree) slots, which is all a
+// block clears and scans for them; glp_lp_high takes only those, without the sketch (whose
+// 16 KiB of shared memory would cap it at 5 blocks of 256 threads per SM). glp_lp_hub carries
+// the sketch and takes larger vertices (hubs, up to the giant class; asynchronous sweeps give
+// it the whole high class, see glp-runtime's `launch_high`): a hub's labels go to the shared
+// table, and those it refuses after GLP_HIGH_PROBES probes to the count-min sketch. The sketch never under-counts a label of
+// non-negative weights, so after each round the sketch's estimate of every label added in
+// that round is an upper bound of its final sum once the label's last occurrence is in, and
+// with a score non-decreasing in its frequency (glp_lp_score_monotone) the best estimated
+// candidate bounds every refused label's true candidate. If the table's best beats that
+// bound it is the MFL; otherwise (or a refused weight was negative or NaN, or the score is
+// not provably monotone) the vertex is appended to `deferred` for glp_lp_high_exact.
+template <bool SKETCH>
+__device__ __forceinline__ void glp_lp_high_class(const glp_lp_params& params, const glp_lp_view& view,
+                                                  const glp_u32* vertices, glp_u32 count, glp_u32* deferred,
+                                                  const glp_lp_sweep& sweep) {
     __shared__ glp_u32 keys[GLP_HIGH_TABLE];
     __shared__ double sums[GLP_HIGH_TABLE];
-    __shared__ double sketch[GLP_SKETCH_ROWS][GLP_SKETCH_WIDTH];
+    __shared__ double sketch[SKETCH ? GLP_SKETCH_ROWS : 1][SKETCH ? GLP_SKETCH_WIDTH : 1];
     __shared__ int claimed;
     __shared__ int sketch_state;
     __shared__ int defer;
@@ -462,24 +469,26 @@ glp_lp_high(const glp_lp_params params, const glp_lp_view view, const glp_u32* v
     }
     const glp_u64 begin = view.offsets[v];
     const glp_u64 end = view.offsets[v + 1];
-    const bool may_overflow = end - begin > GLP_HIGH_TABLE / 2;
-    glp_lp_block_clear(keys, sums, GLP_HIGH_TABLE);
+    // Hubs use the whole table and give up on a label after GLP_HIGH_PROBES probes; the others
+    // probe all of a table with room for every label at load factor 1/2.
+    const bool may_overflow = SKETCH && end - begin > GLP_HIGH_TABLE / 2;
+    const glp_u64 capacity = may_overflow ? GLP_HIGH_TABLE : 1ull << (64 - __clzll(2 * (end - begin) - 1));
+    const glp_u64 probes = may_overflow ? GLP_HIGH_PROBES : capacity;
+    glp_lp_block_clear(keys, sums, (int)capacity);
     if (may_overflow) {
         for (int i = threadIdx.x; i < GLP_SKETCH_ROWS * GLP_SKETCH_WIDTH; i += blockDim.x) (&sketch[0][0])[i] = 0.0;
     }
     __syncthreads();
     if (!claimed) return; // block-uniform
-    // Vertices of degree <= GLP_HIGH_TABLE / 2 probe the whole table, which has room for all
-    // their labels; larger ones give up after GLP_HIGH_PROBES.
-    const glp_u64 probes = may_overflow ? GLP_HIGH_PROBES : GLP_HIGH_TABLE;
     const int lane = (int)(threadIdx.x & 31);
     const bool prune = glp_lp_score_monotone(params);
     glp_lp_candidate bound = glp_lp_nothing();
     for (glp_u64 base = begin; base < end; base += blockDim.x) {
         double freq;
         const glp_u32 label = glp_lp_warp_round(params, view, v, base + threadIdx.x, end, lane, &freq);
+        const bool added = label == GLP_UNLABELLED || glp_lp_table_add(keys, sums, capacity, probes, label, freq);
         bool refused = false;
-        if (label != GLP_UNLABELLED && !glp_lp_table_add(keys, sums, GLP_HIGH_TABLE, probes, label, freq)) {
+        if (SKETCH && !added) {
             refused = true;
             if (freq >= 0.0) {
                 atomicOr(&sketch_state, GLP_SKETCH_USED);
@@ -506,7 +515,7 @@ glp_lp_high(const glp_lp_params params, const glp_lp_view view, const glp_u32* v
     }
     __syncthreads();
     const glp_lp_candidate mine =
-        glp_lp_table_best(params, view, v, keys, sums, GLP_HIGH_TABLE, threadIdx.x, blockDim.x, false, glp_lp_nothing());
+        glp_lp_table_best(params, view, v, keys, sums, capacity, threadIdx.x, blockDim.x, false, glp_lp_nothing());
     const glp_lp_candidate best = glp_lp_block_reduce(mine);
     const int state = sketch_state;
     if (state != 0) bound = glp_lp_block_reduce(bound); // block-uniform
@@ -518,6 +527,18 @@ glp_lp_high(const glp_lp_params params, const glp_lp_view view, const glp_u32* v
     }
     __syncthreads();
     if (!defer) glp_lp_block_finish(params, view, v, best, begin, end, sweep);
+}
+
+extern "C" __global__ void __launch_bounds__(GLP_HIGH_THREADS)
+glp_lp_high(const glp_lp_params params, const glp_lp_view view, const glp_u32* vertices, glp_u32 count,
+            const glp_lp_sweep sweep) {
+    glp_lp_high_class<false>(params, view, vertices, count, nullptr, sweep);
+}
+
+extern "C" __global__ void __launch_bounds__(GLP_HIGH_THREADS)
+glp_lp_hub(const glp_lp_params params, const glp_lp_view view, const glp_u32* vertices, glp_u32 count,
+           glp_u32* deferred, const glp_lp_sweep sweep) {
+    glp_lp_high_class<true>(params, view, vertices, count, deferred, sweep);
 }
 
 // The exact path of the high class: blocks take the deferred vertices in turn and count each

@@ -14,8 +14,14 @@ pub struct ClassPlan {
     pub low: Vec<Vec<VertexId>>,
     /// Middle class (a warp per vertex, shared table).
     pub mid: Vec<VertexId>,
-    /// High class (a block per vertex).
+    /// High class (a block per vertex) up to [`HIGH_OVERFLOW_DEGREE`], whose labels all fit
+    /// the shared table.
     pub high: Vec<VertexId>,
+    /// High class above [`HIGH_OVERFLOW_DEGREE`] (hubs: the shared table and the sketch, may
+    /// be deferred to the exact kernel).
+    pub hubs: Vec<VertexId>,
+    /// Both, by id (what asynchronous sweeps give the hub kernel).
+    pub high_and_hubs: Vec<VertexId>,
     /// Giants (degree above [`GIANT_DEGREE`]: many blocks per vertex), in batches whose
     /// regions fit the giant pool.
     pub giants: Vec<GiantBatch>,
@@ -60,12 +66,14 @@ impl ClassPlan {
                         plan.mid.push(v);
                     } else if degree > GIANT_DEGREE {
                         giants.push((v, degree));
+                    } else if degree > HIGH_OVERFLOW_DEGREE {
+                        plan.hubs.push(v);
+                        plan.high_and_hubs.push(v);
+                        plan.high_deferrable += 1;
+                        plan.high_max_degree = plan.high_max_degree.max(degree);
                     } else {
                         plan.high.push(v);
-                        if degree > HIGH_OVERFLOW_DEGREE {
-                            plan.high_deferrable += 1;
-                            plan.high_max_degree = plan.high_max_degree.max(degree);
-                        }
+                        plan.high_and_hubs.push(v);
                     }
                 }
                 plan.giants = giant_batches(&giants);
@@ -121,25 +129,37 @@ mod tests {
 
     #[test]
     fn classes_follow_the_degree_bounds() {
-        for (leaves, class) in [(5u32, "low"), (31, "low"), (32, "mid"), (128, "mid"), (129, "high"), (2000, "high")] {
+        let cases = [
+            (5u32, "low"),
+            (31, "low"),
+            (32, "mid"),
+            (128, "mid"),
+            (129, "high"),
+            (1024, "high"),
+            (1025, "hub"),
+            (2000, "hub"),
+        ];
+        for (leaves, class) in cases {
             let csr = star(leaves, 2);
             let plan = ClassPlan::new(&csr, MflStrategy::Glp);
             let in_low = plan.low.iter().any(|l| l.contains(&0));
             assert_eq!(
-                (in_low, plan.mid.contains(&0), plan.high.contains(&0)),
-                (class == "low", class == "mid", class == "high"),
+                (in_low, plan.mid.contains(&0), plan.high.contains(&0), plan.hubs.contains(&0)),
+                (class == "low", class == "mid", class == "high", class == "hub"),
                 "{leaves}"
             );
             // Leaves (degree 1) use tiles of 1 lane, isolated vertices too.
             assert_eq!(plan.low[0].len(), leaves as usize + 2);
-            let total: usize = plan.low.iter().map(Vec::len).sum::<usize>() + plan.mid.len() + plan.high.len();
+            let total: usize =
+                plan.low.iter().map(Vec::len).sum::<usize>() + plan.mid.len() + plan.high.len() + plan.hubs.len();
+            assert_eq!(plan.high_and_hubs.contains(&0), class == "high" || class == "hub");
             assert_eq!(total, csr.num_vertices());
             let deferrable = u64::from(leaves as u64 > HIGH_OVERFLOW_DEGREE);
             assert_eq!(plan.high_deferrable, deferrable);
             assert_eq!(plan.exact_pool(), if deferrable == 1 { (1, table_capacity(leaves as u64)) } else { (0, 0) });
             let smem = ClassPlan::new(&csr, MflStrategy::Smem);
             assert!(smem.low.iter().all(Vec::is_empty));
-            assert_eq!(smem.mid.len() + smem.high.len(), csr.num_vertices());
+            assert_eq!(smem.mid.len() + smem.high.len() + smem.hubs.len(), csr.num_vertices());
         }
     }
 
@@ -151,7 +171,7 @@ mod tests {
             let csr = star(leaves as u32, 0);
             let plan = ClassPlan::new(&csr, MflStrategy::Glp);
             let batched: Vec<VertexId> = plan.giants.iter().flat_map(|b| b.vertices.iter().copied()).collect();
-            assert_eq!((plan.high.contains(&0), batched == vec![0]), (!giant, giant), "{leaves}");
+            assert_eq!((plan.hubs.contains(&0), batched == vec![0]), (!giant, giant), "{leaves}");
             assert_eq!(plan.high_deferrable, u64::from(!giant));
             assert_eq!(plan.exact_pool().0, u64::from(!giant));
             let smem = ClassPlan::new(&csr, MflStrategy::Smem);

@@ -65,6 +65,9 @@ pub(super) struct DeviceState {
     pub(super) low: Vec<DeviceBuffer<u32>>,
     pub(super) mid: DeviceBuffer<u32>,
     pub(super) high: DeviceBuffer<u32>,
+    pub(super) hubs: DeviceBuffer<u32>,
+    /// Both, by id: what asynchronous sweeps give the hub kernel (empty when synchronous).
+    pub(super) high_and_hubs: DeviceBuffer<u32>,
     /// High vertices the sketch did not settle this sweep (their count: `counters[DEFERRED]`).
     pub(super) deferred: DeviceBuffer<u32>,
     /// The exact path's pool: `exact_blocks` regions of `region_capacity` slots.
@@ -166,6 +169,8 @@ impl DeviceState {
             low: plan.low.iter().map(|l| gpu.upload("degree classes", l)).collect::<Result<_>>()?,
             mid: gpu.upload("degree classes", &plan.mid)?,
             high: gpu.upload("degree classes", &plan.high)?,
+            hubs: gpu.upload("degree classes", &plan.hubs)?,
+            high_and_hubs: gpu.upload("degree classes", if asynchronous { &plan.high_and_hubs } else { &[] })?,
             deferred: gpu.alloc_zeros("the deferred high vertices", plan.high_deferrable as usize)?,
             pool_keys,
             pool_sums,
