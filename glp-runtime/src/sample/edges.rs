@@ -16,6 +16,7 @@
 
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Graph, VertexId};
+use glp_codegen::kinds::sample::layout::SHORT_ROW;
 use std::sync::OnceLock;
 
 /// A CSR with the cached data of weighted sampling.
@@ -159,18 +160,20 @@ impl<'a> SampleGraph<'a> {
         }
     }
 
-    /// Whether `u` is a neighbour of `v`: binary search in `v`'s sorted row, or on a
-    /// symmetric graph in `u`'s when it is strictly shorter (`v` is then `u`'s neighbour
-    /// exactly when `u` is `v`'s). O(log min(degrees)): node2vec's test of a candidate against
-    /// a hub it came from searches the candidate's short row. The GPU view
-    /// (`glp_sample_contains`) picks the row by the same rule.
+    /// Whether `u` is a neighbour of `v`: binary search in `v`'s sorted row, or, when that row
+    /// is longer than [`SHORT_ROW`] on a symmetric graph, in `u`'s when it is strictly shorter
+    /// (`v` is then `u`'s neighbour exactly when `u` is `v`'s). node2vec's test of a candidate
+    /// against a hub it came from searches the candidate's short row; against a short row it
+    /// searches that row, near in the cache, without reading the candidate's degree. The GPU
+    /// view (`glp_sample_contains`) picks the row by the same rule.
     #[inline]
     pub fn contains(&self, v: VertexId, u: VertexId) -> bool {
+        let row = self.csr.neighbors(v);
         let n = self.csr.num_vertices();
-        if self.symmetric && (u as usize) < n && self.csr.degree(u) < self.csr.degree(v) {
+        if self.symmetric && row.len() as u64 > SHORT_ROW && (u as usize) < n && self.csr.degree(u) < row.len() {
             return self.csr.neighbors(u).binary_search(&v).is_ok();
         }
-        self.csr.neighbors(v).binary_search(&u).is_ok()
+        row.binary_search(&u).is_ok()
     }
 }
 
@@ -179,16 +182,19 @@ mod tests {
     use super::*;
     use crate::graph::{build_csr, BuildOptions, EdgeList, VertexIds};
 
-    /// A symmetrised graph of 60 vertices with hubs (vertex ids skewed towards 0).
+    /// A symmetrised graph of 300 vertices, with random edges skewed towards low ids and two
+    /// hubs whose rows are longer than [`SHORT_ROW`].
     fn skewed_graph() -> Graph {
-        let n = 60u32;
+        let n = 300u32;
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
         let mut next = |bound: u32| {
             state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
             let x = ((state >> 33) as u32) % bound;
             x % (x % bound + 1)
         };
-        let (sources, targets) = (0..400).map(|_| (next(n), next(n))).unzip();
+        // Random edges, and two hubs joined to a hundred or more vertices each.
+        let hubs = (1..200).map(|u| (0, u)).chain((50..150).map(|u| (1, u)));
+        let (sources, targets) = (0..600).map(|_| (next(n), next(n))).chain(hubs).unzip();
         let edges = EdgeList { num_vertices: n as usize, sources, targets, weights: None };
         let csr = build_csr(&edges, &BuildOptions::default()).unwrap();
         Graph { csr, ids: VertexIds::Range { first: 0, len: n as usize }, symmetric: true }
@@ -200,10 +206,12 @@ mod tests {
         assert!(graph.csr.is_symmetric());
         let sampled = SampleGraph::of(&graph).unwrap();
         assert!(sampled.symmetric());
-        let degrees: Vec<usize> = (0..60).map(|v| graph.csr.degree(v)).collect();
-        assert!(degrees.iter().max() > degrees.iter().min(), "rows of different lengths");
-        for v in 0..60 {
-            for u in 0..70 {
+        let n = graph.csr.num_vertices() as VertexId;
+        let degrees: Vec<u64> = (0..n).map(|v| graph.csr.degree(v) as u64).collect();
+        let long = degrees.iter().filter(|&&d| d > SHORT_ROW).count();
+        assert!(long > 0 && degrees.iter().any(|&d| d <= SHORT_ROW), "rows on both sides of SHORT_ROW");
+        for v in 0..n {
+            for u in 0..n + 10 {
                 let scanned = graph.csr.neighbors(v).contains(&u);
                 assert_eq!(sampled.contains(v, u), scanned, "{v} -> {u}");
             }

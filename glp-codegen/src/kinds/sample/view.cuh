@@ -271,13 +271,14 @@ __device__ __forceinline__ bool glp_sample_search(const glp_u32* row, Index n, g
     }
     return false;
 }
-// Whether u is in v's row; on a symmetric graph, whether v is in u's row when that one is
-// strictly shorter (the CPU's SampleGraph::contains picks the row by the same rule).
+// Whether u is in v's row; when that row is longer than GLP_SAMPLE_SHORT_ROW on a symmetric
+// graph, whether v is in u's row when that one is strictly shorter (the CPU's
+// SampleGraph::contains picks the row by the same rule).
 __device__ __forceinline__ bool glp_sample_contains(const glp_sample_view& view, glp_u32 v, glp_u32 u) {
     glp_u64 d = glp_sample_degree(view, v);
     if (d == 0ull) return false;
     const glp_u32* row = nullptr;
-    if (view.symmetric) {
+    if (view.symmetric && d > GLP_SAMPLE_SHORT_ROW) {
         glp_u64 u_offset, du;
         const bool known = glp_sample_known_row_or_drawn(view, u, u_offset, du);
         if (!known) du = glp_sample_degree(view, u);
