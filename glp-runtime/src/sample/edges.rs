@@ -208,8 +208,18 @@ mod tests {
         assert!(sampled.symmetric());
         let n = graph.csr.num_vertices() as VertexId;
         let degrees: Vec<u64> = (0..n).map(|v| graph.csr.degree(v) as u64).collect();
-        let long = degrees.iter().filter(|&&d| d > SHORT_ROW).count();
-        assert!(long > 0 && degrees.iter().any(|&d| d <= SHORT_ROW), "rows on both sides of SHORT_ROW");
+        assert!(
+            degrees.iter().any(|&d| d > SHORT_ROW) && degrees.iter().any(|&d| d <= SHORT_ROW),
+            "rows on both sides of SHORT_ROW"
+        );
+        // Both ways of a long row: neighbours with a shorter row (searched in theirs) and a
+        // neighbour with a row as long or longer (searched in the long row itself).
+        let pairs = |keep: fn(u64, u64) -> bool| {
+            (0..n)
+                .filter(|&v| degrees[v as usize] > SHORT_ROW)
+                .any(|v| graph.csr.neighbors(v).iter().any(|&u| keep(degrees[v as usize], degrees[u as usize])))
+        };
+        assert!(pairs(|dv, du| du < dv) && pairs(|dv, du| du >= dv), "a long row traded and kept");
         for v in 0..n {
             for u in 0..n + 10 {
                 let scanned = graph.csr.neighbors(v).contains(&u);
