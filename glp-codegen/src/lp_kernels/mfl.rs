@@ -105,8 +105,8 @@ crate::c_struct! {
         /// this launch's wave (see wave_size)
         wave: u32 => "glp_u32",
         /// nonzero: the hub kernel defers a vertex at its first refused label, without
-        /// the sketch (set for a synchronous sweep when the sweep before deferred most hubs,
-        /// and for the first: labels all distinct overflow every hub's table)
+        /// the sketch (the first synchronous sweep's: labels all distinct overflow every
+        /// hub's table)
         eager_defer: u32 => "glp_u32",
     }
 }
@@ -262,6 +262,6 @@ mod tests {
         assert!(definition.contains("\n    unsigned long long* counters;   // words: labels changed,"), "{definition}");
         assert_eq!(std::mem::offset_of!(LpSweepArgs, eager_defer), 3 * 8 + 3 * 4);
         assert!(definition.contains("\n    glp_u32 eager_defer; "), "{definition}");
-        assert!(definition.ends_with("first: labels all distinct overflow every hub's table)\n};"), "{definition}");
+        assert!(definition.ends_with("hub's table)\n};"), "{definition}");
     }
 }
