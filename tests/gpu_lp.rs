@@ -296,20 +296,66 @@ fn unprunable_variants_take_the_exact_path() {
     }
 }
 
+/// A hub (the last vertex) whose neighbourhood keeps one dominant label among more distinct
+/// labels than the hub kernel's table holds: 4,000 leaves (which all take the hub's label in
+/// the first synchronous sweep) and one vertex of each of 3,000 private triangles (whose
+/// labels stay apart: the hub's id is the largest, so ties never pick it). From the second
+/// sweep on, the hub's table refuses labels and the sketch must settle it; in the first, every
+/// label is distinct and the hub is deferred.
+fn hub_with_a_dominant_label() -> Csr {
+    const LEAVES: u32 = 4000;
+    const TRIANGLES: u32 = 3000;
+    let hub = LEAVES + 3 * TRIANGLES;
+    let n = hub + 1;
+    let mut rows: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
+    let mut edge = |a: u32, b: u32| {
+        rows[a as usize].push(b);
+        rows[b as usize].push(a);
+    };
+    for leaf in 0..LEAVES {
+        edge(hub, leaf);
+    }
+    for i in 0..TRIANGLES {
+        let (t, a, b) = (LEAVES + 3 * i, LEAVES + 3 * i + 1, LEAVES + 3 * i + 2);
+        edge(hub, t);
+        edge(t, a);
+        edge(t, b);
+        edge(a, b);
+    }
+    let mut offsets = vec![0u64];
+    let mut targets = Vec::new();
+    for mut row in rows {
+        row.sort_unstable();
+        targets.extend(row);
+        offsets.push(targets.len() as u64);
+    }
+    Csr::new(offsets, targets, None).unwrap()
+}
+
 /// The high class's two ways out for a hub whose labels overflow the shared table, both taken
-/// on skewed graphs (and both exact, as the comparisons with the CPU show): the count-min
-/// sketch proves the table's best label, or the hub is deferred to the exact kernel.
+/// on skewed graphs and on a hub built for it (and both exact, as the comparisons with the CPU
+/// show): the count-min sketch proves the table's best label, or the hub is deferred to the
+/// exact kernel (always in the first synchronous sweep, whose labels are all distinct).
 #[test]
 fn the_count_min_sketch_settles_hubs_and_defers_the_rest() {
     let Some(gpu) = gpu_or_skip("the_count_min_sketch_settles_hubs_and_defers_the_rest") else { return };
     let none = LpInputs::default();
     let config = LpConfig::synchronous(20);
     let mut total = glp::lp::gpu::HighClassStats::default();
-    for (name, csr) in
-        [("rmat-15".to_string(), generated().remove(0).1), ("degree bounds".into(), every_degree_bound())]
-    {
+    for (name, csr) in [
+        ("rmat-15".to_string(), generated().remove(0).1),
+        ("degree bounds".into(), every_degree_bound()),
+        ("a hub with a dominant label".into(), hub_with_a_dominant_label()),
+    ] {
         let (_, stats) = run_gpu(&gpu, &csr, &Classic, &config, &none, MflStrategy::Glp).unwrap();
         eprintln!("{name}: {:?}", stats.high_class);
+        if name.starts_with("a hub") {
+            assert!(
+                stats.high_class.settled_by_sketch > 0 && stats.high_class.deferred > 0,
+                "{name}: {:?}",
+                stats.high_class
+            );
+        }
         total.settled_by_sketch += stats.high_class.settled_by_sketch;
         total.deferred += stats.high_class.deferred;
         // Strategies without the sketch report nothing.
@@ -317,6 +363,15 @@ fn the_count_min_sketch_settles_hubs_and_defers_the_rest() {
         assert_eq!(global.high_class, Default::default(), "{name}");
     }
     assert!(total.settled_by_sketch > 0 && total.deferred > 0, "{total:?}");
+    // The hub settled by the sketch gets the labels of the CPU, with every strategy.
+    assert_gpu_equals_cpu(
+        &gpu,
+        "classic on a hub with a dominant label",
+        &hub_with_a_dominant_label(),
+        &Classic,
+        &none,
+        sync(20),
+    );
 }
 
 #[test]

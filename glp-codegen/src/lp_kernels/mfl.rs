@@ -104,8 +104,10 @@ crate::c_struct! {
         wave_size: u32 => "glp_u32",
         /// this launch's wave (see wave_size)
         wave: u32 => "glp_u32",
-        /// unused: keeps the struct a multiple of 8 bytes without tail padding
-        padding: u32 => "glp_u32",
+        /// nonzero: the hub kernel defers a vertex at its first refused label, without
+        /// the sketch (the first synchronous sweep's: labels all distinct overflow every
+        /// hub's table)
+        eager_defer: u32 => "glp_u32",
     }
 }
 
@@ -258,6 +260,8 @@ mod tests {
         assert!(definition.starts_with("// One sweep of the class kernels"), "{definition}");
         assert!(definition.contains("\nstruct glp_lp_sweep {\n    glp_u32* out; "), "{definition}");
         assert!(definition.contains("\n    unsigned long long* counters;   // words: labels changed,"), "{definition}");
-        assert!(definition.ends_with("   // unused: keeps the struct a multiple of 8 bytes without tail padding\n};"));
+        assert_eq!(std::mem::offset_of!(LpSweepArgs, eager_defer), 3 * 8 + 3 * 4);
+        assert!(definition.contains("\n    glp_u32 eager_defer; "), "{definition}");
+        assert!(definition.ends_with("hub's table)\n};"), "{definition}");
     }
 }

@@ -449,7 +449,9 @@ __device__ __forceinline__ glp_u32 glp_lp_sketch_bucket(glp_u32 label, int row) 
 // with a score non-decreasing in its frequency (glp_lp_score_monotone) the best estimated
 // candidate bounds every refused label's true candidate. If the table's best beats that
 // bound it is the MFL; otherwise (or a refused weight was negative or NaN, or the score is
-// not provably monotone) the vertex is appended to `deferred` for glp_lp_high_exact.
+// not provably monotone) the vertex is appended to `deferred` for glp_lp_high_exact. A sweep
+// with eager_defer gives up at the first refused label (as with an invalid sketch): when most
+// hubs overflow, counting them here first only doubles their cost.
 template <bool SKETCH>
 __device__ __forceinline__ void glp_lp_high_class(const glp_lp_params& params, const glp_lp_view& view,
                                                   const glp_u32* vertices, glp_u32 count, glp_u32* deferred,
@@ -490,7 +492,7 @@ __device__ __forceinline__ void glp_lp_high_class(const glp_lp_params& params, c
         bool refused = false;
         if (SKETCH && !added) {
             refused = true;
-            if (freq >= 0.0) {
+            if (freq >= 0.0 && !sweep.eager_defer) {
                 atomicOr(&sketch_state, GLP_SKETCH_USED);
                 for (int row = 0; row < GLP_SKETCH_ROWS; ++row) {
                     atomicAdd(&sketch[row][glp_lp_sketch_bucket(label, row)], freq);

@@ -226,7 +226,7 @@ impl DeviceState {
             pick_less: u32::from(pick_less),
             wave_size: 0,
             wave: 0,
-            padding: 0,
+            eager_defer: 0,
         }
     }
 
