@@ -5,17 +5,22 @@
 //! and host-to-device copies, and with loading or generating the graph too; GPU memory held
 //! and what the strategy and schedule add beyond graph, inputs, labels and facilities, per
 //! vertex (class lists, flags) and per edge (hash tables, G-Sort's arrays); modularity and
-//! NMI; and the achieved fraction of the device's measured copy bandwidth for the bytes an
-//! iteration must move at least (each edge's target and its neighbour's label, each vertex's
-//! offsets, label and output: `8 E + 20 V` bytes). With the asynchronous schedule later sweeps visit only
-//! affected vertices; edges per second still divide all stored edges by the mean sweep time.
+//! NMI; and two fractions of the device's ceilings, measured in the same run: of its copy
+//! bandwidth for the bytes an iteration must move at least (each edge's target and its
+//! neighbour's label, each vertex's offsets, label and output: `8 E + 20 V` bytes), and of its
+//! random-read rate (`glp bench probe`'s independent reads) for an array the size of the
+//! labels: every edge reads its neighbour's label at a random place, so a sweep of `E` edges
+//! takes at least `E` such reads, and that ceiling, not the copy bandwidth, is what bounds
+//! label propagation on graphs whose labels do not fit in L2. With the asynchronous schedule
+//! later sweeps visit only affected vertices; edges per second still divide all stored edges
+//! by the mean sweep time.
 
 use super::bench::{check_repeat, median_min, print_json, LpBenchArgs};
 use super::engine::{with_gpu_flags, Variant};
 use super::output;
 use super::quality::TruthCoverage;
 use glp_runtime::community::GroundTruth;
-use glp_runtime::device::{DeviceGraph, Gpu};
+use glp_runtime::device::{ceiling, DeviceGraph, Gpu};
 use glp_runtime::graph::Graph;
 use glp_runtime::lp::gpu::{run_gpu_on, GpuStats};
 use glp_runtime::lp::{LpConfig, LpOutcome};
@@ -50,6 +55,9 @@ struct GpuBenchReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     truth_coverage: Option<TruthCoverage>,
     copy_bandwidth_gb_s: f64,
+    /// Independent random reads per second in an array the size of the labels (`4 V` bytes),
+    /// measured in this run; `None` when the probe measured no size.
+    gather_ceiling_reads_per_s: Option<f64>,
     rows: Vec<StrategyRow>,
     /// Strategies whose memory does not fit on the device, with the allocation error.
     not_run: Vec<NotRun>,
@@ -81,6 +89,8 @@ struct StrategyRow {
     /// Extra bytes beyond graph, inputs, labels, facilities and the per-edge tables, per vertex.
     extra_bytes_per_vertex: f64,
     bandwidth_fraction: f64,
+    /// Edges per second per iteration over `gather_ceiling_reads_per_s`.
+    of_gather_ceiling: Option<f64>,
     per_iteration_ms: Vec<f64>,
     /// High-class vertex visits whose labels overflowed the shared table: decided by the
     /// count-min sketch, or deferred to the exact kernel (glp and smem).
@@ -95,6 +105,8 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
     let gpu = Gpu::open(0)?;
     let csr = &bench.graph.csr;
     let bandwidth = gpu.copy_bandwidth(1 << 30)?;
+    let label_bytes = 4 * csr.num_vertices() as u64;
+    let gather_ceiling = ceiling::measure_quick(&gpu)?.for_array_bytes(label_bytes);
     let (kernel, inputs) = variant.kernel();
     // The graph goes to the GPU once, for every strategy and repeat: the runs' setup times
     // cover the kernels, the plan and the run's own buffers; the upload is added to each
@@ -147,6 +159,7 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
             extra_bytes_per_vertex: stats.device_bytes.saturating_sub(stats.base_bytes + stats.table_bytes) as f64
                 / (csr.num_vertices() as f64).max(1.0),
             bandwidth_fraction: bytes / (iteration_ms / 1e3) / bandwidth,
+            of_gather_ceiling: gather_ceiling.map(|reads| edges / (iteration_ms / 1e3) / reads),
             per_iteration_ms: stats.iteration_ms.clone(),
             high_settled_by_sketch: stats.high_class.settled_by_sketch,
             high_deferred: stats.high_class.deferred,
@@ -164,6 +177,7 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
         prepare_ms: bench.prepare_ms,
         truth_coverage: bench.truth_coverage,
         copy_bandwidth_gb_s: bandwidth / 1e9,
+        gather_ceiling_reads_per_s: gather_ceiling,
         rows,
         not_run,
     };
@@ -181,12 +195,17 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
         "device       {}, copy bandwidth {:.0} GB/s; {} {}, {} runs per strategy; graph prepared in {:.0} ms",
         report.device, report.copy_bandwidth_gb_s, report.schedule, report.variant, args.repeat, report.prepare_ms
     );
+    let gather = report.gather_ceiling_reads_per_s.map_or("-".into(), |r| format!("{:.2} G", r / 1e9));
+    let _ = writeln!(
+        s,
+        "ceiling      {gather} random reads/s in a {label_bytes}-byte array, the labels' size (glp bench probe, this run)"
+    );
     if let Some(coverage) = &report.truth_coverage {
         let _ = writeln!(s, "truth        {}", coverage.describe());
     }
     let _ = writeln!(
         s,
-        "{:<7} {:>5} {:>10} {:>12} {:>10} {:>12} {:>12} {:>10} {:>10} {:>9} {:>9} {:>7} {:>10} {:>7}",
+        "{:<7} {:>5} {:>10} {:>12} {:>10} {:>12} {:>12} {:>10} {:>10} {:>9} {:>9} {:>7} {:>9} {:>10} {:>7}",
         "mfl",
         "iters",
         "ms/iter",
@@ -199,13 +218,14 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
         "table B/e",
         "extra B/v",
         "of bw",
+        "of gather",
         "modularity",
         "NMI"
     );
     for r in &report.rows {
         let _ = writeln!(
             s,
-            "{:<7} {:>5} {:>10.3} {:>12.2} {:>10.2} {:>12.1} {:>12.1} {:>10.1} {:>10.1} {:>9.2} {:>9.2} {:>6.1}% {:>10.4} {:>7}",
+            "{:<7} {:>5} {:>10.3} {:>12.2} {:>10.2} {:>12.1} {:>12.1} {:>10.1} {:>10.1} {:>9.2} {:>9.2} {:>6.1}% {:>9} {:>10.4} {:>7}",
             r.mfl,
             r.iterations,
             r.iteration_ms,
@@ -218,6 +238,7 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
             r.table_bytes_per_edge,
             r.extra_bytes_per_vertex,
             100.0 * r.bandwidth_fraction,
+            r.of_gather_ceiling.map_or("-".to_string(), |f| format!("{:.1}%", 100.0 * f)),
             r.modularity,
             r.nmi.map_or("-".to_string(), |n| format!("{n:.4}"))
         );

@@ -30,6 +30,35 @@ fn bench_lp_on_the_cpu_gives_a_row_per_strategy() {
     }
 }
 
+/// `glp bench lp --backend gpu` divides each strategy's edges per second by the random-read
+/// ceiling the probe measures in the same run for an array the size of the labels (every
+/// edge reads its neighbour's label): the fraction follows from the row's own time and the
+/// reported ceiling, and the table says which ceiling it is.
+#[test]
+fn bench_lp_on_the_gpu_reports_the_fraction_of_the_gather_ceiling() {
+    if common::gpu_or_skip("bench_lp_on_the_gpu_reports_the_fraction_of_the_gather_ceiling").is_none() {
+        return;
+    }
+    let graph = data("email-Eu-core.txt");
+    let args = ["bench", "lp", graph.to_str().unwrap(), "--backend", "gpu", "--schedule", "sync", "--repeat", "1"];
+    let run = glp(&[&args[..], &["--mfl", "glp,global", "--json"]].concat());
+    assert!(run.status.success(), "{}", stderr(&run));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+    let ceiling = report["gather_ceiling_reads_per_s"].as_f64().unwrap();
+    assert!(ceiling > 1e9, "{report}");
+    let edges = report["stored_edges"].as_f64().unwrap();
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{report}");
+    for row in rows {
+        let iteration_s = row["iteration_ms"].as_f64().unwrap() / 1e3;
+        let expected = edges / iteration_s / ceiling;
+        let fraction = row["of_gather_ceiling"].as_f64().unwrap();
+        assert!(fraction > 0.0 && (fraction - expected).abs() <= 1e-9 * expected, "{row}");
+    }
+    let table = stdout(&glp(&args));
+    assert!(table.contains("random reads/s in a") && table.contains("of gather"), "{table}");
+}
+
 /// `glp bench compile` compiles every built-in variant's reference kernel cold and loads it
 /// back from a fresh cache on the same folder (the command itself fails when the load was
 /// not a disk hit): the PTX is for the asked architecture, and the disk cache beats NVRTC.
