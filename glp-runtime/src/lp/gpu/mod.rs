@@ -14,7 +14,9 @@
 //!    compiled in with the CPU's function), `update_vertex`, the output label and a count of
 //!    changed labels;
 //!    high-degree vertices the count-min sketch cannot settle are deferred to the exact
-//!    kernel, launched after the high class;
+//!    kernel, launched after the high class (in the first sweep every hub is deferred at
+//!    once, `eager_defer`: from labels all distinct none fits its table, and counting it
+//!    with the sketch first doubled its cost);
 //! 4. swap previous and output; stop when nothing changed (unless label memory or random
 //!    numbers make the labels only part of the state, as on the CPU) or at the cap.
 //!
