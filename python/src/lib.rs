@@ -5,11 +5,11 @@
 //! the `glp` command with the same arguments give the same labels and the same samples.
 //! This crate only converts: arrays in (NumPy, checked: an id outside the graph is a
 //! `ValueError` naming its position), arrays out (NumPy arrays that own the vectors the
-//! engines built), options by name, and errors into Python exceptions ([`errors`]).
+//! engines built), options by name, and errors into Python exceptions (`errors`).
 //!
 //! Long calls (loading, label propagation, sampling) run without the GIL. Label propagation
 //! and sampling run on a thread of their own while the calling thread, where Python runs its
-//! signal handlers, watches for Ctrl-C ([`errors::interruptible`]); the engine stops at its
+//! signal handlers, watches for Ctrl-C (`errors::interruptible`); the engine stops at its
 //! next iteration or batch (CPU or GPU) and the call raises `KeyboardInterrupt`. Outputs kept
 //! on the GPU (walks and subgraphs for PyTorch), which fit in the device's memory and take
 //! seconds at most, run to their end first.

@@ -39,7 +39,7 @@ pub struct LoadArgs {
     #[arg(long, value_enum, default_value_t = DuplicatesArg::Collapse, value_name = "POLICY")]
     pub duplicates: DuplicatesArg,
 
-    /// Edge-list columns to read, SRC,DST[,WEIGHT]: CSV header names or 0-based indices
+    /// Edge-list columns to read, `SRC,DST[,WEIGHT]`: CSV header names or 0-based indices
     /// (other columns are then ignored) [default: by the CSV header's names, else `source
     /// target [weight]` as the first data line has them]
     #[arg(long, value_name = "SRC,DST[,WEIGHT]", value_parser = parse_columns)]

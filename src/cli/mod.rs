@@ -1,8 +1,8 @@
 //! The `glp` command line: argument definitions and dispatch. Each subcommand lives in its
 //! own module; [`common`] holds what several share (graph loading options, the bundled
-//! graph), [`output`] everything a command writes (checked first, committed together at the
+//! graph), `output` everything a command writes (checked first, committed together at the
 //! end), [`console`] what it says on standard error (warnings, notices, `--quiet`),
-//! [`progress`] its progress bars and [`quality`] how quality scores are presented.
+//! `progress` its progress bars and `quality` how quality scores are presented.
 //!
 //! Conventions every command follows: output paths are checked before any work; `-` is
 //! standard output; JSON times are milliseconds, in fields whose names end in `_ms`

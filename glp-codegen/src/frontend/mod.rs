@@ -4,9 +4,9 @@
 //! [`Diagnostic`] pointing at the offending node with a hint, and lowering goes on (the node
 //! becomes [`ExprKind::Error`]) so every error of the item is reported in one go.
 //!
-//! The lowering is one [`Lowerer`] whose methods are split by construct: [`items`] (the impl,
-//! its functions and signatures), [`statements`] (blocks, `let`, loops, assignments),
-//! [`expressions`] and [`patterns`] (`match`). Kind-specific words in messages (aliases, the
+//! The lowering is one `Lowerer` whose methods are split by construct: `items` (the impl,
+//! its functions and signatures), `statements` (blocks, `let`, loops, assignments),
+//! `expressions` and `patterns` (`match`). Kind-specific words in messages (aliases, the
 //! context type, constants) come from the [`KindSpec`].
 //!
 //! Types are not decided here: unsuffixed literals, locals without annotation and parameters

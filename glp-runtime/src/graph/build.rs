@@ -106,7 +106,7 @@ impl EdgeSlices<'_> {
 /// The build is cache-conscious and free of atomics, in three parallel passes:
 /// 1. **partition**: every stored entry (its source relative to its bucket, and its target,
 ///    packed with its weight when weighted) is written to the bucket of its source, a bucket
-///    being a range of [`ROWS_PER_BUCKET`] consecutive vertices; each task counts its entries
+///    being a range of `ROWS_PER_BUCKET` consecutive vertices; each task counts its entries
 ///    per bucket first, so all writes land at precomputed, contiguous positions;
 /// 2. **rows**: each bucket sorts its entries by source (a counting sort whose counters fit
 ///    in cache), sorts every row, applies the duplicate policy and compacts the bucket;

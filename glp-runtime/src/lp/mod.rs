@@ -39,7 +39,7 @@
 //! synchronous schedule gives the CPU's labels under either); first-seen belongs to one
 //! thread's scan of the adjacency and is refused there.
 //!
-//! The most-frequent-label (MFL) search uses a per-thread collision-free table ([`tally`]):
+//! The most-frequent-label (MFL) search uses a per-thread collision-free table (`tally`):
 //! one accumulator per possible label plus the list of labels touched, as GVE-LPA does.
 //! [`run_sketched`] replaces it with a Misra-Gries or Boyer-Moore sketch ([`sketch`]), the CPU
 //! twins of the GPU's memory-efficient strategies.

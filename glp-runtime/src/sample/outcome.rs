@@ -126,7 +126,7 @@ impl SampleOutcome {
         Ok(())
     }
 
-    /// Whether the records are implied by walks ([`SampleOutcome::set_walks`]).
+    /// Whether the records are implied by walks (`SampleOutcome::set_walks`).
     pub fn is_walks(&self) -> bool {
         self.records == Records::Walks
     }

@@ -172,7 +172,7 @@ crate::c_struct! {
         record_lengths: u64 => "const glp_u64*",
         /// samples + 1 entries: where each sample's entries start
         entry_offsets: u64 => "const glp_u64*",
-        /// each sample's hash table (a power of two of slots from table_offsets[k], at most
+        /// each sample's hash table (a power of two of slots from `table_offsets[k]`, at most
         /// half full), zeroed
         tables: u64 => "glp_u64*",
         table_offsets: u64 => "const glp_u64*",

@@ -94,7 +94,7 @@ pub fn fits_in_memory<P: CompiledEdgeProgram + ?Sized>(
 /// `observer` sees each outer iteration (streamed: each iteration) as it ends, `step`
 /// `subgraphs` or `streamed`. The outcome's `iterations` are outer iterations.
 ///
-/// Errors: [`super::run_on`]'s, [`Mode::of`]'s (the CEL asked for a program it would give
+/// Errors: [`super::run_on`]'s, `Mode::of`'s (the CEL asked for a program it would give
 /// other values), a memory budget that leaves no room for an edge block per buffer.
 pub fn run_on_subgraphs<P: CompiledEdgeProgram + ?Sized>(
     gpu: &Gpu,

@@ -17,7 +17,7 @@ use crate::graph::VertexId;
 /// `aggregated`, the sum before it.
 ///
 /// Errors: the CPU engine's ([`crate::edge::run`]), a program local convergence does not
-/// serve ([`Mode::of`]) and an edge list of another vertex count.
+/// serve (`Mode::of`) and an edge list of another vertex count.
 pub fn run_on_cpu<P: CompiledEdgeProgram + ?Sized>(
     program: &P,
     graph: &EdgeGraph<'_>,

@@ -7,7 +7,7 @@
 //! weight per edge, in the in-memory engines' order) are cut into equal **subgraphs** of
 //! consecutive edges, sized so that an edge buffer holds one (WolfGraph's Eq. 1 with headroom:
 //! two buffers, so that the next piece is copied while one is processed). How a program runs
-//! on them depends on what its combine allows ([`Mode::of`]):
+//! on them depends on what its combine allows (`Mode::of`):
 //!
 //! - [`Mode::LocalConvergence`] (WolfGraph), for a program with a frontier, an idempotent
 //!   combine (min, max), no iteration limit and hooks that read neither the iteration nor the

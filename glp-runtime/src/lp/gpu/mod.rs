@@ -46,10 +46,10 @@
 //! tables and the count-min sketch above), `smem` (the same without the warp path, GLP's
 //! ablation), `global` (G-Hash: a per-vertex global hash table of twice the degree for every
 //! vertex, the paper's baseline) and `sort` (G-Sort, the other baseline: neighbour labels
-//! gathered into a per-edge array, segmented-sorted per vertex, runs counted; [`sort`]) and
-//! `hash` (nu-LPA's per-vertex global hash tables of `nextPow2(degree) - 1` slots; [`nu_hash`]).
+//! gathered into a per-edge array, segmented-sorted per vertex, runs counted; `sort`) and
+//! `hash` (nu-LPA's per-vertex global hash tables of `nextPow2(degree) - 1` slots; `nu_hash`).
 //! All five are exact ([`MflStrategy::ALL`]). The memory-efficient sketches of nu-LPA's sketch
-//! paper ([`MflStrategy::SKETCHES`]: `mg2` .. `mg32`, `bm`; [`sketch`]) are not: they pick a
+//! paper ([`MflStrategy::SKETCHES`]: `mg2` .. `mg32`, `bm`; `sketch`) are not: they pick a
 //! heavy hitter, equal to their CPU twins ([`crate::lp::run_sketched`]) under the synchronous
 //! schedule, and serve only variants whose score is the label's weighted count.
 //!

@@ -46,7 +46,7 @@ pub struct DeviceWalks {
 /// the transit-parallel engine asked for, a graph whose edges stream in partitions), or when
 /// rows as long as the sampler declares would take more than half the device memory the run
 /// may use (the walk engine keeps the rest for its batches), or when that length is far
-/// beyond a ring's ([`walks::declared_far_longer_than_a_ring`]: PPR with `--walk-length
+/// beyond a ring's (`walks::declared_far_longer_than_a_ring`: PPR with `--walk-length
 /// 16777216` declares rows of 2^24 entries while its walks end after a few hundred steps;
 /// on an H200, 500 such rows fit in half its memory, 67 GB for walks of about 100 steps):
 /// the caller then runs [`super::run_streamed`], whose rows on the host are as long as the

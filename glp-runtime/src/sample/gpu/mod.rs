@@ -4,7 +4,7 @@
 //! # Engines
 //!
 //! *Sample-parallel* engines, where a thread owns samples:
-//! - **Walks** ([`walks`]): samplers that draw once per transit at every step, from one root
+//! - **Walks** (`walks`): samplers that draw once per transit at every step, from one root
 //!   (DeepWalk, node2vec, PPR, weighted walks). Each thread advances
 //!   [`WALKERS_PER_THREAD`](glp_codegen::kinds::sample::engine::WALKERS_PER_THREAD) walkers
 //!   step by step, so that many independent chains of reads are in flight (a walk step is a
@@ -12,20 +12,20 @@
 //!   coalesces the writes and gives node2vec its history (the previous vertex is the row
 //!   above). A sampler that declares walks far longer than the ring engine's rows (PPR with
 //!   `--walk-length 16777216`, whose walks end after about a hundred steps) runs on that
-//!   engine ([`ring_walks`]): walks resumed launch after launch, keeping their last rows, so
+//!   engine (`ring_walks`): walks resumed launch after launch, keeping their last rows, so
 //!   that no memory is sized by the declared length.
-//! - **Per sample** ([`per_sample`]): every other sampler (k-hop, layers, FastGCN, LADIES,
+//! - **Per sample** (`per_sample`): every other sampler (k-hop, layers, FastGCN, LADIES,
 //!   ClusterGCN, multi-root walks, samplers loaded from files): one thread runs the CPU
 //!   engine's loop over its sample's steps, its transits, history, combined neighbourhood and
 //!   added vertices in a per-sample region of an arena. Regions have a capacity computed from
 //!   the schedule's bound; a sample that outgrows one is run again with a larger one.
 //!
-//! The *transit-parallel* engine ([`steps`], kernels in glp-codegen's `transit_kernels.cu`) is
+//! The *transit-parallel* engine (`steps`, kernels in glp-codegen's `transit_kernels.cu`) is
 //! NextDoor's: each step, in the same arena, sorts the step's (sample, transit) entries by
 //! transit on the device and hands each transit's draws to a kernel class by the threads
 //! they need (sub-warp, block, grid), the transit's row cached in shared memory by blocks.
 //! Because samples keep their state in the arena between steps, engines mix step by step:
-//! `auto` ([`choice`]) picks one per step from cheap statistics and fuses the run into one
+//! `auto` (`choice`) picks one per step from cheap statistics and fuses the run into one
 //! launch when every step is sample-parallel.
 //!
 //! # Errors
@@ -41,7 +41,7 @@
 //! The device memory glp may use ([`GpuSampleConfig`]'s `device_memory`, by default most of
 //! what is free) holds the graph and the run's buffers. A graph too large for it keeps its
 //! edges in host memory ([`placement`]): kernels read them over the bus, or, for walks, the
-//! ring engine ([`ring_walks`]) copies them to the device partition by partition.
+//! ring engine (`ring_walks`) copies them to the device partition by partition.
 //! Samples run in batches sized to the memory left beside the graph and to at most
 //! `batch_samples` samples: outputs larger than the device are produced batch by batch.
 //!

@@ -12,7 +12,7 @@
 //!   30 G/s. With *partitions*, the walk engine instead copies the other partitions in turn
 //!   into two staging buffers (one copied on a second stream while walks advance in the other)
 //!   and advances every walk waiting in the partition at hand until it leaves it
-//!   ([`super::ring_walks`]); samplers other than walks read those partitions over the bus.
+//!   (`super::ring_walks`); samplers other than walks read those partitions over the bus.
 //!
 //! Which of the two pays is a matter of density: a pass over the partitions copies the
 //! non-resident edges once and serves each waiting walk about two steps, so copying beats the

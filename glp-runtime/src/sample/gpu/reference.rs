@@ -37,7 +37,7 @@ impl ReferenceKernels {
     }
 
     /// The hooks' draws on the GPU for `lanes` lanes of `sample`'s step `state` under
-    /// `seed`: what [`super::probe::step_draws`] computes on the CPU, computed by the
+    /// `seed`: what [`crate::sample::probe::step_draws`] computes on the CPU, computed by the
     /// sampler's CUDA (`collective`: the collective hooks too).
     ///
     /// Errors: an invalid state, the GPU's errors, a hook whose loops ran past the budget.
