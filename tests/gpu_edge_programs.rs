@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{assert_values_agree, degree_mix, gpu_or_skip, load, value_scalars, with_integer_weights};
+use common::{assert_values_agree, degree_mix, gpu_or_skip, load, undirected, value_scalars, with_integer_weights};
 use glp::device::Gpu;
 use glp::edge::gpu::{DeviceEdgeGraph, Engine, VertexOrder};
 use glp::edge::{self, CompiledEdgeProgram, EdgeConfig, EdgeGraph, InterpretedEdgeProgram, VertexValue, SUM};
@@ -49,24 +49,9 @@ fn sparse_star() -> Csr {
 /// chunk, which it pulls itself before listing the rest (and a later chunk settles it), in
 /// the graph's order (the degree order puts the bridge, of degree 2, first in the row).
 fn hub_reached_past_its_first_chunk() -> Csr {
-    let mut rows: Vec<Vec<u32>> = vec![Vec::new(); 1001];
-    let mut link = |a: u32, b: u32| {
-        rows[a as usize].push(b);
-        rows[b as usize].push(a);
-    };
-    link(0, 1000);
-    link(1000, 1);
-    for leaf in 2..1000 {
-        link(1, leaf);
-    }
-    let mut offsets = vec![0u64];
-    let mut targets = Vec::new();
-    for mut row in rows {
-        row.sort_unstable();
-        targets.extend(row);
-        offsets.push(targets.len() as u64);
-    }
-    Csr::new(offsets, targets, None).unwrap()
+    let mut edges = vec![(0, 1000), (1000, 1)];
+    edges.extend((2..1000).map(|leaf| (1, leaf)));
+    undirected(1001, &edges)
 }
 
 fn graphs() -> Vec<Graph> {

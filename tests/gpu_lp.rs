@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{assert_same_labels, data, degree_mix, gpu_or_skip, load, read_pairs, with_integer_weights};
+use common::{assert_same_labels, data, degree_mix, gpu_or_skip, load, read_pairs, undirected, with_integer_weights};
 use glp::device::{DeviceGraph, Gpu};
 use glp::lp::gpu::{run_gpu, run_gpu_on, MflStrategy};
 use glp::prelude::*;
@@ -306,30 +306,12 @@ fn hub_with_a_dominant_label() -> Csr {
     const LEAVES: u32 = 4000;
     const TRIANGLES: u32 = 3000;
     let hub = LEAVES + 3 * TRIANGLES;
-    let n = hub + 1;
-    let mut rows: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
-    let mut edge = |a: u32, b: u32| {
-        rows[a as usize].push(b);
-        rows[b as usize].push(a);
-    };
-    for leaf in 0..LEAVES {
-        edge(hub, leaf);
-    }
+    let mut edges: Vec<(u32, u32)> = (0..LEAVES).map(|leaf| (hub, leaf)).collect();
     for i in 0..TRIANGLES {
         let (t, a, b) = (LEAVES + 3 * i, LEAVES + 3 * i + 1, LEAVES + 3 * i + 2);
-        edge(hub, t);
-        edge(t, a);
-        edge(t, b);
-        edge(a, b);
+        edges.extend([(hub, t), (t, a), (t, b), (a, b)]);
     }
-    let mut offsets = vec![0u64];
-    let mut targets = Vec::new();
-    for mut row in rows {
-        row.sort_unstable();
-        targets.extend(row);
-        offsets.push(targets.len() as u64);
-    }
-    Csr::new(offsets, targets, None).unwrap()
+    undirected(hub as usize + 1, &edges)
 }
 
 /// The high class's two ways out for a hub whose labels overflow the shared table, both taken

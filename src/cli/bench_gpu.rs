@@ -55,8 +55,10 @@ struct GpuBenchReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     truth_coverage: Option<TruthCoverage>,
     copy_bandwidth_gb_s: f64,
-    /// Independent random reads per second in an array the size of the labels (`4 V` bytes),
-    /// measured in this run; `None` when the probe measured no size.
+    /// Bytes of the labels (`4 V`): the array size the gather ceiling is measured for.
+    gather_array_bytes: u64,
+    /// Independent random reads per second in an array of `gather_array_bytes`, measured in
+    /// this run; `None` when the probe measured no size.
     gather_ceiling_reads_per_s: Option<f64>,
     rows: Vec<StrategyRow>,
     /// Strategies whose memory does not fit on the device, with the allocation error.
@@ -177,6 +179,7 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
         prepare_ms: bench.prepare_ms,
         truth_coverage: bench.truth_coverage,
         copy_bandwidth_gb_s: bandwidth / 1e9,
+        gather_array_bytes: label_bytes,
         gather_ceiling_reads_per_s: gather_ceiling,
         rows,
         not_run,
@@ -198,7 +201,8 @@ pub fn bench_lp_gpu(args: &LpBenchArgs, bench: &BenchGraph<'_>, variant: &Varian
     let gather = report.gather_ceiling_reads_per_s.map_or("-".into(), |r| format!("{:.2} G", r / 1e9));
     let _ = writeln!(
         s,
-        "ceiling      {gather} random reads/s in a {label_bytes}-byte array, the labels' size (glp bench probe, this run)"
+        "ceiling      {gather} random reads/s in a {}-byte array, the labels' size (glp bench probe, this run)",
+        report.gather_array_bytes
     );
     if let Some(coverage) = &report.truth_coverage {
         let _ = writeln!(s, "truth        {}", coverage.describe());

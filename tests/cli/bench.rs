@@ -44,6 +44,9 @@ fn bench_lp_on_the_gpu_reports_the_fraction_of_the_gather_ceiling() {
     let run = glp(&[&args[..], &["--mfl", "glp,global", "--json"]].concat());
     assert!(run.status.success(), "{}", stderr(&run));
     let report: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+    // The ceiling is the one for an array the size of the labels (4 bytes per vertex).
+    let vertices = common::load("email-Eu-core.txt").csr.num_vertices() as u64;
+    assert_eq!(report["gather_array_bytes"].as_u64(), Some(4 * vertices), "{report}");
     let ceiling = report["gather_ceiling_reads_per_s"].as_f64().unwrap();
     assert!(ceiling > 1e9, "{report}");
     let edges = report["stored_edges"].as_f64().unwrap();

@@ -108,6 +108,15 @@ pub fn degree_mix(hubs: &[u64], small: &[u64], n: u64, seed: u64, span: u64, spr
     Csr::new(offsets, targets, None).unwrap()
 }
 
+/// The undirected graph of `edges` on `n` vertices: each edge both ways, rows sorted, built
+/// by the library's own CSR builder (default options: symmetrised, no self-loops, repeats
+/// collapsed).
+pub fn undirected(n: usize, edges: &[(u32, u32)]) -> Csr {
+    let (sources, targets) = edges.iter().copied().unzip();
+    let list = glp::graph::EdgeList { num_vertices: n, sources, targets, weights: None };
+    glp::graph::build_csr(&list, &glp::graph::BuildOptions::default()).unwrap()
+}
+
 /// Asserts that the GPU's labels equal the reference's, naming how many differ and the first.
 pub fn assert_same_labels(context: &str, csr: &Csr, gpu: &[u32], reference: &[u32]) {
     if gpu != reference {
