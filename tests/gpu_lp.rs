@@ -1,6 +1,6 @@
 //! The GPU engine against the CPU engine: synchronous label propagation gives exactly the
-//! same labels (and SLP memberships, and changes per iteration) with every MFL strategy, for
-//! every built-in variant, on the real graphs and on generated graphs with vertices of every
+//! same labels (and SLP memberships, and changes per iteration) with every MFL strategy, with
+//! the vertices held in the graph's order and by degree, for every built-in variant, on the real graphs and on generated graphs with vertices of every
 //! degree class (including vertices whose distinct labels overflow the shared-memory table),
 //! with ties to the smallest label and hashed ties; the LDBC CDLP expected outputs come out
 //! of the GPU too.
@@ -14,7 +14,7 @@ mod common;
 
 use common::{assert_same_labels, data, degree_mix, gpu_or_skip, load, read_pairs, undirected, with_integer_weights};
 use glp::device::{DeviceGraph, Gpu};
-use glp::lp::gpu::{run_gpu, run_gpu_on, MflStrategy};
+use glp::lp::gpu::{places_by_degree, run_gpu, run_gpu_on, MflStrategy, VertexOrder};
 use glp::prelude::*;
 use std::collections::BTreeMap;
 
@@ -24,7 +24,8 @@ fn sync(iterations: u32) -> LpConfig {
 }
 
 /// Runs `variant` with `config` on the CPU and on the GPU with every strategy, all on one
-/// graph uploaded once (as `glp bench lp --backend gpu` runs them), and asserts equal results.
+/// graph uploaded once (as `glp bench lp --backend gpu` runs them), its vertices in the
+/// graph's order and then by degree, and asserts equal results.
 fn assert_gpu_equals_cpu<V: CompiledVariant>(
     gpu: &Gpu,
     what: &str,
@@ -34,15 +35,37 @@ fn assert_gpu_equals_cpu<V: CompiledVariant>(
     config: LpConfig,
 ) {
     let cpu = glp::lp::run_kernel(csr, variant, &config, inputs).unwrap();
-    let graph = DeviceGraph::upload(gpu, csr, variant.features().edge_weights).unwrap();
+    let weights = variant.features().edge_weights;
+    for by_degree in [false, true] {
+        let graph = match by_degree {
+            true => DeviceGraph::upload_by_degree(gpu, csr, weights).unwrap(),
+            false => DeviceGraph::upload(gpu, csr, weights).unwrap(),
+        };
+        assert_eq!(graph.order().is_some(), by_degree);
+        let what = format!("{what}, vertices {}", if by_degree { "by degree" } else { "in graph order" });
+        assert_same_as_cpu(gpu, &what, &graph, variant, inputs, config, &cpu);
+    }
+}
+
+/// Runs `variant` on `graph` with every strategy and asserts the CPU's results `cpu`.
+fn assert_same_as_cpu<V: CompiledVariant>(
+    gpu: &Gpu,
+    what: &str,
+    graph: &DeviceGraph<'_>,
+    variant: &V,
+    inputs: &LpInputs<'_>,
+    config: LpConfig,
+    cpu: &LpOutcome,
+) {
+    let csr = graph.graph();
     for strategy in MflStrategy::ALL {
-        let (out, stats) = run_gpu_on(gpu, &graph, variant, &config, inputs, strategy)
+        let (out, stats) = run_gpu_on(gpu, graph, variant, &config, inputs, strategy)
             .unwrap_or_else(|e| panic!("{what} ({}): {e}", strategy.name()));
         let context = format!("{what}, {} strategy", strategy.name());
         assert_same_labels(&context, csr, &out.labels, &cpu.labels);
         assert_eq!(out.memberships, cpu.memberships, "{context}: memberships");
         let changed = |o: &LpOutcome| o.iterations.iter().map(|i| i.changed).collect::<Vec<_>>();
-        assert_eq!(changed(&out), changed(&cpu), "{context}: changes per iteration");
+        assert_eq!(changed(&out), changed(cpu), "{context}: changes per iteration");
         assert_eq!(out.converged, cpu.converged, "{context}");
         assert_eq!(stats.iteration_ms.len(), out.iterations.len());
         assert!(stats.device_bytes >= csr.num_edges() * 4, "{context}: device memory not accounted");
@@ -254,10 +277,12 @@ fn variants_from_source_files_run_on_the_gpu() {
             _ => glp::lp::run_kernel(&g.csr, &Weighted, &config, &none),
         }
         .unwrap();
-        for strategy in MflStrategy::ALL {
-            let (out, _) = run_gpu(&gpu, &g.csr, &interpreted, &config, &none, strategy).unwrap();
-            assert_eq!(out.labels, native.labels, "{file} ({})", strategy.name());
-            assert_eq!(out.memberships, native.memberships, "{file} ({})", strategy.name());
+        for (strategy, order) in
+            MflStrategy::ALL.into_iter().flat_map(|s| [(s, VertexOrder::Graph), (s, VertexOrder::Degree)])
+        {
+            let (out, _) = run_gpu(&gpu, &g.csr, &interpreted, &config, &none, strategy, order).unwrap();
+            assert_eq!(out.labels, native.labels, "{file} ({}, {order:?})", strategy.name());
+            assert_eq!(out.memberships, native.memberships, "{file} ({}, {order:?})", strategy.name());
         }
     }
 }
@@ -286,7 +311,8 @@ fn unprunable_variants_take_the_exact_path() {
             // that refuses a label of negative weight; accepted labels are counted exactly.)
             if hook.contains("label_score") {
                 let config = LpConfig::synchronous(6);
-                let (_, stats) = run_gpu(&gpu, &csr, &variant, &config, &none, MflStrategy::Glp).unwrap();
+                let (_, stats) =
+                    run_gpu(&gpu, &csr, &variant, &config, &none, MflStrategy::Glp, VertexOrder::Auto).unwrap();
                 assert_eq!(stats.high_class.settled_by_sketch, 0, "{hook} on {name}: {:?}", stats.high_class);
                 if name.starts_with("rmat") {
                     assert!(stats.high_class.deferred > 0, "{hook} on {name}: {:?}", stats.high_class);
@@ -329,7 +355,7 @@ fn the_count_min_sketch_settles_hubs_and_defers_the_rest() {
         ("degree bounds".into(), every_degree_bound()),
         ("a hub with a dominant label".into(), hub_with_a_dominant_label()),
     ] {
-        let (_, stats) = run_gpu(&gpu, &csr, &Classic, &config, &none, MflStrategy::Glp).unwrap();
+        let (_, stats) = run_gpu(&gpu, &csr, &Classic, &config, &none, MflStrategy::Glp, VertexOrder::Auto).unwrap();
         eprintln!("{name}: {:?}", stats.high_class);
         if name.starts_with("a hub") {
             assert!(
@@ -341,7 +367,8 @@ fn the_count_min_sketch_settles_hubs_and_defers_the_rest() {
         total.settled_by_sketch += stats.high_class.settled_by_sketch;
         total.deferred += stats.high_class.deferred;
         // Strategies without the sketch report nothing.
-        let (_, global) = run_gpu(&gpu, &csr, &Classic, &config, &none, MflStrategy::Global).unwrap();
+        let (_, global) =
+            run_gpu(&gpu, &csr, &Classic, &config, &none, MflStrategy::Global, VertexOrder::Auto).unwrap();
         assert_eq!(global.high_class, Default::default(), "{name}");
     }
     assert!(total.settled_by_sketch > 0 && total.deferred > 0, "{total:?}");
@@ -386,9 +413,16 @@ fn the_gpu_reproduces_the_ldbc_cdlp_expected_outputs() {
         }
         let g = glp::io::load_graph(&data(input), &options).unwrap();
         for strategy in MflStrategy::ALL {
-            let (out, _) =
-                run_gpu(&gpu, &g.csr, &Classic, &LpConfig::synchronous(iterations), &LpInputs::default(), strategy)
-                    .unwrap();
+            let (out, _) = run_gpu(
+                &gpu,
+                &g.csr,
+                &Classic,
+                &LpConfig::synchronous(iterations),
+                &LpInputs::default(),
+                strategy,
+                VertexOrder::Auto,
+            )
+            .unwrap();
             let labels: BTreeMap<u64, u64> =
                 out.labels.iter().enumerate().map(|(v, &l)| (g.ids.original(v as u32), g.ids.original(l))).collect();
             assert_eq!(labels, read_pairs(&data(expected)), "{input} ({})", strategy.name());
@@ -402,9 +436,11 @@ fn bad_runs_are_errors_not_panics() {
     let g = load("karate.mtx");
     let none = LpInputs::default();
     // The CPU's first-seen tie rule has no meaning on the GPU.
-    let err = run_gpu(&gpu, &g.csr, &Classic, &LpConfig::asynchronous(), &none, MflStrategy::Glp).unwrap_err();
+    let err = run_gpu(&gpu, &g.csr, &Classic, &LpConfig::asynchronous(), &none, MflStrategy::Glp, VertexOrder::Auto)
+        .unwrap_err();
     assert!(err.to_string().contains("smallest label"), "{err}");
-    let err = run_gpu(&gpu, &g.csr, &Seeded, &LpConfig::synchronous(3), &none, MflStrategy::Glp).unwrap_err();
+    let err = run_gpu(&gpu, &g.csr, &Seeded, &LpConfig::synchronous(3), &none, MflStrategy::Glp, VertexOrder::Auto)
+        .unwrap_err();
     assert!(err.to_string().contains("seed"), "{err}");
     // More device memory than the GPU has: an error saying what was needed and what is free.
     let (free, total) = gpu.memory_info().unwrap();
@@ -432,9 +468,9 @@ fn bad_runs_are_errors_not_panics() {
     let config = LpConfig::synchronous(3);
     let isolated = glp::lp::run_kernel(&Csr::empty(3), &Classic, &config, &none).unwrap().labels;
     for strategy in MflStrategy::ALL {
-        let (out, _) = run_gpu(&gpu, &Csr::empty(0), &Classic, &config, &none, strategy).unwrap();
+        let (out, _) = run_gpu(&gpu, &Csr::empty(0), &Classic, &config, &none, strategy, VertexOrder::Auto).unwrap();
         assert!(out.labels.is_empty(), "{}", strategy.name());
-        let (out, _) = run_gpu(&gpu, &Csr::empty(3), &Classic, &config, &none, strategy).unwrap();
+        let (out, _) = run_gpu(&gpu, &Csr::empty(3), &Classic, &config, &none, strategy, VertexOrder::Auto).unwrap();
         assert_eq!(out.labels, isolated, "{}", strategy.name());
     }
 }
@@ -485,7 +521,7 @@ fn an_endless_loop_on_the_gpu_ends_the_run_naming_hook_loop_and_vertex() {
                     continue;
                 }
                 let what = format!("{loop_start}, {schedule}, {}", strategy.name());
-                let err = run_gpu(&gpu, &csr, &spin, config, &none, strategy).unwrap_err();
+                let err = run_gpu(&gpu, &csr, &spin, config, &none, strategy, VertexOrder::Auto).unwrap_err();
                 let text = err.to_string();
                 assert!(matches!(err, glp::Error::Program(_)), "{what}: {err:?}");
                 assert!(text.contains("the loops of one call may run 1000 iterations in all"), "{what}: {text}");
@@ -506,16 +542,50 @@ fn an_endless_loop_on_the_gpu_ends_the_run_naming_hook_loop_and_vertex() {
     let count = |budget| {
         glp::lp::InterpretedVariant::from_source("count.rs", source, &[] as &[&str]).unwrap().with_loop_budget(budget)
     };
+    // Held by degree too: the hook gets (and may return) the graph's ids.
     let config = sync(5);
     let cpu = glp::lp::run_kernel(&csr, &count(1000), &config, &none).unwrap();
-    for strategy in MflStrategy::ALL {
-        let (gpu_out, _) = run_gpu(&gpu, &csr, &count(1000), &config, &none, strategy).unwrap();
-        assert_same_labels(strategy.name(), &csr, &gpu_out.labels, &cpu.labels);
-        let err = run_gpu(&gpu, &csr, &count(999), &config, &none, strategy).unwrap_err().to_string();
-        assert!(err.contains("--> count.rs:7:13\n"), "{}: {err}", strategy.name());
+    for (strategy, order) in
+        MflStrategy::ALL.into_iter().flat_map(|s| [(s, VertexOrder::Graph), (s, VertexOrder::Degree)])
+    {
+        let what = format!("{} {order:?}", strategy.name());
+        let (gpu_out, _) = run_gpu(&gpu, &csr, &count(1000), &config, &none, strategy, order).unwrap();
+        assert_same_labels(&what, &csr, &gpu_out.labels, &cpu.labels);
+        let err = run_gpu(&gpu, &csr, &count(999), &config, &none, strategy, order).unwrap_err().to_string();
+        assert!(err.contains("--> count.rs:7:13\n"), "{what}: {err}");
     }
     let err = glp::lp::run_kernel(&csr, &count(999), &config, &none).unwrap_err().to_string();
     assert!(err.contains("--> count.rs:7:13\n"), "{err}");
+}
+
+/// The vertex order: `degree` is refused to the sketch strategies (a sketch's summary depends
+/// on the order of a row's labels), on a graph uploaded by degree too; `auto` keeps the
+/// graph's order for them, for variants with their own `load_neighbor` and for labels that
+/// fit in the L2 cache; empty and edgeless graphs run by degree.
+#[test]
+fn the_vertex_order_follows_the_strategy_and_the_variant() {
+    let Some(gpu) = gpu_or_skip("the_vertex_order_follows_the_strategy_and_the_variant") else { return };
+    let g = load("karate.mtx");
+    let none = LpInputs::default();
+    let placed = DeviceGraph::upload_by_degree(&gpu, &g.csr, false).unwrap();
+    for sketch in MflStrategy::SKETCHES {
+        let err = run_gpu(&gpu, &g.csr, &Classic, &sync(3), &none, sketch, VertexOrder::Degree).unwrap_err();
+        assert!(err.to_string().contains("runs on vertices in the graph's order"), "{err}");
+        let err = run_gpu_on(&gpu, &placed, &Classic, &sync(3), &none, sketch).unwrap_err();
+        assert!(err.to_string().contains("runs on vertices in the graph's order"), "{err}");
+        assert!(!places_by_degree(&gpu, &g.csr, &Classic, sketch, VertexOrder::Auto).unwrap());
+    }
+    assert!(!places_by_degree(&gpu, &g.csr, &Weighted, MflStrategy::Glp, VertexOrder::Auto).unwrap());
+    assert!(places_by_degree(&gpu, &g.csr, &Weighted, MflStrategy::Glp, VertexOrder::Degree).unwrap());
+    assert!(!places_by_degree(&gpu, &g.csr, &Classic, MflStrategy::Glp, VertexOrder::Auto).unwrap(), "fits in L2");
+    assert!(!places_by_degree(&gpu, &g.csr, &Classic, MflStrategy::Glp, VertexOrder::Graph).unwrap());
+    let isolated = glp::lp::run_kernel(&Csr::empty(3), &Classic, &sync(3), &none).unwrap().labels;
+    for strategy in MflStrategy::ALL {
+        let (out, _) = run_gpu(&gpu, &Csr::empty(0), &Classic, &sync(3), &none, strategy, VertexOrder::Degree).unwrap();
+        assert!(out.labels.is_empty(), "{}", strategy.name());
+        let (out, _) = run_gpu(&gpu, &Csr::empty(3), &Classic, &sync(3), &none, strategy, VertexOrder::Degree).unwrap();
+        assert_eq!(out.labels, isolated, "{}", strategy.name());
+    }
 }
 
 #[test]

@@ -9,7 +9,7 @@
 mod common;
 
 use common::{degree_mix, gpu_or_skip, graphs_with_truth, largest_community, llp_sweep_graphs, load};
-use glp::lp::gpu::{run_gpu, MflStrategy};
+use glp::lp::gpu::{run_gpu, MflStrategy, VertexOrder};
 use glp::prelude::*;
 
 /// The nu-LPA defaults with ties to the smallest label.
@@ -37,7 +37,8 @@ fn asynchronous_strategies() -> impl Iterator<Item = MflStrategy> {
 fn sort_refuses_the_asynchronous_schedule() {
     let Some(gpu) = gpu_or_skip("sort_refuses_the_asynchronous_schedule") else { return };
     let g = load("karate.mtx");
-    let err = run_gpu(&gpu, &g.csr, &Classic, &nu_lpa(), &LpInputs::default(), MflStrategy::Sort).unwrap_err();
+    let err = run_gpu(&gpu, &g.csr, &Classic, &nu_lpa(), &LpInputs::default(), MflStrategy::Sort, VertexOrder::Auto)
+        .unwrap_err();
     assert!(err.to_string().contains("the sort MFL strategy runs the synchronous schedule only"), "{err}");
 }
 
@@ -63,7 +64,7 @@ fn asynchronous_runs_follow_the_nu_lpa_schedule_and_match_the_cpu_in_quality() {
             let (cpu_modularity, cpu_nmi) = quality(csr, &cpu.labels, truth);
             for strategy in asynchronous_strategies() {
                 let context = format!("{name}, {}, {ties:?} ties", strategy.name());
-                let (out, _) = run_gpu(&gpu, csr, &Classic, &config, &none, strategy).unwrap();
+                let (out, _) = run_gpu(&gpu, csr, &Classic, &config, &none, strategy, VertexOrder::Auto).unwrap();
                 let its = &out.iterations;
                 assert!(out.converged && its.len() <= config.max_iterations as usize, "{context}: {its:?}");
                 for (i, it) in its.iter().enumerate() {
@@ -116,7 +117,8 @@ fn a_pick_less_sweep_only_lowers_labels() {
     let g = load("com-dblp.edges.gz");
     let config = LpConfig { max_iterations: 1, ..nu_lpa() };
     for strategy in asynchronous_strategies() {
-        let (out, _) = run_gpu(&gpu, &g.csr, &Classic, &config, &LpInputs::default(), strategy).unwrap();
+        let (out, _) =
+            run_gpu(&gpu, &g.csr, &Classic, &config, &LpInputs::default(), strategy, VertexOrder::Auto).unwrap();
         assert!(out.iterations[0].pick_less);
         assert!(out.labels.iter().enumerate().all(|(v, &l)| l as usize <= v), "{}", strategy.name());
         let moved = out.labels.iter().enumerate().filter(|&(v, &l)| l as usize != v).count() as u64;
@@ -150,7 +152,8 @@ fn asynchronous_runs_with_giants_end_at_a_fixed_point() {
     let schedule = Schedule::Asynchronous { pick_less_every: 1000, tolerance: 0.0 };
     let config = LpConfig { schedule, max_iterations: 200, ..nu_lpa() };
     for strategy in asynchronous_strategies() {
-        let (out, _) = run_gpu(&gpu, &csr, &Classic, &config, &LpInputs::default(), strategy).unwrap();
+        let (out, _) =
+            run_gpu(&gpu, &csr, &Classic, &config, &LpInputs::default(), strategy, VertexOrder::Auto).unwrap();
         assert!(out.converged, "{}: {} sweeps", strategy.name(), out.iterations.len());
         for v in 0..csr.num_vertices() as u32 {
             let expected = most_frequent_label(&csr, &out.labels, v);
@@ -171,7 +174,7 @@ fn seeded_and_llp_run_asynchronously() {
     let inputs = LpInputs { seeds: Some(&seeds), ..LpInputs::default() };
     let config = nu_lpa();
     for strategy in asynchronous_strategies() {
-        let (out, _) = run_gpu(&gpu, &g.csr, &Seeded, &config, &inputs, strategy).unwrap();
+        let (out, _) = run_gpu(&gpu, &g.csr, &Seeded, &config, &inputs, strategy, VertexOrder::Auto).unwrap();
         for (v, &seed) in seeds.iter().enumerate() {
             if seed != UNLABELLED {
                 assert_eq!(out.labels[v], seed, "seed {v} moved ({})", strategy.name());
@@ -180,7 +183,9 @@ fn seeded_and_llp_run_asynchronously() {
         // Labels only come from seeds.
         assert!(out.labels.iter().all(|&l| l == UNLABELLED || l % 400 == 0), "{}", strategy.name());
         let cpu = glp::lp::run_kernel(&g.csr, &Llp { gamma: 1.0 }, &config, &LpInputs::default()).unwrap();
-        let (llp, _) = run_gpu(&gpu, &g.csr, &Llp { gamma: 1.0 }, &config, &LpInputs::default(), strategy).unwrap();
+        let (llp, _) =
+            run_gpu(&gpu, &g.csr, &Llp { gamma: 1.0 }, &config, &LpInputs::default(), strategy, VertexOrder::Auto)
+                .unwrap();
         let modularity = |labels: &[u32]| QualityReport::new(&g.csr, labels, None).unwrap().modularity;
         let (gpu_q, cpu_q) = (modularity(&llp.labels), modularity(&cpu.labels));
         // The result depends on the order of the in-place updates, so the GPU's is compared
@@ -206,12 +211,13 @@ fn asynchronous_llp_shrinks_communities_and_converges_over_the_papers_gamma_swee
         let config = nu_lpa_with(ties);
         for (name, csr) in &graphs {
             for strategy in asynchronous_strategies() {
-                let (classic, _) = run_gpu(&gpu, csr, &Classic, &config, &none, strategy).unwrap();
+                let (classic, _) = run_gpu(&gpu, csr, &Classic, &config, &none, strategy, VertexOrder::Auto).unwrap();
                 let classic_largest = largest_community(&classic.labels);
                 for i in 0..10 {
                     let gamma = f64::from(1u32 << i);
                     let context = format!("{name}, {}, {ties:?} ties, gamma {gamma}", strategy.name());
-                    let (out, _) = run_gpu(&gpu, csr, &Llp { gamma }, &config, &none, strategy).unwrap();
+                    let (out, _) =
+                        run_gpu(&gpu, csr, &Llp { gamma }, &config, &none, strategy, VertexOrder::Auto).unwrap();
                     let largest = largest_community(&out.labels);
                     assert!(out.converged, "{context}: {:?}", out.iterations);
                     assert!(largest < classic_largest, "{context}: largest {largest}, classic {classic_largest}");
@@ -252,7 +258,8 @@ fn out_of_range_ids_from_hooks_are_errors() {
         for config in [LpConfig::synchronous(3), nu_lpa()] {
             let asynchronous = config.schedule != Schedule::Synchronous;
             for strategy in MflStrategy::ALL.into_iter().filter(|s| !asynchronous || s.supports_asynchronous()) {
-                let err = run_gpu(&gpu, &g.csr, &variant, &config, &LpInputs::default(), strategy).unwrap_err();
+                let err = run_gpu(&gpu, &g.csr, &variant, &config, &LpInputs::default(), strategy, VertexOrder::Auto)
+                    .unwrap_err();
                 let text = err.to_string();
                 assert!(text.contains("on the GPU") && text.contains(&expected), "{text}");
                 assert!(

@@ -17,7 +17,7 @@
 mod common;
 
 use common::{assert_same_labels, degree_mix, gpu_or_skip, graphs_with_truth, load, with_integer_weights};
-use glp::lp::gpu::{run_gpu, MflStrategy};
+use glp::lp::gpu::{run_gpu, MflStrategy, VertexOrder};
 use glp::lp::{run_sketched, Sketch};
 use glp::prelude::*;
 
@@ -53,8 +53,8 @@ fn assert_gpu_equals_twin<V: CompiledVariant>(gpu: &glp::device::Gpu, what: &str
         let sketch = strategy.sketch().unwrap();
         let context = format!("{what}, {}", strategy.name());
         let cpu = run_sketched(csr, variant, &config, &none, sketch).unwrap_or_else(|e| panic!("{context}: {e}"));
-        let (out, stats) =
-            run_gpu(gpu, csr, variant, &config, &none, strategy).unwrap_or_else(|e| panic!("{context}: {e}"));
+        let (out, stats) = run_gpu(gpu, csr, variant, &config, &none, strategy, VertexOrder::Auto)
+            .unwrap_or_else(|e| panic!("{context}: {e}"));
         assert_same_labels(&context, csr, &out.labels, &cpu.labels);
         assert_eq!(changes(&out), changes(&cpu), "{context}: changes per iteration");
         assert_eq!(out.converged, cpu.converged, "{context}");
@@ -96,11 +96,11 @@ fn asynchronous_sketch_runs_follow_the_nu_lpa_schedule_and_keep_the_quality() {
         let csr = &csr;
         let n = csr.num_vertices() as u64;
         let modularity = |labels: &[u32]| QualityReport::new(csr, labels, Some(&truth)).unwrap().modularity;
-        let (exact, _) = run_gpu(&gpu, csr, &Classic, &config, &none, MflStrategy::Glp).unwrap();
+        let (exact, _) = run_gpu(&gpu, csr, &Classic, &config, &none, MflStrategy::Glp, VertexOrder::Auto).unwrap();
         let exact_q = modularity(&exact.labels);
         for strategy in MflStrategy::SKETCHES {
             let context = format!("{graph}, {}", strategy.name());
-            let (out, stats) = run_gpu(&gpu, csr, &Classic, &config, &none, strategy).unwrap();
+            let (out, stats) = run_gpu(&gpu, csr, &Classic, &config, &none, strategy, VertexOrder::Auto).unwrap();
             let its = &out.iterations;
             assert!(!its.is_empty() && its.len() as u32 <= config.max_iterations, "{context}");
             assert_eq!(its[0].processed, n, "{context}: every vertex is affected at the start");
@@ -138,7 +138,7 @@ fn nu_lpa_hash_tables_take_two_slots_per_edge() {
     let csr = around_the_high_degree_bound();
     let config = LpConfig::synchronous(20);
     let none = LpInputs::default();
-    let (out, stats) = run_gpu(&gpu, &csr, &Classic, &config, &none, MflStrategy::NuHash).unwrap();
+    let (out, stats) = run_gpu(&gpu, &csr, &Classic, &config, &none, MflStrategy::NuHash, VertexOrder::Auto).unwrap();
     assert_eq!(stats.table_bytes, 2 * csr.num_edges() * 12, "u32 keys and f64 sums, 2 slots per edge");
     let cpu = glp::lp::run_kernel(&csr, &Classic, &config, &none).unwrap();
     assert_eq!(out.labels, cpu.labels, "the hash tables are exact");
@@ -169,7 +169,7 @@ fn sketches_refuse_variants_whose_score_is_not_the_weighted_count() {
     assert!(err.to_string().contains("2, 4, 8, 16 or 32"), "{err}");
     let Some(gpu) = gpu_or_skip("sketches_refuse_variants_whose_score_is_not_the_weighted_count") else { return };
     for strategy in MflStrategy::SKETCHES {
-        let err = run_gpu(&gpu, &csr, &Llp::default(), &config, &none, strategy).unwrap_err();
+        let err = run_gpu(&gpu, &csr, &Llp::default(), &config, &none, strategy, VertexOrder::Auto).unwrap_err();
         assert!(err.to_string().contains("label_score is not the weighted count"), "{err}");
     }
 }

@@ -78,7 +78,16 @@ fn an_observer_error_stops_every_engine() {
     check_stopped("sync mg8", |inputs| lp::run_sketched(&g.csr, &Classic, &sync, inputs, mg8));
     if let Some(gpu) = common::gpu_or_skip("an_observer_error_stops_every_engine (its GPU part)") {
         check_stopped("gpu", |inputs| {
-            lp::gpu::run_gpu(&gpu, &g.csr, &Classic, &sync, inputs, lp::gpu::MflStrategy::Glp).map(|r| r.0)
+            lp::gpu::run_gpu(
+                &gpu,
+                &g.csr,
+                &Classic,
+                &sync,
+                inputs,
+                lp::gpu::MflStrategy::Glp,
+                lp::gpu::VertexOrder::Auto,
+            )
+            .map(|r| r.0)
         });
     }
 }
@@ -89,7 +98,17 @@ fn gpu_engine_reports_every_iteration() {
     let g = graph();
     for config in [LpConfig::synchronous(20), LpConfig { ties: TieBreak::Hashed, ..LpConfig::asynchronous() }] {
         check_observed(&format!("gpu {:?}", config.schedule), |inputs| {
-            lp::gpu::run_gpu(&gpu, &g.csr, &Classic, &config, inputs, lp::gpu::MflStrategy::Glp).unwrap().0
+            lp::gpu::run_gpu(
+                &gpu,
+                &g.csr,
+                &Classic,
+                &config,
+                inputs,
+                lp::gpu::MflStrategy::Glp,
+                lp::gpu::VertexOrder::Auto,
+            )
+            .unwrap()
+            .0
         });
     }
 }

@@ -33,10 +33,13 @@ fn compiles_for_ampere_and_hopper(name: &str, device_functions: &str) {
     let mut sources =
         vec![(reference, vec!["glp_lp_initial".to_string(), "glp_lp_pick".into(), "glp_lp_update".into()])];
     use glp_codegen::lp_kernels::mfl::{mfl_kernel_source, MflOptions, TieOrder};
-    for (unit_weights, ties) in
-        [(false, TieOrder::SmallestLabel), (true, TieOrder::SmallestLabel), (false, TieOrder::Hashed)]
-    {
-        let source = mfl_kernel_source(device_functions, MflOptions { unit_weights, ties }).expect("slots filled");
+    for (unit_weights, ties, default_load_neighbor) in [
+        (false, TieOrder::SmallestLabel, false),
+        (true, TieOrder::SmallestLabel, true),
+        (false, TieOrder::Hashed, false),
+    ] {
+        let options = MflOptions { unit_weights, ties, default_load_neighbor };
+        let source = mfl_kernel_source(device_functions, options).expect("slots filled");
         sources.push((source, mfl_kernels.clone()));
     }
     for (source, kernels) in &sources {

@@ -65,6 +65,22 @@ fn only_default_neighbour_weights_take_the_unit_weight_path() {
     );
 }
 
+/// The GPU kernels read a neighbour's label themselves (no id translation per edge when the
+/// vertices are held by degree) exactly for the variants whose `load_neighbor` is the default
+/// `(view.label(u), 1.0)`.
+#[test]
+fn only_the_default_neighbour_load_reads_labels_in_the_kernels() {
+    assert!(
+        Classic.default_load_neighbor() && Llp::default().default_load_neighbor() && Seeded.default_load_neighbor()
+    );
+    assert!(!Weighted.default_load_neighbor(), "weighted reads edge weights");
+    assert!(!Slp::default().default_load_neighbor(), "SLP weighs by vertex + edge weight");
+    assert!(!Capped { cap: 3.0 }.default_load_neighbor(), "capped writes its own load_neighbor");
+    let file = |name, source, params: &[&str]| glp::lp::InterpretedVariant::from_source(name, source, params).unwrap();
+    assert!(file("llp.rs", include_str!("../src/variants/llp.rs"), &["gamma=2"]).default_load_neighbor());
+    assert!(!file("weighted.rs", include_str!("../src/variants/weighted.rs"), &[]).default_load_neighbor());
+}
+
 /// The sketch strategies serve exactly the variants whose score is the label's weighted count:
 /// those that keep the default `label_score` (LLP penalises large labels, SLP adds a random
 /// tie-breaking term).

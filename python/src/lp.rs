@@ -11,7 +11,7 @@ use glp::cli::lp::{detect_observed, label_name};
 use glp::community::Cover;
 use glp::graph::{directed_neighbourhoods, Graph};
 use glp::io;
-use glp::lp::gpu::MflStrategy;
+use glp::lp::gpu::{MflStrategy, VertexOrder};
 use glp::metrics;
 use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
@@ -84,8 +84,10 @@ pub fn label_propagation<'py>(
         Some(SeedsArg::Text(text)) => Some(io::read_seeds_from_bytes("seeds", &text, &on.ids).py_err()?),
     };
     let variant = variant.with_seeds(seeds).py_err()?;
-    let outcome = interruptible(py, |stop| detect_observed(&backend, &on, &variant, &config, strategy, &|_, _| stop()))
-        .py_err()?;
+    let outcome = interruptible(py, |stop| {
+        detect_observed(&backend, &on, &variant, &config, (strategy, VertexOrder::Auto), &|_, _| stop())
+    })
+    .py_err()?;
     let name = |label| label_name(&on, &variant, label).map_or(Ok(-1), |id| i64::try_from(id).map_err(|_| id));
     let names = |labels: &[u32]| -> PyResult<Vec<i64>> {
         labels

@@ -134,6 +134,9 @@ pub struct LpBenchArgs {
     /// exact search) and the sketches' CPU twins
     #[arg(long, value_name = "LIST", default_value = "glp", value_delimiter = ',', value_parser = parse_mfl)]
     pub mfl: Vec<MflStrategy>,
+    /// The order in which the GPU holds the vertices (each row says which it used)
+    #[arg(long, value_enum, default_value_t = super::run::VertexOrderArg::Auto)]
+    pub vertex_order: super::run::VertexOrderArg,
     #[command(flatten)]
     pub load: LoadArgs,
 }
@@ -295,6 +298,7 @@ fn bench_lp(args: LpBenchArgs) -> Result<()> {
     let on_gpu = args.backend == "gpu";
     let config = args.engine.config(args.seed, on_gpu);
     config.validate()?;
+    args.vertex_order.needs_gpu_run(on_gpu)?;
     if on_gpu {
         super::engine::check_gpu(&config, &args.mfl)?;
     } else {

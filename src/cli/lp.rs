@@ -6,11 +6,12 @@ use super::engine::{check_gpu, cpu_search, with_gpu_flags, EngineArgs, Variant};
 use super::output::{self, Content, Destination, Outputs};
 use super::progress::IterationBar;
 use super::quality::{self, TruthCoverage};
+use super::run::VertexOrderArg;
 use crate::variants::{Capped, Llp};
 use clap::Args;
 use glp_runtime::community::UNLABELLED;
 use glp_runtime::graph::Graph;
-use glp_runtime::lp::gpu::{run_gpu, MflStrategy};
+use glp_runtime::lp::gpu::{run_gpu, MflStrategy, VertexOrder};
 use glp_runtime::lp::{IterationObserver, IterationStats, Label, LpConfig, LpInputs, LpOutcome};
 use glp_runtime::metrics::QualityReport;
 use glp_runtime::{Error, Result};
@@ -114,6 +115,10 @@ pub struct LpArgs {
     #[arg(long, value_name = "STRATEGY", default_value = "glp", value_parser = parse_mfl)]
     pub mfl: MflStrategy,
 
+    /// The order in which the GPU holds the vertices (the labels are the same in either)
+    #[arg(long, value_enum, default_value_t = VertexOrderArg::Auto)]
+    pub vertex_order: VertexOrderArg,
+
     /// Write `vertex<TAB>label` lines here (slp: `vertex<TAB>label<TAB>label...`, every
     /// community of the vertex; `-` for an unlabelled vertex); `-` is standard output (the
     /// summary then goes to standard error)
@@ -169,15 +174,17 @@ pub fn run(args: LpArgs) -> Result<()> {
     let backend = choose_backend(args.backend)?;
     let config = args.engine.config(args.seed, matches!(backend, Backend::Gpu(_)));
     config.validate()?;
+    args.vertex_order.needs_gpu(&backend)?;
     match backend {
         Backend::Cpu => drop(cpu_search(args.mfl)?), // before the graph is loaded
         Backend::Gpu(_) => check_gpu(&config, &[args.mfl])?,
     }
+    let (mfl, order) = (args.mfl, args.vertex_order.order());
     let variant = args.engine.check()?;
     let graph = common::load_for_lp(args.graph.as_deref(), &args.load)?;
     let truth = common::ground_truth(args.ground_truth.as_deref(), args.graph.is_none(), &graph)?;
     let variant = args.engine.read_seeds(variant, &graph)?;
-    let outcome = detect(&backend, &graph, &variant, &config, args.mfl)?;
+    let outcome = detect(&backend, &graph, &variant, &config, (mfl, order))?;
     let threads = match backend {
         Backend::Cpu => rayon::current_num_threads(),
         Backend::Gpu(_) => 0,
@@ -212,7 +219,7 @@ pub fn run(args: LpArgs) -> Result<()> {
         // The demonstration: classic LP collapses on the bundled graph; show the remedies beside.
         let mut text = summary(&report);
         for (name, remedy, what) in remedies() {
-            let outcome = detect(&backend, &graph, &remedy, &config, args.mfl)?;
+            let outcome = detect(&backend, &graph, &remedy, &config, (mfl, order))?;
             let quality = QualityReport::new(&graph.csr, &outcome.labels, truth.as_ref().map(|t| &t.truth))?;
             text.push_str(&remedy_lines(name, &what, &quality));
         }
@@ -224,25 +231,27 @@ pub fn run(args: LpArgs) -> Result<()> {
     outputs.commit()
 }
 
-/// Runs `variant` on `graph` with `backend`, drawing the iteration bar.
+/// Runs `variant` on `graph` with `backend` (on the GPU with this MFL strategy and vertex
+/// order), drawing the iteration bar.
 fn detect(
     backend: &Backend,
     graph: &Graph,
     variant: &Variant,
     config: &LpConfig,
-    strategy: MflStrategy,
+    gpu_choices: (MflStrategy, VertexOrder),
 ) -> Result<LpOutcome> {
-    detect_observed(backend, graph, variant, config, strategy, &|_, _| Ok(()))
+    detect_observed(backend, graph, variant, config, gpu_choices, &|_, _| Ok(()))
 }
 
-/// Runs `variant` on `graph` with `backend`, drawing the iteration bar and telling `observer`
-/// about every iteration (its error stops the run: the Python package's Ctrl-C).
+/// Runs `variant` on `graph` with `backend` (on the GPU with this MFL strategy and vertex
+/// order; the CPU takes the strategy's sketch, if any), drawing the iteration bar and telling
+/// `observer` about every iteration (its error stops the run: the Python package's Ctrl-C).
 pub fn detect_observed(
     backend: &Backend,
     graph: &Graph,
     variant: &Variant,
     config: &LpConfig,
-    strategy: MflStrategy,
+    (strategy, order): (MflStrategy, VertexOrder),
     observer: &IterationObserver<'_>,
 ) -> Result<LpOutcome> {
     let bar = IterationBar::new(config.max_iterations, graph.num_vertices());
@@ -255,7 +264,7 @@ pub fn detect_observed(
         Backend::Gpu(gpu) => {
             let (kernel, inputs) = variant.kernel();
             let inputs = LpInputs { observer: Some(&observer), ..inputs };
-            Ok(run_gpu(gpu, &graph.csr, kernel, config, &inputs, strategy).map_err(with_gpu_flags)?.0)
+            Ok(run_gpu(gpu, &graph.csr, kernel, config, &inputs, strategy, order).map_err(with_gpu_flags)?.0)
         }
     }
 }

@@ -222,8 +222,10 @@ pub enum VertexOrderArg {
     Graph,
     /// By decreasing degree, so that the most read values share cache lines
     Degree,
-    /// By degree when the vertices' values exceed the GPU's L2 cache and the host has the
-    /// memory for the renumbered rows (runs on subgraphs keep the graph's order)
+    /// By degree when the vertices' values (edge programs) or labels (label propagation)
+    /// exceed the GPU's L2 cache and the host has the memory for the renumbered rows (runs on
+    /// subgraphs, the sketch strategies and variants with their own load_neighbor keep the
+    /// graph's order)
     Auto,
 }
 
@@ -238,9 +240,14 @@ impl VertexOrderArg {
 
     /// The error for an order other than `auto` where the CPU runs (it keeps the graph's).
     pub fn needs_gpu(self, backend: &Backend) -> Result<()> {
-        match (self, backend) {
-            (VertexOrderArg::Auto, _) | (_, Backend::Gpu(_)) => Ok(()),
-            (_, Backend::Cpu) => Err(Error::invalid(
+        self.needs_gpu_run(matches!(backend, Backend::Gpu(_)))
+    }
+
+    /// The same, for a command that knows whether it runs on the GPU (`on_gpu`).
+    pub fn needs_gpu_run(self, on_gpu: bool) -> Result<()> {
+        match (self, on_gpu) {
+            (VertexOrderArg::Auto, _) | (_, true) => Ok(()),
+            (_, false) => Err(Error::invalid(
                 "--vertex-order: the GPU's (the CPU engine keeps the graph's order); add --backend gpu",
             )),
         }

@@ -160,6 +160,9 @@ pub struct MflOptions {
     pub unit_weights: bool,
     /// The tie rule.
     pub ties: TieOrder,
+    /// `load_neighbor` is the default hook (`kinds::lp::properties::default_load_neighbor`):
+    /// the kernels read the neighbour's label at its device position themselves.
+    pub default_load_neighbor: bool,
 }
 
 /// The kernel module for a variant: `device_functions` are its emitted hooks.
@@ -177,6 +180,9 @@ pub fn mfl_kernel_source(device_functions: &str, options: MflOptions) -> Result<
     }
     if options.ties == TieOrder::Hashed {
         config.push_str("#define GLP_TIES_HASHED 1\n");
+    }
+    if options.default_load_neighbor {
+        config.push_str("#define GLP_DEFAULT_LOAD_NEIGHBOR 1\n");
     }
     MFL_KERNELS.fill(&[
         ("PRELUDE", crate::cuda::PRELUDE),
@@ -235,11 +241,13 @@ mod tests {
 
     #[test]
     fn the_kernel_template_is_complete() {
-        let options = MflOptions { unit_weights: true, ties: TieOrder::Hashed };
+        let options = MflOptions { unit_weights: true, ties: TieOrder::Hashed, default_load_neighbor: true };
         let source = mfl_kernel_source("struct glp_lp_params { int x; };", options).unwrap();
         assert!(source.contains("#define GLP_UNIT_WEIGHTS 1") && source.contains("#define GLP_TIES_HASHED 1"));
+        assert!(source.contains("#define GLP_DEFAULT_LOAD_NEIGHBOR 1"));
         let plain = mfl_kernel_source("struct glp_lp_params { int x; };", MflOptions::default()).unwrap();
         assert!(!plain.contains("#define GLP_UNIT_WEIGHTS") && !plain.contains("#define GLP_TIES_HASHED"));
+        assert!(!plain.contains("#define GLP_DEFAULT_LOAD_NEIGHBOR"));
         assert!(!source.contains("/*{{"));
         for t in LOW_TILES {
             assert!(source.contains(&format!("GLP_LOW_KERNEL({t})")));

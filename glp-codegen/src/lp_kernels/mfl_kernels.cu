@@ -23,7 +23,11 @@
 //
 // The MFL rule everywhere: highest score, equal scores to the smaller tie key (the label, or
 // with GLP_TIES_HASHED a hash of vertex and label: glp_lp_tie_key); a vertex no
-// neighbour gives a label keeps its label. Labels are summed in f64; sums of integer weights
+// neighbour gives a label keeps its label.
+//
+// Vertex order: the kernels index vertex state by device position (`v` below); hooks, tie keys
+// and labels are in the graph's ids (the view header says how the two orders meet), so a run
+// on a graph held by degree gives the labels of a run in the graph's order. Labels are summed in f64; sums of integer weights
 // are exact in any order, so every kernel equals the CPU engine on unit or integer weights.
 //
 // Schedules (glp_lp_sweep): synchronous sweeps write every vertex's label to a separate
@@ -51,7 +55,7 @@ struct glp_lp_candidate {
     bool found;
 };
 
-// The tie key of `label` at vertex v. GLP_TIES_HASHED: xor with a multiple of v, then the
+// The tie key of `label` at vertex v (the graph's id). GLP_TIES_HASHED: xor with a multiple of v, then the
 // murmur3 finaliser's multiply-xorshift steps, exactly glp-runtime's `tie_hash`
 // (TieBreak::Hashed); otherwise the label (TieBreak::SmallestLabel).
 __device__ __forceinline__ glp_u32 glp_lp_tie_key(glp_u32 v, glp_u32 label) {
@@ -106,13 +110,15 @@ __device__ __forceinline__ glp_lp_candidate glp_lp_reduce(glp_lp_candidate c, in
     return c;
 }
 
-// The candidate `label` with summed weight `freq`, scored by the variant.
+// The candidate `label` with summed weight `freq` at the vertex of device position v, scored
+// by the variant.
 __device__ __forceinline__ glp_lp_candidate glp_lp_score(const glp_lp_params& params, const glp_lp_view& view,
                                                          glp_u32 v, glp_u32 label, double freq) {
+    const glp_u32 id = glp_lp_graph_id(view, v);
     glp_lp_candidate c;
-    c.score = glp_lp_label_score(params, view, v, label, freq);
+    c.score = glp_lp_label_score(params, view, id, label, freq);
     c.label = label;
-    c.tie = glp_lp_tie_key(v, label);
+    c.tie = glp_lp_tie_key(id, label);
     c.found = true;
     return c;
 }
@@ -123,7 +129,8 @@ __device__ __forceinline__ glp_lp_candidate glp_lp_score(const glp_lp_params& pa
 __device__ __forceinline__ bool glp_lp_finish(const glp_lp_params& params, const glp_lp_view& view, glp_u32 v,
                                               const glp_lp_candidate& best, const glp_lp_sweep& sweep) {
     const glp_u32 current = view.next_labels[v];
-    glp_u32 label = best.found ? glp_lp_update_vertex(params, view, v, best.label, best.score) : current;
+    glp_u32 label =
+        best.found ? glp_lp_update_vertex(params, view, glp_lp_graph_id(view, v), best.label, best.score) : current;
     if (sweep.pick_less && label > current) label = current;
     if (!sweep.affected) {
         sweep.out[v] = label;
@@ -219,6 +226,25 @@ __device__ __forceinline__ double glp_lp_group_sum(glp_u32 same_label, double we
 #endif
 }
 
+// The label and weight the neighbour across edge e gives the vertex of device position v. The
+// default hook, `(view.label(u), 1.0)` (GLP_DEFAULT_LOAD_NEIGHBOR), is the neighbour's shown
+// label, read at its position in either order; another hook gets the graph's ids of both ends
+// (and the edge's index in the device's rows, which is what the view's edge methods take).
+__device__ __forceinline__ glp_tuple_u32_f64 glp_lp_neighbor(const glp_lp_params& params, const glp_lp_view& view,
+                                                             glp_u32 v, glp_u64 e) {
+    const glp_u32 u = view.targets[e];
+#ifdef GLP_DEFAULT_LOAD_NEIGHBOR
+    (void)params;
+    (void)v;
+    glp_tuple_u32_f64 c;
+    c._0 = view.labels[u];
+    c._1 = 1.0;
+    return c;
+#else
+    return glp_lp_load_neighbor(params, view, glp_lp_graph_id(view, v), glp_lp_graph_id(view, u), e);
+#endif
+}
+
 // Sets n words to value (initialises tables to empty and labels to unlabelled).
 extern "C" __global__ void glp_fill_u32(glp_u32* words, glp_u64 n, glp_u32 value) {
     for (glp_u64 i = (glp_u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (glp_u64)gridDim.x * blockDim.x) {
@@ -249,7 +275,7 @@ __device__ __forceinline__ void glp_lp_low(const glp_lp_params& params, const gl
     double weight = 0.0;
     if ((glp_u64)tile_lane < degree) {
         const glp_u64 e = begin + (glp_u64)tile_lane;
-        const glp_tuple_u32_f64 c = glp_lp_load_neighbor(params, view, v, view.targets[e], e);
+        const glp_tuple_u32_f64 c = glp_lp_neighbor(params, view, v, e);
         label = c._0;
         weight = c._1;
     }
@@ -339,7 +365,7 @@ __device__ __forceinline__ glp_u32 glp_lp_warp_round(const glp_lp_params& params
     glp_u32 label = GLP_UNLABELLED;
     double weight = 0.0;
     if (e < end) {
-        const glp_tuple_u32_f64 c = glp_lp_load_neighbor(params, view, v, view.targets[e], e);
+        const glp_tuple_u32_f64 c = glp_lp_neighbor(params, view, v, e);
         label = c._0;
         weight = c._1;
     }
@@ -609,7 +635,7 @@ glp_lp_global(const glp_lp_params params, const glp_lp_view view, const glp_u32*
     double* sums = table_sums + table_offsets[slot];
     const glp_u64 capacity = table_offsets[slot + 1] - table_offsets[slot];
     for (glp_u64 e = begin + (glp_u64)lane; e < end; e += 32) {
-        const glp_tuple_u32_f64 c = glp_lp_load_neighbor(params, view, v, view.targets[e], e);
+        const glp_tuple_u32_f64 c = glp_lp_neighbor(params, view, v, e);
         if (c._0 != GLP_UNLABELLED) glp_lp_table_add(keys, sums, capacity, capacity, c._0, c._1);
     }
     __syncwarp();
@@ -626,7 +652,7 @@ extern "C" __global__ void glp_lp_pick_in_place(const glp_lp_params params, cons
                                                 const glp_lp_sweep sweep) {
     const glp_u32 v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= view.num_vertices) return;
-    const glp_u32 picked = glp_lp_pick_label(params, view, v);
+    const glp_u32 picked = glp_lp_pick_label(params, view, glp_lp_graph_id(view, v));
     if (picked != sweep.out[v]) {
         sweep.out[v] = picked;
         glp_lp_mark_neighbors(sweep, view, view.offsets[v], view.offsets[v + 1], 1);

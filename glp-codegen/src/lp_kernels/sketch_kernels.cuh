@@ -145,7 +145,7 @@ __device__ __forceinline__ void glp_sk_feed(const glp_lp_params& params, const g
     double weight = 0.0;
     const glp_u64 e = base + (glp_u64)tile.lane;
     if (e < end) {
-        const glp_tuple_u32_f64 c = glp_lp_load_neighbor(params, view, v, view.targets[e], e);
+        const glp_tuple_u32_f64 c = glp_lp_neighbor(params, view, v, e);
         label = c._0;
         weight = c._1;
     }
@@ -184,7 +184,7 @@ __device__ __forceinline__ glp_lp_candidate glp_sk_best(const glp_sk_slot& slot,
 // itself for the variants sketches serve).
 __device__ __forceinline__ glp_lp_candidate glp_sk_scored(const glp_lp_params& params, const glp_lp_view& view,
                                                           glp_u32 v, glp_lp_candidate best) {
-    if (best.found) best.score = glp_lp_label_score(params, view, v, best.label, best.score);
+    if (best.found) best.score = glp_lp_label_score(params, view, glp_lp_graph_id(view, v), best.label, best.score);
     return best;
 }
 
@@ -316,7 +316,7 @@ glp_lp_nu_hash(const glp_lp_params params, const glp_lp_view view, glp_u32* tabl
     glp_u32* keys = table_keys + 2 * begin;
     double* sums = table_sums + 2 * begin;
     for (glp_u64 e = begin + (glp_u64)lane; e < end; e += 32) {
-        const glp_tuple_u32_f64 c = glp_lp_load_neighbor(params, view, v, view.targets[e], e);
+        const glp_tuple_u32_f64 c = glp_lp_neighbor(params, view, v, e);
         if (c._0 != GLP_UNLABELLED) glp_nh_add(keys, sums, capacity, c._0, c._1);
     }
     __syncwarp();

@@ -113,7 +113,7 @@ glp_lp_sort_gather(const glp_lp_params params, const glp_lp_view view, glp_u64 n
     const glp_u64 e = first + threadIdx.x;
     if (e > last) return;
     const glp_u32 v = glp_lp_sort_owner(view.offsets, owners[0], owners[1], e);
-    const glp_tuple_u32_f64 c = glp_lp_load_neighbor(params, view, v, view.targets[e], e);
+    const glp_tuple_u32_f64 c = glp_lp_neighbor(params, view, v, e);
     const glp_lp_sort_segment nl = {nl_labels, nl_weights, 0ull};
     glp_lp_sort_store(nl, e, c._0, c._1);
 }

@@ -1,7 +1,8 @@
 //! The GPU device layer: probing for CUDA GPUs without ever panicking, an opened [`Gpu`] with
 //! accounted buffers and event timing, NVRTC ([`nvrtc`]) with a content-addressed PTX cache in
 //! memory and on disk ([`cache`]), module loading and the one kernel launch site
-//! ([`Gpu::launch`]), and the graph on the GPU ([`DeviceGraph`], uploaded once per graph).
+//! ([`Gpu::launch`]), and the graph on the GPU ([`DeviceGraph`], uploaded once per graph, its
+//! vertices in the graph's order or by degree: [`VertexOrder`]).
 //!
 //! cudarc loads the CUDA driver library lazily and panics when it is missing, so every use
 //! of the GPU starts with [`probe`], which checks that the driver library can be loaded
@@ -15,12 +16,15 @@ mod gpu;
 mod graph;
 mod launch;
 pub mod nvrtc;
+mod order;
 mod params;
 
 pub use copy_stream::CopyStream;
 pub use gpu::{DeviceBuffer, Gpu, PinnedHostBuffer};
 pub use graph::DeviceGraph;
 pub use launch::{Kernel, KernelArg, KernelArgs, Module, Shape};
+pub(crate) use order::PlacedOrder;
+pub use order::VertexOrder;
 pub use params::param_block;
 
 use crate::error::{Error, Result};

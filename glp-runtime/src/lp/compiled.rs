@@ -36,6 +36,13 @@ pub trait CompiledVariant: LpVariant {
     fn score_is_frequency(&self) -> bool {
         false
     }
+    /// Whether `load_neighbor` is the default hook, `(view.label(u), 1.0)` (see
+    /// [`glp_codegen::kinds::lp::properties::default_load_neighbor`]): GPU kernels then read
+    /// the neighbour's label themselves, so holding the vertices by degree costs no id
+    /// translation per edge ([`crate::lp::gpu`]'s vertex order). `false` is always correct.
+    fn default_load_neighbor(&self) -> bool {
+        false
+    }
     /// The parameters the hooks read, in kernel-argument order.
     fn param_decls(&self) -> Vec<ParamDecl>;
     /// The parameters' values, in the same order.

@@ -335,6 +335,10 @@ impl CompiledVariant for InterpretedVariant {
         glp_codegen::kinds::lp::properties::score_is_frequency(self.loaded.program())
     }
 
+    fn default_load_neighbor(&self) -> bool {
+        glp_codegen::kinds::lp::properties::default_load_neighbor(self.loaded.program())
+    }
+
     fn param_decls(&self) -> Vec<ParamDecl> {
         self.loaded.program().params.clone()
     }

@@ -25,6 +25,7 @@ pub fn expand_attribute(attr: TokenStream, item: TokenStream) -> TokenStream {
     let features = program.features.bits();
     let unit_weights = super::properties::unit_neighbor_weight(&program.program);
     let score_is_frequency = super::properties::score_is_frequency(&program.program);
+    let default_load_neighbor = super::properties::default_load_neighbor(&program.program);
     let common = common_methods(&expansion, &program.program, &cuda, &item);
     let generated = quote! {
         impl ::glp::lp::CompiledVariant for #self_ty {
@@ -40,6 +41,9 @@ pub fn expand_attribute(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
             fn score_is_frequency(&self) -> bool {
                 #score_is_frequency
+            }
+            fn default_load_neighbor(&self) -> bool {
+                #default_load_neighbor
             }
         }
     };

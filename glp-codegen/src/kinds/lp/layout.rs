@@ -49,6 +49,10 @@ crate::c_struct! {
         random_seed: u64 => "glp_u64",
         /// loop iterations one hook call may run in all (glp-codegen's `loops`)
         loop_budget: u64 => "glp_u64",
+        /// the graph's id of each device position (null: the device holds the graph's order)
+        graph_ids: u64 => "const glp_u32*",
+        /// the device position of each graph id (null with graph_ids)
+        positions: u64 => "const glp_u32*",
         num_vertices: u32 => "glp_u32",
         iteration: u32 => "glp_u32",
     }
@@ -160,11 +164,12 @@ mod tests {
         let definition = LpViewArgs::c_definition();
         assert!(view.contains(&format!("\n{definition}\n")), "{view}");
         assert_eq!(view.matches("struct glp_lp_view {").count(), 1);
-        // Fourteen 8-byte fields (11 pointers, 3 counters) then two 4-byte ones, as the kernels
+        // Sixteen 8-byte fields (13 pointers, 3 counters) then two 4-byte ones, as the kernels
         // and glp-runtime's engine use them.
-        assert_eq!(std::mem::size_of::<LpViewArgs>(), 14 * 8 + 2 * 4);
+        assert_eq!(std::mem::size_of::<LpViewArgs>(), 16 * 8 + 2 * 4);
         assert_eq!(std::mem::offset_of!(LpViewArgs, fault), 10 * 8);
-        assert_eq!(std::mem::offset_of!(LpViewArgs, iteration), 14 * 8 + 4);
+        assert_eq!(std::mem::offset_of!(LpViewArgs, positions), 15 * 8);
+        assert_eq!(std::mem::offset_of!(LpViewArgs, iteration), 16 * 8 + 4);
         assert!(
             definition.contains("\n    const glp_u64* offsets;        // CSR offsets, num_vertices + 1\n"),
             "{definition}"

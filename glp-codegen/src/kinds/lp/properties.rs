@@ -2,7 +2,8 @@
 //! whether its score is non-decreasing in `freq` (the high-degree kernel's sketch bound;
 //! the generic [`crate::analysis::monotone`] answers), whether the score is the label's
 //! weighted count (the sketch strategies), whether every neighbour weighs 1 (popcounts
-//! instead of sums). Each is conservative: "no" is always correct.
+//! instead of sums), whether `load_neighbor` is the default hook (the kernels read the
+//! neighbour's label themselves). Each is conservative: "no" is always correct.
 
 use super::{LABEL_SCORE, LOAD_NEIGHBOR, LP_KIND};
 use crate::analysis::monotone::{monotonicity, Monotonicity, Query};
@@ -71,6 +72,34 @@ pub fn unit_neighbor_weight(program: &Program) -> bool {
     }
 }
 
+/// Whether `program`'s `load_neighbor` is the default hook's body, `(view.label(u), 1.0)`: the
+/// neighbour's shown label with weight 1. The kernels then read the label at the neighbour's
+/// device position themselves, which in a degree-ordered run (glp-runtime's `VertexOrder`)
+/// spares the hook's two id translations per edge. Conservative: any other body says no.
+pub fn default_load_neighbor(program: &Program) -> bool {
+    let Some(f) = program.functions.iter().find(|f| f.role.hook_index() == Some(LOAD_NEIGHBOR)) else {
+        return false;
+    };
+    let (Some(&view), Some(&u), Some(label)) = (f.params.first(), f.params.get(2), LP_KIND.intrinsic_index("label"))
+    else {
+        return false;
+    };
+    if !f.body.stmts.is_empty() {
+        return false;
+    }
+    let Some(ExprKind::Tuple(items)) = f.body.tail.as_deref().map(|t| &t.kind) else {
+        return false;
+    };
+    let local = |e: &crate::ir::Expr, id| matches!(e.kind, ExprKind::Local(l) if l == id);
+    let reads_label_of_u = match items.first().map(|e| &e.kind) {
+        Some(ExprKind::Intrinsic(i, args)) => {
+            *i as usize == label && args.len() == 2 && local(&args[0], view) && local(&args[1], u)
+        }
+        _ => false,
+    };
+    reads_label_of_u && items.len() == 2 && matches!(items[1].kind, ExprKind::Literal(Literal::Float(w)) if w == 1.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +128,29 @@ mod tests {
                  Label, freq: f64) -> f64 {{ {body} }} }}"
             ));
             assert!(!score_is_frequency(&program), "{body}");
+        }
+    }
+
+    #[test]
+    fn only_the_default_neighbor_load_is_recognised() {
+        let hook = |body: &str| {
+            compiled(&format!(
+                "struct N; impl LpVariant for N {{ fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: \
+                 VertexId, edge: EdgeId) -> (Label, f64) {{ {body} }} }}"
+            ))
+        };
+        assert!(default_load_neighbor(&compiled("struct A; impl LpVariant for A {}")));
+        assert!(default_load_neighbor(&hook("(view.label(u), 1.0)")));
+        for body in [
+            "(view.label(v), 1.0)",
+            "(view.next_label(u), 1.0)",
+            "(view.label(u), 2.0)",
+            "(view.label(u), view.edge_weight(edge))",
+            "(view.label(u + 0), 1.0)",
+            "{ let l = view.label(u); (l, 1.0) }",
+            "(u, 1.0)",
+        ] {
+            assert!(!default_load_neighbor(&hook(body)), "{body}");
         }
     }
 }

@@ -27,14 +27,30 @@ __device__ __forceinline__ bool glp_lp_vertex_ok(const glp_lp_view& view, glp_u6
     return false;
 }
 
+// The vertex order. The device may hold the vertices in another order than the graph's (by
+// degree: glp-runtime's `VertexOrder`): the engine's arrays of vertex state (labels, offsets)
+// are then indexed by device position, while hooks see and pass the graph's ids, so that a
+// variant gives the same labels in either order. Arrays the host fills per vertex (seeds,
+// vertex weights, label memory) and per label (the histogram) stay in graph ids.
+// The graph's id of device position p.
+__device__ __forceinline__ glp_u32 glp_lp_graph_id(const glp_lp_view& view, glp_u32 p) {
+    return view.graph_ids ? view.graph_ids[p] : p;
+}
+// The device position of the graph's vertex u (u < num_vertices).
+__device__ __forceinline__ glp_u32 glp_lp_position(const glp_lp_view& view, glp_u32 u) {
+    return view.positions ? view.positions[u] : u;
+}
+
 __device__ __forceinline__ glp_u32 glp_lp_label(const glp_lp_view& view, glp_u32 u) {
-    return glp_lp_vertex_ok(view, GLP_VIEW_LABEL, u) ? view.labels[u] : GLP_UNLABELLED;
+    return glp_lp_vertex_ok(view, GLP_VIEW_LABEL, u) ? view.labels[glp_lp_position(view, u)] : GLP_UNLABELLED;
 }
 __device__ __forceinline__ glp_u32 glp_lp_next_label(const glp_lp_view& view, glp_u32 u) {
-    return glp_lp_vertex_ok(view, GLP_VIEW_NEXT_LABEL, u) ? view.next_labels[u] : GLP_UNLABELLED;
+    return glp_lp_vertex_ok(view, GLP_VIEW_NEXT_LABEL, u) ? view.next_labels[glp_lp_position(view, u)] : GLP_UNLABELLED;
 }
 __device__ __forceinline__ glp_u64 glp_lp_degree(const glp_lp_view& view, glp_u32 v) {
-    return glp_lp_vertex_ok(view, GLP_VIEW_DEGREE, v) ? view.offsets[v + 1] - view.offsets[v] : 0ull;
+    if (!glp_lp_vertex_ok(view, GLP_VIEW_DEGREE, v)) return 0ull;
+    const glp_u32 p = glp_lp_position(view, v);
+    return view.offsets[p + 1] - view.offsets[p];
 }
 __device__ __forceinline__ glp_u32 glp_lp_num_vertices(const glp_lp_view& view) { return view.num_vertices; }
 __device__ __forceinline__ glp_u32 glp_lp_iteration(const glp_lp_view& view) { return view.iteration; }

@@ -607,20 +607,4 @@ mod tests {
             }
         }
     }
-
-    /// `auto` orders by degree once the vertices' values exceed the L2 cache, unless the host
-    /// lacks the memory for the renumbered copy; a named order is kept.
-    #[test]
-    fn auto_orders_by_degree_beyond_the_l2_when_the_copy_fits() {
-        let l2 = 60 << 20;
-        let beyond = (l2 / ORDER_BYTES_PER_VERTEX + 1) as usize;
-        let within = (l2 / ORDER_BYTES_PER_VERTEX) as usize;
-        let copy = 10 << 30;
-        assert!(VertexOrder::Auto.by_degree(beyond, copy, l2, None));
-        assert!(VertexOrder::Auto.by_degree(beyond, copy, l2, Some(copy)));
-        assert!(!VertexOrder::Auto.by_degree(beyond, copy, l2, Some(copy - 1)));
-        assert!(!VertexOrder::Auto.by_degree(within, copy, l2, None));
-        assert!(VertexOrder::Degree.by_degree(1, copy, l2, Some(0)));
-        assert!(!VertexOrder::Graph.by_degree(beyond, copy, l2, None));
-    }
 }

@@ -20,25 +20,12 @@
 //! same values (min and max exactly, sums to rounding) in either order.
 
 use super::Engine;
-use crate::device::{DeviceBuffer, Gpu};
+pub use crate::device::VertexOrder;
+use crate::device::{DeviceBuffer, Gpu, PlacedOrder};
 use crate::edge::{is_idempotent, EdgeGraph, BOTH, IN, OUT};
 use crate::error::{Error, Result};
 use crate::graph::{Csr, DegreeOrder, VertexId};
 use rayon::prelude::*;
-
-/// The order in which the device holds a graph's vertices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum VertexOrder {
-    /// The graph's own.
-    Graph,
-    /// By decreasing degree (in- plus out-degree), ties by id ([`DegreeOrder`]).
-    Degree,
-    /// By degree when a value of [`ORDER_BYTES_PER_VERTEX`] per vertex exceeds the device's L2
-    /// cache (then the hubs' values gain by sharing lines) and the host has the memory for the
-    /// renumbered copy of the rows, else the graph's.
-    #[default]
-    Auto,
-}
 
 /// The bytes per vertex by which [`VertexOrder::Auto`] sizes the vertices' values against the
 /// L2 cache (a u64 or f64 value, or a message and a stamp). Measured on an H200 (`glp bench
@@ -48,19 +35,6 @@ pub enum VertexOrder {
 pub const ORDER_BYTES_PER_VERTEX: u64 = 8;
 
 impl VertexOrder {
-    /// Whether `self` renumbers a graph of `num_vertices` whose renumbered copy takes
-    /// `copy_bytes` of host memory, on a device with `l2_bytes` of L2 and a host with
-    /// `available` bytes of memory (`None`: unknown).
-    pub fn by_degree(self, num_vertices: usize, copy_bytes: u64, l2_bytes: u64, available: Option<u64>) -> bool {
-        match self {
-            VertexOrder::Graph => false,
-            VertexOrder::Degree => true,
-            VertexOrder::Auto => {
-                num_vertices as u64 * ORDER_BYTES_PER_VERTEX > l2_bytes && available.is_none_or(|a| copy_bytes <= a)
-            }
-        }
-    }
-
     /// Whether [`DeviceEdgeGraph::upload`] places `graph` on `gpu` by degree in this order
     /// ([`VertexOrder::by_degree`] with the graph's size, the device's L2 cache and the host's
     /// available memory), which [`Engine::Auto`] needs to know before the graph is placed.
@@ -72,17 +46,9 @@ impl VertexOrder {
             false => DegreeOrder::bytes_to_permute(graph.out_edges()) + DegreeOrder::bytes_to_permute(graph.in_edges()),
         };
         let available = crate::memory::available_memory()?;
-        Ok(self.by_degree(graph.num_vertices(), copy_bytes, gpu.info().l2_bytes, available))
+        let state_bytes = graph.num_vertices() as u64 * ORDER_BYTES_PER_VERTEX;
+        Ok(self.by_degree(state_bytes, copy_bytes, gpu.info().l2_bytes, available))
     }
-}
-
-/// The device's vertex order when it is not the graph's: the order, and on the device the
-/// graph's id of each position and the position of each graph id (the view's `graph_ids` and
-/// `device_vertices`).
-pub(super) struct PlacedOrder {
-    pub order: DegreeOrder,
-    pub graph_ids: DeviceBuffer<VertexId>,
-    pub positions: DeviceBuffer<VertexId>,
 }
 
 /// A graph's edges placed for the runs of one direction and engine ([`DeviceEdgeGraph::upload`]).
@@ -137,9 +103,7 @@ impl DeviceEdgeGraph {
             false => Some(order.permute(graph.in_edges())?),
         };
         let placed = Self::place(gpu, &out, into.as_ref().unwrap_or(&out), symmetric, direction, engine)?;
-        let graph_ids = gpu.upload("the vertex order's graph ids", order.graph_ids())?;
-        let positions = gpu.upload("the vertex order's positions", order.positions())?;
-        Ok(DeviceEdgeGraph { order: Some(PlacedOrder { order, graph_ids, positions }), ..placed })
+        Ok(DeviceEdgeGraph { order: Some(PlacedOrder::upload(gpu, order)?), ..placed })
     }
 
     /// The rows of `out` (out-edges) and `into` (in-edges, `out` itself when `symmetric`) a

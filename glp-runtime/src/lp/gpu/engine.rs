@@ -7,9 +7,9 @@ use super::state::{DeviceState, ViewLabels, CHANGED, DEFERRED, PROCESSED, SETTLE
 use super::{waves, ClassPlan, GpuStats, HighClassStats, MflStrategy};
 use crate::community::UNLABELLED;
 use crate::device::param_block;
-use crate::device::{DeviceGraph, Gpu};
+use crate::device::{DeviceGraph, Gpu, VertexOrder};
 use crate::error::{Error, Result};
-use crate::graph::Csr;
+use crate::graph::{Csr, DegreeOrder};
 use crate::lp::compiled::CompiledVariant;
 use crate::lp::sketch::check_eligible;
 use crate::lp::view::{membership_row, LABEL_MEMORY_SLOTS};
@@ -18,7 +18,8 @@ use glp_codegen::lp_kernels::mfl::TieOrder;
 use std::time::Instant;
 
 /// Runs `variant` on the GPU `gpu` with `config`'s schedule (see the module docs), uploading
-/// `csr` for this run alone; [`run_gpu_on`] runs on a graph uploaded once.
+/// `csr` for this run alone with its vertices in `order` ([`places_by_degree`]);
+/// [`run_gpu_on`] runs on a graph uploaded once.
 pub fn run_gpu<V: CompiledVariant + ?Sized>(
     gpu: &Gpu,
     csr: &Csr,
@@ -26,13 +27,58 @@ pub fn run_gpu<V: CompiledVariant + ?Sized>(
     config: &LpConfig,
     inputs: &LpInputs<'_>,
     strategy: MflStrategy,
+    order: VertexOrder,
 ) -> Result<(LpOutcome, GpuStats)> {
-    let graph = DeviceGraph::upload(gpu, csr, variant.features().edge_weights)?;
+    let weights = variant.features().edge_weights;
+    let graph = match places_by_degree(gpu, csr, variant, strategy, order)? {
+        true => DeviceGraph::upload_by_degree(gpu, csr, weights)?,
+        false => DeviceGraph::upload(gpu, csr, weights)?,
+    };
     run_gpu_on(gpu, &graph, variant, config, inputs, strategy)
 }
 
-/// Runs `variant` on `graph`, already on the GPU `gpu` (see the module docs). The graph must
-/// carry its edge weights when the variant reads them (they are uploaded with
+/// Whether a run of `variant` with `strategy` holds `csr`'s vertices by degree in `order`
+/// ([`DeviceGraph::upload_by_degree`]). The labels come out the same either way (see the
+/// module docs); `auto` orders by degree when the labels (4 bytes a vertex) exceed the
+/// device's L2 cache, the host has the memory for the renumbered rows, and `load_neighbor`
+/// is the default hook (another hook gets the graph's ids of both ends of every edge, two
+/// reads more per edge than the order saves).
+///
+/// Errors: `degree` with a sketch strategy, whose summaries depend on the order of a row's
+/// labels (their CPU twins scan rows in the graph's order); reading the host's available
+/// memory.
+pub fn places_by_degree<V: CompiledVariant + ?Sized>(
+    gpu: &Gpu,
+    csr: &Csr,
+    variant: &V,
+    strategy: MflStrategy,
+    order: VertexOrder,
+) -> Result<bool> {
+    if strategy.sketch().is_some() {
+        return match order {
+            VertexOrder::Degree => Err(sketches_keep_the_graph_order(strategy)),
+            VertexOrder::Graph | VertexOrder::Auto => Ok(false),
+        };
+    }
+    if order == VertexOrder::Auto && !variant.default_load_neighbor() {
+        return Ok(false);
+    }
+    let available = crate::memory::available_memory()?;
+    let label_bytes = csr.num_vertices() as u64 * std::mem::size_of::<u32>() as u64;
+    Ok(order.by_degree(label_bytes, DegreeOrder::bytes_to_permute(csr), gpu.info().l2_bytes, available))
+}
+
+fn sketches_keep_the_graph_order(strategy: MflStrategy) -> Error {
+    Error::invalid(format!(
+        "the {} MFL strategy runs on vertices in the graph's order (a sketch's summary depends on the order of a \
+         row's labels, and its CPU twin scans the graph's rows): use the graph's vertex order, or an exact strategy",
+        strategy.name()
+    ))
+}
+
+/// Runs `variant` on `graph`, already on the GPU `gpu` (see the module docs), in the vertex
+/// order it was uploaded in; the labels are in the graph's ids and order either way. The
+/// graph must carry its edge weights when the variant reads them (they are uploaded with
 /// `DeviceGraph::upload(gpu, csr, true)`).
 pub fn run_gpu_on<V: CompiledVariant + ?Sized>(
     gpu: &Gpu,
@@ -72,6 +118,9 @@ pub fn run_gpu_on<V: CompiledVariant + ?Sized>(
     }
     if let Some(sketch) = strategy.sketch() {
         check_eligible(variant, sketch)?;
+        if graph.order().is_some() {
+            return Err(sketches_keep_the_graph_order(strategy));
+        }
     }
     u32::try_from(csr.num_vertices())
         .ok()
@@ -161,6 +210,10 @@ pub fn run_gpu_on<V: CompiledVariant + ?Sized>(
     // Buffers hold at least one element, so an empty graph reads back one: keep `n`.
     let mut labels = gpu.download(&state.previous)?;
     labels.truncate(n);
+    // Held by degree, the labels (graph ids) are at device positions.
+    if let Some(order) = graph.order() {
+        labels = order.to_graph_order(&labels);
+    }
     let memberships = match &state.memory_labels {
         Some(slots) => {
             let slots = gpu.download(slots)?;

@@ -40,7 +40,8 @@ pub(super) struct LpKernels {
 impl LpKernels {
     pub(super) fn load<V: CompiledVariant + ?Sized>(gpu: &Gpu, variant: &V, ties: TieOrder) -> Result<LpKernels> {
         let unit_weights = variant.unit_neighbor_weight();
-        let source = mfl::mfl_kernel_source(variant.device_functions(), MflOptions { unit_weights, ties })
+        let options = MflOptions { unit_weights, ties, default_load_neighbor: variant.default_load_neighbor() };
+        let source = mfl::mfl_kernel_source(variant.device_functions(), options)
             .map_err(|e| Error::KernelCompile(e.to_string()))?;
         let name = format!("{}_mfl.cu", variant.name());
         let arch = gpu.arch();

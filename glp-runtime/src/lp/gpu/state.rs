@@ -39,6 +39,10 @@ pub(super) struct DeviceState {
     pub(super) offsets: u64,
     pub(super) targets: u64,
     pub(super) edge_weights: u64,
+    /// Device addresses of the vertex order's mappings (graph id of each position, position
+    /// of each graph id), 0 when the device holds the graph's order.
+    pub(super) graph_ids: u64,
+    pub(super) positions: u64,
     /// Bytes of the graph's arrays the run reads.
     pub(super) graph_bytes: u64,
     pub(super) vertex_weights: Option<DeviceBuffer<f32>>,
@@ -144,9 +148,12 @@ impl DeviceState {
             offsets: graph.offsets_ptr(),
             targets: graph.targets_ptr(),
             edge_weights: if features.edge_weights { graph.weights_ptr() } else { 0 },
+            graph_ids: graph.order_ptrs().0,
+            positions: graph.order_ptrs().1,
             graph_bytes: {
                 let weights = if features.edge_weights { csr.weights().map_or(0, |w| w.len() as u64 * 4) } else { 0 };
-                (csr.offsets().len() * 8 + csr.targets().len() * 4) as u64 + weights
+                let order = if graph.order().is_some() { n as u64 * 8 } else { 0 };
+                (csr.offsets().len() * 8 + csr.targets().len() * 4) as u64 + weights + order
             },
             vertex_weights: optional(features.vertex_weights, "vertex weights", inputs.vertex_weights)?,
             seeds: match inputs.seeds {
@@ -279,6 +286,8 @@ impl DeviceState {
             num_edges: self.num_edges,
             random_seed: seed,
             loop_budget: self.loop_budget,
+            graph_ids: self.graph_ids,
+            positions: self.positions,
             num_vertices: self.num_vertices,
             iteration,
         }
