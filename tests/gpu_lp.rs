@@ -327,7 +327,7 @@ fn unprunable_variants_take_the_exact_path() {
 /// the first synchronous sweep) and one vertex of each of 3,000 private triangles (whose
 /// labels stay apart: the hub's id is the largest, so ties never pick it). From the second
 /// sweep on, the hub's table refuses labels and the sketch must settle it; in the first, every
-/// label is distinct and the hub is deferred.
+/// label is distinct and the hub is deferred (when that sweep counts labels: see `Counted`).
 fn hub_with_a_dominant_label() -> Csr {
     const LEAVES: u32 = 4000;
     const TRIANGLES: u32 = 3000;
@@ -350,12 +350,22 @@ fn the_count_min_sketch_settles_hubs_and_defers_the_rest() {
     let none = LpInputs::default();
     let config = LpConfig::synchronous(20);
     let mut total = glp::lp::gpu::HighClassStats::default();
+    // Classic's labels, but its score is not provably the frequency, so the first sweep counts
+    // (for Classic it is a minimum, which defers nothing): the hub is deferred there.
+    let counted = glp::lp::InterpretedVariant::from_source(
+        "counted.rs",
+        "pub struct Counted;\nimpl LpVariant for Counted {\n    fn label_score(&self, view: &View<'_>, v: VertexId, \
+         label: Label, freq: f64) -> f64 { freq * 1.0 }\n}\n",
+        &[] as &[&str],
+    )
+    .unwrap();
+    assert!(!counted.distinct_first_sweep() && Classic.distinct_first_sweep());
     for (name, csr) in [
         ("rmat-15".to_string(), generated().remove(0).1),
         ("degree bounds".into(), every_degree_bound()),
         ("a hub with a dominant label".into(), hub_with_a_dominant_label()),
     ] {
-        let (_, stats) = run_gpu(&gpu, &csr, &Classic, &config, &none, MflStrategy::Glp, VertexOrder::Auto).unwrap();
+        let (_, stats) = run_gpu(&gpu, &csr, &counted, &config, &none, MflStrategy::Glp, VertexOrder::Auto).unwrap();
         eprintln!("{name}: {:?}", stats.high_class);
         if name.starts_with("a hub") {
             assert!(
@@ -561,7 +571,8 @@ fn an_endless_loop_on_the_gpu_ends_the_run_naming_hook_loop_and_vertex() {
 /// The vertex order: `degree` is refused to the sketch strategies (a sketch's summary depends
 /// on the order of a row's labels), on a graph uploaded by degree too; `auto` keeps the
 /// graph's order for them, for variants with their own `load_neighbor` and for labels that
-/// fit in the L2 cache; empty and edgeless graphs run by degree.
+/// fit in the L2 cache; empty and edgeless graphs run by degree. A multigraph's first sweep
+/// counts (the minimum would be wrong where a label comes twice).
 #[test]
 fn the_vertex_order_follows_the_strategy_and_the_variant() {
     let Some(gpu) = gpu_or_skip("the_vertex_order_follows_the_strategy_and_the_variant") else { return };
@@ -579,6 +590,19 @@ fn the_vertex_order_follows_the_strategy_and_the_variant() {
     assert!(places_by_degree(&gpu, &g.csr, &Weighted, MflStrategy::Glp, VertexOrder::Degree).unwrap());
     assert!(!places_by_degree(&gpu, &g.csr, &Classic, MflStrategy::Glp, VertexOrder::Auto).unwrap(), "fits in L2");
     assert!(!places_by_degree(&gpu, &g.csr, &Classic, MflStrategy::Glp, VertexOrder::Graph).unwrap());
+    // A multigraph's repeated targets give a label frequency 2: the first sweep counts.
+    // Vertex 0 meets label 2 twice and label 1 once: counting gives 2, a minimum would give 1.
+    let multi = Csr::new(vec![0, 3, 4, 6, 6], vec![1, 2, 2, 0, 0, 0], None).unwrap();
+    assert!(!DeviceGraph::upload(&gpu, &multi, false).unwrap().distinct_targets());
+    assert!(DeviceGraph::upload(&gpu, &g.csr, false).unwrap().distinct_targets());
+    let cpu = glp::lp::run_kernel(&multi, &Classic, &sync(3), &none).unwrap();
+    for (strategy, order) in
+        MflStrategy::ALL.into_iter().flat_map(|s| [(s, VertexOrder::Graph), (s, VertexOrder::Degree)])
+    {
+        let (out, _) = run_gpu(&gpu, &multi, &Classic, &sync(3), &none, strategy, order).unwrap();
+        assert_eq!(out.labels, cpu.labels, "multigraph, {} {order:?}", strategy.name());
+    }
+    assert_eq!(cpu.labels[0], 2, "the CPU counts the repeated label");
     let isolated = glp::lp::run_kernel(&Csr::empty(3), &Classic, &sync(3), &none).unwrap().labels;
     for strategy in MflStrategy::ALL {
         let (out, _) = run_gpu(&gpu, &Csr::empty(0), &Classic, &sync(3), &none, strategy, VertexOrder::Degree).unwrap();

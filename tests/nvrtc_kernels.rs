@@ -30,6 +30,7 @@ fn compiles_for_ampere_and_hopper(name: &str, device_functions: &str) {
     // And the giant class's (many blocks per vertex), the hubs' and the high class's exact path.
     mfl_kernels.extend(glp_codegen::lp_kernels::giants::GIANT_KERNEL_NAMES.map(String::from));
     mfl_kernels.extend(["glp_lp_hub", "glp_lp_high_exact"].map(String::from));
+    mfl_kernels.extend(glp_codegen::lp_kernels::mfl::DISTINCT_KERNEL_NAMES.map(String::from));
     let mut sources =
         vec![(reference, vec!["glp_lp_initial".to_string(), "glp_lp_pick".into(), "glp_lp_update".into()])];
     use glp_codegen::lp_kernels::mfl::{mfl_kernel_source, MflOptions, TieOrder};

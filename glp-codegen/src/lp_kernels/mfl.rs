@@ -111,6 +111,13 @@ crate::c_struct! {
     }
 }
 
+/// The first synchronous sweep from labels all distinct (`kinds::lp::properties::distinct_first_sweep`):
+/// an edge-parallel minimum of the neighbours' labels, then every vertex finished.
+const DISTINCT_KERNELS: &str = include_str!("distinct_kernels.cuh");
+
+/// The distinct first sweep's kernels (in every MFL module).
+pub const DISTINCT_KERNEL_NAMES: [&str; 2] = ["glp_lp_distinct_min", "glp_lp_distinct_finish"];
+
 /// The kernel template.
 pub const MFL_KERNELS: Template = Template::new("lp_kernels/mfl_kernels.cu", include_str!("mfl_kernels.cu"));
 
@@ -192,6 +199,7 @@ pub fn mfl_kernel_source(device_functions: &str, options: MflOptions) -> Result<
         ("PROGRAM", device_functions),
         ("PHASES", PHASE_KERNELS_CUDA),
         ("SORT", &super::sort::sort_kernels_cuda()),
+        ("DISTINCT", DISTINCT_KERNELS),
         ("SKETCH", &super::sketch::sketch_kernels_cuda()),
         ("GIANTS", &super::giants::giant_kernels_cuda()?),
     ])
@@ -256,6 +264,9 @@ mod tests {
             assert!(source.contains(&format!("{name}(")), "the SORT slot lacks {name}");
         }
         assert!(source.contains("GLP_SKETCH_KERNELS(mg8, 8, false)"), "the SKETCH slot is filled");
+        for name in DISTINCT_KERNEL_NAMES {
+            assert!(source.contains(&format!("{name}(")), "the DISTINCT slot lacks {name}");
+        }
         assert!(source.contains(&format!("\n{}\n", LpSweepArgs::c_definition())), "the SWEEP_STRUCT slot is filled");
     }
 

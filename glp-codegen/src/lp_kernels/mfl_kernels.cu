@@ -19,7 +19,9 @@
 //   region of a bounded pool (exact: every label lives in one of the two tables);
 // - glp_lp_giant_*: vertices of degree above 65536 (giants::GIANT_DEGREE), counted by many blocks each into
 //   a global region (the GIANTS slot; giant_kernels.cuh);
-// - glp_lp_global: the G-Hash baseline, a warp per vertex counting in its global table region.
+// - glp_lp_global: the G-Hash baseline, a warp per vertex counting in its global table region;
+// - glp_lp_distinct_*: the first synchronous sweep from labels all distinct, a minimum
+//   (distinct_kernels.cuh).
 //
 // The MFL rule everywhere: highest score, equal scores to the smaller tie key (the label, or
 // with GLP_TIES_HASHED a hash of vertex and label: glp_lp_tie_key); a vertex no
@@ -659,4 +661,5 @@ extern "C" __global__ void glp_lp_pick_in_place(const glp_lp_params params, cons
     }
 }
 /*{{SORT}}*/
+/*{{DISTINCT}}*/
 /*{{SKETCH}}*/

@@ -85,7 +85,7 @@ __device__ __forceinline__ glp_u64 glp_lp_sort_min(glp_u64 a, glp_u64 b) { retur
 
 // The vertex owning edge e: the largest u in [lo, hi] with offsets[u] <= e (given
 // offsets[lo] <= e; vertices without edges are skipped since a later vertex has the same offset).
-__device__ __forceinline__ glp_u32 glp_lp_sort_owner(const glp_u64* offsets, glp_u32 lo, glp_u32 hi, glp_u64 e) {
+__device__ __forceinline__ glp_u32 glp_lp_edge_owner(const glp_u64* offsets, glp_u32 lo, glp_u32 hi, glp_u64 e) {
     while (lo < hi) {
         const glp_u32 mid = lo + (hi - lo + 1u) / 2u;
         if (offsets[mid] <= e) {
@@ -107,12 +107,12 @@ glp_lp_sort_gather(const glp_lp_params params, const glp_lp_view view, glp_u64 n
     if (first >= num_edges) return; // block-uniform
     const glp_u64 last = glp_lp_sort_min(first + blockDim.x, num_edges) - 1;
     const glp_u32 top = view.num_vertices - 1u; // num_edges > 0, so there is a vertex
-    if (threadIdx.x == 0) owners[0] = glp_lp_sort_owner(view.offsets, 0u, top, first);
-    if (threadIdx.x == blockDim.x - 1) owners[1] = glp_lp_sort_owner(view.offsets, 0u, top, last);
+    if (threadIdx.x == 0) owners[0] = glp_lp_edge_owner(view.offsets, 0u, top, first);
+    if (threadIdx.x == blockDim.x - 1) owners[1] = glp_lp_edge_owner(view.offsets, 0u, top, last);
     __syncthreads();
     const glp_u64 e = first + threadIdx.x;
     if (e > last) return;
-    const glp_u32 v = glp_lp_sort_owner(view.offsets, owners[0], owners[1], e);
+    const glp_u32 v = glp_lp_edge_owner(view.offsets, owners[0], owners[1], e);
     const glp_tuple_u32_f64 c = glp_lp_neighbor(params, view, v, e);
     const glp_lp_sort_segment nl = {nl_labels, nl_weights, 0ull};
     glp_lp_sort_store(nl, e, c._0, c._1);

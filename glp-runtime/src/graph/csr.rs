@@ -155,6 +155,12 @@ impl Csr {
         }
     }
 
+    /// Whether every row lists its targets in strictly increasing order: sorted, and no
+    /// target twice (a multigraph's repeated edges are not). O(m), in parallel.
+    pub fn rows_are_strictly_increasing(&self) -> bool {
+        (0..self.num_vertices() as VertexId).into_par_iter().all(|v| self.neighbors(v).windows(2).all(|w| w[0] < w[1]))
+    }
+
     /// Whether every edge `u -> v` has its reverse `v -> u`, as often as it appears itself
     /// (self loops are their own reverse). O(m) and streaming: the sum over the edges of a keyed
     /// hash of `(u, v)` equals that of `(v, u)` exactly when the edge multiset equals its

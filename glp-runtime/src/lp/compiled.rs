@@ -43,6 +43,14 @@ pub trait CompiledVariant: LpVariant {
     fn default_load_neighbor(&self) -> bool {
         false
     }
+    /// Whether the first synchronous sweep is decided by the tie rule alone on a graph whose
+    /// rows list no target twice (see
+    /// [`glp_codegen::kinds::lp::properties::distinct_first_sweep`]): the GPU engine then takes
+    /// the neighbours' smallest label with one read per edge instead of counting. `false` is
+    /// always correct.
+    fn distinct_first_sweep(&self) -> bool {
+        false
+    }
     /// The parameters the hooks read, in kernel-argument order.
     fn param_decls(&self) -> Vec<ParamDecl>;
     /// The parameters' values, in the same order.

@@ -339,6 +339,10 @@ impl CompiledVariant for InterpretedVariant {
         glp_codegen::kinds::lp::properties::default_load_neighbor(self.loaded.program())
     }
 
+    fn distinct_first_sweep(&self) -> bool {
+        glp_codegen::kinds::lp::properties::distinct_first_sweep(self.loaded.program())
+    }
+
     fn param_decls(&self) -> Vec<ParamDecl> {
         self.loaded.program().params.clone()
     }

@@ -26,6 +26,7 @@ pub fn expand_attribute(attr: TokenStream, item: TokenStream) -> TokenStream {
     let unit_weights = super::properties::unit_neighbor_weight(&program.program);
     let score_is_frequency = super::properties::score_is_frequency(&program.program);
     let default_load_neighbor = super::properties::default_load_neighbor(&program.program);
+    let distinct_first_sweep = super::properties::distinct_first_sweep(&program.program);
     let common = common_methods(&expansion, &program.program, &cuda, &item);
     let generated = quote! {
         impl ::glp::lp::CompiledVariant for #self_ty {
@@ -44,6 +45,9 @@ pub fn expand_attribute(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
             fn default_load_neighbor(&self) -> bool {
                 #default_load_neighbor
+            }
+            fn distinct_first_sweep(&self) -> bool {
+                #distinct_first_sweep
             }
         }
     };

@@ -3,11 +3,13 @@
 //! the generic [`crate::analysis::monotone`] answers), whether the score is the label's
 //! weighted count (the sketch strategies), whether every neighbour weighs 1 (popcounts
 //! instead of sums), whether `load_neighbor` is the default hook (the kernels read the
-//! neighbour's label themselves). Each is conservative: "no" is always correct.
+//! neighbour's label themselves), whether the first sweep from all-distinct labels is a
+//! minimum (`distinct_first_sweep`). Each is conservative: "no" is always correct.
 
-use super::{LABEL_SCORE, LOAD_NEIGHBOR, LP_KIND};
+use super::{INITIAL_LABEL, LABEL_SCORE, LOAD_NEIGHBOR, LP_KIND, PICK_LABEL};
 use crate::analysis::monotone::{monotonicity, Monotonicity, Query};
 use crate::ir::{ExprKind, Literal, Program, Role};
+use crate::program::features::writes_hook;
 
 /// Name of the emitted monotonicity predicate.
 pub const PREDICATE: &str = "glp_lp_score_monotone";
@@ -100,6 +102,27 @@ pub fn default_load_neighbor(program: &Program) -> bool {
     reads_label_of_u && items.len() == 2 && matches!(items[1].kind, ExprKind::Literal(Literal::Float(w)) if w == 1.0)
 }
 
+/// Whether `program`'s first synchronous sweep is decided by the tie rule alone on a graph
+/// whose rows list no target twice: `initial_label` is the default (every vertex starts
+/// with its own id, so labels are all distinct), `pick_label` is not written (the sweep
+/// sees those labels), `load_neighbor` is the default (each neighbour gives its label with
+/// weight 1) and the score is the frequency. Every label then has frequency 1 and score 1 at
+/// every vertex, so the most frequent label is the tie rule's pick among the neighbours'
+/// labels: with ties to the smallest label, their minimum, which the GPU engine computes with
+/// one read per edge instead of counting (`update_vertex` still runs on it). Conservative.
+pub fn distinct_first_sweep(program: &Program) -> bool {
+    let starts_with_own_id =
+        program.functions.iter().find(|f| f.role.hook_index() == Some(INITIAL_LABEL)).is_some_and(|f| {
+            let v = f.params.get(1).copied();
+            f.body.stmts.is_empty()
+                && matches!(f.body.tail.as_deref().map(|t| &t.kind), Some(ExprKind::Local(l)) if Some(*l) == v)
+        });
+    starts_with_own_id
+        && !writes_hook(program, PICK_LABEL)
+        && default_load_neighbor(program)
+        && score_is_frequency(program)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +151,26 @@ mod tests {
                  Label, freq: f64) -> f64 {{ {body} }} }}"
             ));
             assert!(!score_is_frequency(&program), "{body}");
+        }
+    }
+
+    #[test]
+    fn the_distinct_first_sweep_needs_own_ids_shown_once_and_scored_by_frequency() {
+        assert!(distinct_first_sweep(&compiled("struct A; impl LpVariant for A {}")));
+        let update = "fn update_vertex(&self, view: &View<'_>, v: VertexId, best: Label, score: f64) -> Label { v }";
+        assert!(distinct_first_sweep(&compiled(&format!("struct B; impl LpVariant for B {{ {update} }}"))));
+        for hook in [
+            "fn initial_label(&self, view: &View<'_>, v: VertexId) -> Label { v + 1 }",
+            "fn initial_label(&self, view: &View<'_>, v: VertexId) -> Label { 0 }",
+            "fn pick_label(&self, view: &View<'_>, v: VertexId) -> Label { view.next_label(v) }",
+            "fn load_neighbor(&self, view: &View<'_>, v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) { \
+             (view.label(u), view.edge_weight(edge)) }",
+            "fn label_score(&self, view: &View<'_>, v: VertexId, label: Label, freq: f64) -> f64 { freq * 2.0 }",
+        ] {
+            assert!(
+                !distinct_first_sweep(&compiled(&format!("struct C; impl LpVariant for C {{ {hook} }}"))),
+                "{hook}"
+            );
         }
     }
 

@@ -143,6 +143,12 @@ pub fn run_gpu_on<V: CompiledVariant + ?Sized>(
     kernels.initial(gpu, &params, &view, &state.previous, n as u64)?;
     state.read_counters(gpu, variant, 0)?;
     let may_stop = !features.label_memory && !features.random;
+    // The first synchronous sweep from labels all distinct is a minimum (see the module docs).
+    let distinct_first = !asynchronous
+        && ties == TieOrder::SmallestLabel
+        && variant.distinct_first_sweep()
+        && graph.distinct_targets()
+        && strategy.sketch().is_none();
     let wave_size = waves::wave_size(n, asynchronous, features);
     let mut iterations = Vec::new();
     let mut iteration_ms = Vec::new();
@@ -183,9 +189,13 @@ pub fn run_gpu_on<V: CompiledVariant + ?Sized>(
         };
         let eager_defer = !asynchronous && iteration == 0;
         let sweep = LpSweepArgs { eager_defer: u32::from(eager_defer), ..state.sweep(pick_less) };
-        for wave in 0..waves::waves(n, wave_size) {
-            let sweep = LpSweepArgs { wave_size, wave, ..sweep };
-            kernels.propagate(gpu, &params, &view, &sweep, &mut state, &plan)?;
+        if distinct_first && iteration == 0 {
+            kernels.distinct_sweep(gpu, &params, &view, &sweep, &state.output)?;
+        } else {
+            for wave in 0..waves::waves(n, wave_size) {
+                let sweep = LpSweepArgs { wave_size, wave, ..sweep };
+                kernels.propagate(gpu, &params, &view, &sweep, &mut state, &plan)?;
+            }
         }
         let last = gpu.record()?;
         let counters = state.read_counters(gpu, variant, iteration)?;

@@ -28,6 +28,10 @@ pub(super) struct LpKernels {
     pub(super) high_exact: Kernel,
     pub(super) giants: giants::GiantKernels,
     pub(super) global: Kernel,
+    /// The first synchronous sweep from labels all distinct: the neighbours' minimum, then
+    /// every vertex finished.
+    pub(super) distinct_min: Kernel,
+    pub(super) distinct_finish: Kernel,
     pub(super) sort: sort::SortKernels,
     pub(super) sketch: sketch::SketchKernels,
     pub(super) nu_hash: nu_hash::NuHashKernel,
@@ -60,6 +64,8 @@ impl LpKernels {
             high_exact: module.kernel("glp_lp_high_exact")?,
             giants: giants::GiantKernels::load(&module)?,
             global: module.kernel("glp_lp_global")?,
+            distinct_min: module.kernel(mfl::DISTINCT_KERNEL_NAMES[0])?,
+            distinct_finish: module.kernel(mfl::DISTINCT_KERNEL_NAMES[1])?,
             sort: sort::SortKernels::load(&module)?,
             sketch: sketch::SketchKernels::load(&module)?,
             nu_hash: nu_hash::NuHashKernel::load(&module)?,
@@ -113,6 +119,30 @@ impl LpKernels {
     ) -> Result<()> {
         let args = KernelArgs::new().bytes(params).value(*view).value(*sweep);
         gpu.launch(&self.pick_in_place, Shape::covering(n, 256)?, &args)
+    }
+
+    /// The first synchronous sweep from labels all distinct, for variants whose
+    /// [`CompiledVariant::distinct_first_sweep`] holds, with ties to the smallest label, on a
+    /// graph without repeated targets: `out` (the sweep's) filled with the neutral label, the
+    /// neighbours' minimum taken into it edge by edge, then every vertex finished and counted.
+    pub(super) fn distinct_sweep(
+        &self,
+        gpu: &Gpu,
+        params: &[u8],
+        view: &LpViewArgs,
+        sweep: &LpSweepArgs,
+        out: &DeviceBuffer<u32>,
+    ) -> Result<()> {
+        self.fill(gpu, out, crate::community::UNLABELLED)?;
+        let edges = view.num_edges;
+        if edges > 0 {
+            let threads = glp_codegen::lp_kernels::sort::SORT_THREADS;
+            let args = KernelArgs::new().bytes(params).value(*view).value(edges).value(*sweep);
+            gpu.launch(&self.distinct_min, Shape::covering(edges, threads)?, &args)?;
+        }
+        let vertices = u64::from(view.num_vertices);
+        let args = KernelArgs::new().bytes(params).value(*view).value(*sweep);
+        gpu.launch(&self.distinct_finish, Shape::covering(vertices, 256)?, &args)
     }
 
     /// Every class kernel of the plan: one sweep, writing through `sweep` and counting.
