@@ -599,8 +599,18 @@ fn the_vertex_order_follows_the_strategy_and_the_variant() {
     for (strategy, order) in
         MflStrategy::ALL.into_iter().flat_map(|s| [(s, VertexOrder::Graph), (s, VertexOrder::Degree)])
     {
-        let (out, _) = run_gpu(&gpu, &multi, &Classic, &sync(3), &none, strategy, order).unwrap();
+        let (out, stats) = run_gpu(&gpu, &multi, &Classic, &sync(3), &none, strategy, order).unwrap();
         assert_eq!(out.labels, cpu.labels, "multigraph, {} {order:?}", strategy.name());
+        assert!(!stats.first_sweep_minimum, "multigraph, {} {order:?}", strategy.name());
+        // On a simple graph the same run takes the minimum (the CPU comparisons of the other
+        // tests check its labels); hashed ties or a weighted variant count.
+        let (_, stats) = run_gpu(&gpu, &g.csr, &Classic, &sync(3), &none, strategy, order).unwrap();
+        assert!(stats.first_sweep_minimum, "karate, {} {order:?}", strategy.name());
+        let hashed = LpConfig { ties: TieBreak::Hashed, ..sync(3) };
+        let (_, stats) = run_gpu(&gpu, &g.csr, &Classic, &hashed, &none, strategy, order).unwrap();
+        assert!(!stats.first_sweep_minimum, "karate hashed, {} {order:?}", strategy.name());
+        let (_, stats) = run_gpu(&gpu, &g.csr, &Weighted, &sync(3), &none, strategy, order).unwrap();
+        assert!(!stats.first_sweep_minimum, "karate weighted, {} {order:?}", strategy.name());
     }
     assert_eq!(cpu.labels[0], 2, "the CPU counts the repeated label");
     let isolated = glp::lp::run_kernel(&Csr::empty(3), &Classic, &sync(3), &none).unwrap().labels;

@@ -4,6 +4,7 @@
 mod common;
 
 use glp::gen::{planted_partition, CommunityParams};
+use glp::lp::gpu::{run_gpu, MflStrategy, VertexOrder};
 use glp::lp::{self, IterationStats, LpConfig, LpInputs, LpOutcome, Sketch};
 use glp::prelude::*;
 use std::sync::Mutex;
@@ -78,16 +79,7 @@ fn an_observer_error_stops_every_engine() {
     check_stopped("sync mg8", |inputs| lp::run_sketched(&g.csr, &Classic, &sync, inputs, mg8));
     if let Some(gpu) = common::gpu_or_skip("an_observer_error_stops_every_engine (its GPU part)") {
         check_stopped("gpu", |inputs| {
-            lp::gpu::run_gpu(
-                &gpu,
-                &g.csr,
-                &Classic,
-                &sync,
-                inputs,
-                lp::gpu::MflStrategy::Glp,
-                lp::gpu::VertexOrder::Auto,
-            )
-            .map(|r| r.0)
+            run_gpu(&gpu, &g.csr, &Classic, &sync, inputs, MflStrategy::Glp, VertexOrder::Auto).map(|r| r.0)
         });
     }
 }
@@ -98,17 +90,7 @@ fn gpu_engine_reports_every_iteration() {
     let g = graph();
     for config in [LpConfig::synchronous(20), LpConfig { ties: TieBreak::Hashed, ..LpConfig::asynchronous() }] {
         check_observed(&format!("gpu {:?}", config.schedule), |inputs| {
-            lp::gpu::run_gpu(
-                &gpu,
-                &g.csr,
-                &Classic,
-                &config,
-                inputs,
-                lp::gpu::MflStrategy::Glp,
-                lp::gpu::VertexOrder::Auto,
-            )
-            .unwrap()
-            .0
+            run_gpu(&gpu, &g.csr, &Classic, &config, inputs, MflStrategy::Glp, VertexOrder::Auto).unwrap().0
         });
     }
 }

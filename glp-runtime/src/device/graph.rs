@@ -16,8 +16,9 @@ pub struct DeviceGraph<'g> {
     placed: Option<(Csr, PlacedOrder)>,
     offsets: DeviceBuffer<u64>,
     targets: DeviceBuffer<u32>,
-    /// Every row of the device's rows strictly increasing (no target twice).
-    distinct_targets: bool,
+    /// Every row of the device's rows strictly increasing (no target twice): an O(m) scan,
+    /// done on the first question (only the LP engine's first sweep asks).
+    distinct_targets: std::sync::OnceLock<bool>,
     weights: Option<DeviceBuffer<f32>>,
 }
 
@@ -28,8 +29,7 @@ impl<'g> DeviceGraph<'g> {
     /// Errors: the GPU's errors, an allocation beyond its free memory.
     pub fn upload(gpu: &Gpu, csr: &'g Csr, with_weights: bool) -> Result<Self> {
         let (offsets, targets, weights) = Self::rows(gpu, csr, with_weights)?;
-        let distinct_targets = csr.rows_are_strictly_increasing();
-        Ok(DeviceGraph { graph: csr, placed: None, offsets, targets, distinct_targets, weights })
+        Ok(DeviceGraph { graph: csr, placed: None, offsets, targets, distinct_targets: Default::default(), weights })
     }
 
     /// Uploads `csr` to `gpu` with its vertices by decreasing degree ([`DegreeOrder`]): the
@@ -42,9 +42,8 @@ impl<'g> DeviceGraph<'g> {
         let order = DegreeOrder::by_degree(csr.num_vertices(), |v| csr.degree(v) as u64)?;
         let rows = order.permute(csr)?;
         let (offsets, targets, weights) = Self::rows(gpu, &rows, with_weights)?;
-        let distinct_targets = rows.rows_are_strictly_increasing();
         let placed = Some((rows, PlacedOrder::upload(gpu, order)?));
-        Ok(DeviceGraph { graph: csr, placed, offsets, targets, distinct_targets, weights })
+        Ok(DeviceGraph { graph: csr, placed, offsets, targets, distinct_targets: Default::default(), weights })
     }
 
     /// `csr`'s offsets, targets and (with `with_weights`, when it has some) weights on `gpu`.
@@ -63,10 +62,10 @@ impl<'g> DeviceGraph<'g> {
     }
 
     /// Whether no row of the device's rows lists a target twice (every row strictly
-    /// increasing), checked at upload: a vertex then meets every neighbour's label once in a
-    /// sweep from labels all distinct (the LP engine's first sweep).
+    /// increasing), checked on the first call: a vertex then meets every neighbour's label
+    /// once in a sweep from labels all distinct (the LP engine's first sweep).
     pub fn distinct_targets(&self) -> bool {
-        self.distinct_targets
+        *self.distinct_targets.get_or_init(|| self.csr().rows_are_strictly_increasing())
     }
 
     /// The host graph this was uploaded from.

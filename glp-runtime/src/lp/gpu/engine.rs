@@ -240,6 +240,7 @@ pub fn run_gpu_on<V: CompiledVariant + ?Sized>(
         table_bytes: state.table_bytes,
         base_bytes: state.base_bytes(),
         high_class,
+        first_sweep_minimum: distinct_first && !iterations.is_empty(),
     };
     Ok((LpOutcome { labels, memberships, iterations, converged, elapsed }, stats))
 }

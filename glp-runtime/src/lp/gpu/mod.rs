@@ -136,6 +136,9 @@ pub struct GpuStats {
     /// How the high class's vertices that met more labels than the shared table holds were
     /// decided (strategies glp and smem), summed over the iterations.
     pub high_class: HighClassStats,
+    /// Whether the first sweep was the minimum of the neighbours' labels (labels all
+    /// distinct: see the module docs) rather than counted.
+    pub first_sweep_minimum: bool,
 }
 
 /// Vertex visits of the high class whose labels overflowed the shared table (see
