@@ -27,12 +27,21 @@ use crate::error::{Error, Result};
 use crate::graph::{Csr, DegreeOrder, VertexId};
 use rayon::prelude::*;
 
-/// The bytes per vertex by which [`VertexOrder::Auto`] sizes the vertices' values against the
-/// L2 cache (a u64 or f64 value, or a message and a stamp). Measured on an H200 (`glp bench
-/// run`, medians of 3, `auto` engine, graph order -> degree order): R-MAT 24 (16.8M vertices,
-/// 134 MB at 8 bytes) BFS 2.47 -> 1.84 ms, WCC 50.7 -> 36.4, PageRank 122 -> 86;
-/// graph500-26 (32.8M) BFS 5.2 -> 3.9, WCC 221 -> 161, PageRank 434 -> 315.
-pub const ORDER_BYTES_PER_VERTEX: u64 = 8;
+/// The bytes per vertex by which [`VertexOrder::Auto`] sizes the state the engines gather
+/// against the L2 cache: a vertex's value, its combined message, its change and message stamps
+/// and its sender's message (the frontier engine's; 8, 8, 4, 4 and 8 bytes for SSSP's f64
+/// distances, the edge-centric engine's about as many). Measured on an H200 (`glp bench run`,
+/// medians of 3, weighted Graph500 R-MAT, graph order -> degree order, the better engine of
+/// each): R-MAT 21 (2.1M vertices, 67 MB at 32 bytes) BFS 0.54 -> 0.44 ms, SSSP 17.3 ->
+/// 14.6, WCC 4.45 -> 3.32, SSWP 30.2 -> 25.1, PageRank 10.3 -> 9.0; R-MAT 22 (4.2M) BFS 0.72
+/// -> 0.55, SSSP 37.0 -> 28.0, WCC 9.3 -> 7.2, SSWP 54.4 -> 36.3, PageRank 21.0 -> 17.4; at
+/// 8 bytes a vertex both had kept the graph's order. R-MAT 20 (1.05M, 34 MB) keeps it, where
+/// [`super::Engine::Auto`]'s engines are within 6% of the better one; held by degree, its
+/// SSSP, WCC and SSWP would gain 14-19% more on the edge-centric engine (SSSP 8.07 -> 6.95
+/// ms), which `auto` does not take for a graph held by degree.
+/// Earlier (8 bytes): R-MAT 24 BFS 2.47 -> 1.84 ms, WCC 50.7 -> 36.4, PageRank 122 -> 86;
+/// graph500-26 BFS 5.2 -> 3.9, WCC 221 -> 161, PageRank 434 -> 315.
+pub const ORDER_BYTES_PER_VERTEX: u64 = 32;
 
 impl VertexOrder {
     /// Whether [`DeviceEdgeGraph::upload`] places `graph` on `gpu` by degree in this order
