@@ -9,8 +9,14 @@
 #                                compute-sanitizer memcheck and racecheck on real graphs,
 #                                and the GPU benchmark; logs go to $OUT (default .gpu/out)
 #   scripts/gpu-check.sh run PART...  runs only the named parts (tests, sanitizers, python,
-#                                bench), for a machine that gives each command less time
+#                                bench, cli), for a machine that gives each command less time
 #                                than the whole run takes
+#
+# The cli part runs the command-line tests (CLI_TESTS) on the GPU machine against the `glp`
+# that travelled (GLP_BIN, which the tests' `common::glp_binary` reads): there the `auto`
+# backend takes the GPU, so `glp run`'s LDBC Graphalytics validations, `glp sample` and the
+# benchmarks' GPU rows run on it. `build` puts those binaries and a copy of `glp` in .gpu/cli,
+# apart from .gpu/bin, so that each folder can travel alone under a carry limit.
 #
 # The python part installs the package's wheel (built here by `build` into .gpu/wheel) into a
 # folder of its own and runs its pytest suite on the GPU (GLP_TEST_BACKEND=gpu: the GraphSAGE
@@ -26,6 +32,17 @@ mode="${1:-}"
 GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_sample_hooks gpu_sample_engines gpu_sample_placement sampler_stream gpu_device_subgraphs gpu_edge_programs gpu_edge_subgraphs)
 SAMPLERS=(deepwalk weighted-deepwalk ppr node2vec khop layer fastgcn ladies mvs cluster-gcn multi-root-walk)
 MFL_STRATEGIES=(glp smem global sort hash mg8 bm)
+CLI_TESTS=(cli cli_run cli_sample cli_bench_run cli_sample_stream cli_outputs cli_inputs)
+
+strip_tests() { # strip_tests DIR JSON TEST...: each test binary cargo's JSON names, stripped into DIR
+  local dir=$1 json=$2 t exe
+  shift 2
+  for t in "$@"; do
+    exe=$(printf '%s\n' "$json" | grep "\"name\":\"$t\"" | grep -o '"executable":"[^"]*"' | cut -d'"' -f4 | tail -1)
+    [ -n "$exe" ] || { echo "no test binary $t" >&2; exit 1; }
+    strip -o "$dir/$t" "$exe"
+  done
+}
 
 build() {
   set -e
@@ -34,22 +51,20 @@ build() {
   local json
   # Only the binaries that travel (the whole workspace's tests take many minutes on 2 cores).
   local tests=()
-  for t in "${GPU_TESTS[@]}"; do tests+=(--test "$t"); done
+  for t in "${GPU_TESTS[@]}" "${CLI_TESTS[@]}"; do tests+=(--test "$t"); done
   json=$({
     cargo test --release --no-run --message-format=json "${tests[@]}"
     cargo test --release --no-run --message-format=json -p glp-runtime --lib
   } 2>/dev/null)
-  for t in "${GPU_TESTS[@]}"; do
-    local exe
-    exe=$(printf '%s\n' "$json" | grep "\"name\":\"$t\"" | grep -o '"executable":"[^"]*"' | cut -d'"' -f4 | tail -1)
-    [ -n "$exe" ] || { echo "no test binary $t" >&2; exit 1; }
-    strip -o ".gpu/bin/$t" "$exe"
-  done
+  strip_tests .gpu/bin "$json" "${GPU_TESTS[@]}"
   # The runtime's unit tests (device probe, planner) as well.
   local lib
   lib=$(printf '%s\n' "$json" | grep '"name":"glp_runtime"' | grep '"lib"' | grep -o '"executable":"[^"]*"' | cut -d'"' -f4 | tail -1)
   [ -n "$lib" ] && strip -o .gpu/bin/glp_runtime_unit "$lib"
   strip -o .gpu/bin/glp target/release/glp
+  rm -rf .gpu/cli && mkdir -p .gpu/cli
+  strip_tests .gpu/cli "$json" "${CLI_TESTS[@]}"
+  cp .gpu/bin/glp .gpu/cli/glp
   # The Python package as an abi3 wheel, with maturin from the tests' environment.
   local env_dir="${GLP_PY_ENV:-${XDG_CACHE_HOME:-$HOME/.cache}/glp-ci/py}"
   [ -x "$env_dir/bin/maturin" ] || { python3 -m venv "$env_dir" && "$env_dir/bin/python" -m pip install --quiet 'maturin>=1.5,<2'; }
@@ -68,7 +83,7 @@ step() { # step NAME TIMEOUT COMMAND...
 
 run() { # run [PART...]: every part when none is named
   local parts=("$@")
-  [ ${#parts[@]} -gt 0 ] || parts=(tests sanitizers python bench)
+  [ ${#parts[@]} -gt 0 ] || parts=(tests sanitizers python bench cli)
   OUT="${OUT:-.gpu/out}"; mkdir -p "$OUT"; : >"$OUT/summary.txt"
   # The binaries look for data/ where they were built; here it is the repository's copy.
   export GLP_REQUIRE_GPU=1 GLP_REQUIRE_DATA=1 GLP_DATA_DIR="$PWD/data" GLP_CACHE_DIR=/dev/shm/glp-cache
@@ -80,7 +95,8 @@ run() { # run [PART...]: every part when none is named
       sanitizers) run_sanitizers ;;
       python) run_python ;;
       bench) run_bench ;;
-      *) echo "unknown part $part (expected tests, sanitizers, python or bench)" >&2; exit 2 ;;
+      cli) run_cli ;;
+      *) echo "unknown part $part (expected tests, sanitizers, python, bench or cli)" >&2; exit 2 ;;
     esac
   done
   collect
@@ -92,6 +108,13 @@ run_tests() {
   step unit 120 "$bin/glp_runtime_unit" device
   for t in "${GPU_TESTS[@]}"; do
     step "test-$t" 400 "$bin/$t" --test-threads=1
+  done
+}
+
+run_cli() {
+  local dir=.gpu/cli t
+  for t in "${CLI_TESTS[@]}"; do
+    step "test-cli-$t" 300 env GLP_BIN="$PWD/$dir/glp" "$dir/$t" --test-threads=4
   done
 }
 
@@ -218,5 +241,5 @@ collect() {
 case "$mode" in
   build) build ;;
   run) shift; run "$@" ;;
-  *) echo "usage: $0 build | run [tests] [sanitizers] [bench]" >&2; exit 2 ;;
+  *) echo "usage: $0 build | run [tests] [sanitizers] [python] [bench] [cli]" >&2; exit 2 ;;
 esac

@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 fn glp_with_stdin(args: &[&str], input: &[u8]) -> Output {
     use std::io::Write;
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_glp"))
+    let mut child = Command::new(common::glp_binary())
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 
 /// `glp ARGS` with standard output sent to `stdout`.
 fn glp_to(args: &[&str], stdout: std::process::Stdio) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_glp")).args(args).stdout(stdout).output().expect("the glp binary runs")
+    Command::new(common::glp_binary()).args(args).stdout(stdout).output().expect("the glp binary runs")
 }
 
 /// The files of a directory, sorted.
@@ -82,7 +82,7 @@ fn a_closed_pipe_on_standard_output_ends_quietly() {
     let graph = dir.path().join("g.glpg");
     // About 800 KB of ground truth on standard output: more than a pipe holds, so glp is still
     // writing when the reader goes.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_glp"))
+    let mut child = Command::new(common::glp_binary())
         .args(["gen", "planted", "--vertices", "80000", "--out", graph.to_str().unwrap(), "--truth", "-"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -158,7 +158,7 @@ fn an_endless_loop_in_a_variant_file_ends_the_command_with_its_location() {
                   while true {\n            n += 1;\n        }\n        best\n    }\n}\n";
     std::fs::write(&variant, source).unwrap();
     let (graph, variant) = (graph.to_str().unwrap(), variant.to_str().unwrap());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_glp"))
+    let mut child = Command::new(crate::common::glp_binary())
         .args(["lp", graph, "--backend", "cpu", "--variant", variant])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -225,9 +225,16 @@ pub fn llp_sweep_graphs() -> [(&'static str, Csr); 3] {
 /// The bundled graph's file in the repository.
 pub const BUNDLED_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/email-Eu-core.txt");
 
-/// Runs the `glp` binary built for the tests.
+/// The `glp` binary the tests run: `GLP_BIN` when set (a GPU machine without a Rust toolchain
+/// runs the test binaries built elsewhere against the `glp` that travelled with them,
+/// `scripts/gpu-check.sh`), else the one cargo built for the tests.
+pub fn glp_binary() -> std::ffi::OsString {
+    std::env::var_os("GLP_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_glp").into())
+}
+
+/// Runs the `glp` binary ([`glp_binary`]).
 pub fn glp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_glp")).args(args).output().expect("the glp binary runs")
+    Command::new(glp_binary()).args(args).output().expect("the glp binary runs")
 }
 
 /// A command's standard output, as text.
