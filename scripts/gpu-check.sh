@@ -34,11 +34,15 @@ SAMPLERS=(deepwalk weighted-deepwalk ppr node2vec khop layer fastgcn ladies mvs 
 MFL_STRATEGIES=(glp smem global sort hash mg8 bm)
 CLI_TESTS=(cli cli_run cli_sample cli_bench_run cli_sample_stream cli_outputs cli_inputs)
 
+test_executable() { # test_executable JSON NAME [KIND]: the test binary cargo's JSON names (of a target of KIND)
+  printf '%s\n' "$1" | grep "\"name\":\"$2\"" | grep "${3:-}" | grep -o '"executable":"[^"]*"' | cut -d'"' -f4 | tail -1
+}
+
 strip_tests() { # strip_tests DIR JSON TEST...: each test binary cargo's JSON names, stripped into DIR
   local dir=$1 json=$2 t exe
   shift 2
   for t in "$@"; do
-    exe=$(printf '%s\n' "$json" | grep "\"name\":\"$t\"" | grep -o '"executable":"[^"]*"' | cut -d'"' -f4 | tail -1)
+    exe=$(test_executable "$json" "$t")
     [ -n "$exe" ] || { echo "no test binary $t" >&2; exit 1; }
     strip -o "$dir/$t" "$exe"
   done
@@ -59,7 +63,7 @@ build() {
   strip_tests .gpu/bin "$json" "${GPU_TESTS[@]}"
   # The runtime's unit tests (device probe, planner) as well.
   local lib
-  lib=$(printf '%s\n' "$json" | grep '"name":"glp_runtime"' | grep '"lib"' | grep -o '"executable":"[^"]*"' | cut -d'"' -f4 | tail -1)
+  lib=$(test_executable "$json" glp_runtime '"lib"')
   [ -n "$lib" ] && strip -o .gpu/bin/glp_runtime_unit "$lib"
   strip -o .gpu/bin/glp target/release/glp
   rm -rf .gpu/cli && mkdir -p .gpu/cli
