@@ -27,6 +27,11 @@ mod sample;
 
 use pyo3::prelude::*;
 
+/// The `glp` binary's allocator, for the same reasons (ARCHITECTURE.md, "Memory"); the NumPy
+/// arrays that own the engines' vectors free them through it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Silences notices and progress bars (`glp --quiet`); warnings stay.
 #[pyfunction]
 fn set_quiet(quiet: bool) {

@@ -507,30 +507,40 @@ fn sample_one<S: Sampler + ?Sized>(
     Ok(())
 }
 
-/// The streams of a step's lanes, [`FILL_WIDTH`] consecutive lanes computed at once
-/// ([`LaneBlocks`]): the engine asks for lanes in increasing order (a transit's first lanes to
-/// prefetch their edges, then each lane as it draws), so a window is computed once.
+/// The streams of a step's lanes, computed [`FILL_WIDTH`] at a time ([`LaneBlocks`]) in
+/// windows aligned to [`FILL_WIDTH`]: the engine asks for lanes in increasing order (a
+/// transit's first lanes to prefetch their edges, then each lane as it draws), and the lanes a
+/// transit's prefetch asks for span at most two windows, so holding the last window of even
+/// and of odd index computes each window once. (One window from the lane asked for on
+/// computed two per transit of k-hop's second hop: its prefetch ran ten lanes ahead of its
+/// draws, and each evicted the other's window.)
 #[derive(Default)]
 struct LaneStreams {
     seed: u64,
     sample: u32,
     step: u32,
-    blocks: Option<LaneBlocks>,
+    windows: [Option<LaneBlocks>; 2],
 }
 
 impl LaneStreams {
     /// Forgets the lanes computed so far: the next are of (`seed`, `sample`, `step`).
     fn start(&mut self, seed: u64, sample: u32, step: u32) {
         (self.seed, self.sample, self.step) = (seed, sample, step);
-        self.blocks = None;
+        self.windows = [None, None];
     }
 
-    /// The stream of lane `lane`, its first block drawn: from the window held, else from a
-    /// window computed from `lane` on.
+    /// The stream of lane `lane`, its first block drawn: from the window held, else from its
+    /// window computed.
+    #[inline(always)]
     fn stream(&mut self, lane: u32) -> Stream {
-        match &self.blocks {
+        let width = FILL_WIDTH as u32;
+        let slot = &mut self.windows[(lane / width % 2) as usize];
+        match slot {
             Some(blocks) if blocks.holds(lane) => blocks.stream(lane),
-            _ => self.blocks.insert(LaneBlocks::new(self.seed, self.sample, self.step, lane)).stream(lane),
+            _ => {
+                let first = lane - lane % width;
+                slot.insert(LaneBlocks::new(self.seed, self.sample, self.step, first)).stream(lane)
+            }
         }
     }
 }

@@ -211,6 +211,28 @@ impl SampleOutcome {
         Ok(())
     }
 
+    /// Reserves room for `samples` more samples at the density of those held (their roots and
+    /// added vertices per sample), so that a run gathered batch by batch ([`super::sink::collect`])
+    /// grows its arrays once, from its first batch, instead of copying them as they double. An
+    /// estimate from what was sampled, not a bound: the arrays still grow past it if the later
+    /// samples are larger, and the memory reserved beyond what they fill is never touched.
+    pub(super) fn reserve_like_held(&mut self, samples: usize) {
+        let held = self.num_samples();
+        if held == 0 {
+            return;
+        }
+        let scaled = |len: usize| (len as u128 * samples as u128 / held as u128).min(isize::MAX as u128) as usize;
+        self.offsets.reserve(samples);
+        self.root_offsets.reserve(samples);
+        self.roots.reserve(scaled(self.roots.len()));
+        let added = scaled(self.vertices.len());
+        self.vertices.reserve(added);
+        if let Records::Held { sources, steps } = &mut self.records {
+            sources.reserve(added);
+            steps.reserve(added);
+        }
+    }
+
     /// Number of samples.
     pub fn num_samples(&self) -> usize {
         self.offsets.len().saturating_sub(1)

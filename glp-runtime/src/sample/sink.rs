@@ -124,13 +124,23 @@ pub(crate) fn pipelined<T: Send, R>(
 
 /// The whole outcome of the streamed run `stream` (called with a sink that appends every
 /// batch): what [`super::run`] and [`super::gpu::run`] return; its `elapsed` is the run's
-/// [`StreamSummary::elapsed`]. `R` is what else the run returns.
+/// [`StreamSummary::elapsed`]. `R` is what else the run returns. After the first batch the
+/// outcome reserves room for the whole run at that batch's density
+/// ([`SampleOutcome::reserve_like_held`]): growing by doubling copied the arrays gathered so
+/// far at every step, on the thread that also hands the batches on.
 pub fn collect<R>(
     initial: &InitialSamples,
     stream: impl FnOnce(&mut SampleSink<'_>) -> Result<(R, StreamSummary)>,
 ) -> Result<(SampleOutcome, R)> {
     let mut outcome = SampleOutcome::with_roots_of(initial, 0..0);
-    let (other, summary) = stream(&mut |batch| outcome.append(batch))?;
+    let (other, summary) = stream(&mut |batch| {
+        let first = outcome.num_samples() == 0;
+        outcome.append(batch)?;
+        if first {
+            outcome.reserve_like_held(initial.len().saturating_sub(outcome.num_samples()));
+        }
+        Ok(())
+    })?;
     outcome.elapsed = summary.elapsed;
     Ok((outcome, other))
 }
