@@ -164,7 +164,7 @@ pub struct SampleArgs {
 
     /// Samples per batch: samples are computed and written batch by batch, so memory holds a
     /// few batches, not the whole output (smaller batches take less memory; on the CPU, very
-    /// small ones keep fewer threads busy) [default: 4096 on the CPU, 1048576 on a GPU, fewer
+    /// small ones keep fewer threads busy) [default: 2048 per thread on the CPU, 1048576 on a GPU, fewer
     /// when --device-memory holds fewer]
     #[arg(long, value_name = "N")]
     pub batch_samples: Option<u64>,

@@ -8,7 +8,7 @@ use super::progress::SampleBar;
 use super::sample::App;
 use clap::{Args, ValueEnum};
 use glp_runtime::device::Gpu;
-use glp_runtime::sample::engine::CHUNK;
+use glp_runtime::sample::engine::default_batch_samples;
 use glp_runtime::sample::gpu::{self, DeviceSampleGraph, GpuEngine, GpuSampleConfig, GpuSampleStats, Placement};
 use glp_runtime::sample::{sink, InitialSamples, SampleGraph, SampleOutcome, SampleSink, StreamSummary};
 use glp_runtime::{Error, Result};
@@ -221,7 +221,7 @@ impl<'g> Sampling<'g> {
     /// `glp sample`'s batch size when `--batch-samples` is not given.
     pub fn default_batch_samples(&self) -> u64 {
         match self {
-            Sampling::Cpu => CHUNK as u64,
+            Sampling::Cpu => default_batch_samples() as u64,
             Sampling::Gpu(_) => GPU_BATCH_SAMPLES,
         }
     }
@@ -245,7 +245,8 @@ impl<'g> Sampling<'g> {
         };
         match self {
             Sampling::Cpu => {
-                let batch = options.batch_samples.map_or(CHUNK, |n| usize::try_from(n).unwrap_or(usize::MAX));
+                let batch =
+                    options.batch_samples.map_or(default_batch_samples(), |n| usize::try_from(n).unwrap_or(usize::MAX));
                 let summary = app.run_streamed(host, initial, options.seed, batch, &mut sink)?;
                 Ok(StreamedRun { summary, gpu: None })
             }
