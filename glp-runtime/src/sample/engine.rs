@@ -591,3 +591,34 @@ fn lane_index(plan: &Schedule, sample: u32, step: u32, lane: u64) -> Result<u32>
         Error::invalid(format!("sampler `{}`: sample {sample} makes more than 2^32 draws at step {step}", plan.name))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::sample_stream;
+
+    /// Whatever lanes the engine asks for and in whatever order (a transit's prefetch ahead of
+    /// its draws, windows skipped, lanes asked again, the last lanes below `u32::MAX`), each is
+    /// its own stream of (seed, sample, step, lane), words past its first block included.
+    #[test]
+    fn lane_streams_give_every_lane_its_sample_stream() {
+        let (seed, sample, step) = (11u64, 7u32, 1u32);
+        let mut lanes = LaneStreams::default();
+        lanes.start(seed, sample, step);
+        let asked: Vec<u32> = (0..10)
+            .chain(10..26) // a prefetch window across two aligned windows
+            .chain(10..20) // the draws behind it
+            .chain([47, 3, 200, 31, 32, 15])
+            .chain(u32::MAX - 20..=u32::MAX)
+            .collect();
+        for lane in asked {
+            let (mut ours, mut reference) = (lanes.stream(lane), sample_stream(seed, sample, step, lane));
+            for _ in 0..6 {
+                assert_eq!(ours.next_u32(), reference.next_u32(), "lane {lane}");
+            }
+        }
+        // A new step forgets the windows of the last.
+        lanes.start(seed, sample, step + 1);
+        assert_eq!(lanes.stream(5).next_u32(), sample_stream(seed, sample, step + 1, 5).next_u32());
+    }
+}
