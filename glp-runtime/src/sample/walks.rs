@@ -80,13 +80,21 @@ pub(super) fn run<S: Sampler + ?Sized>(
             Some(*end)
         }))
         .collect();
-    // The walks' vertices, each written once where it ends up (their transits and steps are
-    // implied: `set_walks`).
+    // The walks' vertices, each walk's (after its root) copied into its place by the workers
+    // side by side (their transits and steps are implied: `set_walks`). One thread appending
+    // them while the others waited took a tenth of a batch's time on 16 threads.
     let total = outcome.offsets.last().map_or(0, |&end| end as usize);
-    outcome.vertices = Vec::with_capacity(total);
+    let mut vertices = Vec::with_capacity(total);
+    vertices.par_extend(rayon::iter::repeat_n(0, total));
+    let mut places = Vec::with_capacity(walks.len());
+    let mut rest = &mut vertices[..];
     for walk in &walks {
-        outcome.vertices.extend_from_slice(&walk[1..]);
+        let (place, after) = rest.split_at_mut(walk.len() - 1);
+        places.push(place);
+        rest = after;
     }
+    places.into_par_iter().zip(&walks).with_min_len(64).for_each(|(place, walk)| place.copy_from_slice(&walk[1..]));
+    outcome.vertices = vertices;
     outcome.set_walks()?;
     Ok(outcome)
 }
