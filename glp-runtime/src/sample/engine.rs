@@ -1,18 +1,17 @@
 //! The CPU engine: samples in parallel (rayon), each sample computed start to end by one
 //! worker, outputs assembled in sample order.
 //!
-//! Samples are processed in batches ([`default_batch_samples`] by default): the workers compute a batch's
-//! samples into per-sample records, which are gathered into the batch's outcome in sample
-//! order and handed to the run's sink ([`run_streamed`], [`super::sink`]) on the calling
-//! thread while the workers compute the next batch; so the working memory is two batches'
-//! records and outcomes and each worker's scratch (its sample's transits, history and
-//! combined neighbourhood), whatever the size of the run. Overlapping the sink matters as
-//! much as the sampling: gathering a run into one outcome (com-DBLP, k-hop 25,10, 2 threads)
-//! took 600 ms from start to end when the workers waited for it between batches, 430-470 ms
-//! overlapped. [`run`] is the streamed run whose sink gathers every batch into one outcome.
-//! Every random number comes from the stream of (seed, sample, step, lane)
-//! ([`crate::random::sample_stream`]), never from a worker's state, so the outcome does not
-//! depend on the number of threads, their schedule or the batch size.
+//! Samples are processed in batches ([`default_batch_samples`] by default): the workers compute a
+//! batch's samples into per-sample records, which are gathered into the batch's outcome in sample
+//! order and handed to the run's sink ([`run_streamed`], [`super::sink`]) on the calling thread
+//! while the workers compute the next batch; so the working memory is two batches' records and
+//! outcomes and each worker's scratch (its sample's transits, history and combined neighbourhood),
+//! whatever the size of the run. Overlapping the sink matters as much as the sampling: gathering a
+//! run into one outcome (com-DBLP, k-hop 25,10, 2 threads) took 600 ms from start to end when the
+//! workers waited for it between batches, 430-470 ms overlapped. [`run`] is the streamed run whose
+//! sink gathers every batch into one outcome. Every random number comes from the stream of (seed,
+//! sample, step, lane) ([`crate::random::sample_stream`]), never from a worker's state, so the
+//! outcome does not depend on the number of threads, their schedule or the batch size.
 
 use super::edges::SampleGraph;
 use super::outcome::SampleOutcome;
