@@ -151,25 +151,40 @@ impl PhiloxLanes {
         self.blocks_portable();
     }
 
-    /// [`Self::blocks_avx2`] on 512-bit vectors: the sixteen lanes in one register each word
-    /// (the compiler's vectorisation of [`Self::blocks_portable`] for AVX-512 took about as
-    /// many instructions as the DeepWalk step that used its words).
+    /// [`Self::blocks_portable`] on 512-bit vectors: the sixteen lanes in one register each
+    /// word (the compiler's vectorisation took about as many instructions as the DeepWalk
+    /// step that used its words). A round is fourteen instructions: the four 32 x 32 -> 64-bit
+    /// products, each pair's high and low words gathered by one masked shuffle each, the two
+    /// three-way XORs as one ternary-logic instruction each, the two key increments (it was
+    /// twenty with shift-and-blend gathers and two-step XORs).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
     fn blocks_avx512(&mut self) {
         use std::arch::x86_64::*;
-        /// The high and low words of `a * m` in each 32-bit lane, as [`Self::blocks_avx2`]'s.
+        /// The high and low words of `a * m` in each 32-bit lane (`m` in the low word of each
+        /// 64-bit lane): the products of the even lanes and of the odd lanes (shifted down),
+        /// each 64 bits wide; the high words are the odd words of the even products and of the
+        /// odd products, the low words the even ones.
         #[inline(always)]
         fn mul_hi_lo(a: __m512i, m: __m512i) -> (__m512i, __m512i) {
-            const ODD: __mmask16 = 0b1010_1010_1010_1010;
+            const EVEN: __mmask16 = 0b0101_0101_0101_0101;
+            const ODD: __mmask16 = !EVEN;
             // SAFETY (of the intrinsics): AVX-512F, the enclosing function's target feature.
             unsafe {
                 let even = _mm512_mul_epu32(a, m);
                 let odd = _mm512_mul_epu32(_mm512_srli_epi64::<32>(a), m);
-                let hi = _mm512_mask_blend_epi32(ODD, _mm512_srli_epi64::<32>(even), odd);
-                let lo = _mm512_mask_blend_epi32(ODD, even, _mm512_slli_epi64::<32>(odd));
+                // Word 2j of `hi` is word 2j + 1 of `even` (words 1, 1, 3, 3 of each 128 bits),
+                // word 2j + 1 that of `odd`; word 2j + 1 of `lo` is word 2j of `odd`.
+                let hi = _mm512_mask_shuffle_epi32::<_MM_PERM_DDBB>(odd, EVEN, even);
+                let lo = _mm512_mask_shuffle_epi32::<_MM_PERM_CCAA>(even, ODD, odd);
                 (hi, lo)
             }
+        }
+        /// `a ^ b ^ c` in one instruction (truth table 0x96).
+        #[inline(always)]
+        fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+            // SAFETY: as above.
+            unsafe { _mm512_ternarylogic_epi32::<0x96>(a, b, c) }
         }
         let m0 = _mm512_set1_epi64(PHILOX_M4X32[0] as i64);
         let m1 = _mm512_set1_epi64(PHILOX_M4X32[1] as i64);
@@ -186,12 +201,7 @@ impl PhiloxLanes {
             }
             let (hi0, lo0) = mul_hi_lo(c0, m0);
             let (hi1, lo1) = mul_hi_lo(c2, m1);
-            (c0, c1, c2, c3) = (
-                _mm512_xor_si512(_mm512_xor_si512(hi1, c1), k0),
-                lo1,
-                _mm512_xor_si512(_mm512_xor_si512(hi0, c3), k1),
-                lo0,
-            );
+            (c0, c1, c2, c3) = (xor3(hi1, c1, k0), lo1, xor3(hi0, c3, k1), lo0);
         }
         for (words, value) in self.counter.iter_mut().zip([c0, c1, c2, c3]) {
             // SAFETY: as the loads.
