@@ -14,8 +14,8 @@
 //! outcome does not depend on the number of threads, their schedule or the batch size.
 
 use super::edges::SampleGraph;
-use super::outcome::SampleOutcome;
-use super::prefetch::{prefetch, prefetch_predicted_edges, prefetch_row};
+use super::outcome::{SampleOutcome, MAX_IMPLIED_STEPS};
+use super::prefetch::{lies_in_two_lines, prefetch, prefetch_predicted_edges, prefetch_row};
 use super::roots::InitialSamples;
 use super::sampler::{Sampler, ALL_NEIGHBOURS, NONE, NONE_ENTRY};
 use super::schedule::Schedule;
@@ -195,7 +195,12 @@ fn run_batch<S: Sampler + ?Sized>(
             || rayon::join(|| concat(|record| &record.sources), || concat(|record| &record.steps)),
         );
         batch.vertices = vertices;
-        batch.set_records(sources, steps);
+        if implies_steps(plan) {
+            let step_ends = tasks.iter().flat_map(|task| &task.record.step_ends).copied().collect();
+            batch.set_step_ends(sources, plan.steps(), step_ends)?;
+        } else {
+            batch.set_records(sources, steps);
+        }
         batch
     };
     if let Some(error) = sampler.failure() {
@@ -224,22 +229,36 @@ pub(crate) fn replay_sample<S: Sampler + ?Sized>(
     Ok((record.vertices, record.sources, record.steps))
 }
 
-/// One sample's result: the vertices it added, the transit each was drawn from, and the
-/// step that added it.
-/// Every engine's per-sample record (the GPU engines keep those of samples run again).
+/// Samples' results one after the other: the vertices each added, the transit each was drawn
+/// from, and the step that added it, one per vertex or (for a sampler of at most
+/// [`MAX_IMPLIED_STEPS`] steps, [`implies_steps`]) implied by where each step's vertices end
+/// ([`SampleOutcome`]'s implied steps).
 #[derive(Debug, Default)]
-pub(crate) struct Record {
-    pub vertices: Vec<VertexId>,
-    pub sources: Vec<VertexId>,
-    pub steps: Vec<u32>,
+struct Record {
+    vertices: Vec<VertexId>,
+    sources: Vec<VertexId>,
+    /// Each vertex's step, unless implied.
+    steps: Vec<u32>,
+    /// With the steps implied: for each sample and each step, the vertices the sample added up
+    /// to the end of that step.
+    step_ends: Vec<u64>,
+    implied_steps: bool,
 }
 
 impl Record {
+    #[inline(always)]
     fn push(&mut self, v: VertexId, source: VertexId, step: u32) {
         self.vertices.push(v);
         self.sources.push(source);
-        self.steps.push(step);
+        if !self.implied_steps {
+            self.steps.push(step);
+        }
     }
+}
+
+/// Whether the CPU engine leaves the steps of `plan`'s samples implied (see [`Record`]).
+fn implies_steps(plan: &Schedule) -> bool {
+    plan.steps() <= MAX_IMPLIED_STEPS
 }
 
 /// Samples a worker computes in one go, into one [`Task`]: enough that a task's buffers
@@ -268,10 +287,13 @@ impl Task {
             .map(|roots| plan.vertices_bound(roots as u64).unwrap_or(0))
             .fold(0u64, u64::saturating_add)
             .min(TASK_RESERVE) as usize;
+        let implied_steps = implies_steps(plan);
         let record = Record {
             vertices: Vec::with_capacity(bound),
             sources: Vec::with_capacity(bound),
-            steps: Vec::with_capacity(bound),
+            steps: Vec::with_capacity(if implied_steps { 0 } else { bound }),
+            step_ends: Vec::with_capacity(if implied_steps { SAMPLES_PER_TASK * plan.steps() as usize } else { 0 }),
+            implied_steps,
         };
         Task { record, ends: Vec::with_capacity(SAMPLES_PER_TASK) }
     }
@@ -336,6 +358,7 @@ fn sample_one<S: Sampler + ?Sized>(
     transits.extend_from_slice(roots);
     history.clear();
     history_starts.clear();
+    let (sample_start, ends_start) = (record.vertices.len(), record.step_ends.len());
     for step in 0..plan.steps() {
         if transits.is_empty() {
             break;
@@ -454,7 +477,9 @@ fn sample_one<S: Sampler + ?Sized>(
                 let row = csr.neighbors(t);
                 let lanes = if size == ALL_NEIGHBOURS { row.len() as u64 } else { size as u64 };
                 let distinct = if unique { distinct_in_sorted(row) } else { u64::MAX };
-                if let Ok(first) = u32::try_from(lane_base) {
+                // A longer row than the two lines fetched above: the edges its first draws
+                // are predicted to read.
+                if let Some(first) = u32::try_from(lane_base).ok().filter(|_| !lies_in_two_lines(row)) {
                     for lane in (first..=u32::MAX).take(lanes.min(FILL_WIDTH as u64) as usize) {
                         prefetch_predicted_edges(csr, t, &lane_streams.stream(lane));
                     }
@@ -495,6 +520,9 @@ fn sample_one<S: Sampler + ?Sized>(
                 lane_base += lanes;
             }
         }
+        if record.implied_steps {
+            record.step_ends.push((record.vertices.len() - sample_start) as u64);
+        }
         if step + 1 == plan.steps() {
             break; // no step grows from the last one's transits
         }
@@ -515,6 +543,11 @@ fn sample_one<S: Sampler + ?Sized>(
                 transits.extend(added.iter().filter(|&&v| seen.insert(v)));
             }
         }
+    }
+    if record.implied_steps {
+        // The steps not taken (no transit left) end where the last one taken did.
+        let added = (record.vertices.len() - sample_start) as u64;
+        record.step_ends.resize(ends_start + plan.steps() as usize, added);
     }
     Ok(())
 }

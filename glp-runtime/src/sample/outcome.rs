@@ -22,6 +22,11 @@ use std::time::Duration;
 /// engines leave both implied ([`SampleOutcome::is_walks`]) and the accessors derive them.
 /// Two thirds of a walk run's output are then never written (DeepWalk on com-DBLP, 2 threads,
 /// gathered into one outcome: 599 -> 465 ms).
+///
+/// The CPU's other samples keep their sources and leave the steps implied when the sampler
+/// takes few steps ([`MAX_IMPLIED_STEPS`]): a sample's vertices are in step order, so where
+/// each step's vertices end in the sample (a few numbers a sample) says the step of every
+/// vertex. k-hop 25,10 adds 275 vertices a sample and needs two such numbers, not 275 steps.
 #[derive(Debug, Clone, Default)]
 pub struct SampleOutcome {
     /// The run's index of the first sample held (0 for a whole run).
@@ -40,11 +45,19 @@ pub struct SampleOutcome {
     pub elapsed: Duration,
 }
 
+/// The most steps a sampler may take for the CPU engine to leave its samples' steps implied
+/// ([`SampleOutcome`]): each sample then holds an end per step, so a sampler of many steps that
+/// adds a vertex or two per step holds its steps one per vertex instead.
+pub const MAX_IMPLIED_STEPS: u32 = 16;
+
 /// How an outcome knows each added vertex's transit and step.
 #[derive(Debug, Clone, PartialEq)]
 enum Records {
     /// One entry per added vertex.
     Held { sources: Vec<VertexId>, steps: Vec<u32> },
+    /// The sources, one per added vertex; the steps implied by `step_ends`: the vertices sample
+    /// `i` added up to the end of its step `s` are its first `step_ends[i * steps + s]`.
+    Stepped { sources: Vec<VertexId>, steps: u32, step_ends: Vec<u64> },
     /// Walks: implied by the vertices' places (see [`SampleOutcome`]).
     Walks,
 }
@@ -115,6 +128,25 @@ impl SampleOutcome {
         self.records = Records::Held { sources, steps };
     }
 
+    /// Sets the samples' records: a transit per added vertex, and for each sample and each of
+    /// the `steps` steps the number of vertices it added up to the end of that step (the
+    /// steps implied, see [`SampleOutcome`]). Errors (an engine's bug) when the ends do not
+    /// fit the samples: `steps` ends a sample, not decreasing, the last its vertex count.
+    pub(super) fn set_step_ends(&mut self, sources: Vec<VertexId>, steps: u32, step_ends: Vec<u64>) -> Result<()> {
+        let per_sample = steps as usize;
+        let fits = per_sample > 0
+            && sources.len() == self.vertices.len()
+            && step_ends.len() == self.num_samples() * per_sample
+            && step_ends.chunks(per_sample).enumerate().all(|(i, ends)| {
+                ends.windows(2).all(|w| w[0] <= w[1]) && ends[per_sample - 1] == self.offsets[i + 1] - self.offsets[i]
+            });
+        if !fits {
+            return Err(Error::invalid("internal: step ends that do not fit the samples they describe"));
+        }
+        self.records = Records::Stepped { sources, steps, step_ends };
+        Ok(())
+    }
+
     /// Marks the samples as walks, whose records are implied: each sample has one root and
     /// added a vertex per step, drawn from the vertex before it. Errors (an engine's bug)
     /// when a sample has another number of roots.
@@ -131,22 +163,29 @@ impl SampleOutcome {
         self.records == Records::Walks
     }
 
-    /// The records, held (those walks imply written out first).
+    /// The records, held (those walks or step ends imply written out first).
     fn held_records(&mut self) -> (&mut Vec<VertexId>, &mut Vec<u32>) {
-        if self.is_walks() {
-            let (sources, steps) = (self.sources().into_owned(), self.steps().into_owned());
+        if !matches!(self.records, Records::Held { .. }) {
+            let steps = self.steps().into_owned();
+            let sources = match std::mem::take(&mut self.records) {
+                Records::Stepped { sources, .. } => sources,
+                walks => {
+                    self.records = walks;
+                    self.sources().into_owned()
+                }
+            };
             self.records = Records::Held { sources, steps };
         }
         match &mut self.records {
             Records::Held { sources, steps } => (sources, steps),
-            Records::Walks => unreachable!("walk records were written out above"),
+            Records::Stepped { .. } | Records::Walks => unreachable!("implied records were written out above"),
         }
     }
 
     /// The transit each added vertex was drawn from.
     pub fn sources(&self) -> Cow<'_, [VertexId]> {
         match &self.records {
-            Records::Held { sources, .. } => Cow::Borrowed(sources),
+            Records::Held { sources, .. } | Records::Stepped { sources, .. } => Cow::Borrowed(sources),
             Records::Walks => {
                 let mut sources = Vec::with_capacity(self.vertices.len());
                 for i in 0..self.num_samples() {
@@ -161,6 +200,13 @@ impl SampleOutcome {
     pub fn steps(&self) -> Cow<'_, [u32]> {
         match &self.records {
             Records::Held { steps, .. } => Cow::Borrowed(steps),
+            Records::Stepped { steps, step_ends, .. } => {
+                let mut expanded = Vec::with_capacity(self.vertices.len());
+                for ends in step_ends.chunks(*steps as usize) {
+                    expanded.extend(implied_steps(ends));
+                }
+                Cow::Owned(expanded)
+            }
             Records::Walks => {
                 let mut steps = Vec::with_capacity(self.vertices.len());
                 for i in 0..self.num_samples() {
@@ -198,10 +244,20 @@ impl SampleOutcome {
             *self = SampleOutcome { first: self.first, elapsed: self.elapsed, ..batch };
             return Ok(());
         }
-        if !(self.is_walks() && batch.is_walks()) {
-            let (sources, steps) = self.held_records();
-            sources.extend_from_slice(&batch.sources());
-            steps.extend_from_slice(&batch.steps());
+        match (&mut self.records, &batch.records) {
+            (Records::Walks, Records::Walks) => {}
+            (
+                Records::Stepped { sources, steps, step_ends },
+                Records::Stepped { sources: more_sources, steps: more_steps, step_ends: more_ends },
+            ) if steps == more_steps => {
+                sources.extend_from_slice(more_sources);
+                step_ends.extend_from_slice(more_ends);
+            }
+            _ => {
+                let (sources, steps) = self.held_records();
+                sources.extend_from_slice(&batch.sources());
+                steps.extend_from_slice(&batch.steps());
+            }
         }
         let (root_base, base) = (self.roots.len() as u64, self.vertices.len() as u64);
         self.root_offsets.extend(batch.root_offsets[1..].iter().map(|&o| o + root_base));
@@ -227,9 +283,16 @@ impl SampleOutcome {
         self.roots.reserve(scaled(self.roots.len()));
         let added = scaled(self.vertices.len());
         self.vertices.reserve(added);
-        if let Records::Held { sources, steps } = &mut self.records {
-            sources.reserve(added);
-            steps.reserve(added);
+        match &mut self.records {
+            Records::Held { sources, steps } => {
+                sources.reserve(added);
+                steps.reserve(added);
+            }
+            Records::Stepped { sources, steps, step_ends } => {
+                sources.reserve(added);
+                step_ends.reserve(samples.saturating_mul(*steps as usize));
+            }
+            Records::Walks => {}
         }
     }
 
@@ -249,6 +312,11 @@ impl SampleOutcome {
         let a = self.offsets[i] as usize..self.offsets[i + 1] as usize;
         let (sources, steps) = match &self.records {
             Records::Held { sources, steps } => (Cow::Borrowed(&sources[a.clone()]), Cow::Borrowed(&steps[a.clone()])),
+            Records::Stepped { sources, steps, step_ends } => {
+                let per_sample = *steps as usize;
+                let ends = &step_ends[i * per_sample..(i + 1) * per_sample];
+                (Cow::Borrowed(&sources[a.clone()]), Cow::Owned(implied_steps(ends).collect()))
+            }
             Records::Walks => (Cow::Owned(self.walk_sources(i).collect()), Cow::Owned((0..a.len() as u32).collect())),
         };
         SampleRef { roots: &self.roots[r], vertices: &self.vertices[a], sources, steps }
@@ -290,6 +358,16 @@ impl SampleOutcome {
     }
 }
 
+/// The step of each vertex of a sample whose steps end at `ends` (the vertices it added up to
+/// the end of each step): step `s` repeated `ends[s] - ends[s - 1]` times.
+fn implied_steps(ends: &[u64]) -> impl Iterator<Item = u32> + '_ {
+    let starts = std::iter::once(0).chain(ends.iter().copied());
+    ends.iter()
+        .zip(starts)
+        .enumerate()
+        .flat_map(|(step, (&end, start))| std::iter::repeat_n(step as u32, (end - start) as usize))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,6 +396,58 @@ mod tests {
         assert_eq!(*empty.sources(), [1, 7, 3]);
         assert_eq!(*empty.steps(), [0, 1, 0]);
         assert_eq!(empty.num_samples(), 3);
+    }
+
+    #[test]
+    fn step_ends_imply_the_steps_the_same_samples_hold() {
+        // Samples of two steps from roots [1, 2], [3], [4]: [7, 8 | 9], [| ] (nothing), [5 | ].
+        let initial = InitialSamples::groups(vec![0, 2, 3, 4], vec![1, 2, 3, 4], 10).unwrap();
+        /// A sample's vertices, sources, steps and step ends.
+        type Sample<'a> = (&'a [u32], &'a [u32], &'a [u32], [u64; 2]);
+        let samples: [Sample; 3] =
+            [(&[7, 8, 9], &[1, 2, 7], &[0, 0, 1], [2, 3]), (&[], &[], &[], [0, 0]), (&[5], &[4], &[0], [1, 1])];
+        let held = |range: Range<usize>| {
+            let mut outcome = SampleOutcome::with_roots_of(&initial, range.clone());
+            for (vertices, sources, steps, _) in &samples[range] {
+                outcome.push(vertices, sources, steps);
+            }
+            outcome
+        };
+        let implied = |range: Range<usize>| {
+            let mut outcome = held(range.clone());
+            let sources = outcome.sources().into_owned();
+            let ends = samples[range].iter().flat_map(|s| s.3).collect();
+            outcome.set_step_ends(sources, 2, ends).unwrap();
+            outcome
+        };
+        let whole = implied(0..3);
+        assert!(matches!(whole.records, Records::Stepped { .. }));
+        assert_eq!(*whole.steps(), [0, 0, 1, 0]);
+        assert_eq!(*whole.sources(), [1, 2, 7, 4]);
+        assert_eq!(whole, held(0..3));
+        assert_eq!(*whole.sample(0).steps, [0, 0, 1]);
+        assert_eq!(*whole.sample(1).steps, []);
+        assert_eq!(*whole.sample(2).steps, [0]);
+        // Batches with implied steps append as such; a held batch after them holds every step.
+        let mut gathered = SampleOutcome::empty(0);
+        gathered.append(implied(0..1)).unwrap();
+        gathered.reserve_like_held(2);
+        gathered.append(implied(1..3)).unwrap();
+        assert!(matches!(gathered.records, Records::Stepped { .. }));
+        assert_eq!(gathered, held(0..3));
+        let mut mixed = SampleOutcome::empty(0);
+        mixed.append(implied(0..2)).unwrap();
+        mixed.append(held(2..3)).unwrap();
+        assert!(matches!(mixed.records, Records::Held { .. }));
+        assert_eq!(mixed, held(0..3));
+        // Ends that do not fit the samples: refused.
+        for (steps, ends) in
+            [(2, vec![2, 3, 0, 0]), (2, vec![2, 3, 0, 0, 1, 0]), (2, vec![3, 2, 0, 0, 1, 1]), (0, vec![])]
+        {
+            let mut outcome = held(0..3);
+            let sources = outcome.sources().into_owned();
+            assert!(outcome.set_step_ends(sources, steps, ends.clone()).is_err(), "{steps} {ends:?}");
+        }
     }
 
     #[test]

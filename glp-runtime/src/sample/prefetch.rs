@@ -35,6 +35,17 @@ pub(super) fn prefetch_row(csr: &Csr, t: VertexId) {
     }
 }
 
+/// Whether `row` lies in at most two cache lines: [`prefetch_row`] then fetches all of it, and
+/// a prefetch of the edges a draw is predicted to read (its cost: the lane's random block
+/// looked up again, the row's offsets, a multiplication) only repeats it. On com-DBLP (a row
+/// of 6.6 edges on average) k-hop 25,10 spent a seventh of its time on those repeats.
+#[inline]
+pub(super) fn lies_in_two_lines(row: &[VertexId]) -> bool {
+    const LINE: usize = 64;
+    let Some(last) = row.last() else { return true };
+    (last as *const VertexId as usize) / LINE - (row.as_ptr() as usize) / LINE < 2
+}
+
 /// `t`'s row as a range of edge offsets (`None` for a vertex past the graph).
 #[inline]
 fn row_bounds(csr: &Csr, t: VertexId) -> Option<(u64, u64)> {
