@@ -535,13 +535,7 @@ fn sample_one<S: Sampler + ?Sized>(
             }
         } else {
             transits.clear();
-            let added = &record.vertices[added_start..];
-            if added.len() <= 1 {
-                transits.extend_from_slice(added);
-            } else {
-                seen.clear();
-                transits.extend(added.iter().filter(|&&v| seen.insert(v)));
-            }
+            push_distinct(&record.vertices[added_start..], transits, seen);
         }
     }
     if record.implied_steps {
@@ -551,6 +545,38 @@ fn sample_one<S: Sampler + ?Sized>(
     }
     Ok(())
 }
+
+/// Appends to `transits` the distinct vertices of `added` in the order they first appear
+/// (the next step's transits). Up to [`SMALL_DISTINCT`] vertices go through a table of
+/// twice as many slots on the stack (open addressing, Fibonacci hashing), more through
+/// `seen`: k-hop 25,10's first hop adds 25, and the hash set's inserts took 7% of its time
+/// on com-DBLP (one thread, 407 -> 385 ms with the table).
+fn push_distinct(added: &[VertexId], transits: &mut Vec<VertexId>, seen: &mut FxHashSet<VertexId>) {
+    if added.len() > SMALL_DISTINCT {
+        seen.clear();
+        transits.extend(added.iter().filter(|&&v| seen.insert(v)));
+        return;
+    }
+    const SLOTS: usize = 2 * SMALL_DISTINCT;
+    let mut slots = [NONE; SLOTS]; // NONE is no vertex: an empty slot
+    for &v in added {
+        let mut slot = (v.wrapping_mul(0x9E37_79B9) >> (32 - SLOTS.trailing_zeros())) as usize;
+        loop {
+            if slots[slot] == NONE {
+                slots[slot] = v;
+                transits.push(v);
+                break;
+            }
+            if slots[slot] == v {
+                break;
+            }
+            slot = (slot + 1) % SLOTS;
+        }
+    }
+}
+
+/// The most vertices [`push_distinct`] tells apart in its table on the stack (a power of two).
+const SMALL_DISTINCT: usize = 32;
 
 /// The streams of a step's lanes, computed [`FILL_WIDTH`] at a time ([`LaneBlocks`]) in
 /// windows aligned to [`FILL_WIDTH`]: the engine asks for lanes in increasing order (a
@@ -628,6 +654,37 @@ fn lane_index(plan: &Schedule, sample: u32, step: u32, lane: u64) -> Result<u32>
 mod tests {
     use super::*;
     use crate::random::sample_stream;
+
+    /// The distinct vertices in the order they first appear, through the table on the stack
+    /// (colliding slots, slots wrapping around) and through the hash set, against a scan.
+    #[test]
+    fn push_distinct_keeps_each_vertex_once_in_first_seen_order() {
+        let mut seen = FxHashSet::default();
+        let mut state = 7u32;
+        let mut cases: Vec<Vec<VertexId>> =
+            vec![vec![], vec![5], vec![3, 3, 3], (0..32).rev().collect(), (0..64).map(|i| i * 64).collect()];
+        for len in [2, 17, 32, 33, 100] {
+            cases.push(
+                (0..len)
+                    .map(|_| {
+                        state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                        state >> 27 // 32 values: many repeats
+                    })
+                    .collect(),
+            );
+        }
+        for added in cases {
+            let mut expected: Vec<VertexId> = Vec::new();
+            for &v in &added {
+                if !expected.contains(&v) {
+                    expected.push(v);
+                }
+            }
+            let mut transits = vec![99];
+            push_distinct(&added, &mut transits, &mut seen);
+            assert_eq!(transits[1..], expected[..], "{added:?}");
+        }
+    }
 
     /// Whatever lanes the engine asks for and in whatever order (a transit's prefetch ahead of
     /// its draws, windows skipped, lanes asked again, the last lanes below `u32::MAX`), each is
