@@ -154,9 +154,10 @@ impl PhiloxLanes {
     /// [`Self::blocks_portable`] on 512-bit vectors: the sixteen lanes in one register each
     /// word (the compiler's vectorisation took about as many instructions as the DeepWalk
     /// step that used its words). A round is fourteen instructions: the four 32 x 32 -> 64-bit
-    /// products, each pair's high and low words gathered by one masked shuffle each, the two
-    /// three-way XORs as one ternary-logic instruction each, the two key increments (it was
-    /// twenty with shift-and-blend gathers and two-step XORs).
+    /// products (two of them after a shift brings the odd words down), each pair's high and
+    /// low words gathered by one masked shuffle each, the two three-way XORs as one
+    /// ternary-logic instruction each, the two key increments (it was twenty with
+    /// shift-and-blend gathers and two-step XORs).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
     fn blocks_avx512(&mut self) {

@@ -182,7 +182,7 @@ fn run_batch<S: Sampler + ?Sized>(
             base += task.record.vertices.len() as u64;
         }
         // The tasks' records are their samples' in order: the batch's arrays are their
-        // concatenations, the three made side by side.
+        // concatenations, made side by side (the steps only when each vertex holds one).
         let concat = |part: fn(&Record) -> &[u32]| {
             let mut out = Vec::with_capacity(base as usize);
             for task in &tasks {
@@ -192,7 +192,12 @@ fn run_batch<S: Sampler + ?Sized>(
         };
         let (vertices, (sources, steps)) = rayon::join(
             || concat(|record| &record.vertices),
-            || rayon::join(|| concat(|record| &record.sources), || concat(|record| &record.steps)),
+            || {
+                rayon::join(
+                    || concat(|record| &record.sources),
+                    || if implies_steps(plan) { Vec::new() } else { concat(|record| &record.steps) },
+                )
+            },
         );
         batch.vertices = vertices;
         if implies_steps(plan) {
@@ -273,7 +278,8 @@ struct Task {
 }
 
 /// The most entries a task's record reserves ahead (256 KiB an array, at most 24 KiB per
-/// sample of a batch in all; a task of k-hop 25,10 takes 8,800): the bound ignores degrees,
+/// sample of a batch in all, 16 KiB when the steps are implied; a task of k-hop 25,10 takes
+/// 8,800): the bound ignores degrees,
 /// so draws without replacement may stay far below it, and past it (large fan-outs) the
 /// arrays grow as they fill.
 const TASK_RESERVE: u64 = 1 << 16;
@@ -479,9 +485,11 @@ fn sample_one<S: Sampler + ?Sized>(
                 let distinct = if unique { distinct_in_sorted(row) } else { u64::MAX };
                 // A longer row than the two lines fetched above: the edges its first draws
                 // are predicted to read.
-                if let Some(first) = u32::try_from(lane_base).ok().filter(|_| !lies_in_two_lines(row)) {
-                    for lane in (first..=u32::MAX).take(lanes.min(FILL_WIDTH as u64) as usize) {
-                        prefetch_predicted_edges(csr, t, &lane_streams.stream(lane));
+                if !lies_in_two_lines(row) {
+                    if let Ok(first) = u32::try_from(lane_base) {
+                        for lane in (first..=u32::MAX).take(lanes.min(FILL_WIDTH as u64) as usize) {
+                            prefetch_predicted_edges(csr, t, &lane_streams.stream(lane));
+                        }
                     }
                 }
                 drawn.clear();
@@ -557,10 +565,9 @@ fn push_distinct(added: &[VertexId], transits: &mut Vec<VertexId>, seen: &mut Fx
         transits.extend(added.iter().filter(|&&v| seen.insert(v)));
         return;
     }
-    const SLOTS: usize = 2 * SMALL_DISTINCT;
-    let mut slots = [NONE; SLOTS]; // NONE is no vertex: an empty slot
+    let mut slots = [NONE; DISTINCT_SLOTS]; // NONE is no vertex: an empty slot
     for &v in added {
-        let mut slot = (v.wrapping_mul(0x9E37_79B9) >> (32 - SLOTS.trailing_zeros())) as usize;
+        let mut slot = distinct_slot(v);
         loop {
             if slots[slot] == NONE {
                 slots[slot] = v;
@@ -570,13 +577,23 @@ fn push_distinct(added: &[VertexId], transits: &mut Vec<VertexId>, seen: &mut Fx
             if slots[slot] == v {
                 break;
             }
-            slot = (slot + 1) % SLOTS;
+            slot = (slot + 1) % DISTINCT_SLOTS;
         }
     }
 }
 
-/// The most vertices [`push_distinct`] tells apart in its table on the stack (a power of two).
+/// The most vertices [`push_distinct`] tells apart in its table on the stack.
 const SMALL_DISTINCT: usize = 32;
+
+/// The slots of [`push_distinct`]'s table: twice its vertices, a power of two.
+const DISTINCT_SLOTS: usize = 2 * SMALL_DISTINCT;
+const _: () = assert!(DISTINCT_SLOTS.is_power_of_two());
+
+/// The first slot [`push_distinct`] tries for `v`: the top bits of `v` times 2^32 / phi.
+#[inline(always)]
+fn distinct_slot(v: VertexId) -> usize {
+    (v.wrapping_mul(0x9E37_79B9) >> (VertexId::BITS - DISTINCT_SLOTS.trailing_zeros())) as usize
+}
 
 /// The streams of a step's lanes, computed [`FILL_WIDTH`] at a time ([`LaneBlocks`]) in
 /// windows aligned to [`FILL_WIDTH`]: the engine asks for lanes in increasing order (a
@@ -661,8 +678,16 @@ mod tests {
     fn push_distinct_keeps_each_vertex_once_in_first_seen_order() {
         let mut seen = FxHashSet::default();
         let mut state = 7u32;
-        let mut cases: Vec<Vec<VertexId>> =
-            vec![vec![], vec![5], vec![3, 3, 3], (0..32).rev().collect(), (0..64).map(|i| i * 64).collect()];
+        // Vertices whose first slot is the last: they wrap around to the first slots.
+        let last_slot: Vec<VertexId> = (0..).filter(|&v| distinct_slot(v) == DISTINCT_SLOTS - 1).take(12).collect();
+        let mut cases: Vec<Vec<VertexId>> = vec![
+            vec![],
+            vec![5],
+            vec![3, 3, 3],
+            (0..32).rev().collect(),
+            last_slot.iter().chain(&last_slot).copied().collect(),
+            (0..64).map(|i| i * 64).collect(),
+        ];
         for len in [2, 17, 32, 33, 100] {
             cases.push(
                 (0..len)

@@ -48,7 +48,7 @@ pub struct SampleOutcome {
 /// The most steps a sampler may take for the CPU engine to leave its samples' steps implied
 /// ([`SampleOutcome`]): each sample then holds an end per step, so a sampler of many steps that
 /// adds a vertex or two per step holds its steps one per vertex instead.
-pub const MAX_IMPLIED_STEPS: u32 = 16;
+pub(super) const MAX_IMPLIED_STEPS: u32 = 16;
 
 /// How an outcome knows each added vertex's transit and step.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,8 +56,8 @@ enum Records {
     /// One entry per added vertex.
     Held { sources: Vec<VertexId>, steps: Vec<u32> },
     /// The sources, one per added vertex; the steps implied by `step_ends`: the vertices sample
-    /// `i` added up to the end of its step `s` are its first `step_ends[i * steps + s]`.
-    Stepped { sources: Vec<VertexId>, steps: u32, step_ends: Vec<u64> },
+    /// `i` added up to the end of its step `s` are its first `step_ends[i * step_count + s]`.
+    Stepped { sources: Vec<VertexId>, step_count: u32, step_ends: Vec<u64> },
     /// Walks: implied by the vertices' places (see [`SampleOutcome`]).
     Walks,
 }
@@ -143,7 +143,7 @@ impl SampleOutcome {
         if !fits {
             return Err(Error::invalid("internal: step ends that do not fit the samples they describe"));
         }
-        self.records = Records::Stepped { sources, steps, step_ends };
+        self.records = Records::Stepped { sources, step_count: steps, step_ends };
         Ok(())
     }
 
@@ -200,10 +200,10 @@ impl SampleOutcome {
     pub fn steps(&self) -> Cow<'_, [u32]> {
         match &self.records {
             Records::Held { steps, .. } => Cow::Borrowed(steps),
-            Records::Stepped { steps, step_ends, .. } => {
+            Records::Stepped { step_count, step_ends, .. } => {
                 let mut expanded = Vec::with_capacity(self.vertices.len());
-                for ends in step_ends.chunks(*steps as usize) {
-                    expanded.extend(implied_steps(ends));
+                for ends in step_ends.chunks(*step_count as usize) {
+                    expanded.extend(steps_from_ends(ends));
                 }
                 Cow::Owned(expanded)
             }
@@ -247,9 +247,9 @@ impl SampleOutcome {
         match (&mut self.records, &batch.records) {
             (Records::Walks, Records::Walks) => {}
             (
-                Records::Stepped { sources, steps, step_ends },
-                Records::Stepped { sources: more_sources, steps: more_steps, step_ends: more_ends },
-            ) if steps == more_steps => {
+                Records::Stepped { sources, step_count, step_ends },
+                Records::Stepped { sources: more_sources, step_count: more_count, step_ends: more_ends },
+            ) if step_count == more_count => {
                 sources.extend_from_slice(more_sources);
                 step_ends.extend_from_slice(more_ends);
             }
@@ -288,9 +288,9 @@ impl SampleOutcome {
                 sources.reserve(added);
                 steps.reserve(added);
             }
-            Records::Stepped { sources, steps, step_ends } => {
+            Records::Stepped { sources, step_count, step_ends } => {
                 sources.reserve(added);
-                step_ends.reserve(samples.saturating_mul(*steps as usize));
+                step_ends.reserve(samples.saturating_mul(*step_count as usize));
             }
             Records::Walks => {}
         }
@@ -312,10 +312,10 @@ impl SampleOutcome {
         let a = self.offsets[i] as usize..self.offsets[i + 1] as usize;
         let (sources, steps) = match &self.records {
             Records::Held { sources, steps } => (Cow::Borrowed(&sources[a.clone()]), Cow::Borrowed(&steps[a.clone()])),
-            Records::Stepped { sources, steps, step_ends } => {
-                let per_sample = *steps as usize;
+            Records::Stepped { sources, step_count, step_ends } => {
+                let per_sample = *step_count as usize;
                 let ends = &step_ends[i * per_sample..(i + 1) * per_sample];
-                (Cow::Borrowed(&sources[a.clone()]), Cow::Owned(implied_steps(ends).collect()))
+                (Cow::Borrowed(&sources[a.clone()]), Cow::Owned(steps_from_ends(ends).collect()))
             }
             Records::Walks => (Cow::Owned(self.walk_sources(i).collect()), Cow::Owned((0..a.len() as u32).collect())),
         };
@@ -360,7 +360,7 @@ impl SampleOutcome {
 
 /// The step of each vertex of a sample whose steps end at `ends` (the vertices it added up to
 /// the end of each step): step `s` repeated `ends[s] - ends[s - 1]` times.
-fn implied_steps(ends: &[u64]) -> impl Iterator<Item = u32> + '_ {
+fn steps_from_ends(ends: &[u64]) -> impl Iterator<Item = u32> + '_ {
     let starts = std::iter::once(0).chain(ends.iter().copied());
     ends.iter()
         .zip(starts)
