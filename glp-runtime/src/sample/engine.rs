@@ -672,6 +672,55 @@ mod tests {
     use super::*;
     use crate::random::sample_stream;
 
+    /// A run whose steps are implied (at most [`MAX_IMPLIED_STEPS`] steps) gives each sample
+    /// the steps a replay holding one step per vertex gives it, samples that stop early (sinks
+    /// of a directed graph, hops that add nothing) and collective steps included; a run of
+    /// more steps holds them and gives the same.
+    #[test]
+    fn implied_steps_are_the_steps_a_sample_replayed_alone_holds() {
+        use crate::graph::{build_csr, BuildOptions, DuplicateEdges, EdgeList};
+        use crate::sample::InterpretedSampler;
+        // A directed graph of 200 vertices: every third has no out-edge, some none at all.
+        let n = 200u32;
+        let (sources, targets): (Vec<u32>, Vec<u32>) =
+            (0..n).flat_map(|v| [(v, (v * 7 + 3) % n), (v, (v * 13 + 5) % n)]).filter(|&(s, _)| s % 3 != 1).unzip();
+        let edges = EdgeList { num_vertices: n as usize, sources, targets, weights: None };
+        let options = BuildOptions { symmetrise: false, drop_self_loops: true, duplicates: DuplicateEdges::Collapse };
+        let csr = build_csr(&edges, &options).unwrap();
+        let graph = SampleGraph::new(&csr).unwrap();
+        let hops = "fn sample_size(&self, step: u32) -> u32 { 3 - step % 2 }
+            fn next(&self, view: &SampleView, _s: u32, t: VertexId, _l: u32, _st: u32) -> VertexId {
+                let d = view.degree(t); if d == 0 { return NONE; } view.edge(t, view.random_below(d)) }";
+        let layers = "fn sample_size(&self, _step: u32) -> u32 { 4 }
+            fn sampling(&self) -> u32 { COLLECTIVE }
+            fn combined_weight(&self, _v: &SampleView, _s: u32, _t: VertexId, _u: VertexId, _st: u32) -> f64 { 1.0 }
+            fn next_entry(&self, view: &SampleView, _s: u32, _l: u32, _st: u32) -> u64 { view.combined_pick() }";
+        let initial = InitialSamples::random(150, 2, n as usize, 3).unwrap();
+        for (name, hooks, steps) in [("hops", hops, 3), ("layers", layers, 2), ("hops", hops, MAX_IMPLIED_STEPS + 1)] {
+            let source = format!(
+                "struct S {{ length: u32 }}
+                impl Sampler for S {{ fn steps(&self) -> u32 {{ self.length }} {hooks} }}"
+            );
+            let sampler = InterpretedSampler::from_source("s.rs", &source, &[&format!("length={steps}")]).unwrap();
+            let plan = Schedule::of(&graph, &sampler).unwrap();
+            assert_eq!(implies_steps(&plan), steps <= MAX_IMPLIED_STEPS);
+            let outcome = run(&graph, &sampler, &initial, &SampleConfig { seed: 5 }).unwrap();
+            let mut stopped_early = 0;
+            for i in 0..initial.len() {
+                let (vertices, sources, held) =
+                    replay_sample(&graph, &sampler, &plan, 5, i as u32, initial.roots(i)).unwrap();
+                let got = outcome.sample(i);
+                assert_eq!(
+                    (got.vertices, &*got.sources, &*got.steps),
+                    (&vertices[..], &sources[..], &held[..]),
+                    "{name}: sample {i}"
+                );
+                stopped_early += usize::from(held.last().is_none_or(|&last| last + 1 < steps));
+            }
+            assert!(stopped_early > 0, "{name}: some samples stop before the last step");
+        }
+    }
+
     /// The distinct vertices in the order they first appear, through the table on the stack
     /// (colliding slots, slots wrapping around) and through the hash set, against a scan.
     #[test]
