@@ -560,6 +560,10 @@ fn sample_one<S: Sampler + ?Sized>(
 /// `seen`: k-hop 25,10's first hop adds 25, and the hash set's inserts took 7% of its time
 /// on com-DBLP (one thread, 407 -> 385 ms with the table).
 fn push_distinct(added: &[VertexId], transits: &mut Vec<VertexId>, seen: &mut FxHashSet<VertexId>) {
+    if added.len() <= 1 {
+        transits.extend_from_slice(added); // nothing to tell apart: no table to clear
+        return;
+    }
     if added.len() > SMALL_DISTINCT {
         seen.clear();
         transits.extend(added.iter().filter(|&&v| seen.insert(v)));
