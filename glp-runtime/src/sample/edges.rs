@@ -214,7 +214,7 @@ fn search_long_row(row: &[VertexId], key: VertexId) -> bool {
     if key <= first || key >= last {
         return key == first || key == last;
     }
-    // first < key < last: the row has three values or more, and the guess lies in 0..n - 1.
+    // first < key < last: the row holds two values or more, and the guess lies in 0..=n - 2.
     let fraction = f64::from(key - first) / f64::from(last - first);
     let guess = ((fraction * (n - 1) as f64) as usize).min(n - 2);
     match row[guess].cmp(&key) {
