@@ -183,6 +183,7 @@ fn run_batch<S: Sampler + ?Sized>(
         }
         // The tasks' records are their samples' in order: the batch's arrays are their
         // concatenations, made side by side (the steps only when each vertex holds one).
+        let implied = implies_steps(plan);
         let concat = |part: fn(&Record) -> &[u32]| {
             let mut out = Vec::with_capacity(base as usize);
             for task in &tasks {
@@ -195,12 +196,12 @@ fn run_batch<S: Sampler + ?Sized>(
             || {
                 rayon::join(
                     || concat(|record| &record.sources),
-                    || if implies_steps(plan) { Vec::new() } else { concat(|record| &record.steps) },
+                    || if implied { Vec::new() } else { concat(|record| &record.steps) },
                 )
             },
         );
         batch.vertices = vertices;
-        if implies_steps(plan) {
+        if implied {
             let step_ends = tasks.iter().flat_map(|task| &task.record.step_ends).copied().collect();
             batch.set_step_ends(sources, plan.steps(), step_ends)?;
         } else {
@@ -671,6 +672,19 @@ fn lane_index(plan: &Schedule, sample: u32, step: u32, lane: u64) -> Result<u32>
     })
 }
 
+/// Asserts that sample `k` of `outcome` holds the added vertices, sources and steps that
+/// [`replay_sample`] gave for it (`what` names the case in a failure).
+#[cfg(test)]
+pub(super) fn assert_sample_replayed(
+    outcome: &SampleOutcome,
+    k: usize,
+    (vertices, sources, steps): &(Vec<VertexId>, Vec<VertexId>, Vec<u32>),
+    what: &str,
+) {
+    let got = outcome.sample(k);
+    assert_eq!((got.vertices, &*got.sources, &*got.steps), (&vertices[..], &sources[..], &steps[..]), "{what}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -711,14 +725,9 @@ mod tests {
             let outcome = run(&graph, &sampler, &initial, &SampleConfig { seed: 5 }).unwrap();
             let mut stopped_early = 0;
             for i in 0..initial.len() {
-                let (vertices, sources, held) =
-                    replay_sample(&graph, &sampler, &plan, 5, i as u32, initial.roots(i)).unwrap();
-                let got = outcome.sample(i);
-                assert_eq!(
-                    (got.vertices, &*got.sources, &*got.steps),
-                    (&vertices[..], &sources[..], &held[..]),
-                    "{name}: sample {i}"
-                );
+                let replayed = replay_sample(&graph, &sampler, &plan, 5, i as u32, initial.roots(i)).unwrap();
+                assert_sample_replayed(&outcome, i, &replayed, &format!("{name}: sample {i}"));
+                let held = &replayed.2;
                 stopped_early += usize::from(held.last().is_none_or(|&last| last + 1 < steps));
             }
             assert!(stopped_early > 0, "{name}: some samples stop before the last step");
