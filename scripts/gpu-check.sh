@@ -12,11 +12,21 @@
 #                                bench, cli), for a machine that gives each command less time
 #                                than the whole run takes
 #
+# A device call carries at most 64 MiB, the working tree included, so `build` spreads the
+# binaries over folders that each travel alone, each with its own copy of `glp`:
+#   .gpu/bin   glp, the runtime's unit tests and the sampling tests (SAMPLE_TESTS)
+#   .gpu/lp    the label propagation and edge program tests (LP_TESTS)
+#   .gpu/cli   the command-line tests (CLI_TESTS)
+# `run` takes each binary from whichever of them travelled (.gpu/bin first) and skips, with
+# a line in the summary, the steps whose test binary did not; the steps that run `glp` (most
+# sanitizer runs, the benchmarks) run with any of them. So one call carrying .gpu/bin runs
+# the sampling tests, every sanitizer run but the edge programs' and the benchmarks, and one
+# carrying .gpu/lp the LP and edge program tests and sanitizer runs.
+#
 # The cli part runs the command-line tests (CLI_TESTS) on the GPU machine against the `glp`
 # that travelled (GLP_BIN, which the tests' `common::glp_binary` reads): there the `auto`
 # backend takes the GPU, so `glp run`'s LDBC Graphalytics validations, `glp sample` and the
-# benchmarks' GPU rows run on it. `build` puts those binaries and a copy of `glp` in .gpu/cli,
-# apart from .gpu/bin, so that each folder can travel alone under a carry limit.
+# benchmarks' GPU rows run on it.
 #
 # The python part installs the package's wheel (built here by `build` into .gpu/wheel) into a
 # folder of its own and runs its pytest suite on the GPU (GLP_TEST_BACKEND=gpu: the GraphSAGE
@@ -29,7 +39,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-}"
-GPU_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_sample_hooks gpu_sample_engines gpu_sample_placement sampler_stream gpu_device_subgraphs gpu_edge_programs gpu_edge_subgraphs)
+SAMPLE_TESTS=(gpu_sample_hooks gpu_sample_engines gpu_sample_placement sampler_stream gpu_device_subgraphs)
+LP_TESTS=(gpu_lp gpu_lp_async gpu_sketch lp_observer gpu_edge_programs gpu_edge_subgraphs)
 SAMPLERS=(deepwalk weighted-deepwalk ppr node2vec khop layer fastgcn ladies mvs cluster-gcn multi-root-walk)
 MFL_STRATEGIES=(glp smem global sort hash mg8 bm)
 CLI_TESTS=(cli cli_run cli_sample cli_bench_run cli_sample_stream cli_outputs cli_inputs)
@@ -50,31 +61,58 @@ strip_tests() { # strip_tests DIR JSON TEST...: each test binary cargo's JSON na
 
 build() {
   set -e
-  rm -rf .gpu/bin && mkdir -p .gpu/bin
+  rm -rf .gpu/bin .gpu/lp .gpu/cli && mkdir -p .gpu/bin .gpu/lp .gpu/cli
   cargo build --release --bin glp
   local json
   # Only the binaries that travel (the whole workspace's tests take many minutes on 2 cores).
   local tests=()
-  for t in "${GPU_TESTS[@]}" "${CLI_TESTS[@]}"; do tests+=(--test "$t"); done
+  for t in "${SAMPLE_TESTS[@]}" "${LP_TESTS[@]}" "${CLI_TESTS[@]}"; do tests+=(--test "$t"); done
   json=$({
     cargo test --release --no-run --message-format=json "${tests[@]}"
     cargo test --release --no-run --message-format=json -p glp-runtime --lib
   } 2>/dev/null)
-  strip_tests .gpu/bin "$json" "${GPU_TESTS[@]}"
+  strip_tests .gpu/bin "$json" "${SAMPLE_TESTS[@]}"
+  strip_tests .gpu/lp "$json" "${LP_TESTS[@]}"
+  strip_tests .gpu/cli "$json" "${CLI_TESTS[@]}"
   # The runtime's unit tests (device probe, planner) as well.
   local lib
   lib=$(test_executable "$json" glp_runtime '"lib"')
   [ -n "$lib" ] && strip -o .gpu/bin/glp_runtime_unit "$lib"
   strip -o .gpu/bin/glp target/release/glp
-  rm -rf .gpu/cli && mkdir -p .gpu/cli
-  strip_tests .gpu/cli "$json" "${CLI_TESTS[@]}"
+  cp .gpu/bin/glp .gpu/lp/glp
   cp .gpu/bin/glp .gpu/cli/glp
   # The Python package as an abi3 wheel, with maturin from the tests' environment.
   local env_dir="${GLP_PY_ENV:-${XDG_CACHE_HOME:-$HOME/.cache}/glp-ci/py}"
   [ -x "$env_dir/bin/maturin" ] || { python3 -m venv "$env_dir" && "$env_dir/bin/python" -m pip install --quiet 'maturin>=1.5,<2'; }
   rm -rf .gpu/wheel
   "$env_dir/bin/maturin" build --quiet --release --strip -m python/Cargo.toml -o .gpu/wheel
-  du -sh .gpu
+  du -sh .gpu/bin .gpu/lp .gpu/cli .gpu/wheel
+}
+
+carried() { # carried NAME: binary NAME in the first carried folder that holds it (nothing if none)
+  local dir
+  for dir in .gpu/bin .gpu/lp .gpu/cli; do
+    if [ -x "$dir/$1" ]; then
+      echo "$dir/$1"
+      return
+    fi
+  done
+}
+
+skip() { # skip NAME BINARY: a step left out because BINARY did not travel
+  echo "$1 skipped ($2 not carried)" | tee -a "$OUT/summary.txt"
+}
+
+test_step() { # test_step NAME LIMIT TEST [TOOL]: test binary TEST, under compute-sanitizer TOOL if named
+  local exe
+  exe=$(carried "$3")
+  if [ -z "$exe" ]; then
+    skip "$1" "$3"
+  elif [ -n "${4:-}" ]; then
+    step "$1" "$2" compute-sanitizer --tool "$4" --error-exitcode 9 "$exe" --test-threads=1
+  else
+    step "$1" "$2" "$exe" --test-threads=1
+  fi
 }
 
 step() { # step NAME TIMEOUT COMMAND...
@@ -91,6 +129,8 @@ run() { # run [PART...]: every part when none is named
   OUT="${OUT:-.gpu/out}"; mkdir -p "$OUT"; : >"$OUT/summary.txt"
   # The binaries look for data/ where they were built; here it is the repository's copy.
   export GLP_REQUIRE_GPU=1 GLP_REQUIRE_DATA=1 GLP_DATA_DIR="$PWD/data" GLP_CACHE_DIR=/dev/shm/glp-cache
+  glp=$(carried glp)
+  [ -n "$glp" ] || { echo "no glp in .gpu/bin, .gpu/lp or .gpu/cli: carry one of them (scripts/gpu-check.sh build)" >&2; exit 2; }
   step nvidia-smi 30 nvidia-smi
   local part
   for part in "${parts[@]}"; do
@@ -108,10 +148,11 @@ run() { # run [PART...]: every part when none is named
 }
 
 run_tests() {
-  local bin=.gpu/bin
-  step unit 120 "$bin/glp_runtime_unit" device
-  for t in "${GPU_TESTS[@]}"; do
-    step "test-$t" 400 "$bin/$t" --test-threads=1
+  local unit t
+  unit=$(carried glp_runtime_unit)
+  if [ -n "$unit" ]; then step unit 120 "$unit" device; else skip unit glp_runtime_unit; fi
+  for t in "${SAMPLE_TESTS[@]}" "${LP_TESTS[@]}"; do
+    test_step "test-$t" 400 "$t"
   done
 }
 
@@ -123,54 +164,54 @@ run_cli() {
 }
 
 run_sanitizers() {
-  local bin=.gpu/bin g=data/email-Eu-core.txt
-  step memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 5 --variant slp
-  step racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule sync --iterations 3
-  step memcheck-sample-hooks 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/gpu_sample_hooks" --test-threads=1
+  local g=data/email-Eu-core.txt
+  step memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$glp" lp "$g" --backend gpu --schedule sync --iterations 5 --variant slp
+  step racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$glp" lp "$g" --backend gpu --schedule sync --iterations 3
+  test_step memcheck-sample-hooks 300 gpu_sample_hooks memcheck
   # Subgraph samples numbered on the device (every built-in sampler, both engines, both id kinds).
-  step memcheck-device-subgraphs 400 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/gpu_device_subgraphs" --test-threads=1
+  test_step memcheck-device-subgraphs 400 gpu_device_subgraphs memcheck
   for app in "${SAMPLERS[@]}"; do
-    step "memcheck-sample-$app" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample "$app" "$g" --backend gpu --roots-random 300 --walk-length 10 --fanouts 10,10 --layer-size 32
+    step "memcheck-sample-$app" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$glp" sample "$app" "$g" --backend gpu --roots-random 300 --walk-length 10 --fanouts 10,10 --layer-size 32
   done
-  step memcheck-sample-khop-distinct 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample khop "$g" --backend gpu --roots-random 300 --fanouts 25,10 --without-replacement
-  step racecheck-sample-khop 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" sample khop "$g" --backend gpu --roots-random 300 --fanouts 10,5
+  step memcheck-sample-khop-distinct 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$glp" sample khop "$g" --backend gpu --roots-random 300 --fanouts 25,10 --without-replacement
+  step racecheck-sample-khop 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$glp" sample khop "$g" --backend gpu --roots-random 300 --fanouts 10,5
   # The transit-parallel engine (shared memory: the scan, the cached rows of block transits).
   for app in khop deepwalk node2vec; do
-    step "memcheck-sample-tp-$app" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample "$app" "$g" --backend gpu --engine tp --roots-random 300 --walk-length 10 --fanouts 10,10
+    step "memcheck-sample-tp-$app" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$glp" sample "$app" "$g" --backend gpu --engine tp --roots-random 300 --walk-length 10 --fanouts 10,10
   done
-  step memcheck-sample-tp-khop-distinct 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample khop "$g" --backend gpu --engine tp --roots-random 300 --fanouts 25,10 --without-replacement
-  step racecheck-sample-tp-khop 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" sample khop "$g" --backend gpu --engine tp --roots-random 300 --fanouts 10,5
+  step memcheck-sample-tp-khop-distinct 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$glp" sample khop "$g" --backend gpu --engine tp --roots-random 300 --fanouts 25,10 --without-replacement
+  step racecheck-sample-tp-khop 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$glp" sample khop "$g" --backend gpu --engine tp --roots-random 300 --fanouts 10,5
   # Streamed outputs: the GPU's files, written batch by batch, equal the CPU's byte for byte.
   for app in deepwalk khop; do
-    step "stream-$app" 300 bash -c "'$bin/glp' sample $app '$g' --backend gpu --batch-samples 100 --roots-random 1000 --seed 4 --out /dev/shm/gpu-$app.npz --quiet && '$bin/glp' sample $app '$g' --backend cpu --roots-random 1000 --seed 4 --out /dev/shm/cpu-$app.npz --quiet && cmp /dev/shm/gpu-$app.npz /dev/shm/cpu-$app.npz"
+    step "stream-$app" 300 bash -c "'$glp' sample $app '$g' --backend gpu --batch-samples 100 --roots-random 1000 --seed 4 --out /dev/shm/gpu-$app.npz --quiet && '$glp' sample $app '$g' --backend cpu --roots-random 1000 --seed 4 --out /dev/shm/cpu-$app.npz --quiet && cmp /dev/shm/gpu-$app.npz /dev/shm/cpu-$app.npz"
   done
   # Edges in host memory: partitions copied in turn (walks: the partition table, the ring of
   # rows, the waiting counts in shared memory) and read over the bus (every other sampler).
   local small="--device-memory 96K --roots-random 1000 --walk-length 20"
   for app in deepwalk node2vec; do
-    step "memcheck-sample-partitions-$app" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample "$app" "$g" --backend gpu --placement partitions $small
+    step "memcheck-sample-partitions-$app" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$glp" sample "$app" "$g" --backend gpu --placement partitions $small
   done
   # Too few walks for copies to pay: partitions visited over the bus.
-  step memcheck-sample-partitions-sparse 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample deepwalk "$g" --backend gpu --placement partitions --device-memory 96K --roots-random 40 --walk-length 20
-  step racecheck-sample-partitions-deepwalk 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" sample deepwalk "$g" --backend gpu --placement partitions $small
-  step memcheck-sample-zero-copy-khop 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" sample khop "$g" --backend gpu --placement zero-copy --device-memory 64K --roots-random 300 --fanouts 10,5
+  step memcheck-sample-partitions-sparse 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$glp" sample deepwalk "$g" --backend gpu --placement partitions --device-memory 96K --roots-random 40 --walk-length 20
+  step racecheck-sample-partitions-deepwalk 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$glp" sample deepwalk "$g" --backend gpu --placement partitions $small
+  step memcheck-sample-zero-copy-khop 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$glp" sample khop "$g" --backend gpu --placement zero-copy --device-memory 64K --roots-random 300 --fanouts 10,5
   for app in deepwalk node2vec; do
-    step "stream-partitions-$app" 300 bash -c "'$bin/glp' sample $app '$g' --backend gpu --placement partitions $small --seed 4 --out /dev/shm/gpu-p-$app.npy --quiet && '$bin/glp' sample $app '$g' --backend cpu --roots-random 1000 --walk-length 20 --seed 4 --out /dev/shm/cpu-p-$app.npy --quiet && cmp /dev/shm/gpu-p-$app.npy /dev/shm/cpu-p-$app.npy"
+    step "stream-partitions-$app" 300 bash -c "'$glp' sample $app '$g' --backend gpu --placement partitions $small --seed 4 --out /dev/shm/gpu-p-$app.npy --quiet && '$glp' sample $app '$g' --backend cpu --roots-random 1000 --walk-length 20 --seed 4 --out /dev/shm/cpu-p-$app.npy --quiet && cmp /dev/shm/gpu-p-$app.npy /dev/shm/cpu-p-$app.npy"
   done
   # Edge programs: the edge blocks' shared-memory slots, their flush and the frontier.
-  step memcheck-edge-programs 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/gpu_edge_programs" --test-threads=1
-  step racecheck-edge-programs 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/gpu_edge_programs" --test-threads=1
-  step racecheck-sample-deepwalk 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" sample deepwalk "$g" --backend gpu --roots-random 300 --walk-length 10
-  step memcheck-llp 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp data/com-dblp.edges.gz --backend gpu --schedule sync --iterations 3 --variant llp
-  step memcheck-async 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp data/com-dblp.edges.gz --backend gpu --schedule async --variant llp
-  step racecheck-async 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp "$g" --backend gpu --schedule async
+  test_step memcheck-edge-programs 300 gpu_edge_programs memcheck
+  test_step racecheck-edge-programs 300 gpu_edge_programs racecheck
+  step racecheck-sample-deepwalk 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$glp" sample deepwalk "$g" --backend gpu --roots-random 300 --walk-length 10
+  step memcheck-llp 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$glp" lp data/com-dblp.edges.gz --backend gpu --schedule sync --iterations 3 --variant llp
+  step memcheck-async 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$glp" lp data/com-dblp.edges.gz --backend gpu --schedule async --variant llp
+  step racecheck-async 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$glp" lp "$g" --backend gpu --schedule async
   # A skewed graph: every degree class, and hubs whose labels overflow the shared table.
-  step gen-rmat 120 "$bin/glp" gen rmat --scale 14 --out /dev/shm/rmat14.glpg
+  step gen-rmat 120 "$glp" gen rmat --scale 14 --out /dev/shm/rmat14.glpg
   for mfl in "${MFL_STRATEGIES[@]}"; do
-    step "memcheck-rmat-$mfl" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp /dev/shm/rmat14.glpg --backend gpu --schedule sync --iterations 3 --mfl "$mfl"
-    step "racecheck-rmat-$mfl" 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/glp" lp /dev/shm/rmat14.glpg --backend gpu --schedule sync --iterations 2 --mfl "$mfl"
+    step "memcheck-rmat-$mfl" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$glp" lp /dev/shm/rmat14.glpg --backend gpu --schedule sync --iterations 3 --mfl "$mfl"
+    step "racecheck-rmat-$mfl" 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$glp" lp /dev/shm/rmat14.glpg --backend gpu --schedule sync --iterations 2 --mfl "$mfl"
     [ "$mfl" = sort ] && continue # synchronous only
-    step "memcheck-rmat-async-$mfl" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/glp" lp /dev/shm/rmat14.glpg --backend gpu --schedule async --mfl "$mfl"
+    step "memcheck-rmat-async-$mfl" 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$glp" lp /dev/shm/rmat14.glpg --backend gpu --schedule async --mfl "$mfl"
   done
 }
 
@@ -185,12 +226,12 @@ run_python() {
     step python-test-tools 120 python3 -m pip install --quiet --no-index --no-deps --no-compile --no-cache-dir --target "$site/tools" .whl/*.whl
   fi
   step test-python 500 env PYTHONPATH="$site:$site/tools" PYTHONUNBUFFERED=1 GLP_TEST_BACKEND=gpu \
-    GLP_BIN="$PWD/.gpu/bin/glp" GLP_REQUIRE_CLI=1 python3 -m pytest python/tests -p no:cacheprovider -q -rs
+    GLP_BIN="$PWD/$glp" GLP_REQUIRE_CLI=1 python3 -m pytest python/tests -p no:cacheprovider -q -rs
 }
 
 bench_graph() { # bench_graph GRAPH: a file as it is; rmatN generated into /dev/shm once
   if [[ "$1" =~ ^rmat([0-9]+)$ ]]; then
-    [ -f "/dev/shm/$1.glpg" ] || step "gen-$1" 300 .gpu/bin/glp gen rmat --scale "${BASH_REMATCH[1]}" --out "/dev/shm/$1.glpg" >&2
+    [ -f "/dev/shm/$1.glpg" ] || step "gen-$1" 300 "$glp" gen rmat --scale "${BASH_REMATCH[1]}" --out "/dev/shm/$1.glpg" >&2
     echo "/dev/shm/$1.glpg"
   else
     echo "$1"
@@ -198,14 +239,13 @@ bench_graph() { # bench_graph GRAPH: a file as it is; rmatN generated into /dev/
 }
 
 run_bench() {
-  local bin=.gpu/bin
   # Benchmarks: GLP_BENCH_ARGS, several runs separated by `;` (each names its --schedule).
   local i=0
   IFS=';' read -ra benches <<<"${GLP_BENCH_ARGS:-}"
   for b in "${benches[@]}"; do
     i=$((i + 1))
     # shellcheck disable=SC2086
-    step "bench-$i" 500 "$bin/glp" bench lp --backend gpu $b
+    step "bench-$i" 500 "$glp" bench lp --backend gpu $b
   done
   # Sampling benchmarks (`glp bench sample`) on GLP_SAMPLE_BENCH_ARGS and edge program
   # benchmarks (`glp bench run`) on GLP_RUN_BENCH_ARGS: runs separated by `;`, each
@@ -222,7 +262,7 @@ graph_benches() { # graph_benches BENCH LIST: `glp bench BENCH GRAPH --backend g
     read -r graph rest <<<"$b"
     graph=$(bench_graph "$graph")
     # shellcheck disable=SC2086
-    step "bench-$i" 500 .gpu/bin/glp bench "$1" "$graph" --backend gpu $rest
+    step "bench-$i" 500 "$glp" bench "$1" "$graph" --backend gpu $rest
   done
 }
 
