@@ -42,5 +42,7 @@ pub mod metrics;
 pub mod program;
 pub mod random;
 pub mod sample;
+#[cfg(test)]
+mod test_rng;
 
 pub use error::{Error, Result};

@@ -600,11 +600,8 @@ mod lane_block_tests {
     #[cfg(target_arch = "x86_64")]
     fn check_rounds(rounds: impl Fn(&mut PhiloxLanes)) {
         let mut lanes = PhiloxLanes::default();
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut word = move || {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (state >> 32) as u32
-        };
+        let mut rng = crate::test_rng::Lcg(0x9E37_79B9_7F4A_7C15);
+        let mut word = move || rng.word();
         for i in 0..FILL_WIDTH {
             lanes.counter.iter_mut().for_each(|w| w[i] = word());
             lanes.key.iter_mut().for_each(|w| w[i] = word());

@@ -4,6 +4,7 @@
 use super::*;
 use crate::community::UNLABELLED;
 use crate::graph::{build_csr, BuildOptions, Csr, EdgeList, VertexId};
+use crate::test_rng::Lcg;
 use std::collections::BTreeMap;
 
 /// Classic LP: the trait's defaults (the facade's `glp::variants::Classic` is the same).
@@ -15,15 +16,6 @@ struct Weighted;
 impl LpVariant for Weighted {
     fn load_neighbor(&self, view: &View<'_>, _v: VertexId, u: VertexId, edge: EdgeId) -> (Label, f64) {
         (view.label(u), view.edge_weight(edge))
-    }
-}
-
-/// A small deterministic generator for test graphs (64-bit LCG, high bits).
-struct Lcg(u64);
-impl Lcg {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
     }
 }
 

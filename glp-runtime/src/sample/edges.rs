@@ -250,15 +250,15 @@ fn search_long_row(row: &[VertexId], key: VertexId) -> bool {
 mod tests {
     use super::*;
     use crate::graph::{build_csr, BuildOptions, EdgeList, VertexIds};
+    use crate::test_rng::Lcg;
 
     /// A symmetrised graph of 300 vertices, with random edges skewed towards low ids and two
     /// hubs whose rows are longer than [`SHORT_ROW`].
     fn skewed_graph() -> Graph {
         let n = 300u32;
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut rng = Lcg(0x9e37_79b9_7f4a_7c15);
         let mut next = |bound: u32| {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            let x = ((state >> 33) as u32) % bound;
+            let x = rng.below_u32(bound);
             x % (x % bound + 1)
         };
         // Random edges, and two hubs joined to a hundred or more vertices each.
@@ -274,11 +274,8 @@ mod tests {
     /// its values, at and past both ends.
     #[test]
     fn a_long_row_searched_from_a_guess_holds_what_a_scan_finds() {
-        let mut state = 0x853c_49e6_748f_ea9b_u64;
-        let mut next = |bound: u32| {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            ((state >> 33) as u32) % bound
-        };
+        let mut rng = Lcg(0x853c_49e6_748f_ea9b);
+        let mut next = |bound: u32| rng.below_u32(bound);
         let mut rows: Vec<Vec<VertexId>> = vec![
             (0..3).collect(),
             vec![7; 100],
