@@ -336,9 +336,56 @@ pub struct Stream {
     stream: u64,
     /// Block the buffer will be refilled from.
     next_block: u64,
-    buffer: [u32; 4],
-    /// Words of `buffer` already handed out (4 = empty).
-    used: u8,
+    buffer: Buffer,
+    /// Words of `buffer` not yet handed out (0 = empty).
+    left: u8,
+}
+
+/// The words of a [`Stream`]'s buffer not yet handed out, the next in the low 32 bits of
+/// `low`, as two integers rather than an array indexed by the words used: a draw is then two
+/// shifts of values the compiler keeps in registers, where an indexed array kept the stream
+/// in memory, every draw a load and a store of the index (node2vec on com-DBLP, 2 threads,
+/// alternated three times: 1276 -> 1148 ms, DeepWalk 386 -> 359 ms). Two `u64`, not one
+/// `u128`: the `u128`'s 16-byte alignment made the walk engine's copies of a stream into its
+/// views stall on store forwarding (PPR 268 -> 380 ms).
+#[derive(Debug, Clone, Copy)]
+struct Buffer {
+    low: u64,
+    high: u64,
+}
+
+impl Buffer {
+    const EMPTY: Buffer = Buffer { low: 0, high: 0 };
+
+    /// The words of a block, word 0 next.
+    #[inline(always)]
+    fn of(words: [u32; 4]) -> Buffer {
+        Buffer { low: u64_from_words(words[0], words[1]), high: u64_from_words(words[2], words[3]) }
+    }
+
+    /// Block `counter` of `stream` under `key`: out of line (a refill is rare, and its ten
+    /// rounds would grow every inlined draw), its inputs and result by value so that the
+    /// stream that calls it need not live in memory.
+    #[inline(never)]
+    fn block(stream: u64, counter: u64, key: [u32; 2]) -> Buffer {
+        Buffer::of(philox4x32_10(counter_words(stream, counter), key))
+    }
+
+    /// Hands out the next word.
+    #[inline(always)]
+    fn take(&mut self) -> u32 {
+        let word = self.low as u32;
+        self.low = self.low >> 32 | self.high << 32;
+        self.high >>= 32;
+        word
+    }
+
+    /// The word `k` places ahead (`k < 4`), without taking it.
+    #[inline]
+    fn ahead(&self, k: usize) -> u32 {
+        let pair = if k < 2 { self.low } else { self.high };
+        (pair >> (32 * (k % 2))) as u32
+    }
 }
 
 impl Stream {
@@ -351,34 +398,32 @@ impl Stream {
     /// The stream `(seed, stream)` starting at block `counter`.
     #[inline]
     pub fn at(seed: u64, stream: u64, counter: u64) -> Self {
-        Stream { key: key_words(seed), stream, next_block: counter, buffer: [0; 4], used: 4 }
+        Stream { key: key_words(seed), stream, next_block: counter, buffer: Buffer::EMPTY, left: 0 }
     }
 
     /// The next `u32` word.
     #[inline(always)]
     pub fn next_u32(&mut self) -> u32 {
-        if self.used == 4 {
+        if self.left == 0 {
             self.refill();
         }
-        let word = self.buffer[self.used as usize];
-        self.used += 1;
-        word
+        self.left -= 1;
+        self.buffer.take()
     }
 
     /// The word `k` places ahead in the buffer drawn already (`None` past it), without
     /// taking it: what an engine predicts a hook's draw from, to prefetch what it will read.
     #[inline]
     pub fn peek(&self, k: usize) -> Option<u32> {
-        self.buffer.get(self.used as usize + k).copied()
+        (k < self.left as usize).then(|| self.buffer.ahead(k))
     }
 
-    /// Draws the next block: out of line, so that a word drawn from the buffer is a few
-    /// instructions wherever [`Stream::next_u32`] is inlined.
-    #[inline(never)]
+    /// Draws the next block into the buffer ([`Buffer::block`], out of line).
+    #[inline(always)]
     fn refill(&mut self) {
-        self.buffer = philox4x32_10(counter_words(self.stream, self.next_block), self.key);
+        self.buffer = Buffer::block(self.stream, self.next_block, self.key);
         self.next_block = self.next_block.wrapping_add(1);
-        self.used = 0;
+        self.left = 4;
     }
 
     /// The next `u64`: two words, low half first.
@@ -542,8 +587,8 @@ impl LaneBlocks {
             key: self.key,
             stream: self.stream,
             next_block: lane_block(lane) + 1,
-            buffer: [self.words[0][i], self.words[1][i], self.words[2][i], self.words[3][i]],
-            used: 0,
+            buffer: Buffer::of([self.words[0][i], self.words[1][i], self.words[2][i], self.words[3][i]]),
+            left: 4,
         }
     }
 }
@@ -570,8 +615,8 @@ pub fn sample_streams(seed: u64, lane: u32, keys: &[(u32, u32)], out: &mut [Stre
                 key,
                 stream: sample_stream_id(sample, step),
                 next_block: first + 1,
-                buffer: lanes.lane(i),
-                used: 0,
+                buffer: Buffer::of(lanes.lane(i)),
+                left: 4,
             };
         }
     }
