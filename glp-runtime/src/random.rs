@@ -622,8 +622,9 @@ pub fn sample_streams(seed: u64, lane: u32, keys: &[(u32, u32)], out: &mut [Stre
     }
 }
 
+/// The private parts: the vector rounds, the lanes' blocks and the stream's buffer.
 #[cfg(test)]
-mod lane_block_tests {
+mod tests {
     use super::*;
 
     /// The AVX2 and AVX-512 rounds against the scalar block function, each where the CPU has
@@ -658,6 +659,25 @@ mod lane_block_tests {
         for (i, block) in expected.iter().enumerate() {
             assert_eq!(lanes.counter.map(|w| w[i]), *block, "lane {i}");
         }
+    }
+
+    /// `peek(k)` is the word `k` draws ahead while the buffer holds it, `None` past it, and
+    /// takes nothing.
+    #[test]
+    fn peek_sees_the_buffered_words_ahead() {
+        let (seed, stream_id) = (0x5EED_u64, 42u64);
+        let block = philox4x32_10(counter_words(stream_id, 0), key_words(seed));
+        let mut stream = Stream::new(seed, stream_id);
+        assert_eq!(stream.peek(0), None, "no block drawn yet");
+        assert_eq!(stream.next_u32(), block[0]);
+        for used in 1..4 {
+            for k in 0..4 {
+                assert_eq!(stream.peek(k), block.get(used + k).copied(), "{used} words used, {k} ahead");
+            }
+            assert_eq!(stream.next_u32(), block[used]);
+        }
+        assert_eq!(stream.peek(0), None, "the buffer is empty");
+        assert_eq!(stream.next_u32(), philox4x32_10(counter_words(stream_id, 1), key_words(seed))[0]);
     }
 
     #[test]
