@@ -161,12 +161,13 @@ impl<'a> SampleGraph<'a> {
     }
 
     /// Whether `u` is a neighbour of `v`: a search of `v`'s sorted row, or, when that row is
-    /// longer than [`SHORT_ROW`] on a symmetric graph, of `u`'s when it is strictly shorter
-    /// (`v` is then `u`'s neighbour exactly when `u` is `v`'s). node2vec's test of a candidate
-    /// against a hub it came from searches the candidate's short row; against a short row it
-    /// searches that row, near in the cache, without reading the candidate's degree. The GPU
-    /// view (`glp_sample_contains`) picks the row by the same rule. A row of at most
-    /// [`SHORT_ROW`] edges is binary searched, a longer one from a guess ([`search_long_row`]).
+    /// longer than [`SHORT_ROW`] but at most [`HUB_ROW`] on a symmetric graph, of `u`'s when it
+    /// is strictly shorter (`v` is then `u`'s neighbour exactly when `u` is `v`'s). node2vec's
+    /// test of a candidate against a vertex of a few hundred edges it came from searches the
+    /// candidate's short row; against a short row, or a hub's, it searches that row without
+    /// reading the candidate's degree. The GPU view (`glp_sample_contains`) trades rows by
+    /// the rule without the [`HUB_ROW`] bound. A row of at most [`SHORT_ROW`] edges is binary
+    /// searched, a longer one from a guess ([`search_long_row`]).
     ///
     /// Always inlined: node2vec's step calls it in its rejection loop, and left to the
     /// compiler's choice it was called out of line once the long rows' branch was added.
@@ -174,12 +175,27 @@ impl<'a> SampleGraph<'a> {
     pub fn contains(&self, v: VertexId, u: VertexId) -> bool {
         let row = self.csr.neighbors(v);
         let n = self.csr.num_vertices();
-        if self.symmetric && row.len() as u64 > SHORT_ROW && (u as usize) < n && self.csr.degree(u) < row.len() {
+        if self.symmetric
+            && row.len() as u64 > SHORT_ROW
+            && row.len() <= HUB_ROW
+            && (u as usize) < n
+            && self.csr.degree(u) < row.len()
+        {
             return search_row(self.csr.neighbors(u), v);
         }
         search_row(row, u)
     }
 }
+
+/// The longest row a membership test may trade for the other vertex's shorter one: a hub's
+/// row is searched in place, from a guess that lands within a line or two of the key when the
+/// hub's neighbour ids are spread, where the other row costs reading that vertex's offsets and
+/// then its row, two dependent misses. node2vec (p = 2, q = 0.5) on R-MAT 20, 2 threads, the
+/// builds alternated twice: 7817 -> 6974 ms with this bound, 7618 -> 6720 and 7865 -> 7189
+/// with every long row searched in place, which on com-DBLP (rows of up to 343 edges, whose
+/// ids are not spread evenly) lost, 1201 -> 1293 ms; with the bound, com-DBLP 1257 -> 1189
+/// (none of its rows reaches it). The same answers either way, so the same samples.
+pub const HUB_ROW: usize = 1024;
 
 /// Whether the sorted `row` holds `key`: a binary search of a row of at most [`SHORT_ROW`]
 /// edges (four lines), [`search_long_row`] of a longer one.
@@ -255,14 +271,14 @@ mod tests {
     /// A symmetrised graph of 300 vertices, with random edges skewed towards low ids and two
     /// hubs whose rows are longer than [`SHORT_ROW`].
     fn skewed_graph() -> Graph {
-        let n = 300u32;
+        let n = 1200u32;
         let mut rng = Lcg(0x9e37_79b9_7f4a_7c15);
         let mut next = |bound: u32| {
             let x = rng.below_u32(bound);
             x % (x % bound + 1)
         };
-        // Random edges, and two hubs joined to a hundred or more vertices each.
-        let hubs = (1..200).map(|u| (0, u)).chain((50..150).map(|u| (1, u)));
+        // Random edges, and three hubs: one beyond HUB_ROW, two of a hundred or more edges.
+        let hubs = (3..1100).map(|u| (0, u)).chain((1..200).map(|u| (2, u))).chain((50..150).map(|u| (1, u)));
         let (sources, targets) = (0..600).map(|_| (next(n), next(n))).chain(hubs).unzip();
         let edges = EdgeList { num_vertices: n as usize, sources, targets, weights: None };
         let csr = build_csr(&edges, &BuildOptions::default()).unwrap();
@@ -326,6 +342,7 @@ mod tests {
                 .any(|v| graph.csr.neighbors(v).iter().any(|&u| keep(degrees[v as usize], degrees[u as usize])))
         };
         assert!(pairs(|dv, du| du < dv) && pairs(|dv, du| du >= dv), "a long row traded and kept");
+        assert!(degrees.iter().any(|&d| d as usize > HUB_ROW), "a hub's row, searched in place");
         for v in 0..n {
             for u in 0..n + 10 {
                 let scanned = graph.csr.neighbors(v).contains(&u);

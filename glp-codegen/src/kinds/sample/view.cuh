@@ -273,7 +273,8 @@ __device__ __forceinline__ bool glp_sample_search(const glp_u32* row, Index n, g
 }
 // Whether u is in v's row; when that row is longer than GLP_SAMPLE_SHORT_ROW on a symmetric
 // graph, whether v is in u's row when that one is strictly shorter (the CPU's
-// SampleGraph::contains picks the row by the same rule).
+// SampleGraph::contains picks the row by the same rule, but searches rows longer than its
+// HUB_ROW in place: measured on the CPU only).
 __device__ __forceinline__ bool glp_sample_contains(const glp_sample_view& view, glp_u32 v, glp_u32 u) {
     glp_u64 d = glp_sample_degree(view, v);
     if (d == 0ull) return false;
