@@ -180,10 +180,12 @@ fn walks_that_may_run_millions_of_steps_come_back_as_on_the_cpu() {
     }
 }
 
-/// The walk engine's three ways of reading a step's edge (the CSR, 8-byte and 16-byte packed
-/// edges) give the CPU's walks, for first- and second-order walks, weighted or not; hooks that
-/// loop (node2vec) run one walker per thread, whose packed kernels keep the previous vertex's
-/// row and find the drawn vertex's row in its packed edge. That row is read only on a symmetric
+/// The walk engine's ways of reading a step's edge (the CSR, 8-byte and 16-byte packed edges,
+/// the CSR read from the offsets at each use as graphs of 2^32 edges take it) give the CPU's
+/// walks, for first- and second-order walks, weighted or not; hooks that loop (node2vec) run
+/// one walker per thread, whose kernels but the last keep the transit's row in registers, the
+/// previous vertex's row too, and whose packed kernels find the drawn vertex's row in its
+/// packed edge. That row is read only on a symmetric
 /// graph (node2vec's membership test searches the shorter of the two rows), so one of the
 /// graphs must be symmetric with rows of many lengths: a wrong row then changes the walks.
 #[test]
@@ -199,6 +201,7 @@ fn every_walk_packing_samples_as_the_cpu() {
         (WalkPacking::Plain, ["glp_sample_walks", "glp_sample_walks_single"]),
         (WalkPacking::Narrow, ["glp_sample_walks_narrow", "glp_sample_walks_narrow_single"]),
         (WalkPacking::Wide, ["glp_sample_walks_packed", "glp_sample_walks_packed_single"]),
+        (WalkPacking::Offsets, ["glp_sample_walks", "glp_sample_walks_single_offsets"]),
     ];
     for (name, csr) in graphs() {
         let initial = InitialSamples::every_vertex(csr.num_vertices()).unwrap();
@@ -278,6 +281,7 @@ fn hooks_that_loop_walk_as_on_the_cpu_one_iteration_at_a_time() {
                 (WalkPacking::Plain, "glp_sample_walks_single"),
                 (WalkPacking::Narrow, "glp_sample_walks_narrow_single"),
                 (WalkPacking::Wide, "glp_sample_walks_packed_single"),
+                (WalkPacking::Offsets, "glp_sample_walks_single_offsets"),
             ];
             for (packing, kernel) in kernels {
                 let config = GpuSampleConfig { seed: 8, walk_packing: Some(packing), ..GpuSampleConfig::default() };

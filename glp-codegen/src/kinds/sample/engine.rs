@@ -313,9 +313,10 @@ const SUBGRAPH_KERNELS: &str = include_str!("subgraph_kernels.cu");
 pub const ENGINE_KERNELS: Template = Template::new("kinds/sample/engine_kernels.cu", include_str!("engine_kernels.cu"));
 
 /// The entry points of [`ENGINE_KERNELS`].
-pub const ENGINE_KERNEL_NAMES: [&str; 26] = [
+pub const ENGINE_KERNEL_NAMES: [&str; 27] = [
     "glp_sample_walks",
     "glp_sample_walks_single",
+    "glp_sample_walks_single_offsets",
     "glp_sample_walks_packed",
     "glp_sample_walks_narrow",
     "glp_sample_walks_packed_single",

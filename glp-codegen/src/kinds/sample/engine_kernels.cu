@@ -122,7 +122,8 @@ __device__ __forceinline__ void glp_engine_view(const glp_sample_batch& b, glp_u
     view.stream = &stream;
     view.packed_edges = nullptr;  // the walk engine's alone: known to the compiler, the checks fold away
     view.packed_narrow = nullptr;
-    view.prior_vertex = GLP_SAMPLE_NONE;  // the walk kernels' alone, as the packed edges
+    view.known_rows = 0u;
+    view.prior_vertex = GLP_SAMPLE_NONE;  // the walk kernels' alone, as the packed edges and known rows
     view.combined = nullptr;
     view.combined_sources = nullptr;
     view.combined_prefix = nullptr;

@@ -74,8 +74,6 @@ crate::c_struct! {
         partitions: u64 => "const glp_u64*",
         /// log2 of the edges per partition
         partition_shift: u64 => "glp_u64",
-        /// 1: every edge has its reverse, so a membership test may search the shorter row
-        symmetric: u64 => "glp_u64",
         num_vertices: u32 => "glp_u32",
         root_count: u32 => "glp_u32",
         /// step + 1
@@ -84,12 +82,17 @@ crate::c_struct! {
         cached_vertex: u32 => "glp_u32",
         /// the cached row's length (cached rows are short: shared memory)
         cached_degree: u32 => "glp_u32",
-        /// the vertex whose row (offset and degree) the packed walk kernels know, their transit
-        /// (read only when packed_edges or packed_narrow is set)
+        /// 1: every edge has its reverse, so a membership test may search the shorter row
+        symmetric: u32 => "glp_u32",
+        /// 1: a walk kernel over the CSR keeps known_vertex's and prior_vertex's rows in
+        /// registers (the resumed one-walker kernel), as the packed walk kernels keep theirs
+        known_rows: u32 => "glp_u32",
+        /// the vertex whose row (offset and degree) the walk kernels know, their transit (read
+        /// only when packed_edges, packed_narrow or known_rows is set)
         known_vertex: u32 => "glp_u32",
         known_degree: u32 => "glp_u32",
-        /// a second known row, the packed one-walker walk kernels': the vertex before their
-        /// transit (NONE: none)
+        /// a second known row, the one-walker walk kernels': the vertex before their transit
+        /// (NONE: none)
         prior_vertex: u32 => "glp_u32",
         prior_degree: u32 => "glp_u32",
         /// the bits of a target and of an offset in packed_narrow's words

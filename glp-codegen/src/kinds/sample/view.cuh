@@ -133,15 +133,20 @@ __device__ __forceinline__ bool glp_sample_is_cached(const glp_sample_view& view
 __device__ __forceinline__ bool glp_sample_walk_packed(const glp_sample_view& view) {
     return view.packed_edges != nullptr || view.packed_narrow != nullptr;
 }
+// Whether this kernel keeps rows in registers: the packed walk kernels, and the resumed
+// one-walker kernel over the CSR (known_rows). The host's views hold 0, and the engines set 0
+// in the views they build, known to the compiler, so that what follows folds away there
+// (what more they would test costs their registers).
+__device__ __forceinline__ bool glp_sample_rows_known(const glp_sample_view& view) {
+    return glp_sample_walk_packed(view) || view.known_rows != 0u;
+}
 // Whether the engine knows v's row (its first edge's offset and its degree) in registers, so
-// that nothing reads the offsets: the packed walk kernels' transit (known_*), the walk's vertex
+// that nothing reads the offsets: the walk kernels' transit (known_*), the walk's vertex
 // before it (prior_*, GLP_SAMPLE_NONE: none), and for the membership test also the target of
 // the last packed edge a hook read (the stream's last_*, the row the packed edge carried).
-// Only the packed walk kernels know rows: the test of their packed edges comes first, as the
-// one check every other kernel pays (what more they would test costs their registers).
 __device__ __forceinline__ bool glp_sample_known_row(const glp_sample_view& view, glp_u32 v, glp_u64& offset,
                                                      glp_u64& degree) {
-    if (!glp_sample_walk_packed(view)) return false;
+    if (!glp_sample_rows_known(view)) return false;
     if (v == view.known_vertex) {
         offset = view.known_offset;
         degree = view.known_degree;
@@ -156,7 +161,7 @@ __device__ __forceinline__ bool glp_sample_known_row(const glp_sample_view& view
 }
 __device__ __forceinline__ bool glp_sample_known_row_or_drawn(const glp_sample_view& view, glp_u32 v,
                                                               glp_u64& offset, glp_u64& degree) {
-    if (!glp_sample_walk_packed(view)) return false;
+    if (!glp_sample_rows_known(view)) return false;
     if (glp_sample_known_row(view, v, offset, degree)) return true;
     if (view.stream->last_offset != ~0ull && v == view.stream->last_target) {
         offset = view.stream->last_offset;

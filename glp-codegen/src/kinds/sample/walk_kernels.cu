@@ -64,6 +64,7 @@ __device__ __forceinline__ glp_sample_view glp_walk_view(const glp_sample_view& 
     view.cached_row = nullptr;  // known to the compiler: the checks fold away
     view.packed_edges = PACKING == GLP_WALKS_PACKED ? (const uint4*)packed : nullptr;
     view.packed_narrow = PACKING == GLP_WALKS_NARROW ? (const glp_u64*)packed : nullptr;
+    view.known_rows = 0u;  // rows the packed kernels know come with their packed edges
     view.packed_target_bits = target_bits;
     view.packed_offset_bits = offset_bits;
     view.prior_vertex = GLP_SAMPLE_NONE;  // none: known to the compiler
@@ -74,6 +75,18 @@ __device__ __forceinline__ glp_sample_view glp_walk_view(const glp_sample_view& 
     view.walk_stride = count;
     view.walk_mask = ~0ull;
     return view;
+}
+
+// v's row for a graph of fewer than 2^32 edges: its offset and degree from the offsets' low
+// words, so that the compiler knows the offset's high word is 0 (one register, not two).
+__device__ __forceinline__ void glp_walk_row32(const glp_sample_view& graph, glp_u32 v, glp_u64& offset, glp_u32& degree) {
+    offset = 0ull;
+    degree = 0u;
+    if (v >= graph.num_vertices) return;
+    const glp_u32* low = (const glp_u32*)graph.offsets;
+    const glp_u32 first = low[2ull * v];
+    offset = first;
+    degree = low[2ull * v + 2ull] - first;
 }
 
 // After a step from t to v (not GLP_SAMPLE_NONE) with `stream`: v's row, from the packed edge
@@ -180,7 +193,17 @@ __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const
 // entries of its search at once, 2.38 and 2.47 ms). A thread takes its walks from a counter
 // (`next_walk`, zeroed by the host): its warp's first 32 with one atomic, then one each time
 // a walk ends, so that no lane idles until its block's slowest walk ends and no last partial
-// wave of blocks runs alone (2.09 -> 2.03 ms, alternated three times, H200).
+// wave of blocks runs alone (2.09 -> 2.03 ms, alternated three times, H200). A walker keeps
+// its transit's row and the prior vertex's in registers (KNOWN_ROWS), read from the offsets
+// once as it arrives, where an attempt had read the transit's offsets three times (the
+// edge's bound check, its row, the weight's bound check) and a membership
+// test the prior vertex's before its search (ncu: the loads the kernel waited on most after
+// the search's): 1.95 -> 1.76 ms (H200, medians of 9, alternated twice, the same walks as the
+// CPU's). Both rows take it from 64 to 72 registers and an 8-byte spill (7 blocks per SM,
+// not 8) and still win:
+// the transit's row alone stays at 64 and gave 1.79 ms, both bounded to 64 registers spill
+// 44 bytes and gave 1.92 ms.
+template <bool KNOWN_ROWS>
 __device__ __forceinline__ void glp_walks_resumable(const glp_sample_params& params, const glp_sample_view& graph,
                                                     glp_u64 seed, const glp_u32* __restrict__ samples, glp_u32 count,
                                                     glp_u32 steps, const unsigned char* __restrict__ unique_steps,
@@ -193,28 +216,33 @@ __device__ __forceinline__ void glp_walks_resumable(const glp_sample_params& par
     if (lane == 0u) first = atomicAdd(next_walk, 32u);
     glp_u32 i = __shfl_sync(0xFFFFFFFFu, first, 0) + lane;
     if (i >= count) return;
-    glp_sample_view view = glp_walk_view<GLP_WALKS_PLAIN>(graph, nullptr, 0u, 0u, roots, walks, count, i);
     glp_sample_stream stream;
-    view.stream = &stream;
     glp_sample_next_frame frame;
-    glp_u32 sample = samples[i];
-    glp_u32 t = roots[i];
-    walks[i] = t;
-    glp_u32 prior = GLP_SAMPLE_NONE;  // the vertex before t: the view's prior vertex
-    glp_u32 step = 0u;
+    // The walker's transit is the view's known vertex, the vertex before it its prior vertex.
+    // With KNOWN_ROWS (a graph of fewer than 2^32 edges: offsets of 32 bits) their rows too,
+    // kept in registers from step to step (known_rows): the hook's reads of the transit's row
+    // and its membership tests in the prior row read no offsets.
+    glp_sample_view view;
+    glp_u32 sample = 0u, step = 0u;
     bool begin = true;
+    auto start = [&]() {  // walk i from its root
+        view = glp_walk_view<GLP_WALKS_PLAIN>(graph, nullptr, 0u, 0u, roots, walks, count, i);
+        view.known_rows = KNOWN_ROWS ? 1u : 0u;
+        view.stream = &stream;
+        sample = samples[i];
+        view.known_vertex = roots[i];
+        walks[i] = view.known_vertex;
+        if (KNOWN_ROWS) glp_walk_row32(graph, view.known_vertex, view.known_offset, view.known_degree);
+        step = 0u;
+        begin = true;
+    };
+    start();
     while (true) {
+        const glp_u32 t = view.known_vertex;
         if (step >= steps || t == GLP_SAMPLE_NONE) {  // the walk ended: the next untaken one
             i = atomicAdd(next_walk, 1u);
             if (i >= count) return;
-            view = glp_walk_view<GLP_WALKS_PLAIN>(graph, nullptr, 0u, 0u, roots, walks, count, i);
-            view.stream = &stream;
-            sample = samples[i];
-            t = roots[i];
-            walks[i] = t;
-            prior = GLP_SAMPLE_NONE;
-            step = 0u;
-            begin = true;
+            start();
             continue;
         }
         glp_u32 v = GLP_SAMPLE_NONE;
@@ -223,7 +251,6 @@ __device__ __forceinline__ void glp_walks_resumable(const glp_sample_params& par
             stream = glp_sample_stream_new(seed, sample, step, 0u);
             view.history_levels = step + 1u;
             view.step = step;
-            view.prior_vertex = prior;
             finished = unique_steps[step] != 0 && glp_sample_degree(view, t) == 0ull;  // as glp_walk_next
         }
         if (!finished) {
@@ -234,8 +261,11 @@ __device__ __forceinline__ void glp_walks_resumable(const glp_sample_params& par
         if (!finished) continue;
         v = glp_walk_checked(view, sample, t, v, failed_sample);
         walks[(glp_u64)(step + 1u) * count + i] = v;
-        prior = t;
-        t = v;
+        view.prior_vertex = t;
+        view.prior_offset = view.known_offset;
+        view.prior_degree = view.known_degree;
+        view.known_vertex = v;
+        if (KNOWN_ROWS) glp_walk_row32(graph, v, view.known_offset, view.known_degree);
         ++step;
     }
 }
@@ -257,7 +287,13 @@ extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS) glp_sample
 // thread, run one loop iteration per round (glp_walks_resumable).
 extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
 glp_sample_walks_single(GLP_WALK_KERNEL_PARAMS, glp_u32* next_walk) {
-    glp_walks_resumable(GLP_WALK_KERNEL_ARGS, next_walk);
+    glp_walks_resumable<true>(GLP_WALK_KERNEL_ARGS, next_walk);
+}
+
+// The same for a graph of 2^32 edges or more: the rows are read from the offsets at each use.
+extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
+glp_sample_walks_single_offsets(GLP_WALK_KERNEL_PARAMS, glp_u32* next_walk) {
+    glp_walks_resumable<false>(GLP_WALK_KERNEL_ARGS, next_walk);
 }
 
 extern "C" __global__ void __launch_bounds__(GLP_SAMPLE_WALK_THREADS)
@@ -349,6 +385,7 @@ glp_sample_walks_partitioned(const glp_sample_params params, const glp_sample_vi
     view.cached_row = nullptr;
     view.packed_edges = nullptr;
     view.packed_narrow = nullptr;
+    view.known_rows = 0u;
     view.roots = roots + i;
     view.sorted_roots = roots + i;
     view.root_count = 1u;

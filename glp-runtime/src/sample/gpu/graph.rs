@@ -248,7 +248,7 @@ impl<'a> DeviceSampleGraph<'a> {
         let base = SampleViewArgs {
             max_weights: self.max_weights.as_ref().map_or(0, DeviceBuffer::device_ptr),
             num_vertices: csr.num_vertices() as u32,
-            symmetric: u64::from(self.host.symmetric()),
+            symmetric: u32::from(self.host.symmetric()),
             loop_budget: default_loop_budget(csr.num_vertices() as u64, csr.num_edges()),
             // No row known in registers: the packed walk kernels set their own.
             known_vertex: NONE,

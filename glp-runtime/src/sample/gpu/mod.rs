@@ -129,6 +129,10 @@ pub enum WalkPacking {
     Narrow,
     /// Packed edges of 16 bytes.
     Wide,
+    /// The CSR, every row read from the offsets where a hook reads it: what a graph of 2^32
+    /// edges or more takes, where the plain one-walker kernel's walkers cannot keep their rows
+    /// in registers as they do otherwise.
+    Offsets,
 }
 
 /// What a GPU run measured besides its samples.

@@ -148,8 +148,9 @@ pub(super) fn run(
 /// only beyond L2: their walkers then keep the previous vertex's row too, and the membership
 /// test finds the drawn vertex's row in its packed edge (node2vec p=2 q=0.5, H100: R-MAT 22
 /// 30.9 -> 25.3 ms), while in L2 the plain kernel's reads are hits and its walkers take fewer
-/// registers (com-DBLP 3.11 ms plain, 3.21 narrow; the plain kernel keeping the two rows in
-/// registers too, read from the offsets once a step, 3.12 -> 3.30 ms: 72 registers, not 48).
+/// registers (com-DBLP 3.11 ms plain, 3.21 narrow; the warp-synchronous plain kernel of then
+/// keeping the two rows in registers too, read from the offsets once a step, 3.12 -> 3.30 ms:
+/// 72 registers, not 48; the resumed kernel of [`walk_kernel`] keeps them and gains).
 pub(super) fn walk_packing(
     requested: Option<WalkPacking>,
     packings: &[Packing],
@@ -160,7 +161,7 @@ pub(super) fn walk_packing(
     let first = |wanted: &dyn Fn(Packing) -> bool| packings.iter().copied().find(|&p| fits(p) && wanted(p));
     match requested {
         None => first(&|p| !in_l2 || (!history && p != Packing::Wide)),
-        Some(WalkPacking::Plain) => None,
+        Some(WalkPacking::Plain | WalkPacking::Offsets) => None,
         Some(WalkPacking::Narrow) => first(&|p| p != Packing::Wide),
         Some(WalkPacking::Wide) => first(&|p| p == Packing::Wide),
     }
@@ -182,8 +183,14 @@ pub(super) fn walk_packing(
 /// warp-synchronous: resumed, a warp's walkers drift apart and their step-major writes cover
 /// several rows (R-MAT 22: 17x the L2 write sectors, 21.7 -> 27.5 ms, H200). Bounding the plain
 /// kernel to 40 registers (12 blocks per SM) lost (3.0 ms against 2.9, H100).
-pub(super) fn walk_kernel(packing: Option<Packing>, single: bool) -> (&'static str, u32) {
+///
+/// The resumable kernel's walker keeps its transit's row and the previous vertex's in
+/// registers, with offsets of 32 bits (`rows_fit`: a graph of fewer than 2^32 edges, and not
+/// [`WalkPacking::Offsets`]); its `_offsets` form reads them from the offsets at each use
+/// (com-DBLP, H200: 1.95 ms that way, 1.76 ms with the rows kept).
+pub(super) fn walk_kernel(packing: Option<Packing>, single: bool, rows_fit: bool) -> (&'static str, u32) {
     match (packing, single) {
+        (None, true) if !rows_fit => (RESUMABLE_OFFSETS_WALK_KERNEL, 1),
         (Some(Packing::Wide), false) => ("glp_sample_walks_packed", WALKERS_PER_THREAD),
         (Some(Packing::Wide), true) => ("glp_sample_walks_packed_single", 1),
         (Some(Packing::Narrow { .. }), false) => ("glp_sample_walks_narrow", WALKERS_PER_THREAD),
@@ -193,9 +200,10 @@ pub(super) fn walk_kernel(packing: Option<Packing>, single: bool) -> (&'static s
     }
 }
 
-/// The walk kernel whose threads take their walks from a counter (its last argument, zeroed
+/// The walk kernels whose threads take their walks from a counter (its last argument, zeroed
 /// before each launch), a warp's first 32 at once, then one as each walk ends.
 const RESUMABLE_WALK_KERNEL: &str = "glp_sample_walks_single";
+const RESUMABLE_OFFSETS_WALK_KERNEL: &str = "glp_sample_walks_single_offsets";
 
 /// The most walks of a batch of [`RESUMABLE_WALK_KERNEL`]: its 32-bit counter ends at most at
 /// the batch plus the threads launched (every thread's first take counts 1, every walk's end
@@ -235,9 +243,12 @@ pub(super) fn run_batches(
     };
     let budget = context.budget - packed_bytes.unwrap_or(0);
     let single = !context.sampler.loop_sites().is_empty();
-    let (kernel, walkers_per_thread) = walk_kernel(packing, single);
-    // The resumable kernel's threads take their walks from a counter (its last argument).
-    let counted = kernel == RESUMABLE_WALK_KERNEL;
+    // The plain one-walker kernel's rows in registers take offsets of 32 bits.
+    let rows_fit = context.walk_packing != Some(WalkPacking::Offsets)
+        && context.graph.host().csr().num_edges() <= u64::from(u32::MAX);
+    let (kernel, walkers_per_thread) = walk_kernel(packing, single, rows_fit);
+    // The resumable kernels' threads take their walks from a counter (their last argument).
+    let counted = kernel == RESUMABLE_WALK_KERNEL || kernel == RESUMABLE_OFFSETS_WALK_KERNEL;
     let mut batch = matrix_walks(context, budget, samples);
     if counted {
         batch = batch.min(RESUMABLE_BATCH_LIMIT);
@@ -404,11 +415,12 @@ mod tests {
     #[test]
     fn looping_hooks_run_one_walker_per_thread_on_the_packings_single_kernel() {
         let narrow = Some(Packing::Narrow { target_bits: 1, offset_bits: 1 });
-        assert_eq!(walk_kernel(None, false), ("glp_sample_walks", WALKERS_PER_THREAD));
-        assert_eq!(walk_kernel(None, true), (RESUMABLE_WALK_KERNEL, 1));
-        assert_eq!(walk_kernel(narrow, false), ("glp_sample_walks_narrow", WALKERS_PER_THREAD));
-        assert_eq!(walk_kernel(narrow, true), ("glp_sample_walks_narrow_single", 1));
-        assert_eq!(walk_kernel(Some(Packing::Wide), false), ("glp_sample_walks_packed", WALKERS_PER_THREAD));
-        assert_eq!(walk_kernel(Some(Packing::Wide), true), ("glp_sample_walks_packed_single", 1));
+        assert_eq!(walk_kernel(None, false, true), ("glp_sample_walks", WALKERS_PER_THREAD));
+        assert_eq!(walk_kernel(None, true, true), (RESUMABLE_WALK_KERNEL, 1));
+        assert_eq!(walk_kernel(None, true, false), (RESUMABLE_OFFSETS_WALK_KERNEL, 1));
+        assert_eq!(walk_kernel(narrow, false, true), ("glp_sample_walks_narrow", WALKERS_PER_THREAD));
+        assert_eq!(walk_kernel(narrow, true, true), ("glp_sample_walks_narrow_single", 1));
+        assert_eq!(walk_kernel(Some(Packing::Wide), false, true), ("glp_sample_walks_packed", WALKERS_PER_THREAD));
+        assert_eq!(walk_kernel(Some(Packing::Wide), true, true), ("glp_sample_walks_packed_single", 1));
     }
 }
