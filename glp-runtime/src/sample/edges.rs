@@ -268,8 +268,8 @@ mod tests {
     use crate::graph::{build_csr, BuildOptions, EdgeList, VertexIds};
     use crate::test_rng::Lcg;
 
-    /// A symmetrised graph of 300 vertices, with random edges skewed towards low ids and two
-    /// hubs whose rows are longer than [`SHORT_ROW`].
+    /// A symmetrised graph of 1,200 vertices, with random edges skewed towards low ids and
+    /// three hubs whose rows are longer than [`SHORT_ROW`], one of them longer than [`HUB_ROW`].
     fn skewed_graph() -> Graph {
         let n = 1200u32;
         let mut rng = Lcg(0x9e37_79b9_7f4a_7c15);
@@ -334,15 +334,18 @@ mod tests {
             degrees.iter().any(|&d| d > SHORT_ROW) && degrees.iter().any(|&d| d <= SHORT_ROW),
             "rows on both sides of SHORT_ROW"
         );
-        // Both ways of a long row: neighbours with a shorter row (searched in theirs) and a
-        // neighbour with a row as long or longer (searched in the long row itself).
-        let pairs = |keep: fn(u64, u64) -> bool| {
+        // Every way a row is chosen: a long row (up to HUB_ROW) with neighbours of a shorter
+        // row (searched in theirs) and one with a row as long or longer (searched in the long
+        // row itself), and a hub's row beyond HUB_ROW with shorter neighbours' rows (searched
+        // in place all the same).
+        let pairs = |rows: fn(u64) -> bool, keep: fn(u64, u64) -> bool| {
             (0..n)
-                .filter(|&v| degrees[v as usize] > SHORT_ROW)
+                .filter(|&v| rows(degrees[v as usize]))
                 .any(|v| graph.csr.neighbors(v).iter().any(|&u| keep(degrees[v as usize], degrees[u as usize])))
         };
-        assert!(pairs(|dv, du| du < dv) && pairs(|dv, du| du >= dv), "a long row traded and kept");
-        assert!(degrees.iter().any(|&d| d as usize > HUB_ROW), "a hub's row, searched in place");
+        let long = |d: u64| d > SHORT_ROW && d as usize <= HUB_ROW;
+        assert!(pairs(long, |dv, du| du < dv) && pairs(long, |dv, du| du >= dv), "a long row traded and kept");
+        assert!(pairs(|d| d as usize > HUB_ROW, |dv, du| du < dv), "a hub's row, searched in place");
         for v in 0..n {
             for u in 0..n + 10 {
                 let scanned = graph.csr.neighbors(v).contains(&u);
