@@ -202,7 +202,11 @@ __device__ __forceinline__ void glp_walks(const glp_sample_params& params, const
 // CPU's). Both rows take it from 64 to 72 registers and an 8-byte spill (7 blocks per SM,
 // not 8) and still win:
 // the transit's row alone stays at 64 and gave 1.79 ms, both bounded to 64 registers spill
-// 44 bytes and gave 1.92 ms.
+// 44 bytes and gave 1.92 ms. (On an H100: 2.11 -> 1.79 ms.) Reading each drawn candidate's
+// row as the hook reads its edge, so that an accepted candidate's row is in registers when
+// its walker arrives (no read at the step's end), did not pay: 80 registers, 1.79 -> 1.98 ms;
+// bounded to 72 (a 12-byte spill) 1.91 ms (H100, medians of 9, alternated three times, the
+// same walks): the kernel is bound by its instructions more than by that read's latency.
 template <bool KNOWN_ROWS>
 __device__ __forceinline__ void glp_walks_resumable(const glp_sample_params& params, const glp_sample_view& graph,
                                                     glp_u64 seed, const glp_u32* __restrict__ samples, glp_u32 count,
@@ -262,10 +266,12 @@ __device__ __forceinline__ void glp_walks_resumable(const glp_sample_params& par
         v = glp_walk_checked(view, sample, t, v, failed_sample);
         walks[(glp_u64)(step + 1u) * count + i] = v;
         view.prior_vertex = t;
-        view.prior_offset = view.known_offset;
-        view.prior_degree = view.known_degree;
         view.known_vertex = v;
-        if (KNOWN_ROWS) glp_walk_row32(graph, v, view.known_offset, view.known_degree);
+        if (KNOWN_ROWS) {
+            view.prior_offset = view.known_offset;
+            view.prior_degree = view.known_degree;
+            glp_walk_row32(graph, v, view.known_offset, view.known_degree);
+        }
         ++step;
     }
 }
