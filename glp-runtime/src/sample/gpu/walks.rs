@@ -200,6 +200,14 @@ pub(super) fn walk_kernel(packing: Option<Packing>, single: bool, rows_fit: bool
     }
 }
 
+/// Whether the plain one-walker kernel's walkers may keep their rows in registers: with
+/// offsets of 32 bits, a graph of fewer than 2^32 edges (every offset, `num_edges` included,
+/// then fits), unless the caller asked for the rows read from the offsets
+/// ([`WalkPacking::Offsets`]).
+fn rows_fit(requested: Option<WalkPacking>, num_edges: u64) -> bool {
+    requested != Some(WalkPacking::Offsets) && num_edges <= u64::from(u32::MAX)
+}
+
 /// The walk kernels whose threads take their walks from a counter (its last argument, zeroed
 /// before each launch), a warp's first 32 at once, then one as each walk ends.
 const RESUMABLE_WALK_KERNEL: &str = "glp_sample_walks_single";
@@ -243,10 +251,8 @@ pub(super) fn run_batches(
     };
     let budget = context.budget - packed_bytes.unwrap_or(0);
     let single = !context.sampler.loop_sites().is_empty();
-    // The plain one-walker kernel's rows in registers take offsets of 32 bits.
-    let rows_fit = context.walk_packing != Some(WalkPacking::Offsets)
-        && context.graph.host().csr().num_edges() <= u64::from(u32::MAX);
-    let (kernel, walkers_per_thread) = walk_kernel(packing, single, rows_fit);
+    let fit = rows_fit(context.walk_packing, context.graph.host().csr().num_edges());
+    let (kernel, walkers_per_thread) = walk_kernel(packing, single, fit);
     // The resumable kernels' threads take their walks from a counter (their last argument).
     let counted = kernel == RESUMABLE_WALK_KERNEL || kernel == RESUMABLE_OFFSETS_WALK_KERNEL;
     let mut batch = matrix_walks(context, budget, samples);
@@ -422,5 +428,18 @@ mod tests {
         assert_eq!(walk_kernel(narrow, true, true), ("glp_sample_walks_narrow_single", 1));
         assert_eq!(walk_kernel(Some(Packing::Wide), false, true), ("glp_sample_walks_packed", WALKERS_PER_THREAD));
         assert_eq!(walk_kernel(Some(Packing::Wide), true, true), ("glp_sample_walks_packed_single", 1));
+    }
+
+    /// Rows of 32-bit offsets up to the last graph whose offsets all fit (2^32 - 1 edges), not
+    /// one edge more, and never when the offsets' reads are asked for.
+    #[test]
+    fn rows_fit_in_32_bits_below_2_to_the_32_edges_unless_offsets_are_asked_for() {
+        let last = u64::from(u32::MAX);
+        for requested in [None, Some(WalkPacking::Plain), Some(WalkPacking::Narrow), Some(WalkPacking::Wide)] {
+            assert!(rows_fit(requested, 0) && rows_fit(requested, last), "{requested:?}");
+            assert!(!rows_fit(requested, last + 1), "{requested:?}");
+        }
+        assert!(!rows_fit(Some(WalkPacking::Offsets), 0));
+        assert!(!rows_fit(Some(WalkPacking::Offsets), last));
     }
 }
