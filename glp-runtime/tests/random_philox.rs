@@ -133,6 +133,24 @@ fn u64_and_floats_follow_the_documented_bit_recipes() {
     assert_eq!(random::unit_f32(u32::MAX), 1.0 - f32::EPSILON / 2.0);
 }
 
+/// A `u64` from every place in a block (two words taken together where the block holds them,
+/// one from each block where it straddles two), and the word after it: the words in order.
+#[test]
+fn u64_draws_take_the_next_two_words_wherever_they_start() {
+    let (seed, stream) = (11u64, 0x1234_5678_9abc_def0u64);
+    let words: Vec<u32> = (0..4).flat_map(|b| reference_block(seed, stream, b)).collect();
+    for skipped in 0..8 {
+        let mut s = Stream::new(seed, stream);
+        for _ in 0..skipped {
+            s.next_u32();
+        }
+        let joined = u64::from(words[skipped]) | u64::from(words[skipped + 1]) << 32;
+        assert_eq!(s.next_u64(), joined, "after {skipped} words");
+        assert_eq!(s.next_u64(), u64::from(words[skipped + 2]) | u64::from(words[skipped + 3]) << 32);
+        assert_eq!(s.next_u32(), words[skipped + 4], "the word after, {skipped} skipped");
+    }
+}
+
 #[test]
 fn bounded_draws_take_the_high_half_of_the_product() {
     // When the first product's low half is at least the bound, Lemire's method returns its

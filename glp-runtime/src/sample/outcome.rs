@@ -8,6 +8,15 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::time::Duration;
 
+/// The room [`SampleOutcome::reserve_like_held`] adds to its estimate, as a fraction (1 /
+/// this): the first batch's density estimates the rest only roughly (PPR's walks stop at
+/// random; a k-hop's first roots may have smaller rows than the rest), and an estimate short
+/// by one vertex doubled the array, copying all of it on the thread that hands the batches
+/// on while the workers ran (PPR on com-DBLP, 2 threads, `glp bench sample`, medians of 5
+/// alternated three times: 245-257 -> 241-247 ms; the copy's page faults gone from its
+/// profile).
+const RESERVE_MARGIN: u128 = 8;
+
 /// Samples of a run, in sample order: the whole run (what [`super::run`] returns), or one
 /// batch of it (what a streamed run hands its sink, [`super::SampleSink`]). It holds the
 /// run's samples `first..first + num_samples()`; its sample `i` (the run's `first + i`) has
@@ -268,16 +277,20 @@ impl SampleOutcome {
     }
 
     /// Reserves room for `samples` more samples at the density of those held (their roots and
-    /// added vertices per sample), so that a run gathered batch by batch ([`super::sink::collect`])
-    /// grows its arrays once, from its first batch, instead of copying them as they double. An
-    /// estimate from what was sampled, not a bound: the arrays still grow past it if the later
-    /// samples are larger, and the memory reserved beyond what they fill is never touched.
+    /// added vertices per sample) plus a [`RESERVE_MARGIN`]th, so that a run gathered batch by
+    /// batch ([`super::sink::collect`]) grows its arrays once, from its first batch, instead of
+    /// copying them as they double. An estimate from what was sampled, not a bound: the arrays
+    /// still grow past it if the later samples are larger, and the memory reserved beyond what
+    /// they fill is never touched.
     pub(super) fn reserve_like_held(&mut self, samples: usize) {
         let held = self.num_samples();
         if held == 0 {
             return;
         }
-        let scaled = |len: usize| (len as u128 * samples as u128 / held as u128).min(isize::MAX as u128) as usize;
+        let scaled = |len: usize| {
+            let estimate = len as u128 * samples as u128 / held as u128;
+            (estimate + estimate / RESERVE_MARGIN).min(isize::MAX as u128) as usize
+        };
         self.offsets.reserve(samples);
         self.root_offsets.reserve(samples);
         self.roots.reserve(scaled(self.roots.len()));

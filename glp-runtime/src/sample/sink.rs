@@ -254,6 +254,41 @@ mod tests {
         assert!(error.to_string().contains("a run of 8 samples delivered 2"), "{error}");
     }
 
+    /// Batches of walks of random lengths (as PPR's): the later batches added an eighth more
+    /// vertices a sample than the first, and the gathered arrays were reserved once, after the
+    /// first batch, never moved as they filled (a short estimate had doubled them, copying
+    /// everything gathered so far).
+    #[test]
+    fn gathered_arrays_grow_once_for_later_batches_up_to_an_eighth_denser() {
+        let (samples, per_batch) = (4000usize, 500usize);
+        let initial = InitialSamples::every_vertex(samples).unwrap();
+        // The first batch's samples add 64 vertices each, the others 72 (an eighth more).
+        let walks = |first: usize, count: usize| {
+            let mut batch = SampleOutcome::with_roots_of(&initial, first..first + count);
+            for i in first..first + count {
+                let length = if first == 0 { 64 } else { 72 };
+                let vertices: Vec<u32> = (0..length).map(|k| (i + k) as u32).collect();
+                batch.push(&vertices, &vertices, &vec![0; length]);
+            }
+            batch
+        };
+        let (outcome, ()) = collect(&initial, |sink| {
+            let mut delivery = Delivery::new(sink);
+            for first in (0..samples).step_by(per_batch) {
+                delivery.deliver(walks(first, per_batch))?;
+            }
+            Ok(((), delivery.finish(samples as u64, Duration::ZERO)?))
+        })
+        .unwrap();
+        let expected = 500 * 64 + 3500 * 72;
+        assert_eq!(outcome.vertices.len(), expected);
+        // Reserved at the first batch's density and an eighth: exactly what the samples hold.
+        // (Reserved at that density alone, the array doubled past it, to 512,000.)
+        assert_eq!(outcome.vertices.capacity(), expected, "the vertices' array grew past its reservation");
+        assert_eq!(outcome.sample(4).vertices, (4..68).collect::<Vec<u32>>());
+        assert_eq!(outcome.sample(3999).vertices, (3999..4071).collect::<Vec<u32>>());
+    }
+
     #[test]
     fn collected_batches_are_the_whole_outcome() {
         let initial = InitialSamples::groups(vec![0, 2, 3, 6], vec![1, 2, 3, 4, 5, 6], 10).unwrap();
