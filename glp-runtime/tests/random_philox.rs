@@ -133,8 +133,8 @@ fn u64_and_floats_follow_the_documented_bit_recipes() {
     assert_eq!(random::unit_f32(u32::MAX), 1.0 - f32::EPSILON / 2.0);
 }
 
-/// A `u64` from every place in a block (two words taken together where the block holds them,
-/// one from each block where it straddles two), and the word after it: the words in order.
+/// A `u64` from every place in a block (both words in it, or one in it and one in the next
+/// block), then another and a word: the stream's words in order, low word first.
 #[test]
 fn u64_draws_take_the_next_two_words_wherever_they_start() {
     let (seed, stream) = (11u64, 0x1234_5678_9abc_def0u64);
