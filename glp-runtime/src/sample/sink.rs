@@ -255,9 +255,9 @@ mod tests {
     }
 
     /// Batches of walks of random lengths (as PPR's): the later batches added an eighth more
-    /// vertices a sample than the first, and the gathered arrays were reserved once, after the
-    /// first batch, never moved as they filled (a short estimate had doubled them, copying
-    /// everything gathered so far).
+    /// vertices a sample than the first, and the gathered vertex array, reserved once after the
+    /// first batch, holds them without growing past that reservation (a short estimate had
+    /// doubled it, copying everything gathered so far).
     #[test]
     fn gathered_arrays_grow_once_for_later_batches_up_to_an_eighth_denser() {
         let (samples, per_batch) = (4000usize, 500usize);
