@@ -120,10 +120,15 @@ crate::c_struct! {
         /// cap_out per sample: the added vertices, their transits, steps and transit positions
         vertices: u64 => "glp_u32*",
         sources: u64 => "glp_u32*",
+        /// (null for the draws kernel, whose records leave their steps implied by
+        /// out_step_ends)
         out_steps: u64 => "glp_u32*",
         /// (positions only with REPLACE, which places each added vertex at its transit's
         /// position: null otherwise, and not written)
         positions: u64 => "glp_u32*",
+        /// steps per sample, the draws kernel's alone (null otherwise): the vertices the sample
+        /// had added at the end of each step it made (a step it did not make is left as it was)
+        out_step_ends: u64 => "glp_u64*",
         /// per sample: the vertices it added
         lengths: u64 => "glp_u64*",
         /// per sample: 0 or the status bits (GLP_SAMPLE_OVERFLOW_*, GLP_SAMPLE_FAILED)

@@ -85,7 +85,7 @@ struct glp_engine_sample {
     glp_u32* combined_sorted;
     glp_u32* vertices;
     glp_u32* sources;
-    glp_u32* steps;
+    glp_u32* steps;  // null in the draws kernel (its steps implied by b.out_step_ends)
     glp_u32* positions;
     glp_u64 len;     // vertices added so far
     glp_u32 status;  // 0, overflow bits or GLP_SAMPLE_FAILED
@@ -103,7 +103,7 @@ __device__ __forceinline__ glp_engine_sample glp_engine_region(const glp_sample_
     s.combined_sorted = b.combined_sorted ? b.combined_sorted + k * b.cap_combined : nullptr;
     s.vertices = b.vertices + k * b.cap_out;
     s.sources = b.sources + k * b.cap_out;
-    s.steps = b.out_steps + k * b.cap_out;
+    s.steps = b.out_steps ? b.out_steps + k * b.cap_out : nullptr;
     s.positions = b.positions ? b.positions + k * b.cap_out : nullptr;  // REPLACE alone reads them
     s.len = 0ull;
     s.status = 0u;
@@ -171,7 +171,7 @@ __device__ __forceinline__ void glp_engine_add(glp_engine_sample& s, glp_u64 at,
                                                glp_u32 step, glp_u32 pos) {
     s.vertices[at] = v;
     s.sources[at] = transit;
-    s.steps[at] = step;
+    if (s.steps) s.steps[at] = step;
     if (s.positions) s.positions[at] = pos;
 }
 
@@ -493,11 +493,16 @@ __device__ __forceinline__ void glp_per_sample_warp(const glp_sample_params& par
     glp_engine_sample s = glp_engine_begin(b, k, lane_id, 32u, view, stream);
     // Without REPLACE no transit positions are read: none written (a store and two registers
     // fewer per draw; with the REPLACE levels left out, k-hop 25,10 on an H100: com-DBLP 0.82
-    // -> 0.80 ms, R-MAT 22 12.5 -> 12.2 ms).
-    if (DRAWS_ONLY) s.positions = nullptr;
+    // -> 0.80 ms, R-MAT 22 12.5 -> 12.2 ms). The draws kernel writes no step per vertex
+    // either, but where each step's vertices end (a third of the record's stores).
+    if (DRAWS_ONLY) {
+        s.positions = nullptr;
+        s.steps = nullptr;
+    }
     __syncwarp();
     for (glp_u32 step = 0u; step < b.steps && s.status == 0u && s.starts[step] < s.starts[step + 1u]; ++step) {
         glp_engine_step_warp<DRAWS_ONLY>(params, view, b, s, seed, step, lane_id);
+        if (DRAWS_ONLY && lane_id == 0u) b.out_step_ends[k * (glp_u64)b.steps + step] = s.len;
     }
     if (lane_id == 0u) {
         b.status[k] = s.status;
@@ -522,17 +527,27 @@ glp_sample_per_sample_draws(const glp_sample_params params, const glp_sample_vie
 
 // The records of a batch's samples packed one after the other for the host to download only
 // what they hold: sample k's (one warp each) to [offsets[k], offsets[k + 1]) of vertices,
-// sources and steps; the host sets an empty range for the samples it does not take.
+// sources and steps; the host sets an empty range for the samples it does not take. Without
+// out_steps (the draws kernel) a vertex's step is the first whose end lies past it: the steps
+// a sample made come first, and the last of them ends at its length, so the search never
+// reaches a step it did not make (bounded by the last step all the same).
 extern "C" __global__ void glp_sample_compact_records(const glp_sample_batch b, const glp_u64* __restrict__ offsets,
                                                       glp_u32* vertices, glp_u32* sources, glp_u32* steps) {
     const glp_u64 k = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / 32ull;
     const glp_u32 lane_id = threadIdx.x & 31u;
     if (k >= b.samples) return;
     const glp_u64 from = k * b.cap_out, to = offsets[k], len = offsets[k + 1ull] - to;
+    const glp_u64* ends = b.out_step_ends ? b.out_step_ends + k * (glp_u64)b.steps : nullptr;
+    glp_u32 step = 0u;
     for (glp_u64 e = lane_id; e < len; e += 32ull) {
         vertices[to + e] = b.vertices[from + e];
         sources[to + e] = b.sources[from + e];
-        steps[to + e] = b.out_steps[from + e];
+        if (ends) {
+            while (step + 1u < b.steps && e >= ends[step]) ++step;
+            steps[to + e] = step;
+        } else {
+            steps[to + e] = b.out_steps[from + e];
+        }
     }
 }
 

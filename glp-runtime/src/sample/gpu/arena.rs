@@ -18,6 +18,17 @@ use glp_codegen::kinds::sample::engine::{SampleBatchArgs, PER_SAMPLE_WARP_THREAD
 // layout of `glp_sample_batch`, byte for byte.
 unsafe impl KernelArg for SampleBatchArgs {}
 
+/// What a launch keeps in its arena besides every sample's history and record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct ArenaLayout {
+    /// Collective samples keep a sorted copy of their combined neighbourhood.
+    pub sorted: bool,
+    /// The records' steps are implied (the draws kernel): the kernel writes where each step's
+    /// vertices end, once per sample and step, instead of each vertex's step, and the packing
+    /// derives the steps (k-hop's records a third smaller on the device).
+    pub implied_steps: bool,
+}
+
 /// The device buffers of a batch's arena.
 pub(super) struct Arena {
     /// What the kernels read: the buffers' addresses and the capacities.
@@ -80,18 +91,19 @@ impl PackedRecords {
 }
 
 impl Arena {
-    /// The arena of samples `ids` of `initial` with regions of `capacity` (`sorted`: collective
-    /// samples keep a sorted copy of their combined neighbourhood).
+    /// The arena of samples `ids` of `initial` with regions of `capacity`, laid out as
+    /// `layout` says.
     pub fn alloc(
         context: &Context<'_>,
         initial: &InitialSamples,
         ids: &[u32],
         capacity: Capacity,
-        sorted: bool,
+        layout: ArenaLayout,
         sizes: &DeviceBuffer<u32>,
         unique: &DeviceBuffer<u8>,
     ) -> Result<Arena> {
         let (gpu, schedule) = (context.gpu, context.schedule);
+        let ArenaLayout { sorted, implied_steps } = layout;
         let samples = ids.len();
         let mut root_offsets = Vec::with_capacity(samples + 1);
         let mut roots = Vec::new();
@@ -119,7 +131,11 @@ impl Arena {
         let combined_sorted = alloc_u32("sorted combined neighbourhoods", if sorted { combined_entries } else { 0 })?;
         let vertices = alloc_u32("added vertices", capacity.out)?;
         let sources = alloc_u32("added vertices' transits", capacity.out)?;
-        let steps = alloc_u32("added vertices' steps", capacity.out)?;
+        let steps = alloc_u32("added vertices' steps", if implied_steps { 0 } else { capacity.out })?;
+        let step_ends = gpu.alloc_zeros::<u64>(
+            "where the samples' steps end",
+            if implied_steps { samples * schedule.sizes.len() } else { 0 },
+        )?;
         // Read by REPLACE's next level alone.
         let positions =
             alloc_u32("added vertices' transit positions", if schedule.replace { capacity.out } else { 0 })?;
@@ -140,7 +156,8 @@ impl Arena {
             combined_sorted: if sorted { combined_sorted.device_ptr() } else { 0 },
             vertices: vertices.device_ptr(),
             sources: sources.device_ptr(),
-            out_steps: steps.device_ptr(),
+            out_steps: if implied_steps { 0 } else { steps.device_ptr() },
+            out_step_ends: if implied_steps { step_ends.device_ptr() } else { 0 },
             positions: if schedule.replace { positions.device_ptr() } else { 0 },
             lengths: lengths.device_ptr(),
             status: status.device_ptr(),
@@ -168,7 +185,7 @@ impl Arena {
                 sources,
                 steps,
             ],
-            wide: vec![root_offsets, history_starts],
+            wide: vec![root_offsets, history_starts, step_ends],
             combined_prefix,
             lengths,
             status,

@@ -9,7 +9,7 @@
 //! with an overflow status and runs again in a later launch with four times the capacity it
 //! lacked, until it fits or needs more memory than allowed.
 
-use super::arena::{Arena, PackedRecords};
+use super::arena::{Arena, ArenaLayout, PackedRecords};
 use super::choice::Plan;
 use super::steps;
 use super::{replayed_failure, Context, GpuSampleStats};
@@ -122,7 +122,8 @@ enum Fused {
     Warp,
     /// `glp_sample_per_sample_draws`: the same kernel for samplers whose every step is such a
     /// step and whose transits are ADDED (k-hop with replacement), in fewer registers: it has
-    /// no REPLACE levels and writes no transit positions.
+    /// no REPLACE levels, writes no transit positions, and leaves its records' steps implied
+    /// ([`ArenaLayout::implied_steps`]).
     Draws,
 }
 
@@ -342,7 +343,10 @@ impl Run<'_, '_> {
     fn launch(&mut self, ids: &[u32], capacity: Capacity) -> Result<PackedRecords> {
         let context = self.context;
         let gpu = context.gpu;
-        let arena = Arena::alloc(context, self.initial, ids, capacity, self.sorted, &self.sizes, &self.unique)?;
+        // Only the fused draws kernel leaves its records' steps implied.
+        let implied_steps = matches!((&self.plan, self.fused), (Plan::Fused, Fused::Draws));
+        let layout = ArenaLayout { sorted: self.sorted, implied_steps };
+        let arena = Arena::alloc(context, self.initial, ids, capacity, layout, &self.sizes, &self.unique)?;
         self.stats.device_bytes = self.stats.device_bytes.max(arena.bytes());
         let view = SampleViewArgs { fault: self.fault.device_ptr(), ..context.view() };
         match &self.plan {
