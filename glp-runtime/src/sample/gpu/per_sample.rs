@@ -99,11 +99,13 @@ impl Capacity {
 
     /// Device bytes of one sample's region and bookkeeping (roots apart), or `None` beyond
     /// `u64`.
-    fn bytes_per_sample(self, steps: u32, collective: bool, sorted: bool) -> Option<u64> {
-        let combined_entry = if collective { 4 + 4 + 8 + if sorted { 4 } else { 0 } } else { 0 };
+    fn bytes_per_sample(self, steps: u32, collective: bool, layout: ArenaLayout) -> Option<u64> {
+        let combined_entry = if collective { 4 + 4 + 8 + if layout.sorted { 4 } else { 0 } } else { 0 };
+        // Where each level starts, and where each step ends when the steps are implied.
+        let levels = u64::from(steps) + 2 + if layout.implied_steps { u64::from(steps) } else { 0 };
         self.history
             .checked_mul(4)?
-            .checked_add((u64::from(steps) + 2).checked_mul(8)?)?
+            .checked_add(levels.checked_mul(8)?)?
             .checked_add(self.combined.checked_mul(combined_entry)?)?
             // the record's four arrays, and three for its compacted copy (`Arena::download`)
             .checked_add(self.out.checked_mul(16 + 12)?)?
@@ -263,6 +265,12 @@ pub(super) fn run_batches(
 }
 
 impl Run<'_, '_> {
+    /// The arenas' layout: only the fused draws kernel leaves its records' steps implied.
+    fn layout(&self) -> ArenaLayout {
+        let implied_steps = matches!((&self.plan, self.fused), (Plan::Fused, Fused::Draws));
+        ArenaLayout { sorted: self.sorted, implied_steps }
+    }
+
     /// Samples per launch at `capacity` (at most `samples`).
     fn batch_size(&self, capacity: Capacity, samples: u64) -> Result<usize> {
         let schedule = self.context.schedule;
@@ -274,7 +282,7 @@ impl Run<'_, '_> {
         let (step_bytes, fixed) = steps::extra_bytes(engines, capacity, num_vertices).unwrap_or((u64::MAX, 0));
         let budget = self.context.budget.saturating_sub(fixed);
         let per_sample = capacity
-            .bytes_per_sample(schedule.steps(), schedule.collective, self.sorted)
+            .bytes_per_sample(schedule.steps(), schedule.collective, self.layout())
             .and_then(|bytes| bytes.checked_add(step_bytes))
             .filter(|&bytes| bytes <= budget)
             .ok_or_else(|| {
@@ -343,10 +351,7 @@ impl Run<'_, '_> {
     fn launch(&mut self, ids: &[u32], capacity: Capacity) -> Result<PackedRecords> {
         let context = self.context;
         let gpu = context.gpu;
-        // Only the fused draws kernel leaves its records' steps implied.
-        let implied_steps = matches!((&self.plan, self.fused), (Plan::Fused, Fused::Draws));
-        let layout = ArenaLayout { sorted: self.sorted, implied_steps };
-        let arena = Arena::alloc(context, self.initial, ids, capacity, layout, &self.sizes, &self.unique)?;
+        let arena = Arena::alloc(context, self.initial, ids, capacity, self.layout(), &self.sizes, &self.unique)?;
         self.stats.device_bytes = self.stats.device_bytes.max(arena.bytes());
         let view = SampleViewArgs { fault: self.fault.device_ptr(), ..context.view() };
         match &self.plan {
