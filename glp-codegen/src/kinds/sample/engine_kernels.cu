@@ -480,7 +480,8 @@ __device__ void glp_engine_step_warp(const glp_sample_params& params, glp_sample
     glp_engine_finish_step_warp<DRAWS_ONLY>(b, s, step, t_begin, t_end, added_start, lane_id);
 }
 
-// Sample sample_ids[k], one warp each (k = global warp index): glp_sample_per_sample's record,
+// Sample sample_ids[k], one warp each (k = global warp index): glp_sample_per_sample's record
+// (the draws kernel's steps implied by b.out_step_ends),
 // every step by glp_engine_step_warp.
 template <bool DRAWS_ONLY>
 __device__ __forceinline__ void glp_per_sample_warp(const glp_sample_params& params, const glp_sample_view& graph,

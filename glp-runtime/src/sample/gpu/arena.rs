@@ -38,7 +38,8 @@ pub(super) struct Arena {
     combined_prefix: DeviceBuffer<f64>,
     lengths: DeviceBuffer<u64>,
     status: DeviceBuffer<u32>,
-    /// The records' vertices (their transits and steps are among `buffers`).
+    /// The records' vertices (their transits, and their steps unless implied, are among
+    /// `buffers`; with implied steps the steps' buffer is empty).
     vertices: DeviceBuffer<u32>,
     out: u64,
 }

@@ -107,7 +107,9 @@ impl Capacity {
             .checked_mul(4)?
             .checked_add(levels.checked_mul(8)?)?
             .checked_add(self.combined.checked_mul(combined_entry)?)?
-            // the record's four arrays, and three for its compacted copy (`Arena::download`)
+            // the record's arrays, counted as four whatever the layout allocates (an upper
+            // bound: no transit positions without REPLACE, no steps when they are implied),
+            // and three for its packed copy (`Arena::pack`)
             .checked_add(self.out.checked_mul(16 + 12)?)?
             .checked_add(8 + 4 + 4 + 8)
     }
