@@ -2,12 +2,12 @@
 //! host numbering (`SampleOutcome::subgraphs`, PyG's disjoint subgraphs) of the CPU engine's
 //! samples for the same seed, array for array: every built-in sampler, with one and three
 //! roots per sample, on both engines, in one batch and in many (local ids are numbered over
-//! all of them), with input ids a range and a table, and with samples that outgrow their
-//! first region. Skipped without a GPU unless `GLP_REQUIRE_GPU=1`.
+//! all of them), with input ids a range and a table, with samples that outgrow their first
+//! region and samples that run out of transits before their last step. Skipped without a GPU unless `GLP_REQUIRE_GPU=1`.
 
 mod common;
 
-use common::{degree_mix, load, small_with_dead_end, with_integer_weights};
+use common::{degree_mix, load, out_tree, small_with_dead_end, with_integer_weights};
 use glp::device::Gpu;
 use glp::graph::{Csr, VertexIds};
 use glp::sample::gpu::{run_subgraphs_on_device, DeviceSampleGraph, DeviceSubgraphs, GpuEngine, GpuSampleConfig};
@@ -125,6 +125,16 @@ fn samples_that_outgrow_their_regions_and_large_samples_number_as_on_the_host() 
     let initial = InitialSamples::random(40, 1, csr.num_vertices(), 5).unwrap();
     let reruns = compare(&gpu, "k-hop 100,100,100", &csr, &wide, &initial, &ids, config);
     assert!(reruns > 0, "some sample outgrew its first region and ran again");
+    // Three hops on a tree whose edges lead to its leaves: samples from near the leaves add
+    // nothing from some step on (their later steps end where their records do).
+    let tree = out_tree(2000);
+    let tree_ids = VertexIds::Range { first: 0, len: tree.num_vertices() };
+    let hops = glp::samplers::KHop { hops: 3, fanout_1: 3, fanout_2: 2, fanout_3: 2, fanout_4: 0, replace: true };
+    for engine in [GpuEngine::Auto, GpuEngine::TransitParallel] {
+        let initial = InitialSamples::random(500, 2, tree.num_vertices(), 4).unwrap();
+        let config = GpuSampleConfig { seed: 4, engine, batch_samples: Some(97), ..GpuSampleConfig::default() };
+        compare(&gpu, &format!("k-hop 3,2,2 on a tree ({engine:?})"), &tree, &hops, &initial, &tree_ids, config);
+    }
     // A mini-batch of 512 roots per sample (the loader's shape): samples of thousands of
     // vertices, each deduplicated in its own table.
     let khop = glp::samplers::KHop { hops: 2, fanout_1: 10, fanout_2: 10, fanout_3: 0, fanout_4: 0, replace: true };

@@ -6,13 +6,14 @@
 //! weighted real graph, on a small graph with a dead end, and on a graph with hubs of
 //! thousands of neighbours and repeated neighbours; with one root per sample (the walk engine
 //! for walks) and several (the per-sample engine); with thousands of samples on one hub, so
-//! that the transit-parallel engine runs all three kernel classes. A hook's bad
+//! that the transit-parallel engine runs all three kernel classes; with samples that run out of
+//! transits before their last step (their records' step ends). A hook's bad
 //! result fails the GPU run with the CPU's own error. Skipped without a GPU unless
 //! `GLP_REQUIRE_GPU=1`.
 
 mod common;
 
-use common::{degree_mix, load, small_with_dead_end, with_integer_weights};
+use common::{degree_mix, load, out_tree, small_with_dead_end, with_integer_weights};
 use glp::device::Gpu;
 use glp::graph::Csr;
 use glp::sample::gpu::{DeviceSampleGraph, GpuEngine, GpuSampleConfig, GpuSampleStats, WalkPacking};
@@ -130,6 +131,54 @@ fn draws_without_replacement_and_samples_that_outgrow_their_regions_match_the_cp
     let wide = KHop { hops: 2, fanout_1: 2000, fanout_2: 3, fanout_3: 0, fanout_4: 0, replace: true };
     let (_, reruns) = compare(&gpu, "k-hop 2000,3", &wide, GpuEngine::TransitParallel);
     assert!(reruns > 0, "some k-hop sample outgrew its first region and ran again");
+}
+
+#[test]
+fn samples_that_stop_before_their_last_step_match_the_cpu() {
+    let Some(gpu) = common::gpu_or_skip("samples_that_stop_before_their_last_step_match_the_cpu") else { return };
+    // Three hops on a tree whose edges lead to its leaves: a sample from near the leaves adds
+    // nothing from some step on, and its later steps end where its record does. With
+    // replacement (the draws kernel, and transit-parallel steps), without (a thread per
+    // sample), and mixed (the general warp kernel).
+    let csr = out_tree(2000);
+    let with = KHop { hops: 3, fanout_1: 3, fanout_2: 2, fanout_3: 2, fanout_4: 0, replace: true };
+    let without = KHop { replace: false, ..with };
+    let source = r#"
+        struct MixedHops { fanout: u32 }
+        impl Sampler for MixedHops {
+            fn steps(&self) -> u32 { 3 }
+            fn sample_size(&self, _step: u32) -> u32 { self.fanout }
+            fn unique(&self, step: u32) -> bool { step == 1 }
+            fn next(&self, view: &SampleView, _sample: u32, transit: VertexId, _lane: u32, _step: u32) -> VertexId {
+                let degree = view.degree(transit);
+                if degree == 0 { return NONE; }
+                view.edge(transit, view.random_below(degree))
+            }
+        }
+    "#;
+    let mixed = InterpretedSampler::from_source("mixed_hops.rs", source, &["fanout=3"]).unwrap();
+    let samplers: [(&str, &dyn CompiledSampler); 3] =
+        [("k-hop 3,2,2", &with), ("k-hop 3,2,2 without replacement", &without), ("mixed hops", &mixed)];
+    for (name, sampler) in samplers {
+        for (seed, roots) in [(2u64, 1u32), (5, 2)] {
+            let initial = InitialSamples::random(500, roots, csr.num_vertices(), seed).unwrap();
+            for engine in [GpuEngine::Auto, GpuEngine::TransitParallel] {
+                let config = GpuSampleConfig { seed, engine, batch_samples: Some(97), ..GpuSampleConfig::default() };
+                let (cpu, on_gpu) = both(&gpu, &csr, sampler, &initial, config);
+                let context = format!("{name} ({engine:?}) on a tree, seed {seed}, {roots} root(s)");
+                // The run holds samples that stopped after each of the steps but the last.
+                for stopped_after in 0..2u32 {
+                    let stops = (0..cpu.num_samples()).any(|i| {
+                        let steps = cpu.sample(i).steps;
+                        !steps.is_empty() && steps.iter().max() == Some(&stopped_after)
+                    });
+                    assert!(stops, "{context}: no sample stopped after step {stopped_after}");
+                }
+                let (outcome, _) = on_gpu.unwrap_or_else(|e| panic!("{context} on the GPU: {e}"));
+                assert_same(&context, &cpu, &outcome);
+            }
+        }
+    }
 }
 
 #[test]

@@ -85,6 +85,19 @@ pub fn small_with_dead_end() -> Csr {
     Csr::new(offsets, targets, Some(weights)).unwrap()
 }
 
+/// A directed binary tree of `n` vertices, its edges leading away from vertex 0 (i -> 2i + 1,
+/// 2i + 2): about half its vertices are sinks, so a sample from a vertex near the leaves
+/// runs out of transits before its last step.
+pub fn out_tree(n: u32) -> Csr {
+    let mut offsets = vec![0u64];
+    let mut targets = Vec::new();
+    for v in 0..n {
+        targets.extend([2 * v + 1, 2 * v + 2].into_iter().filter(|&child| child < n));
+        offsets.push(targets.len() as u64);
+    }
+    Csr::new(offsets, targets, None).unwrap()
+}
+
 /// A directed graph of `n` vertices: vertex `i < hubs.len()` has degree `hubs[i]`, the others
 /// cycle through `small`. Neighbours are drawn with a fixed-seed generator (repeats kept), every
 /// other one among `spread` vertices next to `v % span`, so labels repeat and tie.

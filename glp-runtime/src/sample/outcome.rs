@@ -103,7 +103,7 @@ pub struct SampleRef<'a> {
 
 impl SampleOutcome {
     /// An outcome for the initial samples `samples` of `initial`, with their roots and no
-    /// sample recorded yet: [`SampleOutcome::push`] records them in order.
+    /// sample recorded yet: [`SampleOutcome::push_vertices`] records them in order.
     pub(super) fn with_roots_of(initial: &InitialSamples, samples: Range<usize>) -> Self {
         let (root_offsets, roots) = initial.parts();
         let base = root_offsets[samples.start];
@@ -123,12 +123,20 @@ impl SampleOutcome {
         SampleOutcome { first, root_offsets: vec![0], offsets: vec![0], ..SampleOutcome::default() }
     }
 
-    /// Appends the next sample's record.
+    /// Appends the next sample's record, its steps held (the tests' outcomes; the engines
+    /// set their records at once).
+    #[cfg(test)]
     pub(super) fn push(&mut self, vertices: &[VertexId], sources: &[VertexId], steps: &[u32]) {
-        self.vertices.extend_from_slice(vertices);
         let (held_sources, held_steps) = self.held_records();
         held_sources.extend_from_slice(sources);
         held_steps.extend_from_slice(steps);
+        self.push_vertices(vertices);
+    }
+
+    /// Appends the next sample's vertices, its records to be set with the others'
+    /// ([`SampleOutcome::set_step_ends`]).
+    pub(super) fn push_vertices(&mut self, vertices: &[VertexId]) {
+        self.vertices.extend_from_slice(vertices);
         self.offsets.push(self.vertices.len() as u64);
     }
 
@@ -140,9 +148,14 @@ impl SampleOutcome {
     /// Sets the samples' records: a transit per added vertex, and for each sample and each of
     /// the `steps` steps the number of vertices it added up to the end of that step (the
     /// steps implied, see [`SampleOutcome`]). Errors (an engine's bug) when the ends do not
-    /// fit the samples: `steps` ends a sample, not decreasing, the last its vertex count.
+    /// fit the samples: `steps` ends a sample, not decreasing, the last its vertex count. A
+    /// sampler of no step adds no vertex: its records are empty.
     pub(super) fn set_step_ends(&mut self, sources: Vec<VertexId>, steps: u32, step_ends: Vec<u64>) -> Result<()> {
         let per_sample = steps as usize;
+        if per_sample == 0 && sources.is_empty() && step_ends.is_empty() && self.vertices.is_empty() {
+            self.records = Records::Held { sources, steps: Vec::new() };
+            return Ok(());
+        }
         let fits = per_sample > 0
             && sources.len() == self.vertices.len()
             && step_ends.len() == self.num_samples() * per_sample
@@ -461,6 +474,13 @@ mod tests {
             let sources = outcome.sources().into_owned();
             assert!(outcome.set_step_ends(sources, steps, ends.clone()).is_err(), "{steps} {ends:?}");
         }
+        // A sampler of no step: samples that added nothing, no ends, empty records.
+        let mut stepless = SampleOutcome::with_roots_of(&initial, 0..3);
+        for _ in 0..3 {
+            stepless.push_vertices(&[]);
+        }
+        stepless.set_step_ends(Vec::new(), 0, Vec::new()).unwrap();
+        assert_eq!((stepless.steps().len(), stepless.sample(1).vertices.len()), (0, 0));
     }
 
     #[test]

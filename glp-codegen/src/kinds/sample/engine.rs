@@ -117,18 +117,15 @@ crate::c_struct! {
         combined_prefix: u64 => "double*",
         /// null unless a step sorts its combined neighbourhood
         combined_sorted: u64 => "glp_u32*",
-        /// cap_out per sample: the added vertices, their transits, steps and transit positions
+        /// cap_out per sample: the added vertices, their transits and transit positions
+        /// (positions only with REPLACE, which places each added vertex at its transit's
+        /// position: null otherwise, and not written), each sample's in step order
         vertices: u64 => "glp_u32*",
         sources: u64 => "glp_u32*",
-        /// (null for the draws kernel, whose records leave their steps implied by
-        /// out_step_ends)
-        out_steps: u64 => "glp_u32*",
-        /// (positions only with REPLACE, which places each added vertex at its transit's
-        /// position: null otherwise, and not written)
         positions: u64 => "glp_u32*",
-        /// steps per sample, the draws kernel's alone (null otherwise): the vertices the sample
-        /// had added at the end of each step it made (a step it did not make is left as it was)
-        out_step_ends: u64 => "glp_u64*",
+        /// steps per sample: the vertices the sample had added at the end of each step (its
+        /// length for the steps after it stopped), which imply each added vertex's step
+        step_ends: u64 => "glp_u64*",
         /// per sample: the vertices it added
         lengths: u64 => "glp_u64*",
         /// per sample: 0 or the status bits (GLP_SAMPLE_OVERFLOW_*, GLP_SAMPLE_FAILED)
@@ -155,8 +152,8 @@ pub const SUBGRAPH_THREADS: u32 = 128;
 /// A bit of the subgraph numbering's failure word: a record's transit is not among its
 /// sample's vertices.
 pub const SUBGRAPH_MISSING_TRANSIT: u32 = 1;
-/// ... a record's step is not one of the schedule's.
-pub const SUBGRAPH_BAD_STEP: u32 = 2;
+/// ... a record's step ends do not fit it (decreasing, or the last not its length).
+pub const SUBGRAPH_BAD_STEP_ENDS: u32 = 2;
 
 crate::c_struct! {
     /// A run's samples to number as disjoint subgraphs (`glp_subgraph_hops`, then
@@ -169,11 +166,12 @@ crate::c_struct! {
         /// samples + 1 entries: where each sample's roots start in roots
         root_offsets: u64 => "const glp_u64*",
         roots: u64 => "const glp_u32*",
-        /// per sample: the address of its record's vertices, transits and steps (glp_u32
-        /// arrays), and the record's length
+        /// per sample: the address of its record's vertices and transits (glp_u32 arrays), of
+        /// its step ends (steps glp_u64: the vertices it had added at the end of each step),
+        /// and the record's length
         record_vertices: u64 => "const glp_u64*",
         record_sources: u64 => "const glp_u64*",
-        record_steps: u64 => "const glp_u64*",
+        record_step_ends: u64 => "const glp_u64*",
         record_lengths: u64 => "const glp_u64*",
         /// samples + 1 entries: where each sample's entries start
         entry_offsets: u64 => "const glp_u64*",
@@ -275,7 +273,7 @@ pub fn engine_cuda() -> String {
     let subgraph = [
         ("THREADS", u64::from(SUBGRAPH_THREADS), "threads per block of the subgraph numbering"),
         ("MISSING_TRANSIT", u64::from(SUBGRAPH_MISSING_TRANSIT), "failed: a transit its sample does not hold"),
-        ("BAD_STEP", u64::from(SUBGRAPH_BAD_STEP), "failed: a record's step past the schedule's"),
+        ("BAD_STEP_ENDS", u64::from(SUBGRAPH_BAD_STEP_ENDS), "failed: a record's step ends that do not fit it"),
     ];
     let transit = [
         ("BLOCK_THREADS", u64::from(TRANSIT_BLOCK_THREADS), "threads per block of the block and grid kernels"),

@@ -85,8 +85,8 @@ struct glp_engine_sample {
     glp_u32* combined_sorted;
     glp_u32* vertices;
     glp_u32* sources;
-    glp_u32* steps;  // null in the draws kernel (its steps implied by b.out_step_ends)
     glp_u32* positions;
+    glp_u64* step_ends;  // where each step's vertices end in the record
     glp_u64 len;     // vertices added so far
     glp_u32 status;  // 0, overflow bits or GLP_SAMPLE_FAILED
 };
@@ -103,8 +103,8 @@ __device__ __forceinline__ glp_engine_sample glp_engine_region(const glp_sample_
     s.combined_sorted = b.combined_sorted ? b.combined_sorted + k * b.cap_combined : nullptr;
     s.vertices = b.vertices + k * b.cap_out;
     s.sources = b.sources + k * b.cap_out;
-    s.steps = b.out_steps ? b.out_steps + k * b.cap_out : nullptr;
     s.positions = b.positions ? b.positions + k * b.cap_out : nullptr;  // REPLACE alone reads them
+    s.step_ends = b.step_ends + k * (glp_u64)b.steps;
     s.len = 0ull;
     s.status = 0u;
     return s;
@@ -166,13 +166,20 @@ __device__ __forceinline__ glp_engine_sample glp_engine_begin(const glp_sample_b
     return s;
 }
 
-// Appends v (drawn from the transit at position pos of the step) to the sample's record.
+// Appends v (drawn from the transit at position pos of the step) to the sample's record. A
+// record holds no step per vertex: its vertices come in step order, and where each step's end
+// (glp_engine_end_steps) imply them.
 __device__ __forceinline__ void glp_engine_add(glp_engine_sample& s, glp_u64 at, glp_u32 v, glp_u32 transit,
-                                               glp_u32 step, glp_u32 pos) {
+                                               glp_u32 pos) {
     s.vertices[at] = v;
     s.sources[at] = transit;
-    if (s.steps) s.steps[at] = step;
     if (s.positions) s.positions[at] = pos;
+}
+
+// Steps [from, to) of the sample ended where its record ends now (one thread writes them):
+// after each step it makes, and for the steps after it stopped.
+__device__ __forceinline__ void glp_engine_end_steps(const glp_engine_sample& s, glp_u32 from, glp_u32 to) {
+    for (glp_u32 step = from; step < to; ++step) s.step_ends[step] = s.len;
 }
 
 // A collective step, as the CPU engine's: the combined neighbourhood of transits
@@ -233,7 +240,7 @@ __device__ void glp_engine_collective_step(const glp_sample_params& params, glp_
             }
             if (s.len >= b.cap_out) { s.status = GLP_SAMPLE_OVERFLOW_OUT; return; }
             const glp_u32 pos = s.combined_sources[e];
-            glp_engine_add(s, s.len++, v, s.history[t_begin + pos], step, pos);
+            glp_engine_add(s, s.len++, v, s.history[t_begin + pos], pos);
             break;
         }
     }
@@ -270,7 +277,7 @@ __device__ void glp_engine_individual_step(const glp_sample_params& params, glp_
                     continue;
                 }
                 if (s.len >= b.cap_out) { s.status = GLP_SAMPLE_OVERFLOW_OUT; return; }
-                glp_engine_add(s, s.len++, v, t, step, (glp_u32)(pos - t_begin));
+                glp_engine_add(s, s.len++, v, t, (glp_u32)(pos - t_begin));
                 break;
             }
         }
@@ -321,8 +328,8 @@ __device__ void glp_engine_step(const glp_sample_params& params, glp_sample_view
 }
 
 // Sample sample_ids[k] for k < b.samples, one thread each, as the CPU engine's `sample_one`:
-// its record (vertices, sources, steps, and the position of each vertex's transit) goes to
-// its region of the arena, its length to lengths[k], and status[k] is 0, an overflow bit
+// its record (vertices, sources, the position of each vertex's transit, where each step
+// ends) goes to its region of the arena, its length to lengths[k], and status[k] is 0, an overflow bit
 // (the region was too small: the host runs the sample again with a larger one) or
 // GLP_SAMPLE_FAILED (a hook's result the CPU engine refuses: the host replays it there).
 extern "C" __global__ void glp_sample_per_sample(const glp_sample_params params, const glp_sample_view graph,
@@ -332,9 +339,12 @@ extern "C" __global__ void glp_sample_per_sample(const glp_sample_params params,
     glp_sample_view view = graph;
     glp_sample_stream stream;
     glp_engine_sample s = glp_engine_begin(b, k, 0u, 1u, view, stream);
-    for (glp_u32 step = 0u; step < b.steps && s.status == 0u && s.starts[step] < s.starts[step + 1u]; ++step) {
+    glp_u32 step = 0u;
+    for (; step < b.steps && s.status == 0u && s.starts[step] < s.starts[step + 1u]; ++step) {
         glp_engine_step(params, view, b, s, seed, step);
+        glp_engine_end_steps(s, step, step + 1u);
     }
+    glp_engine_end_steps(s, step, b.steps);
     b.status[k] = s.status;
     b.lengths[k] = s.len;
 }
@@ -395,7 +405,7 @@ __device__ void glp_engine_individual_step_warp(const glp_sample_params& params,
                 const glp_u64 kept = (glp_u64)__popc(keep);
                 if (s.len + kept > b.cap_out) { s.status = GLP_SAMPLE_OVERFLOW_OUT; return; }
                 if (v[q] != GLP_SAMPLE_NONE) {
-                    glp_engine_add(s, s.len + (glp_u64)__popc(keep & below), v[q], t[q], step, pos[q]);
+                    glp_engine_add(s, s.len + (glp_u64)__popc(keep & below), v[q], t[q], pos[q]);
                 }
                 s.len += kept;
             }
@@ -480,8 +490,7 @@ __device__ void glp_engine_step_warp(const glp_sample_params& params, glp_sample
     glp_engine_finish_step_warp<DRAWS_ONLY>(b, s, step, t_begin, t_end, added_start, lane_id);
 }
 
-// Sample sample_ids[k], one warp each (k = global warp index): glp_sample_per_sample's record
-// (the draws kernel's steps implied by b.out_step_ends),
+// Sample sample_ids[k], one warp each (k = global warp index): glp_sample_per_sample's record,
 // every step by glp_engine_step_warp.
 template <bool DRAWS_ONLY>
 __device__ __forceinline__ void glp_per_sample_warp(const glp_sample_params& params, const glp_sample_view& graph,
@@ -494,18 +503,16 @@ __device__ __forceinline__ void glp_per_sample_warp(const glp_sample_params& par
     glp_engine_sample s = glp_engine_begin(b, k, lane_id, 32u, view, stream);
     // Without REPLACE no transit positions are read: none written (a store and two registers
     // fewer per draw; with the REPLACE levels left out, k-hop 25,10 on an H100: com-DBLP 0.82
-    // -> 0.80 ms, R-MAT 22 12.5 -> 12.2 ms). The draws kernel writes no step per vertex
-    // either, but where each step's vertices end (a third of the record's stores).
-    if (DRAWS_ONLY) {
-        s.positions = nullptr;
-        s.steps = nullptr;
-    }
+    // -> 0.80 ms, R-MAT 22 12.5 -> 12.2 ms).
+    if (DRAWS_ONLY) s.positions = nullptr;
     __syncwarp();
-    for (glp_u32 step = 0u; step < b.steps && s.status == 0u && s.starts[step] < s.starts[step + 1u]; ++step) {
+    glp_u32 step = 0u;
+    for (; step < b.steps && s.status == 0u && s.starts[step] < s.starts[step + 1u]; ++step) {
         glp_engine_step_warp<DRAWS_ONLY>(params, view, b, s, seed, step, lane_id);
-        if (DRAWS_ONLY && lane_id == 0u) b.out_step_ends[k * (glp_u64)b.steps + step] = s.len;
+        if (lane_id == 0u) glp_engine_end_steps(s, step, step + 1u);
     }
     if (lane_id == 0u) {
+        glp_engine_end_steps(s, step, b.steps);
         b.status[k] = s.status;
         b.lengths[k] = s.len;
     }
@@ -527,28 +534,18 @@ glp_sample_per_sample_draws(const glp_sample_params params, const glp_sample_vie
 }
 
 // The records of a batch's samples packed one after the other for the host to download only
-// what they hold: sample k's (one warp each) to [offsets[k], offsets[k + 1]) of vertices,
-// sources and steps; the host sets an empty range for the samples it does not take. Without
-// out_steps (the draws kernel) a vertex's step is the first whose end lies past it: the steps
-// a sample made come first, and the last of them ends at its length, so the search never
-// reaches a step it did not make (bounded by the last step all the same).
+// what they hold: sample k's (one warp each) to [offsets[k], offsets[k + 1]) of vertices and
+// sources; the host sets an empty range for the samples it does not take. Their step ends
+// stay where they are (the host keeps the arena's).
 extern "C" __global__ void glp_sample_compact_records(const glp_sample_batch b, const glp_u64* __restrict__ offsets,
-                                                      glp_u32* vertices, glp_u32* sources, glp_u32* steps) {
+                                                      glp_u32* vertices, glp_u32* sources) {
     const glp_u64 k = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / 32ull;
     const glp_u32 lane_id = threadIdx.x & 31u;
     if (k >= b.samples) return;
     const glp_u64 from = k * b.cap_out, to = offsets[k], len = offsets[k + 1ull] - to;
-    const glp_u64* ends = b.out_step_ends ? b.out_step_ends + k * (glp_u64)b.steps : nullptr;
-    glp_u32 step = 0u;
     for (glp_u64 e = lane_id; e < len; e += 32ull) {
         vertices[to + e] = b.vertices[from + e];
         sources[to + e] = b.sources[from + e];
-        if (ends) {
-            while (step + 1u < b.steps && e >= ends[step]) ++step;
-            steps[to + e] = step;
-        } else {
-            steps[to + e] = b.out_steps[from + e];
-        }
     }
 }
 
@@ -591,6 +588,7 @@ extern "C" __global__ void glp_sample_step_warp(const glp_sample_params params, 
     glp_engine_uncached_view(b, k, s, view, stream);
     glp_engine_step_warp<false>(params, view, b, s, seed, step, lane_id);
     if (lane_id == 0u) {
+        glp_engine_end_steps(s, step, step + 1u);
         b.status[k] = s.status;
         b.lengths[k] = s.len;
     }

@@ -61,11 +61,29 @@ __device__ __forceinline__ glp_u32 glp_subgraph_rank(glp_u32* counts, glp_u32 ke
     return before + (glp_u32)__popc(group & ((1u << lane_id) - 1u));
 }
 
+// The step of a record's entry j, given its step ends (steps > 0 of them): the first step whose
+// end lies past j, searched from `from` on (a lane's entries come in order, so each lane
+// resumes where its last entry's search stopped), the last step at most.
+__device__ __forceinline__ glp_u32 glp_subgraph_step_of(const glp_u64* ends, glp_u32 steps, glp_u32 from, glp_u64 j) {
+    while (from + 1u < steps && j >= ends[from]) ++from;
+    return from;
+}
+
+// Whether a record of `length` vertices has step ends that fit it: not decreasing, the last
+// its length (by the sample's warp, every lane getting the answer).
+__device__ __forceinline__ bool glp_subgraph_ends_fit(const glp_u64* ends, glp_u32 steps, glp_u64 length,
+                                                      glp_u32 lane_id) {
+    if (steps == 0u) return length == 0ull;
+    bool fit = lane_id != 0u || ends[steps - 1u] == length;
+    for (glp_u32 step = lane_id + 1u; step < steps; step += 32u) fit = fit && ends[step - 1u] <= ends[step];
+    return __all_sync(0xFFFFFFFFu, fit);
+}
+
 // Sample k (one warp each, k = global warp index): its entries (roots, then its record), 32
 // at a time in order. An entry whose vertex an earlier entry holds (the table, then the lower
 // lanes of its chunk) takes that entry's distinct index; the others are the sample's next
-// distinct vertices, in lane order. A record's step out of range, or a transit its sample
-// does not hold, sets a GLP_SUBGRAPH_* bit of *failed (no engine records one).
+// distinct vertices, in lane order. Step ends that do not fit the record, or a transit its
+// sample does not hold, set a GLP_SUBGRAPH_* bit of *failed (no engine records one).
 extern "C" __global__ void __launch_bounds__(GLP_SUBGRAPH_THREADS) glp_subgraph_hops(const glp_subgraph_batch b) {
     const glp_u64 k = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / 32ull;
     const glp_u32 lane_id = threadIdx.x & 31u;
@@ -75,13 +93,18 @@ extern "C" __global__ void __launch_bounds__(GLP_SUBGRAPH_THREADS) glp_subgraph_
     const glp_u64 length = b.record_lengths[k], entries = roots + length;
     const glp_u32* vertices = (const glp_u32*)b.record_vertices[k];
     const glp_u32* sources = (const glp_u32*)b.record_sources[k];
-    const glp_u32* steps = (const glp_u32*)b.record_steps[k];
+    const glp_u64* ends = (const glp_u64*)b.record_step_ends[k];
+    if (!glp_subgraph_ends_fit(ends, b.steps, length, lane_id)) {
+        if (lane_id == 0u) atomicOr(b.failed, GLP_SUBGRAPH_BAD_STEP_ENDS);
+        return;
+    }
     const glp_u64 base = b.entry_offsets[k];
     glp_u64* table = b.tables + b.table_offsets[k];
     const glp_u64 mask = b.table_offsets[k + 1ull] - b.table_offsets[k] - 1ull;
     glp_u32* node_counts = b.node_counts + k * (glp_u64)b.hops;
     glp_u32* edge_counts = b.edge_counts + k * (glp_u64)b.steps;
     glp_u32 distinct = 0u;  // the sample's distinct vertices so far (the same in every lane)
+    glp_u32 step = 0u;      // the step of this lane's last entry of the record
     for (glp_u64 chunk = 0ull; chunk < entries; chunk += 32ull) {
         const glp_u64 e = chunk + lane_id;
         const bool valid = e < entries;
@@ -90,12 +113,8 @@ extern "C" __global__ void __launch_bounds__(GLP_SUBGRAPH_THREADS) glp_subgraph_
             v = b.roots[first_root + e];
         } else if (valid) {
             v = vertices[e - roots];
-            hop = steps[e - roots];
-            if (hop >= b.steps) {
-                atomicOr(b.failed, GLP_SUBGRAPH_BAD_STEP);
-                hop = b.steps - 1u;
-            }
-            hop += 1u;
+            step = glp_subgraph_step_of(ends, b.steps, step, e - roots);
+            hop = step + 1u;
         }
         glp_u32 index = valid ? glp_subgraph_lookup(table, mask, v) : GLP_SAMPLE_NONE;
         const unsigned valid_lanes = __ballot_sync(0xFFFFFFFFu, valid);
@@ -144,7 +163,7 @@ extern "C" __global__ void __launch_bounds__(GLP_SUBGRAPH_THREADS) glp_subgraph_
     if (k >= b.samples) return;  // the whole warp
     const glp_u64 roots = b.root_offsets[k + 1ull] - b.root_offsets[k];
     const glp_u64 length = b.record_lengths[k];
-    const glp_u32* steps = (const glp_u32*)b.record_steps[k];
+    const glp_u64* ends = (const glp_u64*)b.record_step_ends[k];  // fit the record (glp_subgraph_hops)
     const glp_u64 base = b.entry_offsets[k];
     glp_u64 distinct = 0ull;
     for (glp_u32 hop = 0u; hop < b.hops; ++hop) distinct += b.node_counts[k * (glp_u64)b.hops + hop];
@@ -157,9 +176,10 @@ extern "C" __global__ void __launch_bounds__(GLP_SUBGRAPH_THREADS) glp_subgraph_
         b.distinct_local[base + d] = id;
     }
     __syncwarp();
+    glp_u32 step = 0u;
     for (glp_u64 j = lane_id; j < length; j += 32ull) {
         const glp_u64 e = base + roots + j;
-        const glp_u32 step = min(steps[j], b.steps - 1u);
+        step = glp_subgraph_step_of(ends, b.steps, step, j);
         const glp_u64 at = b.edge_starts[(glp_u64)step * b.samples + k] + b.edge_ranks[e];
         b.row[at] = (glp_i64)b.distinct_local[base + b.edge_rows[e]];
         b.col[at] = (glp_i64)b.distinct_local[base + b.edge_cols[e]];

@@ -352,13 +352,14 @@ extern "C" __global__ void glp_transit_gather(const glp_sample_batch b, const gl
             }
             if (v != GLP_SAMPLE_NONE) {
                 const glp_u32 pos = dense_positions[i];
-                glp_engine_add(s, s.len + (glp_u64)__popc(keep & below), v, s.history[t_begin + pos], step, pos);
+                glp_engine_add(s, s.len + (glp_u64)__popc(keep & below), v, s.history[t_begin + pos], pos);
             }
             s.len += kept;
         }
     }
     glp_engine_finish_step_warp<false>(b, s, step, t_begin, t_end, added_start, lane_id);
     if (lane_id == 0u) {
+        glp_engine_end_steps(s, step, step + 1u);
         b.status[k] = s.status;
         b.lengths[k] = s.len;
     }

@@ -3,6 +3,11 @@
 //! all at once (one fused launch) or step by step (the transit-parallel engine, and `auto`'s
 //! mix of engines). Its samples' records are then packed on the device ([`PackedRecords`]),
 //! to be downloaded or numbered there.
+//!
+//! A record holds a vertex and its transit per vertex added, in step order, and no step per
+//! vertex: each sample keeps where each of its steps ends, the CPU engine's representation
+//! (`SampleOutcome`'s step ends), which costs a word per step instead of one per vertex and
+//! is downloaded as it is.
 
 use super::per_sample::Capacity;
 use super::Context;
@@ -18,17 +23,6 @@ use glp_codegen::kinds::sample::engine::{SampleBatchArgs, PER_SAMPLE_WARP_THREAD
 // layout of `glp_sample_batch`, byte for byte.
 unsafe impl KernelArg for SampleBatchArgs {}
 
-/// What a launch keeps in its arena besides every sample's history and record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct ArenaLayout {
-    /// Collective samples keep a sorted copy of their combined neighbourhood.
-    pub sorted: bool,
-    /// The records' steps are implied (the draws kernel): the kernel writes where each step's
-    /// vertices end, once per sample and step, instead of each vertex's step, and the packing
-    /// derives the steps (k-hop's records a third smaller on the device).
-    pub implied_steps: bool,
-}
-
 /// The device buffers of a batch's arena.
 pub(super) struct Arena {
     /// What the kernels read: the buffers' addresses and the capacities.
@@ -38,9 +32,11 @@ pub(super) struct Arena {
     combined_prefix: DeviceBuffer<f64>,
     lengths: DeviceBuffer<u64>,
     status: DeviceBuffer<u32>,
-    /// The records' vertices (their transits, and their steps unless implied, are among
-    /// `buffers`; with implied steps the steps' buffer is empty).
+    /// The records' vertices (their transits are among `buffers`).
     vertices: DeviceBuffer<u32>,
+    /// Per sample and step: where the step's vertices end in its record.
+    step_ends: DeviceBuffer<u64>,
+    steps: u32,
     out: u64,
 }
 
@@ -52,15 +48,20 @@ pub(super) struct PackedRecords {
     /// Where each sample's record starts in the arrays, then their length (empty for a sample
     /// whose status is not 0).
     offsets: Vec<u64>,
-    /// The records' vertices, transits and steps (`None` when they hold nothing).
-    arrays: Option<[DeviceBuffer<u32>; 3]>,
+    /// The records' vertices and transits (`None` when they hold nothing).
+    arrays: Option<[DeviceBuffer<u32>; 2]>,
+    /// Per sample of the launch, `steps` words: where each of its steps ends in its record
+    /// (the arena's, as the kernels left them; a sample whose status is not 0 has none).
+    step_ends: DeviceBuffer<u64>,
+    steps: u32,
 }
 
-/// Packed records downloaded: each sample's at [`PackedRecords::range`].
+/// Packed records downloaded: each sample's at [`PackedRecords::range`], its step ends at
+/// [`PackedRecords::ends_range`].
 pub(super) struct HostRecords {
     pub vertices: Vec<VertexId>,
     pub sources: Vec<VertexId>,
-    pub steps: Vec<u32>,
+    pub step_ends: Vec<u64>,
 }
 
 impl PackedRecords {
@@ -69,42 +70,47 @@ impl PackedRecords {
         self.offsets[k] as usize..self.offsets[k + 1] as usize
     }
 
-    /// The device addresses of the `k`-th sample's record in the vertices', transits' and
-    /// steps' arrays (0 for an empty record).
+    /// Where the step ends of the launch's `k`-th sample are.
+    pub fn ends_range(&self, k: usize) -> std::ops::Range<usize> {
+        let steps = self.steps as usize;
+        k * steps..(k + 1) * steps
+    }
+
+    /// The device addresses of the `k`-th sample's record in the vertices' and transits'
+    /// arrays (0 for an empty record), and of its step ends.
     pub fn addresses(&self, k: usize) -> [u64; 3] {
-        match &self.arrays {
+        let [vertices, sources] = match &self.arrays {
             Some(arrays) => arrays.each_ref().map(|array| array.device_ptr() + self.offsets[k] * 4),
-            None => [0; 3],
-        }
+            None => [0; 2],
+        };
+        [vertices, sources, self.step_ends.device_ptr() + self.ends_range(k).start as u64 * 8]
     }
 
     /// The records, downloaded.
     pub fn download(&self, gpu: &Gpu) -> Result<HostRecords> {
+        let step_ends = gpu.download(&self.step_ends)?;
         match &self.arrays {
-            Some([vertices, sources, steps]) => Ok(HostRecords {
-                vertices: gpu.download(vertices)?,
-                sources: gpu.download(sources)?,
-                steps: gpu.download(steps)?,
-            }),
-            None => Ok(HostRecords { vertices: Vec::new(), sources: Vec::new(), steps: Vec::new() }),
+            Some([vertices, sources]) => {
+                Ok(HostRecords { vertices: gpu.download(vertices)?, sources: gpu.download(sources)?, step_ends })
+            }
+            None => Ok(HostRecords { vertices: Vec::new(), sources: Vec::new(), step_ends }),
         }
     }
 }
 
 impl Arena {
-    /// The arena of samples `ids` of `initial` with regions of `capacity`, laid out as
-    /// `layout` says.
+    /// The arena of samples `ids` of `initial` with regions of `capacity`, with a sorted copy
+    /// of each collective sample's combined neighbourhood when `sorted`.
     pub fn alloc(
         context: &Context<'_>,
         initial: &InitialSamples,
         ids: &[u32],
         capacity: Capacity,
-        layout: ArenaLayout,
+        sorted: bool,
         sizes: &DeviceBuffer<u32>,
         unique: &DeviceBuffer<u8>,
     ) -> Result<Arena> {
         let (gpu, schedule) = (context.gpu, context.schedule);
-        let ArenaLayout { sorted, implied_steps } = layout;
         let samples = ids.len();
         let mut root_offsets = Vec::with_capacity(samples + 1);
         let mut roots = Vec::new();
@@ -132,11 +138,7 @@ impl Arena {
         let combined_sorted = alloc_u32("sorted combined neighbourhoods", if sorted { combined_entries } else { 0 })?;
         let vertices = alloc_u32("added vertices", capacity.out)?;
         let sources = alloc_u32("added vertices' transits", capacity.out)?;
-        let steps = alloc_u32("added vertices' steps", if implied_steps { 0 } else { capacity.out })?;
-        let step_ends = gpu.alloc_zeros::<u64>(
-            "where the samples' steps end",
-            if implied_steps { samples * schedule.sizes.len() } else { 0 },
-        )?;
+        let step_ends = gpu.alloc_zeros::<u64>("where the samples' steps end", samples * schedule.sizes.len())?;
         // Read by REPLACE's next level alone.
         let positions =
             alloc_u32("added vertices' transit positions", if schedule.replace { capacity.out } else { 0 })?;
@@ -157,9 +159,8 @@ impl Arena {
             combined_sorted: if sorted { combined_sorted.device_ptr() } else { 0 },
             vertices: vertices.device_ptr(),
             sources: sources.device_ptr(),
-            out_steps: if implied_steps { 0 } else { steps.device_ptr() },
-            out_step_ends: if implied_steps { step_ends.device_ptr() } else { 0 },
             positions: if schedule.replace { positions.device_ptr() } else { 0 },
+            step_ends: step_ends.device_ptr(),
             lengths: lengths.device_ptr(),
             status: status.device_ptr(),
             cap_history: capacity.history,
@@ -184,13 +185,14 @@ impl Arena {
                 combined_sorted,
                 positions,
                 sources,
-                steps,
             ],
-            wide: vec![root_offsets, history_starts, step_ends],
+            wide: vec![root_offsets, history_starts],
             combined_prefix,
             lengths,
             status,
             vertices,
+            step_ends,
+            steps: schedule.steps(),
             out: capacity.out,
         })
     }
@@ -205,13 +207,15 @@ impl Arena {
             + self.lengths.bytes()
             + self.status.bytes()
             + self.vertices.bytes()
+            + self.step_ends.bytes()
     }
 
     /// The batch's results: the status and length of every sample, then the records of
     /// those whose status is 0, packed on the device (`glp_sample_compact_records`) so that
     /// only what they hold stays there or crosses the bus (k-hop 25,10 on com-DBLP: 24.5M
-    /// entries of the 87M the regions hold).
-    pub fn pack(&self, context: &Context<'_>) -> Result<PackedRecords> {
+    /// entries of the 87M the regions hold), with the samples' step ends. The rest of the
+    /// arena is freed.
+    pub fn pack(self, context: &Context<'_>) -> Result<PackedRecords> {
         let gpu = context.gpu;
         let status = gpu.download(&self.status)?;
         let lengths = gpu.download(&self.lengths)?;
@@ -223,21 +227,16 @@ impl Arena {
             total += if state == 0 { len.min(self.out) } else { 0 };
             offsets.push(total);
         }
+        let (step_ends, steps) = (self.step_ends, self.steps);
         if total == 0 {
-            return Ok(PackedRecords { status, offsets, arrays: None });
+            return Ok(PackedRecords { status, offsets, arrays: None, step_ends, steps });
         }
         let device_offsets = gpu.upload("record offsets", &offsets)?;
         let vertices = gpu.alloc_zeros::<u32>("packed records", total as usize)?;
         let sources = gpu.alloc_zeros::<u32>("packed records' transits", total as usize)?;
-        let steps = gpu.alloc_zeros::<u32>("packed records' steps", total as usize)?;
-        let args = KernelArgs::new()
-            .value(self.args)
-            .buffer(&device_offsets)
-            .buffer(&vertices)
-            .buffer(&sources)
-            .buffer(&steps);
+        let args = KernelArgs::new().value(self.args).buffer(&device_offsets).buffer(&vertices).buffer(&sources);
         let shape = Shape::covering(lengths.len() as u64 * 32, PER_SAMPLE_WARP_THREADS)?;
         gpu.launch(&context.module.module.kernel("glp_sample_compact_records")?, shape, &args)?;
-        Ok(PackedRecords { status, offsets, arrays: Some([vertices, sources, steps]) })
+        Ok(PackedRecords { status, offsets, arrays: Some([vertices, sources]), step_ends, steps })
     }
 }

@@ -19,7 +19,9 @@ use crate::error::{Error, Result};
 use crate::graph::VertexIds;
 use crate::sample::compiled::CompiledSampler;
 use crate::sample::roots::InitialSamples;
-use glp_codegen::kinds::sample::engine::{SubgraphArgs, SUBGRAPH_BAD_STEP, SUBGRAPH_MISSING_TRANSIT, SUBGRAPH_THREADS};
+use glp_codegen::kinds::sample::engine::{
+    SubgraphArgs, SUBGRAPH_BAD_STEP_ENDS, SUBGRAPH_MISSING_TRANSIT, SUBGRAPH_THREADS,
+};
 use std::time::{Duration, Instant};
 
 // SAFETY: `SubgraphArgs` is declared with glp-codegen's `c_struct!`, which makes it
@@ -209,12 +211,12 @@ fn number(
     let layout = Layout::of(initial, batches, steps)?;
     let entries = layout.entry_offsets[samples] as usize;
     let (root_offsets, roots) = initial.parts();
-    let [vertices_at, sources_at, steps_at] = &layout.addresses;
+    let [vertices_at, sources_at, step_ends_at] = &layout.addresses;
     let inputs = [
         gpu.upload("root offsets", root_offsets)?,
         gpu.upload("records' vertices", vertices_at)?,
         gpu.upload("records' transits", sources_at)?,
-        gpu.upload("records' steps", steps_at)?,
+        gpu.upload("records' step ends", step_ends_at)?,
         gpu.upload("records' lengths", &layout.lengths)?,
         gpu.upload("sample entry offsets", &layout.entry_offsets)?,
         gpu.upload("sample table offsets", &layout.table_offsets)?,
@@ -231,13 +233,13 @@ fn number(
     let edge_counts = gpu.alloc_zeros::<u32>("edges per step", samples * steps as usize)?;
     let failed = gpu.alloc_zeros::<u32>("subgraph failures", 1)?;
     let device_ids = DeviceIds::upload(gpu, ids)?;
-    let [root_offsets, vertices_at, sources_at, steps_at, lengths, entry_offsets, table_offsets] = &inputs;
+    let [root_offsets, vertices_at, sources_at, step_ends_at, lengths, entry_offsets, table_offsets] = &inputs;
     let mut args = SubgraphArgs {
         root_offsets: root_offsets.device_ptr(),
         roots: roots.device_ptr(),
         record_vertices: vertices_at.device_ptr(),
         record_sources: sources_at.device_ptr(),
-        record_steps: steps_at.device_ptr(),
+        record_step_ends: step_ends_at.device_ptr(),
         record_lengths: lengths.device_ptr(),
         entry_offsets: entry_offsets.device_ptr(),
         tables: tables.device_ptr(),
@@ -265,8 +267,8 @@ fn number(
     let mut peak = gpu.held_bytes();
     drop(tables);
     let failures = gpu.download(&failed)?[0];
-    if failures & SUBGRAPH_BAD_STEP != 0 {
-        return Err(Error::Gpu("internal: a sample's record has a step past the schedule's".into()));
+    if failures & SUBGRAPH_BAD_STEP_ENDS != 0 {
+        return Err(Error::Gpu("internal: a sample's step ends do not fit its record".into()));
     }
     if failures & SUBGRAPH_MISSING_TRANSIT != 0 {
         return Err(Error::Gpu("internal: a sample has an edge from a vertex it does not hold".into()));

@@ -9,7 +9,7 @@
 //! with an overflow status and runs again in a later launch with four times the capacity it
 //! lacked, until it fits or needs more memory than allowed.
 
-use super::arena::{Arena, ArenaLayout, PackedRecords};
+use super::arena::{Arena, PackedRecords};
 use super::choice::Plan;
 use super::steps;
 use super::{replayed_failure, Context, GpuSampleStats};
@@ -97,21 +97,23 @@ impl Capacity {
         }
     }
 
-    /// Device bytes of one sample's region and bookkeeping (roots apart), or `None` beyond
-    /// `u64`.
-    fn bytes_per_sample(self, steps: u32, collective: bool, layout: ArenaLayout) -> Option<u64> {
-        let combined_entry = if collective { 4 + 4 + 8 + if layout.sorted { 4 } else { 0 } } else { 0 };
-        // Where each level starts, and where each step ends when the steps are implied.
-        let levels = u64::from(steps) + 2 + if layout.implied_steps { u64::from(steps) } else { 0 };
+    /// Device bytes of one sample's region and bookkeeping (roots apart) under `schedule`,
+    /// with a sorted copy of its combined neighbourhood when `sorted`, as [`Arena::alloc`]
+    /// and [`Arena::pack`] allocate them, or `None` beyond `u64`.
+    fn bytes_per_sample(self, schedule: &Schedule, sorted: bool) -> Option<u64> {
+        let combined_entry = if schedule.collective { 4 + 4 + 8 + if sorted { 4 } else { 0 } } else { 0 };
+        // Where each level starts, and where each step ends.
+        let levels = 2 * u64::from(schedule.steps()) + 2;
+        // The record's vertices and transits (and the transits' positions with REPLACE), then
+        // the vertices and transits of its packed copy.
+        let record_entry = 4 + 4 + if schedule.replace { 4 } else { 0 } + 8;
         self.history
             .checked_mul(4)?
             .checked_add(levels.checked_mul(8)?)?
             .checked_add(self.combined.checked_mul(combined_entry)?)?
-            // the record's arrays, counted as four whatever the layout allocates (an upper
-            // bound: no transit positions without REPLACE, no steps when they are implied),
-            // and three for its packed copy (`Arena::pack`)
-            .checked_add(self.out.checked_mul(16 + 12)?)?
-            .checked_add(8 + 4 + 4 + 8)
+            .checked_add(self.out.checked_mul(record_entry)?)?
+            // its id, root offset, length, status
+            .checked_add(4 + 8 + 8 + 4)
     }
 }
 
@@ -126,8 +128,7 @@ enum Fused {
     Warp,
     /// `glp_sample_per_sample_draws`: the same kernel for samplers whose every step is such a
     /// step and whose transits are ADDED (k-hop with replacement), in fewer registers: it has
-    /// no REPLACE levels, writes no transit positions, and leaves its records' steps implied
-    /// ([`ArenaLayout::implied_steps`]).
+    /// no REPLACE levels and writes no transit positions.
     Draws,
 }
 
@@ -188,14 +189,20 @@ pub(super) struct BatchRecords {
 }
 
 impl BatchRecords {
-    /// The batch's samples, downloaded.
-    fn download(&self, gpu: &Gpu, initial: &InitialSamples) -> Result<SampleOutcome> {
+    /// The batch's samples, downloaded: their records as the CPU engine's, with their steps
+    /// implied by where each step ends.
+    fn download(&self, gpu: &Gpu, initial: &InitialSamples, steps: u32) -> Result<SampleOutcome> {
         let records = self.launches.iter().map(|launch| launch.download(gpu)).collect::<Result<Vec<_>>>()?;
         let mut outcome = SampleOutcome::with_roots_of(initial, self.first..self.first + self.at.len());
+        let (mut sources, mut step_ends) = (Vec::new(), Vec::with_capacity(self.at.len() * steps as usize));
         for &(launch, k) in &self.at {
-            let (host, range) = (&records[launch], self.launches[launch].range(k));
-            outcome.push(&host.vertices[range.clone()], &host.sources[range.clone()], &host.steps[range]);
+            let (host, packed) = (&records[launch], &self.launches[launch]);
+            let range = packed.range(k);
+            outcome.push_vertices(&host.vertices[range.clone()]);
+            sources.extend_from_slice(&host.sources[range]);
+            step_ends.extend_from_slice(&host.step_ends[packed.ends_range(k)]);
         }
+        outcome.set_step_ends(sources, steps, step_ends)?;
         Ok(outcome)
     }
 }
@@ -207,7 +214,8 @@ pub(super) fn run(
     plan: Plan,
     handoff: &mut Handoff<SampleOutcome>,
 ) -> Result<GpuSampleStats> {
-    run_batches(context, initial, plan, |batch| handoff.send(batch.download(context.gpu, initial)?))
+    let steps = context.schedule.steps();
+    run_batches(context, initial, plan, |batch| handoff.send(batch.download(context.gpu, initial, steps)?))
 }
 
 /// Runs the samples of `initial` batch by batch, giving each batch's records to `complete`
@@ -267,12 +275,6 @@ pub(super) fn run_batches(
 }
 
 impl Run<'_, '_> {
-    /// The arenas' layout: only the fused draws kernel leaves its records' steps implied.
-    fn layout(&self) -> ArenaLayout {
-        let implied_steps = matches!((&self.plan, self.fused), (Plan::Fused, Fused::Draws));
-        ArenaLayout { sorted: self.sorted, implied_steps }
-    }
-
     /// Samples per launch at `capacity` (at most `samples`).
     fn batch_size(&self, capacity: Capacity, samples: u64) -> Result<usize> {
         let schedule = self.context.schedule;
@@ -284,7 +286,7 @@ impl Run<'_, '_> {
         let (step_bytes, fixed) = steps::extra_bytes(engines, capacity, num_vertices).unwrap_or((u64::MAX, 0));
         let budget = self.context.budget.saturating_sub(fixed);
         let per_sample = capacity
-            .bytes_per_sample(schedule.steps(), schedule.collective, self.layout())
+            .bytes_per_sample(schedule, self.sorted)
             .and_then(|bytes| bytes.checked_add(step_bytes))
             .filter(|&bytes| bytes <= budget)
             .ok_or_else(|| {
@@ -353,7 +355,7 @@ impl Run<'_, '_> {
     fn launch(&mut self, ids: &[u32], capacity: Capacity) -> Result<PackedRecords> {
         let context = self.context;
         let gpu = context.gpu;
-        let arena = Arena::alloc(context, self.initial, ids, capacity, self.layout(), &self.sizes, &self.unique)?;
+        let arena = Arena::alloc(context, self.initial, ids, capacity, self.sorted, &self.sizes, &self.unique)?;
         self.stats.device_bytes = self.stats.device_bytes.max(arena.bytes());
         let view = SampleViewArgs { fault: self.fault.device_ptr(), ..context.view() };
         match &self.plan {
