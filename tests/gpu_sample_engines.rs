@@ -74,6 +74,26 @@ fn compare(gpu: &Gpu, name: &str, sampler: &dyn CompiledSampler, engine: GpuEngi
     (engines, reruns)
 }
 
+/// A sampler file of `hops` hops of `fanout` uniform draws each, the second hop without
+/// replacement and the others with it.
+fn mixed_hops(hops: u32, fanout: u32) -> InterpretedSampler {
+    let source = r#"
+        struct MixedHops { hops: u32, fanout: u32 }
+        impl Sampler for MixedHops {
+            fn steps(&self) -> u32 { self.hops }
+            fn sample_size(&self, _step: u32) -> u32 { self.fanout }
+            fn unique(&self, step: u32) -> bool { step == 1 }
+            fn next(&self, view: &SampleView, _sample: u32, transit: VertexId, _lane: u32, _step: u32) -> VertexId {
+                let degree = view.degree(transit);
+                if degree == 0 { return NONE; }
+                view.edge(transit, view.random_below(degree))
+            }
+        }
+    "#;
+    InterpretedSampler::from_source("mixed_hops.rs", source, &[format!("hops={hops}"), format!("fanout={fanout}")])
+        .unwrap()
+}
+
 #[test]
 fn every_built_in_sampler_samples_on_the_gpu_as_on_the_cpu() {
     let Some(gpu) = common::gpu_or_skip("every_built_in_sampler_samples_on_the_gpu_as_on_the_cpu") else { return };
@@ -104,20 +124,7 @@ fn draws_without_replacement_and_samples_that_outgrow_their_regions_match_the_cp
     compare(&gpu, "k-hop 25,10 without replacement", &khop, GpuEngine::TransitParallel);
     // A first hop with replacement and a second without: the general warp-per-sample kernel
     // (k-hop, whose hops all draw with replacement, runs its draws-only twin).
-    let source = r#"
-        struct MixedHops { fanout: u32 }
-        impl Sampler for MixedHops {
-            fn steps(&self) -> u32 { 2 }
-            fn sample_size(&self, _step: u32) -> u32 { self.fanout }
-            fn unique(&self, step: u32) -> bool { step == 1 }
-            fn next(&self, view: &SampleView, _sample: u32, transit: VertexId, _lane: u32, _step: u32) -> VertexId {
-                let degree = view.degree(transit);
-                if degree == 0 { return NONE; }
-                view.edge(transit, view.random_below(degree))
-            }
-        }
-    "#;
-    let mixed = InterpretedSampler::from_source("mixed_hops.rs", source, &["fanout=12"]).unwrap();
+    let mixed = mixed_hops(2, 12);
     let (engines, _) = compare(&gpu, "hops with and without replacement", &mixed, GpuEngine::Auto);
     assert!(engines.iter().all(|&e| e == "warp-per-sample"), "{engines:?}");
     // 6,000 draws per layer: more than the first region's 4,096 added vertices.
@@ -143,20 +150,7 @@ fn samples_that_stop_before_their_last_step_match_the_cpu() {
     let csr = out_tree(2000);
     let with = KHop { hops: 3, fanout_1: 3, fanout_2: 2, fanout_3: 2, fanout_4: 0, replace: true };
     let without = KHop { replace: false, ..with };
-    let source = r#"
-        struct MixedHops { fanout: u32 }
-        impl Sampler for MixedHops {
-            fn steps(&self) -> u32 { 3 }
-            fn sample_size(&self, _step: u32) -> u32 { self.fanout }
-            fn unique(&self, step: u32) -> bool { step == 1 }
-            fn next(&self, view: &SampleView, _sample: u32, transit: VertexId, _lane: u32, _step: u32) -> VertexId {
-                let degree = view.degree(transit);
-                if degree == 0 { return NONE; }
-                view.edge(transit, view.random_below(degree))
-            }
-        }
-    "#;
-    let mixed = InterpretedSampler::from_source("mixed_hops.rs", source, &["fanout=3"]).unwrap();
+    let mixed = mixed_hops(3, 3);
     let samplers: [(&str, &dyn CompiledSampler); 3] =
         [("k-hop 3,2,2", &with), ("k-hop 3,2,2 without replacement", &without), ("mixed hops", &mixed)];
     for (name, sampler) in samplers {
