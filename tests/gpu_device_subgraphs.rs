@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{degree_mix, load, out_tree, small_with_dead_end, with_integer_weights};
+use common::{degree_mix, load, out_tree, small_with_dead_end, some_sample_stops_after, with_integer_weights};
 use glp::device::Gpu;
 use glp::graph::{Csr, VertexIds};
 use glp::sample::gpu::{run_subgraphs_on_device, DeviceSampleGraph, DeviceSubgraphs, GpuEngine, GpuSampleConfig};
@@ -130,8 +130,13 @@ fn samples_that_outgrow_their_regions_and_large_samples_number_as_on_the_host() 
     let tree = out_tree(2000);
     let tree_ids = VertexIds::Range { first: 0, len: tree.num_vertices() };
     let hops = glp::samplers::KHop { hops: 3, fanout_1: 3, fanout_2: 2, fanout_3: 2, fanout_4: 0, replace: true };
+    let initial = InitialSamples::random(500, 2, tree.num_vertices(), 4).unwrap();
+    let graph = SampleGraph::detecting_symmetry(&tree).unwrap();
+    let cpu = sample::run(&graph, &hops, &initial, &SampleConfig { seed: 4 }).unwrap();
+    for step in 0..2 {
+        assert!(some_sample_stops_after(&cpu, step), "no sample on the tree stopped after step {step}");
+    }
     for engine in [GpuEngine::Auto, GpuEngine::TransitParallel] {
-        let initial = InitialSamples::random(500, 2, tree.num_vertices(), 4).unwrap();
         let config = GpuSampleConfig { seed: 4, engine, batch_samples: Some(97), ..GpuSampleConfig::default() };
         compare(&gpu, &format!("k-hop 3,2,2 on a tree ({engine:?})"), &tree, &hops, &initial, &tree_ids, config);
     }

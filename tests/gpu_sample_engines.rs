@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::{degree_mix, load, out_tree, small_with_dead_end, with_integer_weights};
+use common::{degree_mix, load, out_tree, small_with_dead_end, some_sample_stops_after, with_integer_weights};
 use glp::device::Gpu;
 use glp::graph::Csr;
 use glp::sample::gpu::{DeviceSampleGraph, GpuEngine, GpuSampleConfig, GpuSampleStats, WalkPacking};
@@ -143,16 +143,23 @@ fn draws_without_replacement_and_samples_that_outgrow_their_regions_match_the_cp
 #[test]
 fn samples_that_stop_before_their_last_step_match_the_cpu() {
     let Some(gpu) = common::gpu_or_skip("samples_that_stop_before_their_last_step_match_the_cpu") else { return };
-    // Three hops on a tree whose edges lead to its leaves: a sample from near the leaves adds
+    // Three steps on a tree whose edges lead to its leaves: a sample from near the leaves adds
     // nothing from some step on, and its later steps end where its record does. With
     // replacement (the draws kernel, and transit-parallel steps), without (a thread per
-    // sample), and mixed (the general warp kernel).
+    // sample), mixed (the general warp kernel), and collective layers (a thread per sample,
+    // and sample-parallel steps one launch each).
     let csr = out_tree(2000);
     let with = KHop { hops: 3, fanout_1: 3, fanout_2: 2, fanout_3: 2, fanout_4: 0, replace: true };
     let without = KHop { replace: false, ..with };
     let mixed = mixed_hops(3, 3);
-    let samplers: [(&str, &dyn CompiledSampler); 3] =
-        [("k-hop 3,2,2", &with), ("k-hop 3,2,2 without replacement", &without), ("mixed hops", &mixed)];
+    let layers = Layer { layers: 3, size: 4 };
+    let samplers: [(&str, &dyn CompiledSampler); 4] = [
+        ("k-hop 3,2,2", &with),
+        ("k-hop 3,2,2 without replacement", &without),
+        ("mixed hops", &mixed),
+        ("layer 3 x 4", &layers),
+    ];
+    let mut engines = Vec::new();
     for (name, sampler) in samplers {
         for (seed, roots) in [(2u64, 1u32), (5, 2)] {
             let initial = InitialSamples::random(500, roots, csr.num_vertices(), seed).unwrap();
@@ -161,17 +168,18 @@ fn samples_that_stop_before_their_last_step_match_the_cpu() {
                 let (cpu, on_gpu) = both(&gpu, &csr, sampler, &initial, config);
                 let context = format!("{name} ({engine:?}) on a tree, seed {seed}, {roots} root(s)");
                 // The run holds samples that stopped after each of the steps but the last.
-                for stopped_after in 0..2u32 {
-                    let stops = (0..cpu.num_samples()).any(|i| {
-                        let steps = cpu.sample(i).steps;
-                        !steps.is_empty() && steps.iter().max() == Some(&stopped_after)
-                    });
-                    assert!(stops, "{context}: no sample stopped after step {stopped_after}");
+                for step in 0..2 {
+                    assert!(some_sample_stops_after(&cpu, step), "{context}: no sample stopped after step {step}");
                 }
-                let (outcome, _) = on_gpu.unwrap_or_else(|e| panic!("{context} on the GPU: {e}"));
+                let (outcome, stats) = on_gpu.unwrap_or_else(|e| panic!("{context} on the GPU: {e}"));
                 assert_same(&context, &cpu, &outcome);
+                engines.push(stats.engine);
+                engines.extend(stats.step_engines);
             }
         }
+    }
+    for engine in ["per-sample", "warp-per-sample", "step-by-step", "sp", "tp"] {
+        assert!(engines.contains(&engine), "{engine} never ran: {engines:?}");
     }
 }
 

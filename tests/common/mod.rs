@@ -98,6 +98,12 @@ pub fn out_tree(n: u32) -> Csr {
     Csr::new(offsets, targets, None).unwrap()
 }
 
+/// Whether some sample of `outcome` added vertices up to step `step` and none after it: a
+/// sample that ran out of transits (on [`out_tree`]) when `step` is not the sampler's last.
+pub fn some_sample_stops_after(outcome: &glp::sample::SampleOutcome, step: u32) -> bool {
+    (0..outcome.num_samples()).any(|i| outcome.sample(i).steps.iter().max() == Some(&step))
+}
+
 /// A directed graph of `n` vertices: vertex `i < hubs.len()` has degree `hubs[i]`, the others
 /// cycle through `small`. Neighbours are drawn with a fixed-seed generator (repeats kept), every
 /// other one among `spread` vertices next to `v % span`, so labels repeat and tie.

@@ -32,10 +32,10 @@ const RESERVE_MARGIN: u128 = 8;
 /// Two thirds of a walk run's output are then never written (DeepWalk on com-DBLP, 2 threads,
 /// gathered into one outcome: 599 -> 465 ms).
 ///
-/// The CPU's other samples keep their sources and leave the steps implied when the sampler
-/// takes few steps ([`MAX_IMPLIED_STEPS`]): a sample's vertices are in step order, so where
-/// each step's vertices end in the sample (a few numbers a sample) says the step of every
-/// vertex. k-hop 25,10 adds 275 vertices a sample and needs two such numbers, not 275 steps.
+/// Other samples keep their sources and leave the steps implied when the sampler takes few
+/// steps ([`MAX_IMPLIED_STEPS`]), whichever engine sampled them: a sample's vertices are in
+/// step order, so where each step's vertices end in the sample (a few numbers a sample) says
+/// the step of every vertex. k-hop 25,10 adds 275 vertices a sample and needs two such numbers, not 275 steps.
 #[derive(Debug, Clone, Default)]
 pub struct SampleOutcome {
     /// The run's index of the first sample held (0 for a whole run).
@@ -54,9 +54,11 @@ pub struct SampleOutcome {
     pub elapsed: Duration,
 }
 
-/// The most steps a sampler may take for the CPU engine to leave its samples' steps implied
+/// The most steps a sampler may take for an outcome to leave its samples' steps implied
 /// ([`SampleOutcome`]): each sample then holds an end per step, so a sampler of many steps that
-/// adds a vertex or two per step holds its steps one per vertex instead.
+/// adds a vertex or two per step holds its steps one per vertex instead (the CPU engine then
+/// records them so; the GPU's per-sample engines always write step ends, and
+/// [`SampleOutcome::set_step_ends`] expands them).
 pub(super) const MAX_IMPLIED_STEPS: u32 = 16;
 
 /// How an outcome knows each added vertex's transit and step.
@@ -146,16 +148,13 @@ impl SampleOutcome {
     }
 
     /// Sets the samples' records: a transit per added vertex, and for each sample and each of
-    /// the `steps` steps the number of vertices it added up to the end of that step (the
-    /// steps implied, see [`SampleOutcome`]). Errors (an engine's bug) when the ends do not
-    /// fit the samples: `steps` ends a sample, not decreasing, the last its vertex count. A
-    /// sampler of no step adds no vertex: its records are empty.
+    /// the `steps` steps the number of vertices it added up to the end of that step. The
+    /// steps stay implied (see [`SampleOutcome`]) for at most [`MAX_IMPLIED_STEPS`] steps,
+    /// else each vertex holds its own, whichever engine sampled them. Errors (an engine's
+    /// bug) when the ends do not fit the samples: `steps` ends a sample, not decreasing, the
+    /// last its vertex count.
     pub(super) fn set_step_ends(&mut self, sources: Vec<VertexId>, steps: u32, step_ends: Vec<u64>) -> Result<()> {
         let per_sample = steps as usize;
-        if per_sample == 0 && sources.is_empty() && step_ends.is_empty() && self.vertices.is_empty() {
-            self.records = Records::Held { sources, steps: Vec::new() };
-            return Ok(());
-        }
         let fits = per_sample > 0
             && sources.len() == self.vertices.len()
             && step_ends.len() == self.num_samples() * per_sample
@@ -166,6 +165,12 @@ impl SampleOutcome {
             return Err(Error::invalid("internal: step ends that do not fit the samples they describe"));
         }
         self.records = Records::Stepped { sources, step_count: steps, step_ends };
+        if steps > MAX_IMPLIED_STEPS {
+            let held_steps = self.steps().into_owned();
+            if let Records::Stepped { sources, .. } = std::mem::take(&mut self.records) {
+                self.records = Records::Held { sources, steps: held_steps };
+            }
+        }
         Ok(())
     }
 
@@ -474,13 +479,32 @@ mod tests {
             let sources = outcome.sources().into_owned();
             assert!(outcome.set_step_ends(sources, steps, ends.clone()).is_err(), "{steps} {ends:?}");
         }
-        // A sampler of no step: samples that added nothing, no ends, empty records.
-        let mut stepless = SampleOutcome::with_roots_of(&initial, 0..3);
-        for _ in 0..3 {
-            stepless.push_vertices(&[]);
-        }
-        stepless.set_step_ends(Vec::new(), 0, Vec::new()).unwrap();
-        assert_eq!((stepless.steps().len(), stepless.sample(1).vertices.len()), (0, 0));
+    }
+
+    #[test]
+    fn step_ends_of_many_steps_are_held_as_a_step_per_vertex() {
+        // One sample from root 1 of MAX_IMPLIED_STEPS + 4 steps: a vertex at steps 0 and 2, two
+        // at the last step, none at the others.
+        let initial = InitialSamples::groups(vec![0, 1], vec![1], 10).unwrap();
+        let steps = MAX_IMPLIED_STEPS + 4;
+        let last = steps - 1;
+        let ends: Vec<u64> = (0..steps)
+            .map(|s| {
+                if s == last {
+                    4
+                } else if s >= 2 {
+                    2
+                } else {
+                    1
+                }
+            })
+            .collect();
+        let mut outcome = SampleOutcome::with_roots_of(&initial, 0..1);
+        outcome.push_vertices(&[5, 6, 7, 8]);
+        outcome.set_step_ends(vec![1, 5, 6, 6], steps, ends).unwrap();
+        assert!(matches!(outcome.records, Records::Held { .. }));
+        assert_eq!(*outcome.steps(), [0, 2, last, last]);
+        assert_eq!(*outcome.sources(), [1, 5, 6, 6]);
     }
 
     #[test]

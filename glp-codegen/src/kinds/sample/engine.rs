@@ -124,7 +124,8 @@ crate::c_struct! {
         sources: u64 => "glp_u32*",
         positions: u64 => "glp_u32*",
         /// steps per sample: the vertices the sample had added at the end of each step (its
-        /// length for the steps after it stopped), which imply each added vertex's step
+        /// length for the steps after it ran out of transits), which imply each added
+        /// vertex's step; meaningless for a sample whose status is not 0
         step_ends: u64 => "glp_u64*",
         /// per sample: the vertices it added
         lengths: u64 => "glp_u64*",

@@ -167,8 +167,8 @@ __device__ __forceinline__ glp_engine_sample glp_engine_begin(const glp_sample_b
 }
 
 // Appends v (drawn from the transit at position pos of the step) to the sample's record. A
-// record holds no step per vertex: its vertices come in step order, and where each step's end
-// (glp_engine_end_steps) imply them.
+// record holds no step per vertex: its vertices come in step order, so where each step ends
+// (glp_engine_end_steps) implies them.
 __device__ __forceinline__ void glp_engine_add(glp_engine_sample& s, glp_u64 at, glp_u32 v, glp_u32 transit,
                                                glp_u32 pos) {
     s.vertices[at] = v;
@@ -574,8 +574,8 @@ extern "C" __global__ void glp_sample_begin(const glp_sample_batch b) {
 }
 
 // Step `step` of sample sample_ids[k] (one warp each) on the sample-parallel engine, the
-// state kept in the arena between launches. A sample that stopped (a status, or no transits:
-// then its next level is left empty) does nothing.
+// state kept in the arena between launches. A sample with a status does nothing; one without
+// transits adds nothing and leaves its next level empty, its step ending where its record does.
 extern "C" __global__ void glp_sample_step_warp(const glp_sample_params params, const glp_sample_view graph,
                                                 const glp_sample_batch b, const glp_u64 seed, const glp_u32 step) {
     const glp_u64 k = ((glp_u64)blockIdx.x * blockDim.x + threadIdx.x) / 32ull;

@@ -112,8 +112,8 @@ impl Capacity {
             .checked_add(levels.checked_mul(8)?)?
             .checked_add(self.combined.checked_mul(combined_entry)?)?
             .checked_add(self.out.checked_mul(record_entry)?)?
-            // its id, root offset, length, status
-            .checked_add(4 + 8 + 8 + 4)
+            // its id, root offset, length, status, and where its packed record starts
+            .checked_add(4 + 8 + 8 + 4 + 8)
     }
 }
 
@@ -194,7 +194,9 @@ impl BatchRecords {
     fn download(&self, gpu: &Gpu, initial: &InitialSamples, steps: u32) -> Result<SampleOutcome> {
         let records = self.launches.iter().map(|launch| launch.download(gpu)).collect::<Result<Vec<_>>>()?;
         let mut outcome = SampleOutcome::with_roots_of(initial, self.first..self.first + self.at.len());
-        let (mut sources, mut step_ends) = (Vec::new(), Vec::with_capacity(self.at.len() * steps as usize));
+        let added = self.at.iter().map(|&(launch, k)| self.launches[launch].range(k).len()).sum();
+        let (mut sources, mut step_ends) =
+            (Vec::with_capacity(added), Vec::with_capacity(self.at.len() * steps as usize));
         for &(launch, k) in &self.at {
             let (host, packed) = (&records[launch], &self.launches[launch]);
             let range = packed.range(k);
