@@ -37,8 +37,6 @@ pub(super) struct Arena {
     vertices: DeviceBuffer<u32>,
     /// Per sample and step: where the step's vertices end in its record.
     step_ends: DeviceBuffer<u64>,
-    steps: u32,
-    out: u64,
 }
 
 /// A launch's results: the status of every sample, and the records of those whose status is
@@ -194,8 +192,6 @@ impl Arena {
             status,
             vertices,
             step_ends,
-            steps: schedule.steps(),
-            out: capacity.out,
         })
     }
 
@@ -225,11 +221,11 @@ impl Arena {
         let mut total = 0u64;
         offsets.push(0u64);
         for (&len, &state) in lengths.iter().zip(&status) {
-            // A region holds at most `out` entries: a longer length is not read past it.
-            total += if state == 0 { len.min(self.out) } else { 0 };
+            // A region holds at most `cap_out` entries: a longer length is not read past it.
+            total += if state == 0 { len.min(self.args.cap_out) } else { 0 };
             offsets.push(total);
         }
-        let (step_ends, steps) = (self.step_ends, self.steps);
+        let (step_ends, steps) = (self.step_ends, self.args.steps);
         if total == 0 {
             return Ok(PackedRecords { status, offsets, arrays: None, step_ends, steps });
         }
