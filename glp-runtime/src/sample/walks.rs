@@ -15,7 +15,7 @@
 use super::edges::SampleGraph;
 use super::engine::check_neighbour;
 use super::outcome::SampleOutcome;
-use super::prefetch::{prefetch, prefetch_predicted_edges};
+use super::prefetch::{prefetch, EdgePrediction};
 use super::roots::InitialSamples;
 use super::sampler::{Sampler, NONE};
 use super::schedule::Schedule;
@@ -177,6 +177,7 @@ fn walk_task<S: Sampler + ?Sized>(
     // before the hook calls (a slot without a walker draws a block it never uses).
     let mut keys: Vec<(u32, u32)> = vec![(0, 0); slots];
     let mut streams: Vec<Stream> = vec![Stream::new(seed, 0); slots];
+    let mut prediction = EdgePrediction::default();
     while in_flight > 0 {
         for (walker, key) in walkers.iter().zip(keys.iter_mut()) {
             *key = (walker.sample as u32, walker.walk.len().saturating_sub(1) as u32);
@@ -184,7 +185,7 @@ fn walk_task<S: Sampler + ?Sized>(
         sample_streams(seed, 0, &keys, &mut streams);
         for (walker, stream) in walkers.iter().zip(&streams) {
             if let Some(&t) = walker.walk.last() {
-                prefetch_predicted_edges(csr, t, stream);
+                prediction.prefetch(csr, t, stream);
             }
         }
         for (walker, stream) in walkers.iter_mut().zip(&streams) {
@@ -215,6 +216,9 @@ fn walk_task<S: Sampler + ?Sized>(
                 if v != NONE {
                     match check_neighbour(&view, csr.neighbors(t), plan, (t, v), sample32, step, 0) {
                         Ok(()) => {
+                            if prediction.learning() {
+                                prediction.learn(csr, t, stream, v);
+                            }
                             walk.push(v);
                             prefetch(csr.offsets(), v as usize);
                             ended = walk.len() == steps + 1;
