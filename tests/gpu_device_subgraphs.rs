@@ -3,7 +3,8 @@
 //! samples for the same seed, array for array: every built-in sampler, with one and three
 //! roots per sample, on both engines, in one batch and in many (local ids are numbered over
 //! all of them), with input ids a range and a table, with samples that outgrow their first
-//! region and samples that run out of transits before their last step. Skipped without a GPU unless `GLP_REQUIRE_GPU=1`.
+//! region and samples that run out of transits before their last step, in the same run.
+//! Skipped without a GPU unless `GLP_REQUIRE_GPU=1`.
 
 mod common;
 
@@ -136,9 +137,15 @@ fn samples_that_outgrow_their_regions_and_large_samples_number_as_on_the_host() 
     for step in 0..2 {
         assert!(some_sample_stops_after(&cpu, step), "no sample on the tree stopped after step {step}");
     }
+    // And hops of 3,000 draws: samples from near the root outgrow their first region and run
+    // again, in the same batches as samples that stop early.
+    let wide_hops = glp::samplers::KHop { fanout_1: 3000, fanout_2: 3000, fanout_3: 3, ..hops };
     for engine in [GpuEngine::Auto, GpuEngine::TransitParallel] {
         let config = GpuSampleConfig { seed: 4, engine, batch_samples: Some(97), ..GpuSampleConfig::default() };
         compare(&gpu, &format!("k-hop 3,2,2 on a tree ({engine:?})"), &tree, &hops, &initial, &tree_ids, config);
+        let context = format!("k-hop 3000,3000,3 on a tree ({engine:?})");
+        let reruns = compare(&gpu, &context, &tree, &wide_hops, &initial, &tree_ids, config);
+        assert!(reruns > 0, "{context}: no sample outgrew its first region");
     }
     // A mini-batch of 512 roots per sample (the loader's shape): samples of thousands of
     // vertices, each deduplicated in its own table.

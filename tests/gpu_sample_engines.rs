@@ -7,9 +7,9 @@
 //! thousands of neighbours and repeated neighbours; with one root per sample (the walk engine
 //! for walks) and several (the per-sample engine); with thousands of samples on one hub, so
 //! that the transit-parallel engine runs all three kernel classes; with samples that run out of
-//! transits before their last step (their records' step ends). A hook's bad
-//! result fails the GPU run with the CPU's own error. Skipped without a GPU unless
-//! `GLP_REQUIRE_GPU=1`.
+//! transits before their last step (their records' step ends), beside samples run again in
+//! larger regions. A hook's bad result fails the GPU run with the CPU's own error. Skipped
+//! without a GPU unless `GLP_REQUIRE_GPU=1`.
 
 mod common;
 
@@ -180,6 +180,34 @@ fn samples_that_stop_before_their_last_step_match_the_cpu() {
     }
     for engine in ["per-sample", "warp-per-sample", "step-by-step", "sp", "tp"] {
         assert!(engines.contains(&engine), "{engine} never ran: {engines:?}");
+    }
+}
+
+#[test]
+fn samples_that_stop_early_beside_samples_run_again_larger_match_the_cpu() {
+    let Some(gpu) = common::gpu_or_skip("samples_that_stop_early_beside_samples_run_again_larger_match_the_cpu") else {
+        return;
+    };
+    // On the tree, a sample from near its root adds 3,000 vertices at each of two steps, more
+    // than its first region's 4,096 in all, and runs again in a larger one; a sample from
+    // near the leaves stops after its first or second step. Both in every batch.
+    let csr = out_tree(2000);
+    let khop = KHop { hops: 3, fanout_1: 3000, fanout_2: 3000, fanout_3: 3, fanout_4: 0, replace: true };
+    let layers = Layer { layers: 3, size: 3000 };
+    let samplers: [(&str, &dyn CompiledSampler); 2] = [("k-hop 3000,3000,3", &khop), ("layer 3 x 3000", &layers)];
+    let initial = InitialSamples::random(200, 1, csr.num_vertices(), 6).unwrap();
+    for (name, sampler) in samplers {
+        for engine in [GpuEngine::Auto, GpuEngine::TransitParallel] {
+            let config = GpuSampleConfig { seed: 6, engine, batch_samples: Some(64), ..GpuSampleConfig::default() };
+            let (cpu, on_gpu) = both(&gpu, &csr, sampler, &initial, config);
+            let context = format!("{name} ({engine:?}) on a tree");
+            for step in 0..2 {
+                assert!(some_sample_stops_after(&cpu, step), "{context}: no sample stopped after step {step}");
+            }
+            let (outcome, stats) = on_gpu.unwrap_or_else(|e| panic!("{context} on the GPU: {e}"));
+            assert_same(&context, &cpu, &outcome);
+            assert!(stats.rerun_samples > 0, "{context}: no sample outgrew its first region: {stats:?}");
+        }
     }
 }
 

@@ -182,6 +182,16 @@ __device__ __forceinline__ void glp_engine_end_steps(const glp_engine_sample& s,
     for (glp_u32 step = from; step < to; ++step) s.step_ends[step] = s.len;
 }
 
+// What a per-sample kernel leaves of sample k as it ends (one thread): steps [from, to)
+// ended where its record ends now, its status and its length, for the host or the next
+// step's launch (glp_engine_resume).
+__device__ __forceinline__ void glp_engine_store(const glp_sample_batch& b, glp_u64 k, const glp_engine_sample& s,
+                                                 glp_u32 from, glp_u32 to) {
+    glp_engine_end_steps(s, from, to);
+    b.status[k] = s.status;
+    b.lengths[k] = s.len;
+}
+
 // A collective step, as the CPU engine's: the combined neighbourhood of transits
 // history[t_begin, t_end), its weights and prefix sums (summed left to right, as the CPU
 // sums them), then the draws in lane order (without replacement: repeats drawn again).
@@ -344,9 +354,7 @@ extern "C" __global__ void glp_sample_per_sample(const glp_sample_params params,
         glp_engine_step(params, view, b, s, seed, step);
         glp_engine_end_steps(s, step, step + 1u);
     }
-    glp_engine_end_steps(s, step, b.steps);
-    b.status[k] = s.status;
-    b.lengths[k] = s.len;
+    glp_engine_store(b, k, s, step, b.steps);
 }
 
 // The draws of an individual step made by a warp, 32 lanes at a time (draws with
@@ -511,11 +519,7 @@ __device__ __forceinline__ void glp_per_sample_warp(const glp_sample_params& par
         glp_engine_step_warp<DRAWS_ONLY>(params, view, b, s, seed, step, lane_id);
         if (lane_id == 0u) glp_engine_end_steps(s, step, step + 1u);
     }
-    if (lane_id == 0u) {
-        glp_engine_end_steps(s, step, b.steps);
-        b.status[k] = s.status;
-        b.lengths[k] = s.len;
-    }
+    if (lane_id == 0u) glp_engine_store(b, k, s, step, b.steps);
 }
 
 extern "C" __global__ void glp_sample_per_sample_warp(const glp_sample_params params, const glp_sample_view graph,
@@ -587,11 +591,7 @@ extern "C" __global__ void glp_sample_step_warp(const glp_sample_params params, 
     glp_sample_stream stream;
     glp_engine_uncached_view(b, k, s, view, stream);
     glp_engine_step_warp<false>(params, view, b, s, seed, step, lane_id);
-    if (lane_id == 0u) {
-        glp_engine_end_steps(s, step, step + 1u);
-        b.status[k] = s.status;
-        b.lengths[k] = s.len;
-    }
+    if (lane_id == 0u) glp_engine_store(b, k, s, step, step + 1u);
 }
 /*{{TRANSIT}}*/
 /*{{SUBGRAPHS}}*/

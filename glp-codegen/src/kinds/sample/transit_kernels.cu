@@ -358,9 +358,5 @@ extern "C" __global__ void glp_transit_gather(const glp_sample_batch b, const gl
         }
     }
     glp_engine_finish_step_warp<false>(b, s, step, t_begin, t_end, added_start, lane_id);
-    if (lane_id == 0u) {
-        glp_engine_end_steps(s, step, step + 1u);
-        b.status[k] = s.status;
-        b.lengths[k] = s.len;
-    }
+    if (lane_id == 0u) glp_engine_store(b, k, s, step, step + 1u);
 }
