@@ -13,7 +13,9 @@
 
 mod common;
 
-use common::{degree_mix, load, out_tree, small_with_dead_end, some_sample_stops_after, with_integer_weights};
+use common::{
+    degree_mix, levelled_out_tree, load, out_tree, small_with_dead_end, some_sample_stops_after, with_integer_weights,
+};
 use glp::device::Gpu;
 use glp::graph::Csr;
 use glp::sample::gpu::{DeviceSampleGraph, GpuEngine, GpuSampleConfig, GpuSampleStats, WalkPacking};
@@ -188,19 +190,29 @@ fn samples_that_stop_early_beside_samples_run_again_larger_match_the_cpu() {
     let Some(gpu) = common::gpu_or_skip("samples_that_stop_early_beside_samples_run_again_larger_match_the_cpu") else {
         return;
     };
-    // On the tree, a sample from near its root adds 3,000 vertices at each of two steps, more
-    // than its first region's 4,096 in all, and runs again in a larger one; a sample from
-    // near the leaves stops after its first or second step. Both in every batch.
-    let csr = out_tree(2000);
+    // k-hop on the binary tree: a sample from near its root adds 3,000 vertices at each of
+    // two steps, more than its first region's 4,096 in all, and runs again in a larger one; a
+    // sample from near the leaves stops after its first or second step.
+    let tree = out_tree(2000);
     let khop = KHop { hops: 3, fanout_1: 3000, fanout_2: 3000, fanout_3: 3, fanout_4: 0, replace: true };
-    let layers = Layer { layers: 3, size: 3000 };
-    let samplers: [(&str, &dyn CompiledSampler); 2] = [("k-hop 3000,3000,3", &khop), ("layer 3 x 3000", &layers)];
-    let initial = InitialSamples::random(200, 1, csr.num_vertices(), 6).unwrap();
-    for (name, sampler) in samplers {
+    let tree_roots = InitialSamples::random(200, 1, tree.num_vertices(), 6).unwrap();
+    // Layers (distinct vertices) on a tree of 6,000 children of its root, each with two
+    // leaves: from the root 2,100 vertices a layer for two layers (run again), from a child
+    // its two leaves. (Few repeats: a draw without replacement that repeats scans the layer
+    // so far on the GPU's thread per sample.)
+    let broom = levelled_out_tree(&[6000, 2]);
+    let layers = Layer { layers: 3, size: 2100 };
+    let broom_roots: Vec<u32> = (0..200).map(|i| if i % 4 == 0 { 0 } else { 1 + (37 * i) % 6000 }).collect();
+    let broom_roots = InitialSamples::given(broom_roots, broom.num_vertices()).unwrap();
+    let runs: [(&str, &dyn CompiledSampler, &Csr, &InitialSamples); 2] = [
+        ("k-hop 3000,3000,3 on a binary tree", &khop, &tree, &tree_roots),
+        ("layer 3 x 2100 on a broom", &layers, &broom, &broom_roots),
+    ];
+    for (name, sampler, csr, initial) in runs {
         for engine in [GpuEngine::Auto, GpuEngine::TransitParallel] {
             let config = GpuSampleConfig { seed: 6, engine, batch_samples: Some(64), ..GpuSampleConfig::default() };
-            let (cpu, on_gpu) = both(&gpu, &csr, sampler, &initial, config);
-            let context = format!("{name} ({engine:?}) on a tree");
+            let (cpu, on_gpu) = both(&gpu, csr, sampler, initial, config);
+            let context = format!("{name} ({engine:?})");
             for step in 0..2 {
                 assert!(some_sample_stops_after(&cpu, step), "{context}: no sample stopped after step {step}");
             }

@@ -98,6 +98,24 @@ pub fn out_tree(n: u32) -> Csr {
     Csr::new(offsets, targets, None).unwrap()
 }
 
+/// A tree whose edges lead away from its root (vertex 0), level by level: each vertex of
+/// level `l` has `children[l]` children (numbered level after level), the last level's none.
+pub fn levelled_out_tree(children: &[u32]) -> Csr {
+    let mut offsets = vec![0u64];
+    let mut targets = Vec::new();
+    let (mut level_start, mut level_len, mut next) = (0u32, 1u32, 1u32);
+    for &per_vertex in children {
+        for _ in level_start..level_start + level_len {
+            targets.extend(next..next + per_vertex);
+            next += per_vertex;
+            offsets.push(targets.len() as u64);
+        }
+        (level_start, level_len) = (level_start + level_len, level_len * per_vertex);
+    }
+    offsets.extend(std::iter::repeat_n(targets.len() as u64, level_len as usize));
+    Csr::new(offsets, targets, None).unwrap()
+}
+
 /// Whether some sample of `outcome` added vertices up to step `step` and none after it: a
 /// sample that ran out of transits (on [`out_tree`]) when `step` is not the sampler's last.
 pub fn some_sample_stops_after(outcome: &glp::sample::SampleOutcome, step: u32) -> bool {
