@@ -1,6 +1,6 @@
 //! Streamed sampling runs: the batches a sink receives follow each other, hold the whole
-//! run's samples whatever the batch size, and a sink's or a hook's error stops the run with
-//! that error; subgraphs numbered batch by batch are the whole run's. The GPU tests skip
+//! run's samples whatever the batch size (as do runs gathered batch by batch), and a sink's,
+//! a progress report's or a hook's error stops the run with that error; subgraphs numbered batch by batch are the whole run's. The GPU tests skip
 //! without a GPU.
 
 mod common;
@@ -96,6 +96,19 @@ fn streamed_batches_hold_the_whole_runs_samples_whatever_their_size() {
             assert_same_samples(&context, &gathered, &whole);
             assert_eq!(summary.samples, initial.len() as u64, "{context}");
             assert_eq!(summary.sampled_vertices, whole.sampled_vertices(), "{context}");
+            // Gathered batch by batch straight into one outcome: the same samples, progress
+            // reported after each batch.
+            let mut done = Vec::new();
+            let config = SampleConfig { seed: 17 };
+            let direct = sample::run_gathered(&graph, sampler.as_ref(), &initial, &config, batch, &mut |d| {
+                done.push(d);
+                Ok(())
+            })
+            .unwrap();
+            assert_same_samples(&format!("{context}, gathered"), &direct, &whole);
+            let expected: Vec<u64> =
+                (1..=initial.len().div_ceil(batch)).map(|k| (k * batch).min(initial.len()) as u64).collect();
+            assert_eq!(done, expected, "{context}: progress");
         }
     }
 }
@@ -117,8 +130,23 @@ fn a_sinks_error_stops_the_run_and_is_its_error() {
         .unwrap_err();
     assert_eq!(error.to_string(), "the disk is full");
     assert_eq!(calls, 3, "batches 0, 10 and 20 reached the sink; none after the error");
+    // A gathered run's progress report stops it the same way.
+    let mut reports = 0;
+    let error =
+        sample::run_gathered(&graph, &DeepWalk { length: 5 }, &initial, &SampleConfig::default(), 10, &mut |d| {
+            reports += 1;
+            if d == 30 {
+                return Err(Error::invalid("interrupted"));
+            }
+            Ok(())
+        })
+        .unwrap_err();
+    assert_eq!((error.to_string().as_str(), reports), ("interrupted", 3));
     let zero =
         sample::run_streamed(&graph, &DeepWalk { length: 5 }, &initial, &SampleConfig::default(), 0, &mut |_| Ok(()));
+    assert!(zero.unwrap_err().to_string().contains("at least 1 sample"));
+    let zero =
+        sample::run_gathered(&graph, &DeepWalk { length: 5 }, &initial, &SampleConfig::default(), 0, &mut |_| Ok(()));
     assert!(zero.unwrap_err().to_string().contains("at least 1 sample"));
 }
 

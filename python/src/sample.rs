@@ -12,7 +12,7 @@ use glp::cli::sample_roots::{initial_samples, ClustersArg, RootsArg};
 use glp::graph::{Graph, VertexId};
 use glp::io::WeightRule;
 use glp::sample::gpu::{run_subgraphs_on_device, run_walks_on_device, DeviceSubgraphs, DeviceWalks, GpuSampleStats};
-use glp::sample::{sink, SampleGraph, SampleOutcome};
+use glp::sample::{SampleGraph, SampleOutcome};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -146,15 +146,8 @@ pub fn sample<'py>(
                 return Ok((Output::Subgraphs(Box::new(subgraphs)), (name, Some(summary(&gpu)))));
             }
         }
-        let (outcome, gpu) = sink::collect(&initial, |sink| {
-            let mut checked = |batch: SampleOutcome| {
-                stop()?;
-                sink(batch)
-            };
-            let run = sampling.run_streamed(&app, &host, &initial, &options, &mut checked)?;
-            Ok((run.gpu, run.summary))
-        })?;
-        Ok((Output::Host(Box::new(outcome)), (name, gpu.as_ref().map(summary))))
+        let run = sampling.gather(&app, &host, &initial, &options, &mut || stop())?;
+        Ok((Output::Host(Box::new(run.outcome)), (name, run.gpu.as_ref().map(summary))))
     })
     .py_err()?;
     let ((backend, device, ordinal), gpu) = stats;

@@ -15,8 +15,8 @@ use crate::samplers::{
 use clap::Args;
 use glp_runtime::io::WeightRule;
 use glp_runtime::sample::{
-    self, CompiledSampler, InitialSamples, InterpretedSampler, SampleConfig, SampleGraph, SampleSink, Sampler,
-    StreamSummary,
+    self, CompiledSampler, InitialSamples, InterpretedSampler, SampleConfig, SampleGraph, SampleOutcome, SampleSink,
+    Sampler, StreamSummary,
 };
 use glp_runtime::{Error, Result};
 use serde::Serialize;
@@ -407,6 +407,20 @@ impl App {
     ) -> Result<StreamSummary> {
         let config = SampleConfig { seed };
         with_sampler!(self, s => sample::run_streamed(graph, s, initial, &config, batch_samples, sink))
+    }
+
+    /// Runs the sampler on the CPU engine, its samples gathered into one outcome batch by
+    /// batch (`batch_samples` a batch), `progress` called after each with the samples done.
+    pub fn run_gathered(
+        &self,
+        graph: &SampleGraph<'_>,
+        initial: &InitialSamples,
+        seed: u64,
+        batch_samples: usize,
+        progress: &mut dyn FnMut(u64) -> Result<()>,
+    ) -> Result<SampleOutcome> {
+        let config = SampleConfig { seed };
+        with_sampler!(self, s => sample::run_gathered(graph, s, initial, &config, batch_samples, progress))
     }
 }
 

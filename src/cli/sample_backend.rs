@@ -173,6 +173,11 @@ impl RunOptions {
             walk_packing: None,
         }
     }
+
+    /// The CPU engine's batch size: the one given, else its default.
+    fn cpu_batch_samples(&self) -> usize {
+        self.batch_samples.map_or(default_batch_samples(), |n| usize::try_from(n).unwrap_or(usize::MAX))
+    }
 }
 
 impl<'g> Sampling<'g> {
@@ -245,9 +250,7 @@ impl<'g> Sampling<'g> {
         };
         match self {
             Sampling::Cpu => {
-                let batch =
-                    options.batch_samples.map_or(default_batch_samples(), |n| usize::try_from(n).unwrap_or(usize::MAX));
-                let summary = app.run_streamed(host, initial, options.seed, batch, &mut sink)?;
+                let summary = app.run_streamed(host, initial, options.seed, options.cpu_batch_samples(), &mut sink)?;
                 Ok(StreamedRun { summary, gpu: None })
             }
             Sampling::Gpu(on) => {
@@ -258,8 +261,46 @@ impl<'g> Sampling<'g> {
         }
     }
 
-    /// Runs `app` from `initial`, its samples gathered into one outcome (on a GPU, in
-    /// batches as large as the device memory holds), drawing a progress bar.
+    /// Runs `app` from `initial`, its samples gathered into one outcome, drawing a progress
+    /// bar: on the CPU batch by batch straight into the outcome
+    /// ([`glp_runtime::sample::run_gathered`]), on a GPU in batches as large as the device
+    /// memory holds, appended as they arrive. `check` is called on this thread before each
+    /// batch is gathered (on the CPU, after it was); its error stops the run.
+    pub fn gather(
+        &self,
+        app: &App,
+        host: &SampleGraph<'_>,
+        initial: &InitialSamples,
+        options: &RunOptions,
+        check: &mut (dyn FnMut() -> Result<()> + Send),
+    ) -> Result<SampleRun> {
+        match self {
+            Sampling::Cpu => {
+                let bar = SampleBar::new(app.name(), initial.len() as u64);
+                let mut progress = |done| {
+                    check()?;
+                    bar.done(done);
+                    Ok(())
+                };
+                let outcome =
+                    app.run_gathered(host, initial, options.seed, options.cpu_batch_samples(), &mut progress)?;
+                Ok(SampleRun { outcome, gpu: None })
+            }
+            Sampling::Gpu(_) => {
+                let (outcome, gpu) = sink::collect(initial, |sink| {
+                    let mut checked = |batch: SampleOutcome| {
+                        check()?;
+                        sink(batch)
+                    };
+                    let run = self.run_streamed(app, host, initial, options, &mut checked)?;
+                    Ok((run.gpu, run.summary))
+                })?;
+                Ok(SampleRun { outcome, gpu })
+            }
+        }
+    }
+
+    /// [`Sampling::gather`] with the options of a run that nothing interrupts.
     pub fn run(
         &self,
         app: &App,
@@ -270,11 +311,7 @@ impl<'g> Sampling<'g> {
         device_memory: Option<u64>,
     ) -> Result<SampleRun> {
         let options = RunOptions { seed, engine, device_memory, batch_samples: None };
-        let (outcome, gpu) = sink::collect(initial, |sink| {
-            let run = self.run_streamed(app, host, initial, &options, sink)?;
-            Ok((run.gpu, run.summary))
-        })?;
-        Ok(SampleRun { outcome, gpu })
+        self.gather(app, host, initial, &options, &mut || Ok(()))
     }
 }
 

@@ -2,24 +2,28 @@
 //! worker, outputs assembled in sample order.
 //!
 //! Samples are processed in batches ([`default_batch_samples`] by default): the workers compute a
-//! batch's samples into per-sample records, which are gathered into the batch's outcome in sample
-//! order and handed to the run's sink ([`run_streamed`], [`super::sink`]) on the calling thread
-//! while the workers compute the next batch; so the working memory is two batches' records and
-//! outcomes and each worker's scratch (its sample's transits, history and combined neighbourhood),
-//! whatever the size of the run. Overlapping the sink matters as much as the sampling: gathering a
-//! run into one outcome (com-DBLP, k-hop 25,10, 2 threads) took 600 ms from start to end when the
-//! workers waited for it between batches, 430-470 ms overlapped. [`run`] is the streamed run whose
-//! sink gathers every batch into one outcome. Every random number comes from the stream of (seed,
+//! batch's samples into their tasks' records, which are then copied once, side by side, into
+//! the outcome they end in ([`SampleOutcome::append_parts`]). A streamed run ([`run_streamed`],
+//! [`super::sink`]) copies them into the batch's own outcome and hands it to the run's sink on
+//! the calling thread while the workers compute the next batch; so the working memory is two
+//! batches' records and outcomes and each worker's scratch (its sample's transits, history and
+//! combined neighbourhood), whatever the size of the run. Overlapping the sink matters as much
+//! as the sampling: gathering a run into one outcome (com-DBLP, k-hop 25,10, 2 threads) took
+//! 600 ms from start to end when the workers waited for the sink between batches, 430-470 ms
+//! overlapped. A gathered run ([`run`], [`run_gathered`]) copies each batch straight into the
+//! run's outcome instead, so that each sampled vertex is copied once, not twice (into the batch,
+//! then by the sink into the whole): k-hop 25,10 and DeepWalk on com-DBLP, 2 threads, alternated
+//! in one process, 4 to 10% less time. Every random number comes from the stream of (seed,
 //! sample, step, lane) ([`crate::random::sample_stream`]), never from a worker's state, so the
 //! outcome does not depend on the number of threads, their schedule or the batch size.
 
 use super::edges::SampleGraph;
-use super::outcome::{SampleOutcome, MAX_IMPLIED_STEPS};
+use super::outcome::{BatchParts, RecordParts, SampleOutcome, MAX_IMPLIED_STEPS};
 use super::prefetch::{lies_in_two_lines, prefetch, prefetch_predicted_edges, prefetch_row};
 use super::roots::InitialSamples;
 use super::sampler::{Sampler, ALL_NEIGHBOURS, NONE, NONE_ENTRY};
 use super::schedule::Schedule;
-use super::sink::{self, Delivery, SampleSink, StreamSummary};
+use super::sink::{Delivery, SampleSink, StreamSummary};
 use super::view::{distinct_in_sorted, SampleState, SampleView, SortedCombined};
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
@@ -63,7 +67,7 @@ pub struct SampleConfig {
 }
 
 /// Runs `sampler` from every initial sample of `initial` on the current rayon pool: the
-/// whole outcome, in sample order.
+/// whole outcome, in sample order ([`run_gathered`] in batches of [`default_batch_samples`]).
 ///
 /// Errors: a sampler with no step, a draw count of 0, an unknown sampling type or transit
 /// policy, a graph without edges, a hook returning a vertex that is not a neighbour of its
@@ -76,10 +80,49 @@ pub fn run<S: Sampler + ?Sized>(
     initial: &InitialSamples,
     config: &SampleConfig,
 ) -> Result<SampleOutcome> {
-    let stream = |sink: &mut SampleSink<'_>| {
-        Ok(((), run_streamed(graph, sampler, initial, config, default_batch_samples(), sink)?))
-    };
-    Ok(sink::collect(initial, stream)?.0)
+    run_gathered(graph, sampler, initial, config, default_batch_samples(), &mut |_| Ok(()))
+}
+
+/// [`run`] in batches of `batch_samples` (the last one smaller), each appended to the outcome
+/// as soon as the workers have computed it, its samples [`run_streamed`]'s whatever the batch
+/// size. After each batch `progress` is called on the calling thread with the number of
+/// samples done; its error stops the run. Gathered so, the workers copy each sampled vertex
+/// once, from their buffers into the outcome: a streamed run gathered by its sink copies it
+/// twice, into the batch and then into the outcome (see [`SampleOutcome::append_parts`]).
+/// After the first batch the outcome reserves room for the whole run at that batch's density
+/// ([`SampleOutcome::reserve_like_held`]).
+///
+/// Errors: [`run`]'s, `progress`'s, and a batch size of 0.
+pub fn run_gathered<S: Sampler + ?Sized>(
+    graph: &SampleGraph<'_>,
+    sampler: &S,
+    initial: &InitialSamples,
+    config: &SampleConfig,
+    batch_samples: usize,
+    progress: &mut dyn FnMut(u64) -> Result<()>,
+) -> Result<SampleOutcome> {
+    let plan = Schedule::of(graph, sampler)?;
+    let start = Instant::now();
+    let mut outcome = SampleOutcome::empty(0);
+    for range in batch_ranges(initial.len(), batch_samples)? {
+        let (first_batch, end) = (range.start == 0, range.end);
+        run_batch(graph, sampler, &plan, config.seed, initial, range, &mut outcome)?;
+        if first_batch {
+            outcome.reserve_like_held(initial.len() - end);
+        }
+        progress(end as u64)?;
+    }
+    outcome.elapsed = start.elapsed();
+    Ok(outcome)
+}
+
+/// The batches of a run of `samples` samples: `batch_samples` each, the last one smaller.
+/// Errors when a batch would hold no sample.
+fn batch_ranges(samples: usize, batch_samples: usize) -> Result<impl Iterator<Item = Range<usize>>> {
+    if batch_samples == 0 {
+        return Err(Error::invalid("a batch of samples must hold at least 1 sample"));
+    }
+    Ok((0..samples).step_by(batch_samples).map(move |first| first..first.saturating_add(batch_samples).min(samples)))
 }
 
 /// [`run`] streamed: the samples go to `sink` in batches of `batch_samples` (the last one
@@ -95,14 +138,9 @@ pub fn run_streamed<S: Sampler + ?Sized>(
     batch_samples: usize,
     sink: &mut SampleSink<'_>,
 ) -> Result<StreamSummary> {
-    if batch_samples == 0 {
-        return Err(Error::invalid("a batch of samples must hold at least 1 sample"));
-    }
+    let batches = batch_ranges(initial.len(), batch_samples)?;
     let plan = Schedule::of(graph, sampler)?;
     let start = Instant::now();
-    let samples = initial.len();
-    let batches =
-        (0..samples).step_by(batch_samples).map(|first| first..first.saturating_add(batch_samples).min(samples));
     let mut delivery = Delivery::new(sink);
     // The engine's time spent waiting for the sink after its own batch was done.
     let mut waited = Duration::ZERO;
@@ -115,7 +153,10 @@ pub fn run_streamed<S: Sampler + ?Sized>(
             if let Some(range) = range {
                 let (computed, plan) = (&mut computed, &plan);
                 scope.spawn(move |_| {
-                    *computed = Some((run_batch(graph, sampler, plan, config.seed, initial, range), Instant::now()));
+                    let mut batch = SampleOutcome::empty(range.start as u64);
+                    let batch =
+                        run_batch(graph, sampler, plan, config.seed, initial, range, &mut batch).map(|()| batch);
+                    *computed = Some((batch, Instant::now()));
                 });
             }
             if let Some(batch) = done.take() {
@@ -133,11 +174,13 @@ pub fn run_streamed<S: Sampler + ?Sized>(
             None => None,
         };
     }
-    delivery.finish(samples as u64, start.elapsed().saturating_sub(waited))
+    delivery.finish(initial.len() as u64, start.elapsed().saturating_sub(waited))
 }
 
-/// The samples `range` of `initial`, run on the current rayon pool: one batch's outcome.
-/// Errors: [`run`]'s.
+/// The samples `range` of `initial`, run on the current rayon pool, appended to `into` (whose
+/// samples end where `range` starts): a batch of its own when the run is streamed, the run's
+/// whole outcome when it is gathered. The workers' buffers are copied once, into `into`
+/// ([`SampleOutcome::append_parts`]). Errors: [`run`]'s.
 fn run_batch<S: Sampler + ?Sized>(
     graph: &SampleGraph<'_>,
     sampler: &S,
@@ -145,13 +188,13 @@ fn run_batch<S: Sampler + ?Sized>(
     seed: u64,
     initial: &InitialSamples,
     range: Range<usize>,
-) -> Result<SampleOutcome> {
-    let (batch_start, batch_end) = (range.start, range.end);
-    let walks = plan.is_walk() && initial.one_root_each();
-    let csr = graph.csr();
-    let batch = if walks {
-        super::walks::run(graph, sampler, plan, seed, initial, range)?
+    into: &mut SampleOutcome,
+) -> Result<()> {
+    if plan.is_walk() && initial.one_root_each() {
+        super::walks::run(graph, sampler, plan, seed, initial, range, into)?;
     } else {
+        let (batch_start, batch_end) = (range.start, range.end);
+        let csr = graph.csr();
         let tasks: Vec<Result<Task>> = (batch_start..batch_end)
             .step_by(SAMPLES_PER_TASK)
             .collect::<Vec<_>>()
@@ -175,44 +218,37 @@ fn run_batch<S: Sampler + ?Sized>(
             })
             .collect();
         let tasks = tasks.into_iter().collect::<Result<Vec<Task>>>()?;
-        let mut batch = SampleOutcome::with_roots_of(initial, batch_start..batch_end);
+        // The tasks' records are their samples' in order: the batch is their pieces.
+        let mut ends = Vec::with_capacity(range.len());
         let mut base = 0u64;
         for task in &tasks {
-            batch.offsets.extend(task.ends.iter().map(|&end| base + end as u64));
+            ends.extend(task.ends.iter().map(|&end| base + end as u64));
             base += task.record.vertices.len() as u64;
         }
-        // The tasks' records are their samples' in order: the batch's arrays are their
-        // concatenations, made side by side (the steps only when each vertex holds one).
-        let implied = implies_steps(plan);
-        let concat = |part: fn(&Record) -> &[u32]| {
-            let mut out = Vec::with_capacity(base as usize);
-            for task in &tasks {
-                out.extend_from_slice(part(&task.record));
+        let pieces = |part: fn(&Record) -> &[u32]| tasks.iter().map(|task| part(&task.record)).collect::<Vec<_>>();
+        let records = if implies_steps(plan) {
+            RecordParts::Stepped {
+                sources: pieces(|record| &record.sources),
+                step_count: plan.steps(),
+                step_ends: tasks.iter().map(|task| &task.record.step_ends[..]).collect(),
             }
-            out
-        };
-        let (vertices, (sources, steps)) = rayon::join(
-            || concat(|record| &record.vertices),
-            || {
-                rayon::join(
-                    || concat(|record| &record.sources),
-                    || if implied { Vec::new() } else { concat(|record| &record.steps) },
-                )
-            },
-        );
-        batch.vertices = vertices;
-        if implied {
-            let step_ends = tasks.iter().flat_map(|task| &task.record.step_ends).copied().collect();
-            batch.set_step_ends(sources, plan.steps(), step_ends)?;
         } else {
-            batch.set_records(sources, steps);
-        }
-        batch
-    };
+            RecordParts::Held { sources: pieces(|record| &record.sources), steps: pieces(|record| &record.steps) }
+        };
+        let (root_offsets, roots) = initial.rows(range);
+        into.append_parts(BatchParts {
+            first: batch_start as u64,
+            root_offsets,
+            roots,
+            ends: &ends,
+            vertices: pieces(|record| &record.vertices),
+            records,
+        })?;
+    }
     if let Some(error) = sampler.failure() {
         return Err(error);
     }
-    Ok(batch)
+    Ok(())
 }
 
 /// Sample `sample` (from `roots`) computed alone, as [`run`] computes it: another engine

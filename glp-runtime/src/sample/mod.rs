@@ -80,7 +80,7 @@ mod walks;
 
 pub use compiled::CompiledSampler;
 pub use edges::SampleGraph;
-pub use engine::{run, run_streamed, SampleConfig};
+pub use engine::{run, run_gathered, run_streamed, SampleConfig};
 pub use interpreted::InterpretedSampler;
 pub use outcome::{SampleOutcome, SampleRef};
 pub use roots::{InitialSamples, ROOT_STEP};

@@ -8,6 +8,9 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::time::Duration;
 
+mod parts;
+pub(super) use parts::{BatchParts, RecordParts};
+
 /// The room [`SampleOutcome::reserve_like_held`] adds to its estimate, as a fraction (1 /
 /// this): the first batch's density estimates the rest only roughly (PPR's walks stop at
 /// random; a k-hop's first roots may have smaller rows than the rest), and an estimate short
@@ -107,13 +110,12 @@ impl SampleOutcome {
     /// An outcome for the initial samples `samples` of `initial`, with their roots and no
     /// sample recorded yet: [`SampleOutcome::push_vertices`] records them in order.
     pub(super) fn with_roots_of(initial: &InitialSamples, samples: Range<usize>) -> Self {
-        let (root_offsets, roots) = initial.parts();
-        let base = root_offsets[samples.start];
-        let end = root_offsets[samples.end];
+        let first = samples.start as u64;
+        let (root_offsets, roots) = initial.rows(samples);
         SampleOutcome {
-            first: samples.start as u64,
-            root_offsets: root_offsets[samples.start..=samples.end].iter().map(|&o| o - base).collect(),
-            roots: roots[base as usize..end as usize].to_vec(),
+            first,
+            root_offsets: root_offsets.iter().map(|&o| o - root_offsets[0]).collect(),
+            roots: roots.to_vec(),
             offsets: vec![0],
             ..SampleOutcome::default()
         }
@@ -140,11 +142,6 @@ impl SampleOutcome {
     pub(super) fn push_vertices(&mut self, vertices: &[VertexId]) {
         self.vertices.extend_from_slice(vertices);
         self.offsets.push(self.vertices.len() as u64);
-    }
-
-    /// Sets the samples' records: a transit and a step per added vertex.
-    pub(super) fn set_records(&mut self, sources: Vec<VertexId>, steps: Vec<u32>) {
-        self.records = Records::Held { sources, steps };
     }
 
     /// Sets the samples' records: a transit per added vertex, and for each sample and each of
@@ -257,41 +254,23 @@ impl SampleOutcome {
     }
 
     /// Appends `batch`, the samples that follow this outcome's (its `first` is this one's
-    /// `first + num_samples()`): gathers a streamed run's batches into one outcome. Errors
-    /// when `batch` does not follow, or holds no more recorded samples than root rows.
-    pub fn append(&mut self, batch: SampleOutcome) -> Result<()> {
-        let next = self.first + self.num_samples() as u64;
-        if batch.first != next || batch.offsets.len() != batch.root_offsets.len() {
-            return Err(Error::invalid(format!(
-                "internal: a batch of samples from {} appended after the samples {}..{next}",
-                batch.first, self.first
-            )));
-        }
-        if self.num_samples() == 0 {
+    /// `first + num_samples()`): gathers a streamed run's batches into one outcome. Records of
+    /// another kind than the outcome's are written out (held) on both sides first. Errors
+    /// when `batch` does not follow or its arrays do not fit its samples.
+    pub fn append(&mut self, mut batch: SampleOutcome) -> Result<()> {
+        if self.num_samples() == 0 && batch.first == self.first && batch.as_parts().fit() {
             *self = SampleOutcome { first: self.first, elapsed: self.elapsed, ..batch };
             return Ok(());
         }
-        match (&mut self.records, &batch.records) {
-            (Records::Walks, Records::Walks) => {}
-            (
-                Records::Stepped { sources, step_count, step_ends },
-                Records::Stepped { sources: more_sources, step_count: more_count, step_ends: more_ends },
-            ) if step_count == more_count => {
-                sources.extend_from_slice(more_sources);
-                step_ends.extend_from_slice(more_ends);
-            }
-            _ => {
-                let (sources, steps) = self.held_records();
-                sources.extend_from_slice(&batch.sources());
-                steps.extend_from_slice(&batch.steps());
-            }
+        let same_kind = match (&self.records, &batch.records) {
+            (Records::Stepped { step_count, .. }, Records::Stepped { step_count: more, .. }) => step_count == more,
+            (mine, theirs) => std::mem::discriminant(mine) == std::mem::discriminant(theirs),
+        };
+        if !same_kind && self.num_samples() > 0 {
+            self.held_records();
+            batch.held_records();
         }
-        let (root_base, base) = (self.roots.len() as u64, self.vertices.len() as u64);
-        self.root_offsets.extend(batch.root_offsets[1..].iter().map(|&o| o + root_base));
-        self.roots.extend_from_slice(&batch.roots);
-        self.offsets.extend(batch.offsets[1..].iter().map(|&o| o + base));
-        self.vertices.extend_from_slice(&batch.vertices);
-        Ok(())
+        self.append_parts(batch.as_parts())
     }
 
     /// Reserves room for `samples` more samples at the density of those held (their roots and

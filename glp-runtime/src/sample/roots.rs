@@ -10,6 +10,7 @@ use super::sampler::NONE;
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
 use crate::random::sample_stream;
+use std::ops::Range;
 
 /// The step number whose streams draw random roots (no sampler has that many steps).
 pub const ROOT_STEP: u32 = u32::MAX;
@@ -98,6 +99,13 @@ impl InitialSamples {
     /// The row offsets (`len() + 1` entries) and all roots.
     pub fn parts(&self) -> (&[u64], &[VertexId]) {
         (&self.offsets, &self.roots)
+    }
+
+    /// The roots of samples `samples`: their `samples.len() + 1` row offsets (into the roots
+    /// of every sample) and their roots.
+    pub(super) fn rows(&self, samples: Range<usize>) -> (&[u64], &[VertexId]) {
+        let offsets = &self.offsets[samples.start..=samples.end];
+        (offsets, &self.roots[offsets[0] as usize..offsets[offsets.len() - 1] as usize])
     }
 }
 

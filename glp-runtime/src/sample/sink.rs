@@ -3,9 +3,10 @@
 //!
 //! A batch is a [`SampleOutcome`] holding the run's samples `first..first + count`; the sink
 //! receives the batches in sample order, each following the one before, and together they
-//! are the run's samples. A sink's error stops the run and is the run's error. The
-//! whole-outcome runs ([`super::run`], [`super::gpu::run`]) are streamed runs whose sink
-//! appends every batch to one outcome ([`collect`]).
+//! are the run's samples. A sink's error stops the run and is the run's error. The GPU's
+//! whole-outcome run ([`super::gpu::run`]) is a streamed run whose sink appends every batch to
+//! one outcome ([`collect`]); the CPU engine's ([`super::run`]) copies each batch straight into
+//! the whole outcome instead ([`super::run_gathered`]), which saves a copy of every vertex.
 //!
 //! The CPU engine calls the sink on the thread that called it (so that a caller's sink can
 //! do what only that thread may, such as Python's signal checks) while the rayon pool runs
@@ -123,7 +124,7 @@ pub(crate) fn pipelined<T: Send, R>(
 }
 
 /// The whole outcome of the streamed run `stream` (called with a sink that appends every
-/// batch): what [`super::run`] and [`super::gpu::run`] return; its `elapsed` is the run's
+/// batch): what [`super::gpu::run`] returns; its `elapsed` is the run's
 /// [`StreamSummary::elapsed`]. `R` is what else the run returns. After the first batch the
 /// outcome reserves room for the whole run at that batch's density
 /// ([`SampleOutcome::reserve_like_held`]): growing by doubling copied the arrays gathered so

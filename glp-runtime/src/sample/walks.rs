@@ -14,7 +14,7 @@
 
 use super::edges::SampleGraph;
 use super::engine::check_neighbour;
-use super::outcome::SampleOutcome;
+use super::outcome::{BatchParts, RecordParts, SampleOutcome};
 use super::prefetch::{prefetch, EdgePrediction};
 use super::roots::InitialSamples;
 use super::sampler::{Sampler, NONE};
@@ -42,8 +42,8 @@ pub const WALKERS: usize = 32;
 /// walks tell how long they are.
 const RESERVED_STEPS: usize = 256;
 
-/// The walks of samples `samples` of `initial` (one root each), as an outcome in sample
-/// order.
+/// The walks of samples `samples` of `initial` (one root each), appended in sample order to
+/// `into` (whose samples end where `samples` starts).
 pub(super) fn run<S: Sampler + ?Sized>(
     graph: &SampleGraph<'_>,
     sampler: &S,
@@ -51,7 +51,8 @@ pub(super) fn run<S: Sampler + ?Sized>(
     seed: u64,
     initial: &InitialSamples,
     samples: Range<usize>,
-) -> Result<SampleOutcome> {
+    into: &mut SampleOutcome,
+) -> Result<()> {
     // Tasks of several walkers' worth of samples, about four per thread. (Two per thread, up
     // to 64 walkers' worth, so that PPR's walks, which end at random, drain their slots
     // less often: com-DBLP, 2 threads, medians of 5 alternated three times, PPR 232-237 ->
@@ -72,44 +73,27 @@ pub(super) fn run<S: Sampler + ?Sized>(
     if let Some((_, error)) = tasks.iter_mut().find_map(|task| task.error.take()) {
         return Err(error);
     }
-    let mut walks: Vec<&[VertexId]> = Vec::with_capacity(samples.len());
-    for task in &tasks {
-        walks.extend(task.spans.iter().map(|span| &task.vertices[span.clone()]));
-    }
-    let mut outcome = SampleOutcome::with_roots_of(initial, samples);
-    outcome.offsets = std::iter::once(0)
-        .chain(walks.iter().scan(0u64, |end, walk| {
-            *end += (walk.len() - 1) as u64;
+    // Each walk's vertices after its root are a piece of the batch, copied into the outcome by
+    // the workers side by side (their transits and steps are implied). One thread appending
+    // them while the others waited took a tenth of a batch's time on 16 threads.
+    let walks: Vec<&[VertexId]> =
+        tasks.iter().flat_map(|task| task.spans.iter().map(|span| &task.vertices[span.start + 1..span.end])).collect();
+    let ends: Vec<u64> = walks
+        .iter()
+        .scan(0u64, |end, walk| {
+            *end += walk.len() as u64;
             Some(*end)
-        }))
+        })
         .collect();
-    // The walks' vertices, each walk's (after its root) copied into its place by the workers
-    // side by side (their transits and steps are implied: `set_walks`). One thread appending
-    // them while the others waited took a tenth of a batch's time on 16 threads. The places
-    // are the vector's room, written once (DeepWalk on com-DBLP, 2 threads, gathered: 345-409
-    // ms with the room zeroed first, 340-356 without).
-    let total = outcome.offsets.last().map_or(0, |&end| end as usize);
-    let mut vertices: Vec<VertexId> = Vec::with_capacity(total);
-    let mut places = Vec::with_capacity(walks.len());
-    let mut rest = &mut vertices.spare_capacity_mut()[..total];
-    for walk in &walks {
-        let (place, after) = rest.split_at_mut(walk.len() - 1);
-        places.push(place);
-        rest = after;
-    }
-    // (`write_copy_of_slice` would say it in one call, but is stable only past the MSRV.)
-    places.into_par_iter().zip(&walks).with_min_len(64).for_each(|(place, walk)| {
-        for (slot, &v) in place.iter_mut().zip(&walk[1..]) {
-            slot.write(v);
-        }
-    });
-    // SAFETY: the places are the first `total` entries of the room, one after the other
-    // (`total` is the sum of the walks' lengths less their roots, as the offsets say), and
-    // every entry of each was written just above.
-    unsafe { vertices.set_len(total) };
-    outcome.vertices = vertices;
-    outcome.set_walks()?;
-    Ok(outcome)
+    let (root_offsets, roots) = initial.rows(samples.clone());
+    into.append_parts(BatchParts {
+        first: samples.start as u64,
+        root_offsets,
+        roots,
+        ends: &ends,
+        vertices: walks,
+        records: RecordParts::Walks,
+    })
 }
 
 /// The walks of a task's samples: their vertices one walk after the other in the order the
@@ -312,6 +296,19 @@ mod tests {
         ),
     ];
 
+    /// The walks of samples `samples`, as an outcome of their own.
+    fn walks_of(
+        graph: &SampleGraph<'_>,
+        sampler: &InterpretedSampler,
+        plan: &Schedule,
+        seed: u64,
+        initial: &InitialSamples,
+        samples: Range<usize>,
+    ) -> Result<SampleOutcome> {
+        let mut outcome = SampleOutcome::empty(samples.start as u64);
+        run(graph, sampler, plan, seed, initial, samples, &mut outcome).map(|()| outcome)
+    }
+
     #[test]
     fn walks_are_the_general_engines_samples_and_errors() {
         let csr = graph();
@@ -332,7 +329,7 @@ mod tests {
             let plan = Schedule::of(&graph, &sampler).unwrap();
             assert!(plan.is_walk());
             for seed in [0, 9] {
-                let walks = run(&graph, &sampler, &plan, seed, &initial, 5..n);
+                let walks = walks_of(&graph, &sampler, &plan, seed, &initial, 5..n);
                 let general: Vec<Result<_>> =
                     (5..n).map(|i| replay_sample(&graph, &sampler, &plan, seed, i as u32, initial.roots(i))).collect();
                 match walks {
@@ -386,7 +383,7 @@ mod tests {
             }";
         let sampler = InterpretedSampler::from_source("walk.rs", source, &["length=16777216"]).unwrap();
         let plan = Schedule::of(&graph, &sampler).unwrap();
-        let outcome = run(&graph, &sampler, &plan, 3, &initial, 0..n).unwrap();
+        let outcome = walks_of(&graph, &sampler, &plan, 3, &initial, 0..n).unwrap();
         let longest = (0..n).map(|k| outcome.sample(k).vertices.len()).max().unwrap();
         assert!(longest > RESERVED_STEPS, "a walk outgrows the reserved room ({longest} steps)");
         for k in 0..n {
