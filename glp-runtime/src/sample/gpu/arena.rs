@@ -13,9 +13,10 @@
 use super::per_sample::Capacity;
 use super::Context;
 use crate::device::{DeviceBuffer, Gpu, KernelArg, KernelArgs, Shape};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::graph::VertexId;
 use crate::sample::roots::InitialSamples;
+use crate::sample::schedule::Schedule;
 use glp_codegen::kinds::sample::engine::{SampleBatchArgs, PER_SAMPLE_WARP_THREADS};
 
 // SAFETY: `SampleBatchArgs` is declared with glp-codegen's `c_struct!`, which makes it
@@ -98,6 +99,154 @@ impl PackedRecords {
     }
 }
 
+/// The arena's buffers that take entries for every sample of a batch, as data: what each
+/// holds, the bytes of an entry and the entries a sample takes. [`Arena::alloc`] and
+/// [`Arena::pack`] allocate from this table and [`bytes_per_sample`] adds it up, so that the
+/// batch size an engine picks from a memory budget counts what the arena takes. (The roots, as
+/// many as the samples have, are apart; so are the one extra entry of the two offset arrays.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ArenaBuffer {
+    SampleIds,
+    RootOffsets,
+    History,
+    HistoryStarts,
+    Combined,
+    CombinedSources,
+    CombinedPrefix,
+    CombinedSorted,
+    Vertices,
+    Sources,
+    Positions,
+    StepEnds,
+    Lengths,
+    Status,
+    PackedOffsets,
+    PackedVertices,
+    PackedSources,
+}
+
+impl ArenaBuffer {
+    const ALL: [ArenaBuffer; 17] = [
+        ArenaBuffer::SampleIds,
+        ArenaBuffer::RootOffsets,
+        ArenaBuffer::History,
+        ArenaBuffer::HistoryStarts,
+        ArenaBuffer::Combined,
+        ArenaBuffer::CombinedSources,
+        ArenaBuffer::CombinedPrefix,
+        ArenaBuffer::CombinedSorted,
+        ArenaBuffer::Vertices,
+        ArenaBuffer::Sources,
+        ArenaBuffer::Positions,
+        ArenaBuffer::StepEnds,
+        ArenaBuffer::Lengths,
+        ArenaBuffer::Status,
+        ArenaBuffer::PackedOffsets,
+        ArenaBuffer::PackedVertices,
+        ArenaBuffer::PackedSources,
+    ];
+
+    /// What it holds: its device allocation's name.
+    fn what(self) -> &'static str {
+        match self {
+            ArenaBuffer::SampleIds => "sample ids",
+            ArenaBuffer::RootOffsets => "root offsets",
+            ArenaBuffer::History => "sample histories",
+            ArenaBuffer::HistoryStarts => "history starts",
+            ArenaBuffer::Combined => "combined neighbourhoods",
+            ArenaBuffer::CombinedSources => "combined sources",
+            ArenaBuffer::CombinedPrefix => "combined prefix sums",
+            ArenaBuffer::CombinedSorted => "sorted combined neighbourhoods",
+            ArenaBuffer::Vertices => "added vertices",
+            ArenaBuffer::Sources => "added vertices' transits",
+            ArenaBuffer::Positions => "added vertices' transit positions",
+            ArenaBuffer::StepEnds => "where the samples' steps end",
+            ArenaBuffer::Lengths => "sample lengths",
+            ArenaBuffer::Status => "sample status",
+            ArenaBuffer::PackedOffsets => "record offsets",
+            ArenaBuffer::PackedVertices => "packed records",
+            ArenaBuffer::PackedSources => "packed records' transits",
+        }
+    }
+
+    /// Bytes of an entry.
+    fn entry_bytes(self) -> usize {
+        match self {
+            ArenaBuffer::RootOffsets
+            | ArenaBuffer::HistoryStarts
+            | ArenaBuffer::CombinedPrefix
+            | ArenaBuffer::StepEnds
+            | ArenaBuffer::Lengths
+            | ArenaBuffer::PackedOffsets => 8,
+            _ => 4,
+        }
+    }
+
+    /// Entries a sample takes in regions of `capacity` under `schedule`, with a sorted copy of
+    /// each combined neighbourhood when `sorted`: the packed records at most their region.
+    fn entries(self, capacity: Capacity, schedule: &Schedule, sorted: bool) -> u64 {
+        let combined = if schedule.collective { capacity.combined } else { 0 };
+        match self {
+            ArenaBuffer::SampleIds
+            | ArenaBuffer::RootOffsets
+            | ArenaBuffer::Lengths
+            | ArenaBuffer::Status
+            | ArenaBuffer::PackedOffsets => 1,
+            ArenaBuffer::History => capacity.history,
+            // Where each level starts (the roots', each step's, and the end).
+            ArenaBuffer::HistoryStarts => u64::from(schedule.steps()) + 2,
+            ArenaBuffer::Combined | ArenaBuffer::CombinedSources | ArenaBuffer::CombinedPrefix => combined,
+            ArenaBuffer::CombinedSorted => {
+                if sorted {
+                    combined
+                } else {
+                    0
+                }
+            }
+            ArenaBuffer::Vertices | ArenaBuffer::Sources | ArenaBuffer::PackedVertices | ArenaBuffer::PackedSources => {
+                capacity.out
+            }
+            // Read by REPLACE's next level alone.
+            ArenaBuffer::Positions => {
+                if schedule.replace {
+                    capacity.out
+                } else {
+                    0
+                }
+            }
+            ArenaBuffer::StepEnds => u64::from(schedule.steps()),
+        }
+    }
+}
+
+/// Device bytes one sample of a batch takes in an arena of regions of `capacity` under
+/// `schedule` (with a sorted copy of its combined neighbourhood when `sorted`), its roots
+/// apart: what [`Arena::alloc`] and [`Arena::pack`] allocate ([`ArenaBuffer`]), or `None`
+/// beyond `u64`.
+pub(super) fn bytes_per_sample(capacity: Capacity, schedule: &Schedule, sorted: bool) -> Option<u64> {
+    ArenaBuffer::ALL.iter().try_fold(0u64, |sum, buffer| {
+        sum.checked_add(buffer.entries(capacity, schedule, sorted).checked_mul(buffer.entry_bytes() as u64)?)
+    })
+}
+
+/// Refuses (an engine's bug) to hold `buffer` in entries of `T` unless they are its width.
+fn check_width<T>(buffer: ArenaBuffer) -> Result<()> {
+    if std::mem::size_of::<T>() == buffer.entry_bytes() {
+        return Ok(());
+    }
+    Err(Error::invalid(format!("internal: the arena's {} held in entries of another width", buffer.what())))
+}
+
+/// Entries of `buffer`, of `T`, for `samples` samples of `per_sample` entries each: refused
+/// unless `T` is its width ([`check_width`]), or beyond `usize`.
+fn entries_of<T>(buffer: ArenaBuffer, samples: usize, per_sample: u64) -> Result<usize> {
+    check_width::<T>(buffer)?;
+    usize::try_from(per_sample)
+        .ok()
+        .and_then(|per_sample| samples.checked_mul(per_sample))
+        .ok_or_else(|| Error::TooLarge(format!("the arena's {} for {samples} samples", buffer.what())))
+}
+
 impl Arena {
     /// The arena of samples `ids` of `initial` with regions of `capacity`, with a sorted copy
     /// of each collective sample's combined neighbourhood when `sorted`.
@@ -124,26 +273,35 @@ impl Arena {
             sorted_roots[start..].sort_unstable();
             root_offsets.push(roots.len() as u64);
         }
-        let alloc_u32 = |what: &str, per_sample: u64| gpu.alloc_zeros::<u32>(what, samples * per_sample as usize);
-        let sample_ids = gpu.upload("sample ids", ids)?;
+        let entries = |buffer: ArenaBuffer| buffer.entries(capacity, schedule, sorted);
+        let alloc_u32 = |buffer: ArenaBuffer| {
+            gpu.alloc_zeros::<u32>(buffer.what(), entries_of::<u32>(buffer, samples, entries(buffer))?)
+        };
+        let alloc_u64 = |buffer: ArenaBuffer| {
+            gpu.alloc_zeros::<u64>(buffer.what(), entries_of::<u64>(buffer, samples, entries(buffer))?)
+        };
+        check_width::<u32>(ArenaBuffer::SampleIds)?;
+        let sample_ids = gpu.upload(ArenaBuffer::SampleIds.what(), ids)?;
         let roots = gpu.upload("roots", &roots)?;
         let sorted_roots = gpu.upload("sorted roots", &sorted_roots)?;
-        let root_offsets = gpu.upload("root offsets", &root_offsets)?;
-        let history = alloc_u32("sample histories", capacity.history)?;
-        let history_starts = gpu.alloc_zeros::<u64>("history starts", samples * (schedule.sizes.len() + 2))?;
-        let combined_entries = if schedule.collective { capacity.combined } else { 0 };
-        let combined = alloc_u32("combined neighbourhoods", combined_entries)?;
-        let combined_sources = alloc_u32("combined sources", combined_entries)?;
-        let combined_prefix = gpu.alloc_zeros::<f64>("combined prefix sums", samples * combined_entries as usize)?;
-        let combined_sorted = alloc_u32("sorted combined neighbourhoods", if sorted { combined_entries } else { 0 })?;
-        let vertices = alloc_u32("added vertices", capacity.out)?;
-        let sources = alloc_u32("added vertices' transits", capacity.out)?;
-        let step_ends = gpu.alloc_zeros::<u64>("where the samples' steps end", samples * schedule.sizes.len())?;
-        // Read by REPLACE's next level alone.
-        let positions =
-            alloc_u32("added vertices' transit positions", if schedule.replace { capacity.out } else { 0 })?;
-        let lengths = gpu.alloc_zeros::<u64>("sample lengths", samples)?;
-        let status = alloc_u32("sample status", 1)?;
+        check_width::<u64>(ArenaBuffer::RootOffsets)?;
+        let root_offsets = gpu.upload(ArenaBuffer::RootOffsets.what(), &root_offsets)?;
+        let history = alloc_u32(ArenaBuffer::History)?;
+        let history_starts = alloc_u64(ArenaBuffer::HistoryStarts)?;
+        let combined = alloc_u32(ArenaBuffer::Combined)?;
+        let combined_sources = alloc_u32(ArenaBuffer::CombinedSources)?;
+        let combined_prefix = gpu.alloc_zeros::<f64>(
+            ArenaBuffer::CombinedPrefix.what(),
+            entries_of::<f64>(ArenaBuffer::CombinedPrefix, samples, entries(ArenaBuffer::CombinedPrefix))?,
+        )?;
+        let combined_sorted = alloc_u32(ArenaBuffer::CombinedSorted)?;
+        let vertices = alloc_u32(ArenaBuffer::Vertices)?;
+        let sources = alloc_u32(ArenaBuffer::Sources)?;
+        let step_ends = alloc_u64(ArenaBuffer::StepEnds)?;
+        let positions = alloc_u32(ArenaBuffer::Positions)?;
+        let lengths = alloc_u64(ArenaBuffer::Lengths)?;
+        let status = alloc_u32(ArenaBuffer::Status)?;
+        let combined_entries = entries(ArenaBuffer::Combined);
         let args = SampleBatchArgs {
             sample_ids: sample_ids.device_ptr(),
             root_offsets: root_offsets.device_ptr(),
@@ -229,12 +387,58 @@ impl Arena {
         if total == 0 {
             return Ok(PackedRecords { status, offsets, arrays: None, step_ends, steps });
         }
-        let device_offsets = gpu.upload("record offsets", &offsets)?;
-        let vertices = gpu.alloc_zeros::<u32>("packed records", total as usize)?;
-        let sources = gpu.alloc_zeros::<u32>("packed records' transits", total as usize)?;
+        check_width::<u64>(ArenaBuffer::PackedOffsets)?;
+        let device_offsets = gpu.upload(ArenaBuffer::PackedOffsets.what(), &offsets)?;
+        // At most `cap_out` entries a sample, as `ArenaBuffer::entries` counts them.
+        let packed = |buffer: ArenaBuffer| {
+            check_width::<u32>(buffer)?;
+            gpu.alloc_zeros::<u32>(buffer.what(), total as usize)
+        };
+        let vertices = packed(ArenaBuffer::PackedVertices)?;
+        let sources = packed(ArenaBuffer::PackedSources)?;
         let args = KernelArgs::new().value(self.args).buffer(&device_offsets).buffer(&vertices).buffer(&sources);
         let shape = Shape::covering(lengths.len() as u64 * 32, PER_SAMPLE_WARP_THREADS)?;
         gpu.launch(&context.module.module.kernel("glp_sample_compact_records")?, shape, &args)?;
         Ok(PackedRecords { status, offsets, arrays: Some([vertices, sources]), step_ends, steps })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schedule(sizes: Vec<u32>, collective: bool, replace: bool) -> Schedule {
+        let unique = vec![false; sizes.len()];
+        Schedule { name: "test".into(), sizes, unique, collective, replace }
+    }
+
+    #[test]
+    fn a_sample_takes_the_bytes_of_its_regions_and_bookkeeping() {
+        // k-hop 25,10: a history of 26 (4 bytes each), 4 level starts and 2 step ends (8 each),
+        // 275 added vertices and transits (4 each) packed into as many again, and its id (4),
+        // root offset (8), length (8), status (4) and packed record's offset (8).
+        let k_hop = Capacity { history: 26, combined: 1000, out: 275 };
+        let expected = 26 * 4 + 6 * 8 + 275 * (4 + 4) * 2 + 4 + 8 + 8 + 4 + 8;
+        assert_eq!(bytes_per_sample(k_hop, &schedule(vec![25, 10], false, false), true), Some(expected));
+        // Collective with REPLACE and a sorted copy: a combined entry is a vertex, its source,
+        // its prefix sum and its sorted copy (4 + 4 + 8 + 4); a record entry has a position.
+        let layer = Capacity { history: 66, combined: 640, out: 96 };
+        let collective = schedule(vec![64, 32], true, true);
+        let record = 96 * (4 + 4 + 4) + 96 * 8;
+        let expected = 66 * 4 + 6 * 8 + 640 * 20 + record + 32;
+        assert_eq!(bytes_per_sample(layer, &collective, true), Some(expected));
+        assert_eq!(bytes_per_sample(layer, &collective, false), Some(expected - 640 * 4));
+        // Beyond u64: none.
+        let huge = Capacity { history: u64::MAX / 2, combined: 1, out: 1 };
+        assert_eq!(bytes_per_sample(huge, &collective, false), None);
+    }
+
+    #[test]
+    fn a_buffer_is_held_in_entries_of_its_width() {
+        assert!(entries_of::<u32>(ArenaBuffer::History, 3, 7).is_ok_and(|n| n == 21));
+        assert!(entries_of::<u64>(ArenaBuffer::History, 3, 7).is_err());
+        assert!(entries_of::<f64>(ArenaBuffer::CombinedPrefix, 3, 7).is_ok());
+        assert!(entries_of::<u32>(ArenaBuffer::StepEnds, 3, 7).is_err());
+        assert!(entries_of::<u32>(ArenaBuffer::Vertices, usize::MAX, 2).is_err());
     }
 }

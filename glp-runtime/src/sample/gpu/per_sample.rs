@@ -9,7 +9,7 @@
 //! with an overflow status and runs again in a later launch with four times the capacity it
 //! lacked, until it fits or needs more memory than allowed.
 
-use super::arena::{Arena, PackedRecords};
+use super::arena::{self, Arena, PackedRecords};
 use super::choice::Plan;
 use super::steps;
 use super::{replayed_failure, Context, GpuSampleStats};
@@ -95,25 +95,6 @@ impl Capacity {
             combined: grow(self.combined, OVERFLOW_COMBINED, bound.combined),
             out: grow(self.out, OVERFLOW_OUT, bound.out),
         }
-    }
-
-    /// Device bytes of one sample's region and bookkeeping (roots apart) under `schedule`,
-    /// with a sorted copy of its combined neighbourhood when `sorted`, as [`Arena::alloc`]
-    /// and [`Arena::pack`] allocate them, or `None` beyond `u64`.
-    fn bytes_per_sample(self, schedule: &Schedule, sorted: bool) -> Option<u64> {
-        let combined_entry = if schedule.collective { 4 + 4 + 8 + if sorted { 4 } else { 0 } } else { 0 };
-        // Where each level starts, and where each step ends.
-        let levels = 2 * u64::from(schedule.steps()) + 2;
-        // The record's vertices and transits (and the transits' positions with REPLACE), then
-        // the vertices and transits of its packed copy.
-        let record_entry = 4 + 4 + if schedule.replace { 4 } else { 0 } + 8;
-        self.history
-            .checked_mul(4)?
-            .checked_add(levels.checked_mul(8)?)?
-            .checked_add(self.combined.checked_mul(combined_entry)?)?
-            .checked_add(self.out.checked_mul(record_entry)?)?
-            // its id, root offset, length, status, and where its packed record starts
-            .checked_add(4 + 8 + 8 + 4 + 8)
     }
 }
 
@@ -287,8 +268,7 @@ impl Run<'_, '_> {
         let num_vertices = self.context.graph.host().csr().num_vertices() as u64;
         let (step_bytes, fixed) = steps::extra_bytes(engines, capacity, num_vertices).unwrap_or((u64::MAX, 0));
         let budget = self.context.budget.saturating_sub(fixed);
-        let per_sample = capacity
-            .bytes_per_sample(schedule, self.sorted)
+        let per_sample = arena::bytes_per_sample(capacity, schedule, self.sorted)
             .and_then(|bytes| bytes.checked_add(step_bytes))
             .filter(|&bytes| bytes <= budget)
             .ok_or_else(|| {
