@@ -87,6 +87,12 @@ impl PackedRecords {
         [vertices, sources, self.step_ends.device_ptr() + self.ends_range(k).start as u64 * 8]
     }
 
+    /// The step ends, for a test to write ends that do not fit over them.
+    #[cfg(test)]
+    pub fn step_ends_mut(&mut self) -> &mut DeviceBuffer<u64> {
+        &mut self.step_ends
+    }
+
     /// The records, downloaded.
     pub fn download(&self, gpu: &Gpu) -> Result<HostRecords> {
         let step_ends = gpu.download(&self.step_ends)?;

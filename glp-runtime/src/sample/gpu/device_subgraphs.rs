@@ -316,6 +316,73 @@ fn number(
 mod tests {
     use super::*;
 
+    /// Records whose step ends do not fit them (ends that decrease, a last end that is not the
+    /// record's length) are the numbering's internal error, not subgraphs made from them. No
+    /// engine writes such ends: the test writes them over those of an engine's records.
+    #[test]
+    fn records_whose_step_ends_do_not_fit_them_are_refused() {
+        use crate::graph::{build_csr, BuildOptions, DuplicateEdges, EdgeList};
+        use crate::sample::{InterpretedSampler, SampleGraph};
+        let gpu = match Gpu::open(0) {
+            Ok(gpu) => gpu,
+            Err(e) => {
+                let name = "records_whose_step_ends_do_not_fit_them_are_refused";
+                glp_testkit::switch::skip(name, glp_testkit::switch::Need::Gpu, &e.to_string());
+                return;
+            }
+        };
+        // A ring of 40 vertices with chords; k-hop 3,2 from every vertex.
+        let n = 40u32;
+        let (sources, targets) = (0..n).flat_map(|v| [(v, (v + 1) % n), (v, (v * 7 + 3) % n)]).unzip();
+        let edges = EdgeList { num_vertices: n as usize, sources, targets, weights: None };
+        let options = BuildOptions { symmetrise: true, drop_self_loops: true, duplicates: DuplicateEdges::Collapse };
+        let csr = build_csr(&edges, &options).unwrap();
+        let host = SampleGraph::new(&csr).unwrap();
+        let graph = DeviceSampleGraph::upload(&gpu, &host).unwrap();
+        let source = "struct Hops;
+            impl Sampler for Hops {
+                fn steps(&self) -> u32 { 2 }
+                fn sample_size(&self, step: u32) -> u32 { 3 - step }
+                fn next(&self, view: &SampleView, _s: u32, t: VertexId, _l: u32, _st: u32) -> VertexId {
+                    let d = view.degree(t); if d == 0 { return NONE; } view.edge(t, view.random_below(d)) }
+            }";
+        let sampler = InterpretedSampler::from_source("hops.rs", source, &[] as &[&str]).unwrap();
+        let initial = InitialSamples::every_vertex(n as usize).unwrap();
+        let ids = VertexIds::from_sorted((0..u64::from(n)).collect());
+        // An edge for each vertex the CPU engine's samples add (seed 0, as the GPU's run).
+        let expected_edges =
+            crate::sample::run(&host, &sampler, &initial, &Default::default()).unwrap().sampled_vertices();
+        // Sample 5's ends: as the engine wrote them (numbered), made to decrease, then to end
+        // past its record (refused).
+        type Spoil = fn(&mut [u64]);
+        let spoiled: [Option<Spoil>; 3] = [None, Some(|ends| ends[0] = ends[1] + 1), Some(|ends| ends[1] += 1)];
+        for (case, spoil) in spoiled.iter().enumerate() {
+            let config = GpuSampleConfig::default();
+            let numbered = with_context(&gpu, &graph, &sampler, &initial, &config, 0, |context, run| {
+                let mut batches = Vec::new();
+                per_sample::run_batches(context, &initial, run.plan, |batch| {
+                    batches.push(batch);
+                    Ok(())
+                })?;
+                if let Some(spoil) = spoil {
+                    let (launch, k) = batches[0].at[5];
+                    let records = &mut batches[0].launches[launch];
+                    let mut ends = gpu.download(records.step_ends_mut())?;
+                    spoil(&mut ends[records.ends_range(k)]);
+                    gpu.write(records.step_ends_mut(), &ends)?;
+                }
+                number(context, &initial, &ids, &batches).map(|(subgraphs, _)| subgraphs.num_sampled_edges)
+            });
+            match (spoil, numbered) {
+                (None, Ok(edges)) => assert_eq!(edges.iter().sum::<u64>(), expected_edges, "an edge a draw"),
+                (Some(_), Err(error)) => {
+                    assert!(error.to_string().contains("step ends do not fit its record"), "case {case}: {error}")
+                }
+                (_, numbered) => panic!("case {case}: {:?}", numbered.map(|_| ())),
+            }
+        }
+    }
+
     #[test]
     fn counts_scan_hop_by_hop_over_the_samples() {
         // Two samples of two hops: sample 0 has 1 root and 3 vertices of hop 1, sample 1 has 2
