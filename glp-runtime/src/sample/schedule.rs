@@ -108,24 +108,27 @@ impl Schedule {
     }
 }
 
+/// A schedule of draws with replacement, `sizes` a step, for the engines' unit tests.
+#[cfg(test)]
+impl Schedule {
+    pub(crate) fn of_sizes(sizes: &[u32], collective: bool, replace: bool) -> Schedule {
+        Schedule { name: "test".into(), sizes: sizes.to_vec(), unique: vec![false; sizes.len()], collective, replace }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn schedule(sizes: &[u32], collective: bool, replace: bool) -> Schedule {
-        let unique = vec![false; sizes.len()];
-        Schedule { name: "test".into(), sizes: sizes.to_vec(), unique, collective, replace }
-    }
-
     #[test]
     fn the_vertices_bound_follows_the_sizes() {
         // k-hop 25,10: 25 first hops, then 10 from each of them.
-        assert_eq!(schedule(&[25, 10], false, false).vertices_bound(1), Some(25 + 250));
-        assert_eq!(schedule(&[25, 10], false, false).vertices_bound(2), Some(50 + 500));
+        assert_eq!(Schedule::of_sizes(&[25, 10], false, false).vertices_bound(1), Some(25 + 250));
+        assert_eq!(Schedule::of_sizes(&[25, 10], false, false).vertices_bound(2), Some(50 + 500));
         // REPLACE keeps the roots' count of transits; collective steps draw their size in all.
-        assert_eq!(schedule(&[3, 4], false, true).vertices_bound(5), Some(15 + 20));
-        assert_eq!(schedule(&[16, 16], true, false).vertices_bound(100), Some(32));
-        assert_eq!(schedule(&[5, ALL_NEIGHBOURS], false, false).vertices_bound(1), None);
-        assert_eq!(schedule(&[u32::MAX - 1; 4], false, false).vertices_bound(u64::MAX), Some(u64::MAX));
+        assert_eq!(Schedule::of_sizes(&[3, 4], false, true).vertices_bound(5), Some(15 + 20));
+        assert_eq!(Schedule::of_sizes(&[16, 16], true, false).vertices_bound(100), Some(32));
+        assert_eq!(Schedule::of_sizes(&[5, ALL_NEIGHBOURS], false, false).vertices_bound(1), None);
+        assert_eq!(Schedule::of_sizes(&[u32::MAX - 1; 4], false, false).vertices_bound(u64::MAX), Some(u64::MAX));
     }
 }

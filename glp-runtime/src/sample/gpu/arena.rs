@@ -413,11 +413,6 @@ impl Arena {
 mod tests {
     use super::*;
 
-    fn schedule(sizes: Vec<u32>, collective: bool, replace: bool) -> Schedule {
-        let unique = vec![false; sizes.len()];
-        Schedule { name: "test".into(), sizes, unique, collective, replace }
-    }
-
     #[test]
     fn a_sample_takes_the_bytes_of_its_regions_and_bookkeeping() {
         // k-hop 25,10: a history of 26 (4 bytes each), 4 level starts and 2 step ends (8 each),
@@ -425,11 +420,11 @@ mod tests {
         // root offset (8), length (8), status (4) and packed record's offset (8).
         let k_hop = Capacity { history: 26, combined: 1000, out: 275 };
         let expected = 26 * 4 + 6 * 8 + 275 * (4 + 4) * 2 + 4 + 8 + 8 + 4 + 8;
-        assert_eq!(bytes_per_sample(k_hop, &schedule(vec![25, 10], false, false), true), Some(expected));
+        assert_eq!(bytes_per_sample(k_hop, &Schedule::of_sizes(&[25, 10], false, false), true), Some(expected));
         // Collective with REPLACE and a sorted copy: a combined entry is a vertex, its source,
         // its prefix sum and its sorted copy (4 + 4 + 8 + 4); a record entry has a position.
         let layer = Capacity { history: 66, combined: 640, out: 96 };
-        let collective = schedule(vec![64, 32], true, true);
+        let collective = Schedule::of_sizes(&[64, 32], true, true);
         let record = 96 * (4 + 4 + 4) + 96 * 8;
         let expected = 66 * 4 + 6 * 8 + 640 * 20 + record + 32;
         assert_eq!(bytes_per_sample(layer, &collective, true), Some(expected));

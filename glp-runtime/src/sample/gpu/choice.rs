@@ -92,8 +92,7 @@ mod tests {
     use super::*;
 
     fn schedule(sizes: Vec<u32>, replace: bool) -> Schedule {
-        let unique = vec![false; sizes.len()];
-        Schedule { name: "test".into(), sizes, unique, collective: false, replace }
+        Schedule::of_sizes(&sizes, false, replace)
     }
 
     const LARGE: GraphStats = GraphStats { active_vertices: 1_000_000, mean_degree: 30.0, fits_l2: false };

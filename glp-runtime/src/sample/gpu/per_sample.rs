@@ -370,27 +370,26 @@ impl Run<'_, '_> {
 mod tests {
     use super::*;
 
-    fn schedule(sizes: Vec<u32>, collective: bool, replace: bool) -> Schedule {
-        let unique = vec![false; sizes.len()];
-        Schedule { name: "test".into(), sizes, unique, collective, replace }
-    }
-
     #[test]
     fn fused_launches_take_a_warp_per_sample_when_some_step_draws_with_replacement() {
-        assert_eq!(Fused::of(&schedule(vec![25, 10], false, false)), Fused::Draws);
-        assert_eq!(Fused::of(&schedule(vec![1, 1], false, true)), Fused::Warp, "REPLACE levels: not the draws kernel");
-        let mut mixed = schedule(vec![25, 10], false, false);
+        assert_eq!(Fused::of(&Schedule::of_sizes(&[25, 10], false, false)), Fused::Draws);
+        assert_eq!(
+            Fused::of(&Schedule::of_sizes(&[1, 1], false, true)),
+            Fused::Warp,
+            "REPLACE levels: not the draws kernel"
+        );
+        let mut mixed = Schedule::of_sizes(&[25, 10], false, false);
         mixed.unique[1] = true;
         assert_eq!(Fused::of(&mixed), Fused::Warp);
         mixed.unique[0] = true;
         assert_eq!(Fused::of(&mixed), Fused::PerSample);
-        assert_eq!(Fused::of(&schedule(vec![64, 32], true, false)), Fused::PerSample);
+        assert_eq!(Fused::of(&Schedule::of_sizes(&[64, 32], true, false)), Fused::PerSample);
     }
 
     #[test]
     fn the_bound_of_k_hop_is_its_fan_out_products() {
         // One root, fan-outs 25 then 10: 25 + 250 added; history 1 + 25 transits.
-        let bound = Capacity::bound(&schedule(vec![25, 10], false, false), 1, 1000);
+        let bound = Capacity::bound(&Schedule::of_sizes(&[25, 10], false, false), 1, 1000);
         assert_eq!(bound, Capacity { history: 26, combined: 0, out: 275 });
     }
 
@@ -398,15 +397,15 @@ mod tests {
     fn the_bound_of_a_collective_layer_sampler_is_its_sizes_and_the_largest_rows() {
         // Two roots, 64 then 32 draws from the combined neighbourhood, degree at most 10:
         // combined at most max(2, 64) x 10 entries.
-        let bound = Capacity::bound(&schedule(vec![64, 32], true, false), 2, 10);
+        let bound = Capacity::bound(&Schedule::of_sizes(&[64, 32], true, false), 2, 10);
         assert_eq!(bound, Capacity { history: 2 + 64, combined: 640, out: 96 });
     }
 
     #[test]
     fn replace_keeps_the_transit_count_and_all_neighbours_saturates() {
-        let bound = Capacity::bound(&schedule(vec![1, 1, 1], false, true), 3, 5);
+        let bound = Capacity::bound(&Schedule::of_sizes(&[1, 1, 1], false, true), 3, 5);
         assert_eq!(bound, Capacity { history: 9, combined: 0, out: 9 });
-        let all = Capacity::bound(&schedule(vec![ALL_NEIGHBOURS; 40], false, false), 1, u64::MAX / 2);
+        let all = Capacity::bound(&Schedule::of_sizes(&[ALL_NEIGHBOURS; 40], false, false), 1, u64::MAX / 2);
         assert_eq!(all.out, u64::MAX);
     }
 
