@@ -31,6 +31,7 @@ use crate::random::{LaneBlocks, Stream, FILL_WIDTH};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 use std::ops::Range;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Samples per batch and worker thread by default ([`default_batch_samples`]).
@@ -101,12 +102,12 @@ pub fn run_gathered<S: Sampler + ?Sized>(
     batch_samples: usize,
     progress: &mut dyn FnMut(u64) -> Result<()>,
 ) -> Result<SampleOutcome> {
-    let plan = Schedule::of(graph, sampler)?;
+    let run = Run::new(graph, sampler, initial, config)?;
     let start = Instant::now();
     let mut outcome = SampleOutcome::empty(0);
     for range in batch_ranges(initial.len(), batch_samples)? {
         let (first_batch, end) = (range.start == 0, range.end);
-        run_batch(graph, sampler, &plan, config.seed, initial, range, &mut outcome)?;
+        run.batch(range, &mut outcome)?;
         if first_batch {
             outcome.reserve_like_held(initial.len() - end);
         }
@@ -139,7 +140,7 @@ pub fn run_streamed<S: Sampler + ?Sized>(
     sink: &mut SampleSink<'_>,
 ) -> Result<StreamSummary> {
     let batches = batch_ranges(initial.len(), batch_samples)?;
-    let plan = Schedule::of(graph, sampler)?;
+    let run = Run::new(graph, sampler, initial, config)?;
     let start = Instant::now();
     let mut delivery = Delivery::new(sink);
     // The engine's time spent waiting for the sink after its own batch was done.
@@ -151,11 +152,10 @@ pub fn run_streamed<S: Sampler + ?Sized>(
         let mut delivered: Option<(Result<()>, Instant, Instant)> = None;
         rayon::in_place_scope(|scope| {
             if let Some(range) = range {
-                let (computed, plan) = (&mut computed, &plan);
+                let (computed, run) = (&mut computed, &run);
                 scope.spawn(move |_| {
                     let mut batch = SampleOutcome::empty(range.start as u64);
-                    let batch =
-                        run_batch(graph, sampler, plan, config.seed, initial, range, &mut batch).map(|()| batch);
+                    let batch = run.batch(range, &mut batch).map(|()| batch);
                     *computed = Some((batch, Instant::now()));
                 });
             }
@@ -177,78 +177,102 @@ pub fn run_streamed<S: Sampler + ?Sized>(
     delivery.finish(initial.len() as u64, start.elapsed().saturating_sub(waited))
 }
 
-/// The samples `range` of `initial`, run on the current rayon pool, appended to `into` (whose
-/// samples end where `range` starts): a batch of its own when the run is streamed, the run's
-/// whole outcome when it is gathered. The workers' buffers are copied once, into `into`
-/// ([`SampleOutcome::append_parts`]). Errors: [`run`]'s.
-fn run_batch<S: Sampler + ?Sized>(
-    graph: &SampleGraph<'_>,
-    sampler: &S,
-    plan: &Schedule,
+/// What every batch of a run reads, and the tasks' buffers it hands on from batch to batch.
+struct Run<'r, S: ?Sized> {
+    graph: &'r SampleGraph<'r>,
+    sampler: &'r S,
+    plan: Schedule,
     seed: u64,
-    initial: &InitialSamples,
-    range: Range<usize>,
-    into: &mut SampleOutcome,
-) -> Result<()> {
-    if plan.is_walk() && initial.one_root_each() {
-        super::walks::run(graph, sampler, plan, seed, initial, range, into)?;
-    } else {
-        let (batch_start, batch_end) = (range.start, range.end);
-        let csr = graph.csr();
-        let tasks: Vec<Result<Task>> = (batch_start..batch_end)
-            .step_by(SAMPLES_PER_TASK)
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map_init(Scratch::default, |scratch, first| {
-                let end = (first + SAMPLES_PER_TASK).min(batch_end);
-                let mut task = Task::for_samples(plan, (first..end).map(|i| initial.roots(i).len()));
-                for i in first..end {
-                    // The next samples' roots, their offsets two samples ahead and their
-                    // edges one ahead, so that a sample starts on rows in the cache.
-                    if i + 2 < end {
-                        initial.roots(i + 2).iter().for_each(|&r| prefetch(csr.offsets(), r as usize));
-                    }
-                    if i + 1 < end {
-                        initial.roots(i + 1).iter().for_each(|&r| prefetch_row(csr, r));
-                    }
-                    sample_one(graph, sampler, plan, seed, i as u32, initial.roots(i), scratch, &mut task.record)?;
-                    task.ends.push(task.record.vertices.len());
-                }
-                Ok(task)
-            })
-            .collect();
-        let tasks = tasks.into_iter().collect::<Result<Vec<Task>>>()?;
-        // The tasks' records are their samples' in order: the batch is their pieces.
-        let mut ends = Vec::with_capacity(range.len());
-        let mut base = 0u64;
-        for task in &tasks {
-            ends.extend(task.ends.iter().map(|&end| base + end as u64));
-            base += task.record.vertices.len() as u64;
-        }
-        let pieces = |part: fn(&Record) -> &[u32]| tasks.iter().map(|task| part(&task.record)).collect::<Vec<_>>();
-        let records = if implies_steps(plan) {
-            RecordParts::Stepped {
-                sources: pieces(|record| &record.sources),
-                step_count: plan.steps(),
-                step_ends: tasks.iter().map(|task| &task.record.step_ends[..]).collect(),
-            }
+    initial: &'r InitialSamples,
+    /// Tasks whose samples were appended, their buffers kept for the next batch's tasks: a
+    /// task's buffers freshly allocated for each batch were fresh pages for the kernel to
+    /// zero, its samples' records written into memory the allocator had just given back.
+    spare: Mutex<Vec<Task>>,
+}
+
+impl<'r, S: Sampler + ?Sized> Run<'r, S> {
+    /// The run of `sampler` from `initial`. Errors: [`Schedule::of`]'s.
+    fn new(
+        graph: &'r SampleGraph<'r>,
+        sampler: &'r S,
+        initial: &'r InitialSamples,
+        config: &SampleConfig,
+    ) -> Result<Self> {
+        let plan = Schedule::of(graph, sampler)?;
+        Ok(Run { graph, sampler, plan, seed: config.seed, initial, spare: Mutex::new(Vec::new()) })
+    }
+
+    /// The samples `range`, run on the current rayon pool, appended to `into` (whose samples
+    /// end where `range` starts): a batch of its own when the run is streamed, the run's whole
+    /// outcome when it is gathered. The workers' buffers are copied once, into `into`
+    /// ([`SampleOutcome::append_parts`]). Errors: [`run`]'s.
+    fn batch(&self, range: Range<usize>, into: &mut SampleOutcome) -> Result<()> {
+        let Run { graph, sampler, ref plan, seed, initial, .. } = *self;
+        if plan.is_walk() && initial.one_root_each() {
+            super::walks::run(graph, sampler, plan, seed, initial, range, into)?;
         } else {
-            RecordParts::Held { sources: pieces(|record| &record.sources), steps: pieces(|record| &record.steps) }
-        };
-        let (root_offsets, roots) = initial.rows(range);
-        into.append_parts(BatchParts {
-            first: batch_start as u64,
-            root_offsets,
-            roots,
-            ends: &ends,
-            vertices: pieces(|record| &record.vertices),
-            records,
-        })?;
+            let (batch_start, batch_end) = (range.start, range.end);
+            let csr = graph.csr();
+            let tasks: Vec<Result<Task>> = (batch_start..batch_end)
+                .step_by(SAMPLES_PER_TASK)
+                .collect::<Vec<_>>()
+                .into_par_iter()
+                .map_init(Scratch::default, |scratch, first| {
+                    let end = (first + SAMPLES_PER_TASK).min(batch_end);
+                    let spare = self.spare.lock().ok().and_then(|mut spare| spare.pop());
+                    let mut task = Task::for_samples(spare, plan, (first..end).map(|i| initial.roots(i).len()));
+                    for i in first..end {
+                        // The next samples' roots, their offsets two samples ahead and their
+                        // edges one ahead, so that a sample starts on rows in the cache.
+                        if i + 2 < end {
+                            initial.roots(i + 2).iter().for_each(|&r| prefetch(csr.offsets(), r as usize));
+                        }
+                        if i + 1 < end {
+                            initial.roots(i + 1).iter().for_each(|&r| prefetch_row(csr, r));
+                        }
+                        let record = &mut task.record;
+                        sample_one(graph, sampler, plan, seed, i as u32, initial.roots(i), scratch, record)?;
+                        task.ends.push(task.record.vertices.len());
+                    }
+                    Ok(task)
+                })
+                .collect();
+            let tasks = tasks.into_iter().collect::<Result<Vec<Task>>>()?;
+            // The tasks' records are their samples' in order: the batch is their pieces.
+            let mut ends = Vec::with_capacity(range.len());
+            let mut base = 0u64;
+            for task in &tasks {
+                ends.extend(task.ends.iter().map(|&end| base + end as u64));
+                base += task.record.vertices.len() as u64;
+            }
+            let pieces = |part: fn(&Record) -> &[u32]| tasks.iter().map(|task| part(&task.record)).collect::<Vec<_>>();
+            let records = if implies_steps(plan) {
+                RecordParts::Stepped {
+                    sources: pieces(|record| &record.sources),
+                    step_count: plan.steps(),
+                    step_ends: tasks.iter().map(|task| &task.record.step_ends[..]).collect(),
+                }
+            } else {
+                RecordParts::Held { sources: pieces(|record| &record.sources), steps: pieces(|record| &record.steps) }
+            };
+            let (root_offsets, roots) = initial.rows(range);
+            into.append_parts(BatchParts {
+                first: batch_start as u64,
+                root_offsets,
+                roots,
+                ends: &ends,
+                vertices: pieces(|record| &record.vertices),
+                records,
+            })?;
+            if let Ok(mut spare) = self.spare.lock() {
+                spare.extend(tasks);
+            }
+        }
+        if let Some(error) = sampler.failure() {
+            return Err(error);
+        }
+        Ok(())
     }
-    if let Some(error) = sampler.failure() {
-        return Err(error);
-    }
-    Ok(())
 }
 
 /// Sample `sample` (from `roots`) computed alone, as [`run`] computes it: another engine
@@ -322,23 +346,31 @@ struct Task {
 const TASK_RESERVE: u64 = 1 << 16;
 
 impl Task {
-    /// A task for samples with these root counts, its record's arrays reserved for the
-    /// vertices the schedule bounds them to (up to [`TASK_RESERVE`]), so that they do not
-    /// grow, copying what they hold, while the samples fill them.
-    fn for_samples(plan: &Schedule, root_counts: impl Iterator<Item = usize>) -> Self {
+    /// A task for samples with these root counts, in `spare`'s buffers when there is one (its
+    /// contents dropped), its record's arrays reserved for the vertices the schedule bounds
+    /// them to (up to [`TASK_RESERVE`]), so that they do not grow, copying what they hold,
+    /// while the samples fill them.
+    fn for_samples(spare: Option<Task>, plan: &Schedule, root_counts: impl Iterator<Item = usize>) -> Self {
         let bound = root_counts
             .map(|roots| plan.vertices_bound(roots as u64).unwrap_or(0))
             .fold(0u64, u64::saturating_add)
             .min(TASK_RESERVE) as usize;
         let implied_steps = implies_steps(plan);
-        let record = Record {
-            vertices: Vec::with_capacity(bound),
-            sources: Vec::with_capacity(bound),
-            steps: Vec::with_capacity(if implied_steps { 0 } else { bound }),
-            step_ends: Vec::with_capacity(if implied_steps { SAMPLES_PER_TASK * plan.steps() as usize } else { 0 }),
-            implied_steps,
+        let mut task = spare.unwrap_or_default();
+        let Task { record, ends } = &mut task;
+        let reserved = |array: &mut Vec<u32>, entries: usize| {
+            array.clear();
+            array.reserve(entries);
         };
-        Task { record, ends: Vec::with_capacity(SAMPLES_PER_TASK) }
+        reserved(&mut record.vertices, bound);
+        reserved(&mut record.sources, bound);
+        reserved(&mut record.steps, if implied_steps { 0 } else { bound });
+        record.step_ends.clear();
+        record.step_ends.reserve(if implied_steps { SAMPLES_PER_TASK * plan.steps() as usize } else { 0 });
+        record.implied_steps = implied_steps;
+        ends.clear();
+        ends.reserve(SAMPLES_PER_TASK);
+        task
     }
 }
 
