@@ -12,13 +12,10 @@
 //! the same checks, and on a refused result the error of the first such sample in sample
 //! order.
 
-use super::edges::SampleGraph;
-use super::engine::check_neighbour;
+use super::engine::{check_neighbour, Run};
 use super::outcome::{BatchParts, RecordParts, SampleOutcome};
 use super::prefetch::{prefetch, EdgePrediction};
-use super::roots::InitialSamples;
 use super::sampler::{Sampler, NONE};
-use super::schedule::Schedule;
 use super::view::{SampleState, SampleView, SortedCombined};
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
@@ -45,11 +42,7 @@ const RESERVED_STEPS: usize = 256;
 /// The walks of samples `samples` of `initial` (one root each), appended in sample order to
 /// `into` (whose samples end where `samples` starts).
 pub(super) fn run<S: Sampler + ?Sized>(
-    graph: &SampleGraph<'_>,
-    sampler: &S,
-    plan: &Schedule,
-    seed: u64,
-    initial: &InitialSamples,
+    run: &Run<'_, S>,
     samples: Range<usize>,
     into: &mut SampleOutcome,
 ) -> Result<()> {
@@ -63,10 +56,7 @@ pub(super) fn run<S: Sampler + ?Sized>(
         .step_by(task)
         .collect::<Vec<_>>()
         .into_par_iter()
-        .map(|first| {
-            let samples = first..(first + task).min(samples.end);
-            walk_task(graph, sampler, plan, seed, initial, samples)
-        })
+        .map(|first| walk_task(run, first..(first + task).min(samples.end)))
         .collect();
     // The walks in sample order, each its vertices from the root on; the first error in
     // sample order stops the run.
@@ -85,7 +75,7 @@ pub(super) fn run<S: Sampler + ?Sized>(
             Some(*end)
         })
         .collect();
-    let (root_offsets, roots) = initial.rows(samples.clone());
+    let (root_offsets, roots) = run.initial.rows(samples.clone());
     into.append_parts(BatchParts {
         first: samples.start as u64,
         root_offsets,
@@ -93,7 +83,9 @@ pub(super) fn run<S: Sampler + ?Sized>(
         ends: &ends,
         vertices: walks,
         records: RecordParts::Walks,
-    })
+    })?;
+    run.walk_buffers.keep(tasks.into_iter().map(|task| task.vertices));
+    Ok(())
 }
 
 /// The walks of a task's samples: their vertices one walk after the other in the order the
@@ -115,20 +107,17 @@ struct Walker {
 
 /// The walks of samples `samples` ([`TaskWalks`]): [`WALKERS`] walks advance together, one
 /// step each per round, and a walk that ends makes room for the next sample.
-fn walk_task<S: Sampler + ?Sized>(
-    graph: &SampleGraph<'_>,
-    sampler: &S,
-    plan: &Schedule,
-    seed: u64,
-    initial: &InitialSamples,
-    samples: Range<usize>,
-) -> TaskWalks {
+fn walk_task<S: Sampler + ?Sized>(run: &Run<'_, S>, samples: Range<usize>) -> TaskWalks {
+    let Run { graph, sampler, ref plan, seed, initial, .. } = *run;
     let csr = graph.csr();
     let steps = plan.steps() as usize;
     // Room for every walk at full length up to a bound (walks that may take millions of steps
     // and stop early grow the buffer as they need).
     let room = samples.len() * (steps + 1).min(RESERVED_STEPS);
-    let mut done = TaskWalks { vertices: Vec::with_capacity(room), spans: vec![0..0; samples.len()], error: None };
+    let mut vertices = run.walk_buffers.take().unwrap_or_default();
+    vertices.clear();
+    vertices.reserve(room);
+    let mut done = TaskWalks { vertices, spans: vec![0..0; samples.len()], error: None };
     let mut pending = samples.clone();
     let slots = WALKERS.min(samples.len());
     // A slot's buffer holds its walk in flight and is reused by the next: it grows to the
@@ -232,8 +221,11 @@ fn walk_task<S: Sampler + ?Sized>(
 mod tests {
     use super::*;
     use crate::graph::{build_csr, BuildOptions, DuplicateEdges, EdgeList};
+    use crate::sample::edges::SampleGraph;
     use crate::sample::engine::{assert_sample_replayed, replay_sample};
-    use crate::sample::InterpretedSampler;
+    use crate::sample::roots::InitialSamples;
+    use crate::sample::schedule::Schedule;
+    use crate::sample::{InterpretedSampler, SampleConfig};
 
     /// A directed graph of 300 vertices with hubs, sinks (no out-edges) and isolated vertices.
     fn graph() -> crate::graph::Csr {
@@ -300,13 +292,13 @@ mod tests {
     fn walks_of(
         graph: &SampleGraph<'_>,
         sampler: &InterpretedSampler,
-        plan: &Schedule,
         seed: u64,
         initial: &InitialSamples,
         samples: Range<usize>,
     ) -> Result<SampleOutcome> {
+        let run_of = Run::new(graph, sampler, initial, &SampleConfig { seed })?;
         let mut outcome = SampleOutcome::empty(samples.start as u64);
-        run(graph, sampler, plan, seed, initial, samples, &mut outcome).map(|()| outcome)
+        run(&run_of, samples, &mut outcome).map(|()| outcome)
     }
 
     #[test]
@@ -329,7 +321,7 @@ mod tests {
             let plan = Schedule::of(&graph, &sampler).unwrap();
             assert!(plan.is_walk());
             for seed in [0, 9] {
-                let walks = walks_of(&graph, &sampler, &plan, seed, &initial, 5..n);
+                let walks = walks_of(&graph, &sampler, seed, &initial, 5..n);
                 let general: Vec<Result<_>> =
                     (5..n).map(|i| replay_sample(&graph, &sampler, &plan, seed, i as u32, initial.roots(i))).collect();
                 match walks {
@@ -383,7 +375,7 @@ mod tests {
             }";
         let sampler = InterpretedSampler::from_source("walk.rs", source, &["length=16777216"]).unwrap();
         let plan = Schedule::of(&graph, &sampler).unwrap();
-        let outcome = walks_of(&graph, &sampler, &plan, 3, &initial, 0..n).unwrap();
+        let outcome = walks_of(&graph, &sampler, 3, &initial, 0..n).unwrap();
         let longest = (0..n).map(|k| outcome.sample(k).vertices.len()).max().unwrap();
         assert!(longest > RESERVED_STEPS, "a walk outgrows the reserved room ({longest} steps)");
         for k in 0..n {
