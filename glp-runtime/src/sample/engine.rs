@@ -197,6 +197,12 @@ pub(super) struct Run<'r, S: ?Sized> {
 /// -> 1.1% and 1.1%, 320 -> 270 page faults with 2 threads).
 pub(super) struct Spare<T>(Mutex<Vec<T>>);
 
+/// Empties a kept `buffer` for its next task, with room for at least `entries`.
+pub(super) fn emptied_with_room<T>(buffer: &mut Vec<T>, entries: usize) {
+    buffer.clear();
+    buffer.reserve(entries);
+}
+
 impl<T> Spare<T> {
     fn new() -> Self {
         Spare(Mutex::new(Vec::new()))
@@ -381,18 +387,15 @@ impl Task {
         let implied_steps = implies_steps(plan);
         let mut task = spare.unwrap_or_default();
         let Task { record, ends } = &mut task;
-        let reserved = |array: &mut Vec<u32>, entries: usize| {
-            array.clear();
-            array.reserve(entries);
-        };
-        reserved(&mut record.vertices, bound);
-        reserved(&mut record.sources, bound);
-        reserved(&mut record.steps, if implied_steps { 0 } else { bound });
-        record.step_ends.clear();
-        record.step_ends.reserve(if implied_steps { SAMPLES_PER_TASK * plan.steps() as usize } else { 0 });
+        emptied_with_room(&mut record.vertices, bound);
+        emptied_with_room(&mut record.sources, bound);
+        emptied_with_room(&mut record.steps, if implied_steps { 0 } else { bound });
+        emptied_with_room(
+            &mut record.step_ends,
+            if implied_steps { SAMPLES_PER_TASK * plan.steps() as usize } else { 0 },
+        );
         record.implied_steps = implied_steps;
-        ends.clear();
-        ends.reserve(SAMPLES_PER_TASK);
+        emptied_with_room(ends, SAMPLES_PER_TASK);
         task
     }
 }

@@ -262,11 +262,7 @@ impl SampleOutcome {
             *self = SampleOutcome { first: self.first, elapsed: self.elapsed, ..batch };
             return Ok(());
         }
-        let same_kind = match (&self.records, &batch.records) {
-            (Records::Stepped { step_count, .. }, Records::Stepped { step_count: more, .. }) => step_count == more,
-            (mine, theirs) => std::mem::discriminant(mine) == std::mem::discriminant(theirs),
-        };
-        if !same_kind && self.num_samples() > 0 {
+        if self.num_samples() > 0 && !self.records.holds_kind_of(&batch.as_parts().records) {
             self.held_records();
             batch.held_records();
         }

@@ -12,7 +12,7 @@
 //! the same checks, and on a refused result the error of the first such sample in sample
 //! order.
 
-use super::engine::{check_neighbour, Run};
+use super::engine::{check_neighbour, emptied_with_room, Run};
 use super::outcome::{BatchParts, RecordParts, SampleOutcome};
 use super::prefetch::{prefetch, EdgePrediction};
 use super::sampler::{Sampler, NONE};
@@ -115,8 +115,7 @@ fn walk_task<S: Sampler + ?Sized>(run: &Run<'_, S>, samples: Range<usize>) -> Ta
     // and stop early grow the buffer as they need).
     let room = samples.len() * (steps + 1).min(RESERVED_STEPS);
     let mut vertices = run.walk_buffers.take().unwrap_or_default();
-    vertices.clear();
-    vertices.reserve(room);
+    emptied_with_room(&mut vertices, room);
     let mut done = TaskWalks { vertices, spans: vec![0..0; samples.len()], error: None };
     let mut pending = samples.clone();
     let slots = WALKERS.min(samples.len());

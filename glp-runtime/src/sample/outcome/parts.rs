@@ -98,12 +98,7 @@ impl SampleOutcome {
                 }
             };
         }
-        let same_kind = match (&self.records, &parts.records) {
-            (Records::Walks, RecordParts::Walks) | (Records::Held { .. }, RecordParts::Held { .. }) => true,
-            (Records::Stepped { step_count, .. }, RecordParts::Stepped { step_count: more, .. }) => step_count == more,
-            _ => false,
-        };
-        if !same_kind {
+        if !self.records.holds_kind_of(&parts.records) {
             return Err(Error::invalid("internal: a batch of samples whose records are not of its outcome's kind"));
         }
         let (root_base, base, roots_from) =
@@ -129,6 +124,18 @@ impl SampleOutcome {
             _ => copy_vertices(),
         }
         Ok(())
+    }
+}
+
+impl Records {
+    /// Whether records of `parts`'s kind append to these as they are: both walks, both held,
+    /// or both step ends of as many steps.
+    pub(super) fn holds_kind_of(&self, parts: &RecordParts<'_>) -> bool {
+        match (self, parts) {
+            (Records::Walks, RecordParts::Walks) | (Records::Held { .. }, RecordParts::Held { .. }) => true,
+            (Records::Stepped { step_count, .. }, RecordParts::Stepped { step_count: more, .. }) => step_count == more,
+            _ => false,
+        }
     }
 }
 
