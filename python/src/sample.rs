@@ -4,7 +4,7 @@
 use crate::arrays::to_numpy;
 use crate::dlpack::DeviceArray;
 use crate::errors::{interruptible, IntoPy};
-use crate::graph::{input_id, PyGraph};
+use crate::graph::{input_ids, to_input_ids, PyGraph};
 use crate::options::{self, value_enum};
 use glp::cli::sample::{App, AppParams};
 use glp::cli::sample_backend::{gpu_option, DeviceMemoryArg, EngineArg, PlacementArg, RunOptions, Sampling};
@@ -13,10 +13,11 @@ use glp::graph::{Graph, VertexId};
 use glp::io::WeightRule;
 use glp::sample::gpu::{run_subgraphs_on_device, run_walks_on_device, DeviceSubgraphs, DeviceWalks, GpuSampleStats};
 use glp::sample::{SampleGraph, SampleOutcome};
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use rayon::prelude::*;
 use std::path::PathBuf;
 
 /// Where samples start.
@@ -200,32 +201,32 @@ pub fn sample<'py>(
             return Ok(result);
         }
     };
-    let ids = |vertices: &[VertexId]| -> PyResult<Bound<'py, PyArray1<i64>>> {
-        Ok(to_numpy(py, vertices.iter().map(|&v| input_id(g, v)).collect::<PyResult<Vec<i64>>>()?))
-    };
+    let ids = |vertices: &[VertexId]| Ok::<_, PyErr>(to_numpy(py, input_ids(g, vertices)?));
     let counts = |values: &[u64]| to_numpy(py, values.iter().map(|&v| v as i64).collect());
+    // Arrays of the outcome's size made once, their pages first written side by side on the
+    // pool, and the subgraphs' own converted in place.
+    let owned_counts = |values: Vec<u64>| to_numpy(py, values.into_iter().map(|v| v as i64).collect());
     result.set_item("roots", ids(&outcome.roots)?)?;
     result.set_item("root_offsets", counts(&outcome.root_offsets))?;
     result.set_item("vertices", ids(&outcome.vertices)?)?;
     result.set_item("sources", ids(&outcome.sources())?)?;
-    result.set_item("steps", to_numpy(py, outcome.steps().iter().map(|&s| i64::from(s)).collect()))?;
+    let steps = outcome.steps();
+    result.set_item("steps", to_numpy(py, steps.par_iter().with_min_len(1 << 16).map(|&s| i64::from(s)).collect()))?;
     result.set_item("offsets", counts(&outcome.offsets))?;
     if app.is_walk() {
         // One array of rows, built in place: dense ids first, then each replaced by its input id.
         let (width, mut rows) =
             outcome.walk_rows(i64::from, -1).map_err(|e| pyo3::exceptions::PyMemoryError::new_err(e.to_string()))?;
-        for entry in rows.iter_mut().filter(|v| **v >= 0) {
-            *entry = input_id(g, *entry as VertexId)?;
-        }
+        to_input_ids(g, &mut rows)?;
         result.set_item("walks", to_numpy(py, rows).reshape([outcome.num_samples(), width])?)?;
     } else {
         let subgraphs = outcome.subgraphs().py_err()?;
         result.set_item("node", ids(&subgraphs.node)?)?;
-        result.set_item("batch", counts(&subgraphs.batch))?;
-        result.set_item("row", counts(&subgraphs.row))?;
-        result.set_item("col", counts(&subgraphs.col))?;
-        result.set_item("num_sampled_nodes", counts(&subgraphs.num_sampled_nodes))?;
-        result.set_item("num_sampled_edges", counts(&subgraphs.num_sampled_edges))?;
+        result.set_item("batch", owned_counts(subgraphs.batch))?;
+        result.set_item("row", owned_counts(subgraphs.row))?;
+        result.set_item("col", owned_counts(subgraphs.col))?;
+        result.set_item("num_sampled_nodes", owned_counts(subgraphs.num_sampled_nodes))?;
+        result.set_item("num_sampled_edges", owned_counts(subgraphs.num_sampled_edges))?;
     }
     result.set_item("on_device", false)?;
     result.set_item("time_ms", outcome.elapsed.as_secs_f64() * 1e3)?;

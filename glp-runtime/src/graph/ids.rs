@@ -52,6 +52,14 @@ impl VertexIds {
         self.len() == 0
     }
 
+    /// The largest original id, if there is a vertex.
+    pub fn largest(&self) -> Option<u64> {
+        match self {
+            VertexIds::Range { first, len } => len.checked_sub(1).map(|last| first + last as u64),
+            VertexIds::Table(t) => t.last().copied(),
+        }
+    }
+
     /// Original id of dense vertex `v`.
     #[inline]
     pub fn original(&self, v: VertexId) -> u64 {

@@ -242,8 +242,45 @@ impl SampleOutcome {
     }
 
     /// The vertices sample `i` added.
-    fn added(&self, i: usize) -> &[VertexId] {
+    pub fn added(&self, i: usize) -> &[VertexId] {
         &self.vertices[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// The roots of sample `i`.
+    pub fn roots_of(&self, i: usize) -> &[VertexId] {
+        &self.roots[self.root_offsets[i] as usize..self.root_offsets[i + 1] as usize]
+    }
+
+    /// Calls `visit(vertex, source, step)` for each vertex sample `i` added, in order: what
+    /// [`SampleOutcome::sample`] holds, without building the sources and steps an outcome
+    /// leaves implied.
+    pub fn for_each_added(&self, i: usize, mut visit: impl FnMut(VertexId, VertexId, u32)) {
+        let range = self.offsets[i] as usize..self.offsets[i + 1] as usize;
+        let added = &self.vertices[range.clone()];
+        match &self.records {
+            Records::Held { sources, steps } => {
+                for ((&v, &source), &step) in added.iter().zip(&sources[range.clone()]).zip(&steps[range]) {
+                    visit(v, source, step);
+                }
+            }
+            Records::Stepped { sources, step_count, step_ends } => {
+                let (sources, per_sample) = (&sources[range], *step_count as usize);
+                let mut start = 0;
+                for (step, &end) in step_ends[i * per_sample..(i + 1) * per_sample].iter().enumerate() {
+                    // Ends fit their samples (checked as they came in); clamped all the same.
+                    let end = (end as usize).clamp(start, added.len());
+                    for (&v, &source) in added[start..end].iter().zip(&sources[start..end]) {
+                        visit(v, source, step as u32);
+                    }
+                    start = end;
+                }
+            }
+            Records::Walks => {
+                for ((step, &v), source) in added.iter().enumerate().zip(self.walk_sources(i)) {
+                    visit(v, source, step as u32);
+                }
+            }
+        }
     }
 
     /// The transits of walk `i`'s vertices: its root, then each vertex but its last.
