@@ -338,6 +338,21 @@ fn bench_sample_reports_throughput_per_sampler() {
     }
     let line = error_of(&["bench", "sample", "--apps", "deepwalk,nope"]);
     assert!(line.contains("unknown sampler `nope`"), "{line}");
+    assert!(rows.iter().all(|row| row["output_ms"].is_null()), "no output timed unless asked");
+}
+
+#[test]
+fn bench_sample_times_the_outputs_when_asked() {
+    let args = ["bench", "sample", "--apps", "deepwalk,khop", "--repeat", "2", "--backend", "cpu", "--with-output"];
+    let run = glp(&[&args[..], &["--json"]].concat());
+    assert!(run.status.success(), "{}", stderr(&run));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+    for row in report["samplers"].as_array().unwrap() {
+        assert!(row["output_ms"].as_f64().is_some_and(|ms| ms > 0.0), "{row}");
+    }
+    let table = glp(&args);
+    assert!(table.status.success(), "{}", stderr(&table));
+    assert!(stdout(&table).contains("output ms"), "{}", stdout(&table));
 }
 
 /// A sampler file runs on the interpreter and gives the samples of the same sampler compiled

@@ -14,6 +14,10 @@
 //! same run): a walk step there is two dependent reads (the row's offsets, then the
 //! neighbour), so the ceiling is half the dependent random reads per second.
 //!
+//! With `--with-output`, rows also give the time the host takes to turn a run's samples into
+//! the arrays the Python API returns and `glp sample`'s `.npy` and `.npz` files hold (walk
+//! rows; PyG's disjoint subgraphs): what a user waits for beside the sampling.
+//!
 //! With `--placement` (a graph whose edges stay in host memory), rows also give the bytes of
 //! partitions copied, the rate they were copied at while the walks ran, and its fraction of
 //! the probe's pinned host-to-device copy rate, measured in the same run.
@@ -30,12 +34,12 @@ use glp_runtime::device::ceiling::{self, HostMemory};
 use glp_runtime::host_ceiling;
 use glp_runtime::io::WeightRule;
 use glp_runtime::sample::gpu::Placement;
-use glp_runtime::sample::SampleGraph;
+use glp_runtime::sample::{SampleGraph, SampleOutcome};
 use glp_runtime::{Error, Result};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Debug, Args)]
 pub struct SampleBenchArgs {
@@ -67,6 +71,10 @@ pub struct SampleBenchArgs {
     /// zero-copy, partitions
     #[arg(long, value_enum, value_name = "PLACEMENT,...", value_delimiter = ',', default_values_t = [PlacementArg::Auto])]
     pub placement: Vec<PlacementArg>,
+    /// Also time, after each run, turning its samples into the arrays the Python API returns
+    /// and `.npy`/`.npz` outputs hold (walk rows; PyG's disjoint subgraphs), on the host
+    #[arg(long)]
+    pub with_output: bool,
     /// Print JSON
     #[arg(long)]
     pub json: bool,
@@ -90,6 +98,8 @@ struct SampleBenchRow {
     samples_per_s: f64,
     /// GPU: the median time with the transfers of roots and samples.
     median_with_transfers_ms: Option<f64>,
+    /// With `--with-output`: the median time of turning a run's samples into output arrays.
+    output_ms: Option<f64>,
     /// Sampled vertices per second over the ceiling's: its random reads per second on the GPU,
     /// half its dependent random reads per second on the CPU.
     ceiling_fraction: Option<f64>,
@@ -198,8 +208,7 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
             let initial =
                 initial_samples(app, &graph, &roots, app.default_batch(), &ClustersArg::Ranges(100), args.seed)?;
             for &engine in &engines {
-                let mut times = Vec::with_capacity(args.repeat);
-                let mut with_transfers = Vec::with_capacity(args.repeat);
+                let mut times = RunTimes::default();
                 let mut last = None;
                 for _ in 0..args.repeat {
                     let run = sampling.run(
@@ -210,23 +219,18 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
                         engine.unwrap_or(EngineArg::Auto),
                         args.device_memory.device_memory,
                     )?;
-                    with_transfers.push(run.outcome.elapsed);
-                    times.push(
+                    times.with_transfers.push(run.outcome.elapsed);
+                    times.sampling.push(
                         run.gpu.as_ref().map_or(run.outcome.elapsed, |g| Duration::from_secs_f64(g.kernel_ms / 1e3)),
                     );
+                    if args.with_output {
+                        times.outputs.push(output_time(app, &run.outcome)?);
+                    }
                     last = Some(run);
                 }
                 let Some(run) = last else { continue };
                 let vertex_ceiling = ceiling.map(|reads| reads / reads_per_vertex);
-                rows.push(row_of(
-                    app,
-                    engine,
-                    &run,
-                    &mut times,
-                    &mut with_transfers,
-                    vertex_ceiling,
-                    host_rates.as_ref(),
-                ));
+                rows.push(row_of(app, engine, &run, &mut times, vertex_ceiling, host_rates.as_ref()));
             }
         }
     }
@@ -250,19 +254,29 @@ pub fn run(args: SampleBenchArgs) -> Result<()> {
     output::print(&table(&report))
 }
 
+/// The times of a row's runs.
+#[derive(Default)]
+struct RunTimes {
+    /// The sampling's (on a GPU, its kernels').
+    sampling: Vec<Duration>,
+    /// On a GPU, with the transfers of roots and samples.
+    with_transfers: Vec<Duration>,
+    /// With `--with-output`: turning the samples into output arrays.
+    outputs: Vec<Duration>,
+}
+
 /// The report's row of `app` on `engine` (`None`: the CPU) from its last run and the times of
 /// every run.
 fn row_of(
     app: &App,
     engine: Option<EngineArg>,
     run: &SampleRun,
-    times: &mut [Duration],
-    with_transfers: &mut [Duration],
+    times: &mut RunTimes,
     ceiling: Option<f64>,
     host_rates: Option<&HostMemory>,
 ) -> SampleBenchRow {
     let outcome = &run.outcome;
-    let (median, min) = median_min(times);
+    let (median, min) = median_min(&mut times.sampling);
     let seconds = median.as_secs_f64().max(1e-9);
     let sampled_vertices_per_s = outcome.sampled_vertices() as f64 / seconds;
     let gpu = run.gpu.as_ref();
@@ -281,7 +295,8 @@ fn row_of(
         min_ms: min.as_secs_f64() * 1e3,
         sampled_vertices_per_s,
         samples_per_s: outcome.num_samples() as f64 / seconds,
-        median_with_transfers_ms: gpu.map(|_| median_min(with_transfers).0.as_secs_f64() * 1e3),
+        median_with_transfers_ms: gpu.map(|_| median_min(&mut times.with_transfers).0.as_secs_f64() * 1e3),
+        output_ms: (!times.outputs.is_empty()).then(|| median_min(&mut times.outputs).0.as_secs_f64() * 1e3),
         ceiling_fraction: ceiling.map(|c| sampled_vertices_per_s / c),
         extra_device_bytes: gpu.map(|g| g.device_bytes),
         step_engines: gpu.map_or_else(Vec::new, |g| g.step_engines.clone()),
@@ -296,6 +311,21 @@ fn row_of(
             .zip(host_rates.and_then(|h| h.copy_bytes_per_s))
             .map(|(rate, probe)| rate / probe),
     }
+}
+
+/// The time of turning `outcome` into the arrays of an output: walk rows (int64, padded) for
+/// a walk sampler, PyG's disjoint subgraphs for the others.
+fn output_time(app: &App, outcome: &SampleOutcome) -> Result<Duration> {
+    let start = Instant::now();
+    let entries = if app.is_walk() {
+        outcome.walk_rows(i64::from, -1)?.1.len()
+    } else {
+        let subgraphs = outcome.subgraphs()?;
+        subgraphs.node.len() + subgraphs.row.len()
+    };
+    let elapsed = start.elapsed();
+    std::hint::black_box(entries);
+    Ok(elapsed)
 }
 
 fn table(report: &SampleBenchReport) -> String {
@@ -334,16 +364,27 @@ fn table(report: &SampleBenchReport) -> String {
             writeln!(s, "pinned host-to-device copies: {:.1} GB/s{zero_copy} (glp bench probe, this run)", copy / 1e9);
     }
     let _ = writeln!(s);
+    let with_output = report.samplers.iter().any(|r| r.output_ms.is_some());
     let _ = writeln!(
         s,
-        "{:<18} {:<22} {:<10} {:>9} {:>12} {:>10} {:>16} {:>12} {:>9}",
-        "sampler", "engine", "placement", "samples", "sampled", "median ms", "sampled verts/s", "samples/s", "ceiling"
+        "{:<18} {:<22} {:<10} {:>9} {:>12} {:>10} {:>16} {:>12} {:>9}{}",
+        "sampler",
+        "engine",
+        "placement",
+        "samples",
+        "sampled",
+        "median ms",
+        "sampled verts/s",
+        "samples/s",
+        "ceiling",
+        if with_output { format!(" {:>10}", "output ms") } else { String::new() }
     );
     for r in &report.samplers {
         let fraction = r.ceiling_fraction.map_or_else(|| "-".to_string(), |f| format!("{:.1}%", f * 100.0));
+        let output = r.output_ms.map_or_else(String::new, |ms| format!(" {ms:>10.2}"));
         let _ = writeln!(
             s,
-            "{:<18} {:<22} {:<10} {:>9} {:>12} {:>10.2} {:>16.3e} {:>12.3e} {:>9}",
+            "{:<18} {:<22} {:<10} {:>9} {:>12} {:>10.2} {:>16.3e} {:>12.3e} {:>9}{output}",
             r.sampler,
             r.engine,
             r.placement.unwrap_or("-"),

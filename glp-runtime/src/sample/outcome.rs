@@ -377,13 +377,10 @@ impl SampleOutcome {
     /// an error (not an abort) when the padded rows do not fit in memory: walks of very
     /// different lengths pad to the longest.
     pub fn walk_rows<T: Clone>(&self, vertex: impl Fn(VertexId) -> T, padding: T) -> Result<(usize, Vec<T>)> {
-        let width = (0..self.num_samples())
-            .map(|i| {
-                let s = self.sample(i);
-                s.roots.len() + s.vertices.len()
-            })
-            .max()
-            .unwrap_or(0);
+        // A row's roots and vertices, read in place (`sample` would build a walk's implied
+        // sources and steps for each row).
+        let row = |i: usize| self.roots_of(i).iter().chain(self.added(i));
+        let width = (0..self.num_samples()).map(|i| self.roots_of(i).len() + self.added(i).len()).max().unwrap_or(0);
         let entries = width.saturating_mul(self.num_samples());
         let mut rows = Vec::new();
         rows.try_reserve_exact(entries).map_err(|_| {
@@ -393,9 +390,9 @@ impl SampleOutcome {
             ))
         })?;
         for i in 0..self.num_samples() {
-            let s = self.sample(i);
-            rows.extend(s.roots.iter().chain(s.vertices).map(|&v| vertex(v)));
-            rows.resize(rows.len() + width - s.roots.len() - s.vertices.len(), padding.clone());
+            let start = rows.len();
+            rows.extend(row(i).map(|&v| vertex(v)));
+            rows.resize(start + width, padding.clone());
         }
         Ok((width, rows))
     }
