@@ -4,6 +4,7 @@
 use super::roots::InitialSamples;
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
+use rayon::prelude::*;
 use std::borrow::Cow;
 use std::ops::Range;
 use std::time::Duration;
@@ -279,6 +280,18 @@ impl SampleOutcome {
                 for ((step, &v), source) in added.iter().enumerate().zip(self.walk_sources(i)) {
                     visit(v, source, step as u32);
                 }
+            }
+        }
+    }
+
+    /// The most steps a sample took (one more than the last step that added a vertex; 0 when
+    /// none did).
+    pub(super) fn steps_taken(&self) -> u32 {
+        match &self.records {
+            Records::Held { steps, .. } => steps.par_iter().max().map_or(0, |&last| last + 1),
+            Records::Stepped { step_count, .. } => *step_count,
+            Records::Walks => {
+                (0..self.num_samples()).map(|i| self.added(i).len()).max().unwrap_or(0).try_into().unwrap_or(u32::MAX)
             }
         }
     }

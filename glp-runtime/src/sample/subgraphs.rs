@@ -91,7 +91,7 @@ impl SubgraphNumbering {
     /// they add to the arrays. Errors on a sampled edge from a vertex its sample does not
     /// hold (no engine records one); the numbering is then unchanged.
     pub fn add(&mut self, batch: &SampleOutcome) -> Result<SubgraphPieces> {
-        self.add_in_chunks(batch, CHUNK_VERTICES)
+        self.add_in_chunks(batch, chunk_vertices(batch))
     }
 
     /// [`Self::add`] with chunks of at least `chunk_vertices` vertices ([`Layout`]).
@@ -152,7 +152,7 @@ impl SampleOutcome {
     /// `disjoint=True`, DGL's blocks): see [`SubgraphBatch`]. Errors as
     /// [`SubgraphNumbering::add`].
     pub fn subgraphs(&self) -> Result<SubgraphBatch> {
-        self.subgraphs_in_chunks(CHUNK_VERTICES)
+        self.subgraphs_in_chunks(chunk_vertices(self))
     }
 
     /// [`Self::subgraphs`] with chunks of at least `chunk_vertices` vertices ([`Layout`]).
@@ -188,6 +188,13 @@ impl SampleOutcome {
 /// chunk's counts and table cost little beside its vertices, few enough that the chunks share
 /// a batch out evenly among the threads.
 const CHUNK_VERTICES: u64 = 1 << 14;
+
+/// The vertices of `batch`'s chunks: [`CHUNK_VERTICES`], and at least 32 per hop its samples
+/// reach, since a chunk keeps a count and a part of each array per hop and step (walks of
+/// 10,000 steps in chunks of 16K vertices would keep more of them than vertices).
+fn chunk_vertices(batch: &SampleOutcome) -> u64 {
+    CHUNK_VERTICES.max(32 * (u64::from(batch.steps_taken()) + 1))
+}
 
 /// A batch cut into chunks of consecutive samples, and what each chunk adds to every hop and
 /// step: the first of the numbering's two passes over the samples. The second
@@ -649,6 +656,24 @@ mod tests {
             assert_eq!(numbering.num_sampled_nodes(), expected.num_sampled_nodes);
             assert_eq!(numbering.num_sampled_edges(), expected.num_sampled_edges);
         }
+    }
+
+    #[test]
+    fn chunks_hold_at_least_32_vertices_per_hop_their_samples_reach() {
+        for kind in [Kind::Held, Kind::Stepped, Kind::Walks] {
+            let o = outcome(kind, 100, 7);
+            let last_step = (0..o.num_samples()).flat_map(|k| o.sample(k).steps.into_owned()).max().unwrap();
+            assert_eq!(o.steps_taken(), 3, "{kind:?}");
+            assert_eq!(last_step + 1, 3, "{kind:?}: the test's samples reach their third step");
+            assert_eq!(chunk_vertices(&o), CHUNK_VERTICES);
+        }
+        // A walk of 1,000 steps: chunks of at least 32 * 1,001 vertices.
+        let initial = InitialSamples::given(vec![0], 2).unwrap();
+        let mut walk = SampleOutcome::with_roots_of(&initial, 0..1);
+        walk.push_vertices(&[1, 0].repeat(500));
+        walk.set_walks().unwrap();
+        assert_eq!((walk.steps_taken(), chunk_vertices(&walk)), (1000, 32 * 1001));
+        assert_eq!(SampleOutcome::empty(0).steps_taken(), 0);
     }
 
     #[test]
