@@ -210,33 +210,38 @@ pub fn input_id(graph: &Graph, v: VertexId) -> PyResult<i64> {
     i64::try_from(id).map_err(|_| PyValueError::new_err(format!("vertex id {id} does not fit in int64")))
 }
 
-/// The input ids of dense vertices `vertices` as int64, converted side by side on the pool:
-/// the graph's largest id is checked to fit once, so each vertex's is a plain lookup (a check
-/// and a `PyResult` a vertex took a third of a DeepWalk call's time beside the sampling).
+/// The input ids of dense vertices `vertices` as int64, converted side by side on the pool.
+/// When every id of the graph fits int64 (checked once, from its largest), each vertex's is a
+/// plain lookup (a check and a `PyResult` a vertex took a third of a DeepWalk call's time
+/// beside the sampling); otherwise each is checked ([`input_id`]), so that only a vertex whose
+/// id does not fit is an error.
 pub fn input_ids(graph: &Graph, vertices: &[VertexId]) -> PyResult<Vec<i64>> {
-    input_ids_fit(graph)?;
-    Ok(vertices.par_iter().with_min_len(1 << 16).map(|&v| graph.ids.original(v) as i64).collect())
+    let vertices = vertices.par_iter().with_min_len(1 << 16);
+    if all_ids_fit(graph) {
+        Ok(vertices.map(|&v| graph.ids.original(v) as i64).collect())
+    } else {
+        vertices.map(|&v| input_id(graph, v)).collect()
+    }
 }
 
 /// Replaces each dense vertex of `rows` (those >= 0; negative entries are padding) by its
 /// input id, as [`input_ids`] does.
 pub fn to_input_ids(graph: &Graph, rows: &mut [i64]) -> PyResult<()> {
-    input_ids_fit(graph)?;
-    rows.par_iter_mut()
-        .with_min_len(1 << 16)
-        .filter(|v| **v >= 0)
-        .for_each(|v| *v = graph.ids.original(*v as VertexId) as i64);
-    Ok(())
+    let vertices = rows.par_iter_mut().with_min_len(1 << 16).filter(|v| **v >= 0);
+    if all_ids_fit(graph) {
+        vertices.for_each(|v| *v = graph.ids.original(*v as VertexId) as i64);
+        Ok(())
+    } else {
+        vertices.try_for_each(|v| {
+            *v = input_id(graph, *v as VertexId)?;
+            Ok(())
+        })
+    }
 }
 
-/// Errors when an input id of `graph` does not fit in int64.
-fn input_ids_fit(graph: &Graph) -> PyResult<()> {
-    match graph.ids.largest() {
-        Some(id) if i64::try_from(id).is_err() => {
-            Err(PyValueError::new_err(format!("vertex id {id} does not fit in int64")))
-        }
-        _ => Ok(()),
-    }
+/// Whether every input id of `graph` fits in int64.
+fn all_ids_fit(graph: &Graph) -> bool {
+    graph.ids.largest().is_none_or(|id| i64::try_from(id).is_ok())
 }
 
 /// Refuses a graph with negative edge weights (label propagation's scores, modularity).

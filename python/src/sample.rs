@@ -203,8 +203,8 @@ pub fn sample<'py>(
     };
     let ids = |vertices: &[VertexId]| Ok::<_, PyErr>(to_numpy(py, input_ids(g, vertices)?));
     let counts = |values: &[u64]| to_numpy(py, values.iter().map(|&v| v as i64).collect());
-    // Arrays of the outcome's size made once, their pages first written side by side on the
-    // pool, and the subgraphs' own converted in place.
+    // The ids and steps converted side by side on the pool; the subgraphs' arrays converted in
+    // place (the same allocation, int64 for uint64).
     let owned_counts = |values: Vec<u64>| to_numpy(py, values.into_iter().map(|v| v as i64).collect());
     result.set_item("roots", ids(&outcome.roots)?)?;
     result.set_item("root_offsets", counts(&outcome.root_offsets))?;

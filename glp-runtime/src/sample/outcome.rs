@@ -284,14 +284,16 @@ impl SampleOutcome {
         }
     }
 
-    /// The most steps a sample took (one more than the last step that added a vertex; 0 when
-    /// none did).
+    /// A bound on the steps the samples took: at least one more than the last step that added a
+    /// vertex (exactly that for held steps and walks; the sampler's step count for implied
+    /// steps), 0 when none did.
     pub(super) fn steps_taken(&self) -> u32 {
         match &self.records {
-            Records::Held { steps, .. } => steps.par_iter().max().map_or(0, |&last| last + 1),
+            Records::Held { steps, .. } => steps.par_iter().max().map_or(0, |&last| last.saturating_add(1)),
             Records::Stepped { step_count, .. } => *step_count,
             Records::Walks => {
-                (0..self.num_samples()).map(|i| self.added(i).len()).max().unwrap_or(0).try_into().unwrap_or(u32::MAX)
+                let longest = self.offsets.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+                u32::try_from(longest).unwrap_or(u32::MAX)
             }
         }
     }
