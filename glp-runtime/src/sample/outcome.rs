@@ -244,7 +244,12 @@ impl SampleOutcome {
 
     /// The vertices sample `i` added.
     pub fn added(&self, i: usize) -> &[VertexId] {
-        &self.vertices[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+        &self.vertices[self.added_range(i)]
+    }
+
+    /// Where the vertices sample `i` added are (in `vertices` and in held records).
+    fn added_range(&self, i: usize) -> Range<usize> {
+        self.offsets[i] as usize..self.offsets[i + 1] as usize
     }
 
     /// The roots of sample `i`.
@@ -256,7 +261,7 @@ impl SampleOutcome {
     /// [`SampleOutcome::sample`] holds, without building the sources and steps an outcome
     /// leaves implied.
     pub fn for_each_added(&self, i: usize, mut visit: impl FnMut(VertexId, VertexId, u32)) {
-        let range = self.offsets[i] as usize..self.offsets[i + 1] as usize;
+        let range = self.added_range(i);
         let added = &self.vertices[range.clone()];
         match &self.records {
             Records::Held { sources, steps } => {
@@ -265,15 +270,10 @@ impl SampleOutcome {
                 }
             }
             Records::Stepped { sources, step_count, step_ends } => {
-                let (sources, per_sample) = (&sources[range], *step_count as usize);
-                let mut start = 0;
-                for (step, &end) in step_ends[i * per_sample..(i + 1) * per_sample].iter().enumerate() {
-                    // Ends fit their samples (checked as they came in); clamped all the same.
-                    let end = (end as usize).clamp(start, added.len());
-                    for (&v, &source) in added[start..end].iter().zip(&sources[start..end]) {
-                        visit(v, source, step as u32);
-                    }
-                    start = end;
+                let per_sample = *step_count as usize;
+                let steps = steps_from_ends(&step_ends[i * per_sample..(i + 1) * per_sample]);
+                for ((&v, &source), step) in added.iter().zip(&sources[range]).zip(steps) {
+                    visit(v, source, step);
                 }
             }
             Records::Walks => {
@@ -301,7 +301,7 @@ impl SampleOutcome {
     /// The transits of walk `i`'s vertices: its root, then each vertex but its last.
     fn walk_sources(&self, i: usize) -> impl Iterator<Item = VertexId> + '_ {
         let added = self.added(i);
-        let root = self.roots[self.root_offsets[i] as usize];
+        let root = self.roots_of(i)[0];
         std::iter::once(root).chain(added.iter().copied()).take(added.len())
     }
 
@@ -366,8 +366,7 @@ impl SampleOutcome {
 
     /// Sample `i` of this outcome (the run's `first + i`).
     pub fn sample(&self, i: usize) -> SampleRef<'_> {
-        let r = self.root_offsets[i] as usize..self.root_offsets[i + 1] as usize;
-        let a = self.offsets[i] as usize..self.offsets[i + 1] as usize;
+        let a = self.added_range(i);
         let (sources, steps) = match &self.records {
             Records::Held { sources, steps } => (Cow::Borrowed(&sources[a.clone()]), Cow::Borrowed(&steps[a.clone()])),
             Records::Stepped { sources, step_count, step_ends } => {
@@ -377,7 +376,7 @@ impl SampleOutcome {
             }
             Records::Walks => (Cow::Owned(self.walk_sources(i).collect()), Cow::Owned((0..a.len() as u32).collect())),
         };
-        SampleRef { roots: &self.roots[r], vertices: &self.vertices[a], sources, steps }
+        SampleRef { roots: self.roots_of(i), vertices: &self.vertices[a], sources, steps }
     }
 
     /// The samples as walks: row `i` is sample `i`'s roots followed by the vertices it added,

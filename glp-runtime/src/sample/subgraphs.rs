@@ -113,12 +113,8 @@ impl SubgraphNumbering {
 
     /// Adds a batch's local vertices per hop and edges per step to the counts so far.
     fn count(&mut self, nodes: &[u64], edges: &[u64]) {
-        for (counts, added) in [(&mut self.nodes_per_hop, nodes), (&mut self.edges_per_step, edges)] {
-            if counts.len() < added.len() {
-                counts.resize(added.len(), 0);
-            }
-            counts.iter_mut().zip(added).for_each(|(count, &n)| *count += n);
-        }
+        add_counts(&mut self.nodes_per_hop, nodes);
+        add_counts(&mut self.edges_per_step, edges);
     }
 
     /// Local ids per hop so far (hop 0: the roots): one entry per hop the steps so far can
@@ -266,7 +262,7 @@ impl Layout {
             .iter()
             .map(|nodes| {
                 let base = next.clone();
-                next.iter_mut().zip(nodes).for_each(|(next, &n)| *next += n);
+                add_counts(&mut next, nodes);
                 base
             })
             .collect();
@@ -409,15 +405,19 @@ fn bump(counts: &mut Vec<u64>, at: usize) {
     counts[at] += 1;
 }
 
-/// The sums of `rows`' columns (rows of any length; missing entries count 0).
+/// Adds `added` to `counts` entry by entry, growing `counts` to hold them (missing entries
+/// count 0).
+fn add_counts(counts: &mut Vec<u64>, added: &[u64]) {
+    if counts.len() < added.len() {
+        counts.resize(added.len(), 0);
+    }
+    counts.iter_mut().zip(added).for_each(|(count, &n)| *count += n);
+}
+
+/// The sums of `rows`' columns (rows of any length).
 fn column_sums(rows: &[Vec<u64>]) -> Vec<u64> {
     let mut sums = Vec::new();
-    for row in rows {
-        if sums.len() < row.len() {
-            sums.resize(row.len(), 0);
-        }
-        sums.iter_mut().zip(row).for_each(|(sum, &n)| *sum += n);
-    }
+    rows.iter().for_each(|row| add_counts(&mut sums, row));
     sums
 }
 
