@@ -72,8 +72,8 @@ pub enum Engine {
     /// cache more than a pull's, whose senders are flagged in a bitmap the cache holds:
     /// graph500-26 against R-MAT 24); the edge-centric engine for the others (SSSP in the
     /// graph's order) and on smaller graphs, whose iterations are short enough for the
-    /// frontier engine's extra launches to dominate. Measured with `glp bench run` (see the
-    /// README; H200, weighted R-MAT 24 in degree order, frontier against edge-centric: SSSP
+    /// frontier engine's extra launches to dominate. Measured with `glp bench run` (see
+    /// BENCHMARKS.md; H200, weighted R-MAT 24 in degree order, frontier against edge-centric: SSSP
     /// 124 against 141 ms, SSWP 152 against 220, WCC 34.3-35.0 against 35.9-36.7; in the
     /// graph's order the edge-centric engine wins R-MAT 24's WCC, 50.4 against 62.6 ms, and
     /// R-MAT 22's SSSP, 36.9 against 62.4).
