@@ -131,7 +131,8 @@ def sample(
     batch_samples: Optional[int] = None,
     device_output: bool = False,
 ) -> Dict[str, Any]:
-    """Samples (``glp sample``): the samples' arrays and the run's statistics. With
+    """Samples (``glp sample``): the samples' arrays (a walk sampler's rows alone, ``walks``)
+    and the run's statistics. With
     ``device_output`` a GPU run's samples stay on its device (``on_device``, the GPU's
     ``ordinal``): ``walks``, or ``node``, ``batch``, ``row`` and ``col``, as ``DeviceArray``s
     (the counts per hop and step as lists)."""

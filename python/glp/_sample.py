@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
@@ -24,8 +24,10 @@ class SampleResult:
 
     Walk samplers (DeepWalk, node2vec, PPR, ...) also give ``walks``: one row per walk, its
     root first, padded with -1 to the longest walk (``walk_length + 1`` columns unless every
-    walk stopped early; the ``.npy`` file of ``glp sample`` holds the same array). After a GPU
-    run with ``output_type="torch"`` they give ``walks`` alone, a tensor on the device.
+    walk stopped early; the ``.npy`` file of ``glp sample`` holds the same array). A walk
+    result holds its rows alone: the per-sample arrays above are derived from them when one is
+    first read (they would hold four times the rows). After a GPU run with
+    ``output_type="torch"`` they give ``walks`` alone, a tensor on the device.
 
     Subgraph samplers (k-hop, layer, ...) give the arrays of PyG's ``SamplerOutput`` (disjoint
     subgraphs): ``node`` (input id of each local vertex), ``batch`` (its sample),
@@ -40,12 +42,6 @@ class SampleResult:
 
     sampler: str
     is_walk: bool
-    roots: Any = None
-    root_offsets: Any = None
-    vertices: Any = None
-    sources: Any = None
-    steps: Any = None
-    offsets: Any = None
     walks: Any = None
     node: Any = None
     batch: Any = None
@@ -61,6 +57,48 @@ class SampleResult:
     samples: int = 0
     sampled_vertices: int = 0
     on_device: bool = False
+    # The per-sample arrays (_PER_SAMPLE) given or derived so far: a walk sampler's are
+    # derived from its rows when one of them is first read.
+    _per_sample: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def roots(self) -> Any:
+        """Every sample's roots, ``roots[root_offsets[i]:root_offsets[i+1]]`` for sample ``i``
+        (a walk's: the first entry of its row)."""
+        return self._array("roots")
+
+    @property
+    def root_offsets(self) -> Any:
+        """Where each sample's roots start in ``roots`` (``samples + 1`` entries)."""
+        return self._array("root_offsets")
+
+    @property
+    def vertices(self) -> Any:
+        """The vertices the samples added, sample after sample (a walk's: its row after the
+        root, without the padding)."""
+        return self._array("vertices")
+
+    @property
+    def sources(self) -> Any:
+        """The transit each of ``vertices`` was drawn from (a walk's: the vertex before it)."""
+        return self._array("sources")
+
+    @property
+    def steps(self) -> Any:
+        """The step that drew each of ``vertices`` (a walk's: its place in the row, less one)."""
+        return self._array("steps")
+
+    @property
+    def offsets(self) -> Any:
+        """Where each sample's added vertices start in ``vertices`` (``samples + 1`` entries)."""
+        return self._array("offsets")
+
+    def _array(self, name: str) -> Any:
+        """The per-sample array ``name``; a walk sampler's are derived from ``walks`` on the
+        first read (``None`` for results left on the device)."""
+        if name not in self._per_sample and self.is_walk and self.walks is not None and not self.on_device:
+            self._per_sample.update(_walk_arrays(self.walks))
+        return self._per_sample.get(name)
 
     def edge_index(self) -> Any:
         """Subgraph samples' edges as a ``2 x E`` array of local ids (``[row, col]``: messages
@@ -92,6 +130,30 @@ class SampleResult:
         )
 
 
+def _walk_arrays(walks: Any) -> Dict[str, Any]:
+    """The per-sample arrays (:data:`_PER_SAMPLE`) that walk rows imply: each row is a walk's
+    root, then the vertex each step added (step ``j`` in column ``j + 1``, drawn from the
+    vertex before it), padded with -1 after the walk's last vertex. A torch tensor's arrays
+    are tensors on its device."""
+    if is_torch(walks):
+        import torch
+
+        return {name: torch.from_numpy(a).to(walks.device) for name, a in _walk_arrays(walks.cpu().numpy()).items()}
+    rows = np.asarray(walks)
+    samples, width = rows.shape
+    added = rows[:, 1:] >= 0  # input ids are non-negative: -1 is the padding alone
+    offsets = np.zeros(samples + 1, dtype=np.int64)
+    np.cumsum(added.sum(axis=1), out=offsets[1:])
+    return {
+        "roots": rows[:, 0].copy(),
+        "root_offsets": np.arange(samples + 1, dtype=np.int64),
+        "vertices": rows[:, 1:][added],
+        "sources": rows[:, :-1][added],
+        "steps": np.broadcast_to(np.arange(max(width - 1, 0), dtype=np.int64), added.shape)[added],
+        "offsets": offsets,
+    }
+
+
 def _ints(counts: Any) -> List[int]:
     """Counts (a list, a NumPy array or a tensor on any device) as a list of ints."""
     return [int(n) for n in (counts.tolist() if hasattr(counts, "tolist") else counts)]
@@ -111,13 +173,11 @@ class _InputIds:
 
 RootsLike = Union[None, int, str, "os.PathLike[str]", Sequence[int], np.ndarray, Any]
 
+# The arrays every sample has (a walk sampler's derived from its rows: SampleResult._array).
+_PER_SAMPLE = ("roots", "root_offsets", "vertices", "sources", "steps", "offsets")
+
+# The arrays of one kind of sampler or the other.
 _ARRAYS = (
-    "roots",
-    "root_offsets",
-    "vertices",
-    "sources",
-    "steps",
-    "offsets",
     "walks",
     "node",
     "batch",
@@ -236,6 +296,7 @@ def sample(
         # Host arrays of a GPU run go to the GPU that ran it.
         device = f"cuda:{raw['ordinal']}" if as_torch and raw.get("ordinal") is not None else None
         arrays = {name: output(raw.get(name), as_torch, device) for name in _ARRAYS}
+        arrays["_per_sample"] = {name: output(raw[name], as_torch, device) for name in _PER_SAMPLE if name in raw}
     return SampleResult(
         sampler=raw["sampler"],
         is_walk=raw["is_walk"],

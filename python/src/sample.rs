@@ -55,7 +55,8 @@ const SUBGRAPHS_OUT_OF_MEMORY: &str = "; subgraphs left on the GPU hold every sa
 
 /// Samples from `graph` with `sampler` (a built-in name or a sampler file); returns the
 /// samples' arrays and the run's statistics (the Python half wraps them in
-/// `glp.SampleResult`). With `device_output`, samples run on a GPU stay there (`on_device`):
+/// `glp.SampleResult`): a walk sampler's rows (`walks`, from which the Python half derives the
+/// per-vertex arrays when asked), a subgraph sampler's per-vertex arrays and PyG's. With `device_output`, samples run on a GPU stay there (`on_device`):
 /// a walk sampler's `walks`, a subgraph sampler's `node`, `batch`, `row` and `col` are then
 /// [`DeviceArray`]s (DLPack), the counts per hop and step lists, and the per-vertex arrays
 /// absent. `ordinal` is the GPU's (`None` on the CPU).
@@ -206,20 +207,24 @@ pub fn sample<'py>(
     // The ids and steps converted side by side on the pool; the subgraphs' arrays converted in
     // place (the same allocation, int64 for uint64).
     let owned_counts = |values: Vec<u64>| to_numpy(py, values.into_iter().map(|v| v as i64).collect());
-    result.set_item("roots", ids(&outcome.roots)?)?;
-    result.set_item("root_offsets", counts(&outcome.root_offsets))?;
-    result.set_item("vertices", ids(&outcome.vertices)?)?;
-    result.set_item("sources", ids(&outcome.sources())?)?;
-    let steps = outcome.steps();
-    result.set_item("steps", to_numpy(py, steps.par_iter().with_min_len(1 << 16).map(|&s| i64::from(s)).collect()))?;
-    result.set_item("offsets", counts(&outcome.offsets))?;
     if app.is_walk() {
-        // One array of rows, built in place: dense ids first, then each replaced by its input id.
+        // The rows alone, built in place: dense ids first, then each replaced by its input id.
+        // A walk's per-vertex arrays (roots, vertices, sources, steps, offsets) are implied by
+        // its row: the Python half derives them from the rows when they are first asked for,
+        // rather than every call holding four times the rows.
         let (width, mut rows) =
             outcome.walk_rows(i64::from, -1).map_err(|e| pyo3::exceptions::PyMemoryError::new_err(e.to_string()))?;
         to_input_ids(g, &mut rows)?;
         result.set_item("walks", to_numpy(py, rows).reshape([outcome.num_samples(), width])?)?;
     } else {
+        result.set_item("roots", ids(&outcome.roots)?)?;
+        result.set_item("root_offsets", counts(&outcome.root_offsets))?;
+        result.set_item("vertices", ids(&outcome.vertices)?)?;
+        result.set_item("sources", ids(&outcome.sources())?)?;
+        let steps = outcome.steps();
+        result
+            .set_item("steps", to_numpy(py, steps.par_iter().with_min_len(1 << 16).map(|&s| i64::from(s)).collect()))?;
+        result.set_item("offsets", counts(&outcome.offsets))?;
         let subgraphs = outcome.subgraphs().py_err()?;
         result.set_item("node", ids(&subgraphs.node)?)?;
         result.set_item("batch", owned_counts(subgraphs.batch))?;

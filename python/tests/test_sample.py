@@ -92,6 +92,57 @@ def test_a_walk_stops_at_a_vertex_without_edges_and_is_padded() -> None:
     assert result.walks.tolist() == [[0, 1], [2, -1]]
 
 
+def walk_records(rows: np.ndarray) -> dict:
+    """The per-sample arrays that walk rows mean, one walk and one step at a time: each row a
+    root, then the vertex each step added (drawn from the one before it), then -1 padding."""
+    records: dict = {name: [] for name in ("roots", "vertices", "sources", "steps")}
+    records["offsets"] = [0]
+    for row in rows.tolist():
+        walk = row[: row.index(-1)] if -1 in row else row
+        records["roots"].append(walk[0])
+        for step, (source, vertex) in enumerate(zip(walk, walk[1:])):
+            records["vertices"].append(vertex)
+            records["sources"].append(source)
+            records["steps"].append(step)
+        records["offsets"].append(len(records["vertices"]))
+    records["root_offsets"] = list(range(len(rows) + 1))
+    return records
+
+
+def test_a_walk_results_per_sample_arrays_are_its_rows_records(email: glp.Graph) -> None:
+    # PPR's walks stop early (rows of every length, padded), DeepWalk's on sinks of a directed
+    # graph, node2vec's never; sparse input ids, and torch tensors.
+    sinks = glp.Graph.from_edges([10, 20, 20, 30], [20, 30, 40, 10], directed=True)
+    runs = [
+        (email, "ppr", {"walk_length": 40, "termination": 0.2}),
+        (email, "node2vec", {"walk_length": 7, "p": 2.0, "q": 0.5}),
+        (sinks, "deepwalk", {"walk_length": 5, "roots": [10, 40, 20, 30, 10]}),
+        (sinks, "deepwalk", {"walk_length": 5, "roots": [40, 40]}),  # rows of the root alone
+        (email, "deepwalk", {"walk_length": 1}),
+    ]
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    for graph, sampler, options in runs:
+        options = {"roots": 200, **options}
+        result = graph.sample(sampler, seed=4, backend="cpu", **options)
+        assert result.is_walk
+        assert result._per_sample == {}, "the rows alone until an array is read"
+        expected = walk_records(result.walks)
+        for name, values in expected.items():
+            array = getattr(result, name)
+            assert array.dtype == np.int64 and array.tolist() == values, f"{sampler}: {name}"
+        if torch is not None:
+            as_torch = graph.sample(sampler, seed=4, backend="cpu", output_type="torch", **options)
+            for name, values in expected.items():
+                tensor = getattr(as_torch, name)
+                assert isinstance(tensor, torch.Tensor) and tensor.tolist() == values, f"{sampler}: {name}"
+    # A subgraph sampler's arrays come from the engine as they are.
+    hops = email.sample("khop", roots=[3, 4], fanouts=[3, 2], seed=1, backend="cpu")
+    assert hops.roots.tolist() == [3, 4] and hops.offsets[-1] == len(hops.vertices) == len(hops.sources)
+
+
 def test_khop_samples_are_neighbourhoods(email: glp.Graph) -> None:
     result = email.sample("khop", roots=[0, 1, 2], fanouts=[5, 3], seed=2, backend="cpu")
     offsets, targets, _ = email.csr()
