@@ -14,6 +14,11 @@ from ._arrays import is_torch, output, to_numpy, whole
 from ._graph import Graph
 
 
+def _per_sample_array(name: str, doc: str) -> Any:
+    """The read-only attribute of :class:`SampleResult`'s per-sample array ``name``."""
+    return property(lambda result: result._array(name), doc=doc)
+
+
 @dataclass
 class SampleResult:
     """The samples of :func:`sample`, in sample order.
@@ -61,37 +66,27 @@ class SampleResult:
     # derived from its rows when one of them is first read.
     _per_sample: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
-    @property
-    def roots(self) -> Any:
-        """Every sample's roots, ``roots[root_offsets[i]:root_offsets[i+1]]`` for sample ``i``
-        (a walk's: the first entry of its row)."""
-        return self._array("roots")
-
-    @property
-    def root_offsets(self) -> Any:
-        """Where each sample's roots start in ``roots`` (``samples + 1`` entries)."""
-        return self._array("root_offsets")
-
-    @property
-    def vertices(self) -> Any:
-        """The vertices the samples added, sample after sample (a walk's: its row after the
-        root, without the padding)."""
-        return self._array("vertices")
-
-    @property
-    def sources(self) -> Any:
-        """The transit each of ``vertices`` was drawn from (a walk's: the vertex before it)."""
-        return self._array("sources")
-
-    @property
-    def steps(self) -> Any:
-        """The step that drew each of ``vertices`` (a walk's: its place in the row, less one)."""
-        return self._array("steps")
-
-    @property
-    def offsets(self) -> Any:
-        """Where each sample's added vertices start in ``vertices`` (``samples + 1`` entries)."""
-        return self._array("offsets")
+    roots = _per_sample_array(
+        "roots",
+        "Every sample's roots, ``roots[root_offsets[i]:root_offsets[i+1]]`` for sample ``i`` (a walk's: "
+        "the first entry of its row).",
+    )
+    root_offsets = _per_sample_array(
+        "root_offsets", "Where each sample's roots start in ``roots`` (``samples + 1`` entries)."
+    )
+    vertices = _per_sample_array(
+        "vertices",
+        "The vertices the samples added, sample after sample (a walk's: its row after the root, without the padding).",
+    )
+    sources = _per_sample_array(
+        "sources", "The transit each of ``vertices`` was drawn from (a walk's: the vertex before it)."
+    )
+    steps = _per_sample_array(
+        "steps", "The step that drew each of ``vertices`` (a walk's: its place in the row, less one)."
+    )
+    offsets = _per_sample_array(
+        "offsets", "Where each sample's added vertices start in ``vertices`` (``samples + 1`` entries)."
+    )
 
     def _array(self, name: str) -> Any:
         """The per-sample array ``name``; a walk sampler's are derived from ``walks`` on the
