@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
@@ -29,10 +30,8 @@ class SampleResult:
 
     Walk samplers (DeepWalk, node2vec, PPR, ...) also give ``walks``: one row per walk, its
     root first, padded with -1 to the longest walk (``walk_length + 1`` columns unless every
-    walk stopped early; the ``.npy`` file of ``glp sample`` holds the same array). A walk
-    result holds its rows alone: the per-sample arrays above are derived from them when one is
-    first read (they would hold four times the rows). After a GPU run with
-    ``output_type="torch"`` they give ``walks`` alone, a tensor on the device.
+    walk stopped early; the ``.npy`` file of ``glp sample`` holds the same array). After a GPU
+    run with ``output_type="torch"`` they give ``walks`` alone, a tensor on the device.
 
     Subgraph samplers (k-hop, layer, ...) give the arrays of PyG's ``SamplerOutput`` (disjoint
     subgraphs): ``node`` (input id of each local vertex), ``batch`` (its sample),
@@ -40,6 +39,11 @@ class SampleResult:
     ``num_sampled_nodes`` per hop and ``num_sampled_edges`` per step. After a GPU run with
     ``output_type="torch"`` they give these alone: ``node``, ``batch``, ``row`` and ``col``
     are int64 tensors on the device, numbered there, and the counts are lists of ints.
+
+    The per-sample arrays (``roots``, ``vertices``, ...) are made when one of them is first read:
+    a walk result's from its rows, a subgraph result's from the engines' records kept until
+    then, so that a call that only wants ``walks`` or PyG's arrays does not pay for arrays
+    three or four times their size.
 
     Results left on the device (``on_device``) still give ``samples``, ``sampled_vertices``
     and ``time_ms`` (the sampling and the conversion on the device).
@@ -62,9 +66,12 @@ class SampleResult:
     samples: int = 0
     sampled_vertices: int = 0
     on_device: bool = False
-    # The per-sample arrays (_PER_SAMPLE) given or derived so far: a walk sampler's are
-    # derived from its rows when one of them is first read.
+    # The per-sample arrays (roots, root_offsets, vertices, sources, steps, offsets) once made,
+    # and what makes them when one is first read: a walk sampler's from its rows, a subgraph
+    # sampler's from the engines' records (None for samples left on the device). A call that
+    # wants `walks`, or PyG's arrays, makes none of them.
     _per_sample: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    _make_per_sample: Optional[Callable[[], Dict[str, Any]]] = field(default=None, repr=False, compare=False)
 
     roots = _per_sample_array(
         "roots",
@@ -89,10 +96,11 @@ class SampleResult:
     )
 
     def _array(self, name: str) -> Any:
-        """The per-sample array ``name``; a walk sampler's are derived from ``walks`` on the
-        first read (``None`` for results left on the device)."""
-        if name not in self._per_sample and self.is_walk and self.walks is not None and not self.on_device:
-            self._per_sample.update(_walk_arrays(self.walks))
+        """The per-sample array ``name``, the arrays made on the first read (``None`` for
+        results left on the device)."""
+        if self._make_per_sample is not None:
+            self._per_sample = self._make_per_sample()
+            self._make_per_sample = None  # what it held (a subgraph run's records) is freed
         return self._per_sample.get(name)
 
     def edge_index(self) -> Any:
@@ -126,7 +134,7 @@ class SampleResult:
 
 
 def _walk_arrays(walks: Any) -> Dict[str, Any]:
-    """The per-sample arrays (:data:`_PER_SAMPLE`) that walk rows imply: each row is a walk's
+    """The per-sample arrays that walk rows imply: each row is a walk's
     root, then the vertex each step added (step ``j`` in column ``j + 1``, drawn from the
     vertex before it), padded with -1 after the walk's last vertex. A torch tensor's arrays
     are tensors on its device."""
@@ -167,9 +175,6 @@ class _InputIds:
 
 
 RootsLike = Union[None, int, str, "os.PathLike[str]", Sequence[int], np.ndarray, Any]
-
-# The arrays every sample has (a walk sampler's derived from its rows: SampleResult._array).
-_PER_SAMPLE = ("roots", "root_offsets", "vertices", "sources", "steps", "offsets")
 
 # The arrays of one kind of sampler or the other.
 _ARRAYS = (
@@ -291,7 +296,13 @@ def sample(
         # Host arrays of a GPU run go to the GPU that ran it.
         device = f"cuda:{raw['ordinal']}" if as_torch and raw.get("ordinal") is not None else None
         arrays = {name: output(raw.get(name), as_torch, device) for name in _ARRAYS}
-        arrays["_per_sample"] = {name: output(raw[name], as_torch, device) for name in _PER_SAMPLE if name in raw}
+        if raw["is_walk"]:
+            arrays["_make_per_sample"] = functools.partial(_walk_arrays, arrays["walks"])
+        else:
+            records = raw["records"]
+            arrays["_make_per_sample"] = lambda: {
+                name: output(array, as_torch, device) for name, array in records.arrays().items()
+            }
     return SampleResult(
         sampler=raw["sampler"],
         is_walk=raw["is_walk"],

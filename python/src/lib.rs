@@ -44,6 +44,7 @@ fn _glp(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<graph::PyGraph>()?;
     m.add_class::<dlpack::DeviceArray>()?;
+    m.add_class::<sample::SampleRecords>()?;
     m.add_function(wrap_pyfunction!(lp::label_propagation, m)?)?;
     m.add_function(wrap_pyfunction!(lp::modularity, m)?)?;
     m.add_function(wrap_pyfunction!(lp::nmi, m)?)?;

@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::prelude::*;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Where samples start.
 #[derive(FromPyObject)]
@@ -56,10 +57,11 @@ const SUBGRAPHS_OUT_OF_MEMORY: &str = "; subgraphs left on the GPU hold every sa
 /// Samples from `graph` with `sampler` (a built-in name or a sampler file); returns the
 /// samples' arrays and the run's statistics (the Python half wraps them in
 /// `glp.SampleResult`): a walk sampler's rows (`walks`, from which the Python half derives the
-/// per-vertex arrays when asked), a subgraph sampler's per-vertex arrays and PyG's. With `device_output`, samples run on a GPU stay there (`on_device`):
-/// a walk sampler's `walks`, a subgraph sampler's `node`, `batch`, `row` and `col` are then
-/// [`DeviceArray`]s (DLPack), the counts per hop and step lists, and the per-vertex arrays
-/// absent. `ordinal` is the GPU's (`None` on the CPU).
+/// per-vertex arrays when one is read), a subgraph sampler's PyG arrays and its
+/// [`SampleRecords`] (`records`). With `device_output`, samples run on a GPU stay there
+/// (`on_device`): a walk sampler's `walks`, a subgraph sampler's `node`, `batch`, `row` and
+/// `col` are then [`DeviceArray`]s (DLPack), the counts per hop and step lists, and the
+/// per-vertex arrays absent. `ordinal` is the GPU's (`None` on the CPU).
 #[pyfunction]
 #[pyo3(signature = (graph, sampler, *, roots=None, walk_length=80, fanouts=vec![25, 10], replace=true, p=1.0, q=1.0, termination=0.15, layers=2, layer_size=64, batch_size=None, clusters=None, params=Vec::new(), seed=0, backend="auto", engine="auto", placement="auto", device_memory=None, batch_samples=None, device_output=false))]
 #[allow(clippy::too_many_arguments)]
@@ -202,11 +204,14 @@ pub fn sample<'py>(
             return Ok(result);
         }
     };
+    // The ids converted side by side on the pool; the subgraphs' arrays converted in place (the
+    // same allocation, int64 for uint64).
     let ids = |vertices: &[VertexId]| Ok::<_, PyErr>(to_numpy(py, input_ids(g, vertices)?));
-    let counts = |values: &[u64]| to_numpy(py, values.iter().map(|&v| v as i64).collect());
-    // The ids and steps converted side by side on the pool; the subgraphs' arrays converted in
-    // place (the same allocation, int64 for uint64).
     let owned_counts = |values: Vec<u64>| to_numpy(py, values.into_iter().map(|v| v as i64).collect());
+    result.set_item("on_device", false)?;
+    result.set_item("time_ms", outcome.elapsed.as_secs_f64() * 1e3)?;
+    result.set_item("samples", outcome.num_samples())?;
+    result.set_item("sampled_vertices", outcome.sampled_vertices())?;
     if app.is_walk() {
         // The rows alone, built in place: dense ids first, then each replaced by its input id.
         // A walk's per-vertex arrays (roots, vertices, sources, steps, offsets) are implied by
@@ -217,14 +222,6 @@ pub fn sample<'py>(
         to_input_ids(g, &mut rows)?;
         result.set_item("walks", to_numpy(py, rows).reshape([outcome.num_samples(), width])?)?;
     } else {
-        result.set_item("roots", ids(&outcome.roots)?)?;
-        result.set_item("root_offsets", counts(&outcome.root_offsets))?;
-        result.set_item("vertices", ids(&outcome.vertices)?)?;
-        result.set_item("sources", ids(&outcome.sources())?)?;
-        let steps = outcome.steps();
-        result
-            .set_item("steps", to_numpy(py, steps.par_iter().with_min_len(1 << 16).map(|&s| i64::from(s)).collect()))?;
-        result.set_item("offsets", counts(&outcome.offsets))?;
         let subgraphs = outcome.subgraphs().py_err()?;
         result.set_item("node", ids(&subgraphs.node)?)?;
         result.set_item("batch", owned_counts(subgraphs.batch))?;
@@ -232,12 +229,39 @@ pub fn sample<'py>(
         result.set_item("col", owned_counts(subgraphs.col))?;
         result.set_item("num_sampled_nodes", owned_counts(subgraphs.num_sampled_nodes))?;
         result.set_item("num_sampled_edges", owned_counts(subgraphs.num_sampled_edges))?;
+        result.set_item("records", SampleRecords { outcome: *outcome, graph: Arc::clone(&graph.graph) })?;
     }
-    result.set_item("on_device", false)?;
-    result.set_item("time_ms", outcome.elapsed.as_secs_f64() * 1e3)?;
-    result.set_item("samples", outcome.num_samples())?;
-    result.set_item("sampled_vertices", outcome.sampled_vertices())?;
     Ok(result)
+}
+
+/// A subgraph sampler's samples as the engines gave them (each added vertex with its transit
+/// and step), kept beside PyG's arrays until the Python half first reads one of their
+/// per-sample arrays (`roots`, `vertices`, ...): a call that wants PyG's arrays alone (every
+/// `NeighborLoader` batch) converts none of them, three int64 arrays as long as its edges.
+#[pyclass(module = "glp._glp", frozen)]
+pub struct SampleRecords {
+    outcome: SampleOutcome,
+    graph: Arc<Graph>,
+}
+
+#[pymethods]
+impl SampleRecords {
+    /// `roots`, `root_offsets`, `vertices`, `sources`, `steps` and `offsets` as int64 arrays,
+    /// vertices as input ids (the ids and steps converted side by side on the pool).
+    fn arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let (outcome, g) = (&self.outcome, &*self.graph);
+        let ids = |vertices: &[VertexId]| Ok::<_, PyErr>(to_numpy(py, input_ids(g, vertices)?));
+        let counts = |values: &[u64]| to_numpy(py, values.iter().map(|&v| v as i64).collect());
+        let arrays = PyDict::new(py);
+        arrays.set_item("roots", ids(&outcome.roots)?)?;
+        arrays.set_item("root_offsets", counts(&outcome.root_offsets))?;
+        arrays.set_item("vertices", ids(&outcome.vertices)?)?;
+        arrays.set_item("sources", ids(&outcome.sources())?)?;
+        let steps = outcome.steps().par_iter().with_min_len(1 << 16).map(|&s| i64::from(s)).collect();
+        arrays.set_item("steps", to_numpy(py, steps))?;
+        arrays.set_item("offsets", counts(&outcome.offsets))?;
+        Ok(arrays)
+    }
 }
 
 /// The ordinal of the GPU that samples, `None` on the CPU.

@@ -138,9 +138,28 @@ def test_a_walk_results_per_sample_arrays_are_its_rows_records(email: glp.Graph)
             for name, values in expected.items():
                 tensor = getattr(as_torch, name)
                 assert isinstance(tensor, torch.Tensor) and tensor.tolist() == values, f"{sampler}: {name}"
-    # A subgraph sampler's arrays come from the engine as they are.
-    hops = email.sample("khop", roots=[3, 4], fanouts=[3, 2], seed=1, backend="cpu")
-    assert hops.roots.tolist() == [3, 4] and hops.offsets[-1] == len(hops.vertices) == len(hops.sources)
+
+
+def test_a_subgraph_results_per_sample_arrays_are_the_commands_records(tmp_path, email: glp.Graph) -> None:
+    # The command's text output: a line `sample step transit vertex` per added vertex.
+    roots = np.array([3, 17, 3, 400, 999, 0])
+    root_file = tmp_path / "roots.txt"
+    root_file.write_text("".join(f"{r}\n" for r in roots))
+    out = tmp_path / "khop.txt"
+    path = str(data("email-Eu-core.txt"))
+    flags = ["--fanouts", "4,3", "--without-replacement", "--seed", "5"]
+    run_glp("sample", "khop", path, "--backend", "cpu", "--roots", str(root_file), "--out", str(out), *flags)
+    lines = [[int(field) for field in line.split("\t")] for line in out.read_text().splitlines()]
+    result = email.sample("khop", roots=roots, fanouts=[4, 3], replace=False, seed=5, backend="cpu")
+    assert not result.is_walk
+    assert result._per_sample == {}, "PyG's arrays alone until a per-sample array is read"
+    assert result.roots.tolist() == roots.tolist() and result.root_offsets.tolist() == list(range(len(roots) + 1))
+    assert result.steps.tolist() == [line[1] for line in lines]
+    assert result.sources.tolist() == [line[2] for line in lines]
+    assert result.vertices.tolist() == [line[3] for line in lines]
+    per_sample = np.bincount([line[0] for line in lines], minlength=len(roots))
+    assert result.offsets.tolist() == [0, *np.cumsum(per_sample).tolist()]
+    assert result._make_per_sample is None, "the records are let go once converted"
 
 
 def test_khop_samples_are_neighbourhoods(email: glp.Graph) -> None:
