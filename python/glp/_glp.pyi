@@ -131,11 +131,19 @@ def sample(
     batch_samples: Optional[int] = None,
     device_output: bool = False,
 ) -> Dict[str, Any]:
-    """Samples (``glp sample``): the samples' arrays (a walk sampler's rows alone, ``walks``)
-    and the run's statistics. With
+    """Samples (``glp sample``): the samples' arrays (a walk sampler's rows alone, ``walks``; a
+    subgraph sampler's PyG arrays and its ``records``) and the run's statistics. With
     ``device_output`` a GPU run's samples stay on its device (``on_device``, the GPU's
     ``ordinal``): ``walks``, or ``node``, ``batch``, ``row`` and ``col``, as ``DeviceArray``s
     (the counts per hop and step as lists)."""
+
+class SampleRecords:
+    """A subgraph sampler's samples as the engines gave them (``sample``'s ``records``), kept
+    until their per-sample arrays are first asked for."""
+
+    def arrays(self) -> Dict[str, npt.NDArray[np.int64]]:
+        """``roots``, ``root_offsets``, ``vertices``, ``sources``, ``steps`` and ``offsets``
+        (vertices as input ids)."""
 
 class DeviceArray:
     """An int64 array on the GPU (1-D, or 2-D rows), exported once through DLPack
