@@ -134,10 +134,9 @@ class SampleResult:
 
 
 def _walk_arrays(walks: Any) -> Dict[str, Any]:
-    """The per-sample arrays that walk rows imply: each row is a walk's
-    root, then the vertex each step added (step ``j`` in column ``j + 1``, drawn from the
-    vertex before it), padded with -1 after the walk's last vertex. A torch tensor's arrays
-    are tensors on its device."""
+    """The per-sample arrays that walk rows imply: each row is a walk's root, then the vertex
+    each step added (step ``j`` in column ``j + 1``, drawn from the vertex before it), padded
+    with -1 after the walk's last vertex. A torch tensor's arrays are tensors on its device."""
     if is_torch(walks):
         import torch
 

@@ -13,7 +13,7 @@ use glp::graph::{Graph, VertexId};
 use glp::io::WeightRule;
 use glp::sample::gpu::{run_subgraphs_on_device, run_walks_on_device, DeviceSubgraphs, DeviceWalks, GpuSampleStats};
 use glp::sample::{SampleGraph, SampleOutcome};
-use numpy::{PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -204,9 +204,7 @@ pub fn sample<'py>(
             return Ok(result);
         }
     };
-    // The ids converted side by side on the pool; the subgraphs' arrays converted in place (the
-    // same allocation, int64 for uint64).
-    let ids = |vertices: &[VertexId]| Ok::<_, PyErr>(to_numpy(py, input_ids(g, vertices)?));
+    // The subgraphs' arrays converted in place (the same allocation, int64 for uint64).
     let owned_counts = |values: Vec<u64>| to_numpy(py, values.into_iter().map(|v| v as i64).collect());
     result.set_item("on_device", false)?;
     result.set_item("time_ms", outcome.elapsed.as_secs_f64() * 1e3)?;
@@ -223,7 +221,7 @@ pub fn sample<'py>(
         result.set_item("walks", to_numpy(py, rows).reshape([outcome.num_samples(), width])?)?;
     } else {
         let subgraphs = outcome.subgraphs().py_err()?;
-        result.set_item("node", ids(&subgraphs.node)?)?;
+        result.set_item("node", id_array(py, g, &subgraphs.node)?)?;
         result.set_item("batch", owned_counts(subgraphs.batch))?;
         result.set_item("row", owned_counts(subgraphs.row))?;
         result.set_item("col", owned_counts(subgraphs.col))?;
@@ -250,7 +248,7 @@ impl SampleRecords {
     /// vertices as input ids (the ids and steps converted side by side on the pool).
     fn arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let (outcome, g) = (&self.outcome, &*self.graph);
-        let ids = |vertices: &[VertexId]| Ok::<_, PyErr>(to_numpy(py, input_ids(g, vertices)?));
+        let ids = |vertices: &[VertexId]| id_array(py, g, vertices);
         let counts = |values: &[u64]| to_numpy(py, values.iter().map(|&v| v as i64).collect());
         let arrays = PyDict::new(py);
         arrays.set_item("roots", ids(&outcome.roots)?)?;
@@ -262,6 +260,11 @@ impl SampleRecords {
         arrays.set_item("offsets", counts(&outcome.offsets))?;
         Ok(arrays)
     }
+}
+
+/// The input ids of `vertices` as a NumPy array (converted side by side on the pool).
+fn id_array<'py>(py: Python<'py>, g: &Graph, vertices: &[VertexId]) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    Ok(to_numpy(py, input_ids(g, vertices)?))
 }
 
 /// The ordinal of the GPU that samples, `None` on the CPU.
