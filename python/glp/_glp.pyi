@@ -131,15 +131,15 @@ def sample(
     batch_samples: Optional[int] = None,
     device_output: bool = False,
 ) -> Dict[str, Any]:
-    """Samples (``glp sample``): the samples' arrays (a walk sampler's rows alone, ``walks``; a
-    subgraph sampler's PyG arrays and its ``records``) and the run's statistics. With
+    """Samples (``glp sample``): the samples' arrays (a walk sampler's rows, ``walks``, or a
+    subgraph sampler's PyG arrays, and the run's ``records``) and the run's statistics. With
     ``device_output`` a GPU run's samples stay on its device (``on_device``, the GPU's
     ``ordinal``): ``walks``, or ``node``, ``batch``, ``row`` and ``col``, as ``DeviceArray``s
     (the counts per hop and step as lists)."""
 
 class SampleRecords:
-    """A subgraph sampler's samples as the engines gave them (``sample``'s ``records``), kept
-    until their per-sample arrays are first asked for."""
+    """A run's samples as the engines gave them (``sample``'s ``records``), kept until their
+    per-sample arrays are first asked for."""
 
     def arrays(self) -> Dict[str, npt.NDArray[np.int64]]:
         """``roots``, ``root_offsets``, ``vertices``, ``sources``, ``steps`` and ``offsets``

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
@@ -40,10 +41,10 @@ class SampleResult:
     ``output_type="torch"`` they give these alone: ``node``, ``batch``, ``row`` and ``col``
     are int64 tensors on the device, numbered there, and the counts are lists of ints.
 
-    The per-sample arrays (``roots``, ``vertices``, ...) are made when one of them is first read:
-    a walk result's from its rows, a subgraph result's from the engines' records kept until
-    then, so that a call that only wants ``walks`` or PyG's arrays does not pay for arrays
-    three or four times their size.
+    The per-sample arrays (``roots``, ``vertices``, ...) are made when one of them is first read,
+    from the engines' records kept until then (which keep the graph alive too), so that a call
+    that only wants ``walks`` or PyG's arrays does not pay for arrays three or four times their
+    size.
 
     Results left on the device (``on_device``) still give ``samples``, ``sampled_vertices``
     and ``time_ms`` (the sampling and the conversion on the device).
@@ -67,11 +68,13 @@ class SampleResult:
     sampled_vertices: int = 0
     on_device: bool = False
     # The per-sample arrays (roots, root_offsets, vertices, sources, steps, offsets) once made,
-    # and what makes them when one is first read: a walk sampler's from its rows, a subgraph
-    # sampler's from the engines' records (None for samples left on the device). A call that
-    # wants `walks`, or PyG's arrays, makes none of them.
-    _per_sample: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
-    _make_per_sample: Optional[Callable[[], Dict[str, Any]]] = field(default=None, repr=False, compare=False)
+    # and what makes them from the engines' records when one is first read (None for samples
+    # left on the device): a call that wants `walks`, or PyG's arrays, makes none of them.
+    _per_sample: Dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _make_per_sample: Optional[Callable[[], Dict[str, Any]]] = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False, compare=False)
 
     roots = _per_sample_array(
         "roots",
@@ -97,11 +100,23 @@ class SampleResult:
 
     def _array(self, name: str) -> Any:
         """The per-sample array ``name``, the arrays made on the first read (``None`` for
-        results left on the device)."""
-        if self._make_per_sample is not None:
-            self._per_sample = self._make_per_sample()
-            self._make_per_sample = None  # what it held (a subgraph run's records) is freed
+        results left on the device). Made once whatever the threads that read them."""
+        with self._lock:
+            if self._make_per_sample is not None:
+                self._per_sample = self._make_per_sample()
+                self._make_per_sample = None  # the records it held are let go
         return self._per_sample.get(name)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        """Pickled with its per-sample arrays made (the engines' records stay in this process)."""
+        self._array("roots")
+        state = dict(self.__dict__)
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
     def edge_index(self) -> Any:
         """Subgraph samples' edges as a ``2 x E`` array of local ids (``[row, col]``: messages
@@ -133,27 +148,9 @@ class SampleResult:
         )
 
 
-def _walk_arrays(walks: Any) -> Dict[str, Any]:
-    """The per-sample arrays that walk rows imply: each row is a walk's root, then the vertex
-    each step added (step ``j`` in column ``j + 1``, drawn from the vertex before it), padded
-    with -1 after the walk's last vertex. A torch tensor's arrays are tensors on its device."""
-    if is_torch(walks):
-        import torch
-
-        return {name: torch.from_numpy(a).to(walks.device) for name, a in _walk_arrays(walks.cpu().numpy()).items()}
-    rows = np.asarray(walks)
-    samples, width = rows.shape
-    added = rows[:, 1:] >= 0  # input ids are non-negative: -1 is the padding alone
-    offsets = np.zeros(samples + 1, dtype=np.int64)
-    np.cumsum(added.sum(axis=1), out=offsets[1:])
-    return {
-        "roots": rows[:, 0].copy(),
-        "root_offsets": np.arange(samples + 1, dtype=np.int64),
-        "vertices": rows[:, 1:][added],
-        "sources": rows[:, :-1][added],
-        "steps": np.broadcast_to(np.arange(max(width - 1, 0), dtype=np.int64), added.shape)[added],
-        "offsets": offsets,
-    }
+def _records_arrays(records: "_glp.SampleRecords", as_torch: bool, device: Optional[str]) -> Dict[str, Any]:
+    """The per-sample arrays of a run's records, as the run's other arrays are given."""
+    return {name: output(array, as_torch, device) for name, array in records.arrays().items()}
 
 
 def _ints(counts: Any) -> List[int]:
@@ -225,7 +222,7 @@ def sample(
     GPU that ran them, as CUDA tensors over glp's own buffers (DLPack, no copy through the
     host): a walk sampler's ``walks``, a subgraph sampler's ``node``, ``batch``, ``row`` and
     ``col`` (numbered on the GPU, equal to the CPU's arrays for the same seed; the counts per
-    hop and step are lists); the per-vertex arrays (``roots``, ``vertices``, ...) are then not
+    hop and step are lists); the per-sample arrays (``roots``, ``vertices``, ...) are then not
     given. Subgraphs kept on the GPU hold every sample until the call ends: when they do not
     fit, ``output_type="numpy"`` numbers them on the host batch by batch. Walks the GPU's
     walk engine does not take (a graph streamed in partitions) and walks whose declared length
@@ -295,14 +292,7 @@ def sample(
         # Host arrays of a GPU run go to the GPU that ran it.
         device = f"cuda:{raw['ordinal']}" if as_torch and raw.get("ordinal") is not None else None
         arrays = {name: output(raw.get(name), as_torch, device) for name in _ARRAYS}
-        if raw["is_walk"]:
-            arrays["_make_per_sample"] = functools.partial(_walk_arrays, arrays["walks"])
-        else:
-            records = raw["records"]
-            arrays["_make_per_sample"] = lambda: {
-                name: output(array, as_torch, device) for name, array in records.arrays().items()
-            }
-    return SampleResult(
+    result = SampleResult(
         sampler=raw["sampler"],
         is_walk=raw["is_walk"],
         backend=raw["backend"],
@@ -315,3 +305,6 @@ def sample(
         on_device=on_device,
         **arrays,
     )
+    if not on_device:
+        result._make_per_sample = functools.partial(_records_arrays, raw["records"], as_torch, device)
+    return result

@@ -56,12 +56,11 @@ const SUBGRAPHS_OUT_OF_MEMORY: &str = "; subgraphs left on the GPU hold every sa
 
 /// Samples from `graph` with `sampler` (a built-in name or a sampler file); returns the
 /// samples' arrays and the run's statistics (the Python half wraps them in
-/// `glp.SampleResult`): a walk sampler's rows (`walks`, from which the Python half derives the
-/// per-vertex arrays when one is read), a subgraph sampler's PyG arrays and its
-/// [`SampleRecords`] (`records`). With `device_output`, samples run on a GPU stay there
-/// (`on_device`): a walk sampler's `walks`, a subgraph sampler's `node`, `batch`, `row` and
-/// `col` are then [`DeviceArray`]s (DLPack), the counts per hop and step lists, and the
-/// per-vertex arrays absent. `ordinal` is the GPU's (`None` on the CPU).
+/// `glp.SampleResult`): a walk sampler's rows (`walks`) or a subgraph sampler's PyG arrays,
+/// and the run's [`SampleRecords`] (`records`), from which the per-sample arrays are converted
+/// when one is read. With `device_output`, samples run on a GPU stay there (`on_device`): a
+/// walk sampler's `walks`, a subgraph sampler's `node`, `batch`, `row` and `col` are then
+/// [`DeviceArray`]s (DLPack), the counts per hop and step lists, and the records absent. `ordinal` is the GPU's (`None` on the CPU).
 #[pyfunction]
 #[pyo3(signature = (graph, sampler, *, roots=None, walk_length=80, fanouts=vec![25, 10], replace=true, p=1.0, q=1.0, termination=0.15, layers=2, layer_size=64, batch_size=None, clusters=None, params=Vec::new(), seed=0, backend="auto", engine="auto", placement="auto", device_memory=None, batch_samples=None, device_output=false))]
 #[allow(clippy::too_many_arguments)]
@@ -211,10 +210,7 @@ pub fn sample<'py>(
     result.set_item("samples", outcome.num_samples())?;
     result.set_item("sampled_vertices", outcome.sampled_vertices())?;
     if app.is_walk() {
-        // The rows alone, built in place: dense ids first, then each replaced by its input id.
-        // A walk's per-vertex arrays (roots, vertices, sources, steps, offsets) are implied by
-        // its row: the Python half derives them from the rows when they are first asked for,
-        // rather than every call holding four times the rows.
+        // One array of rows, built in place: dense ids first, then each replaced by its input id.
         let (width, mut rows) =
             outcome.walk_rows(i64::from, -1).map_err(|e| pyo3::exceptions::PyMemoryError::new_err(e.to_string()))?;
         to_input_ids(g, &mut rows)?;
@@ -227,15 +223,17 @@ pub fn sample<'py>(
         result.set_item("col", owned_counts(subgraphs.col))?;
         result.set_item("num_sampled_nodes", owned_counts(subgraphs.num_sampled_nodes))?;
         result.set_item("num_sampled_edges", owned_counts(subgraphs.num_sampled_edges))?;
-        result.set_item("records", SampleRecords { outcome: *outcome, graph: Arc::clone(&graph.graph) })?;
     }
+    result.set_item("records", SampleRecords { outcome: *outcome, graph: Arc::clone(&graph.graph) })?;
     Ok(result)
 }
 
-/// A subgraph sampler's samples as the engines gave them (each added vertex with its transit
-/// and step), kept beside PyG's arrays until the Python half first reads one of their
-/// per-sample arrays (`roots`, `vertices`, ...): a call that wants PyG's arrays alone (every
-/// `NeighborLoader` batch) converts none of them, three int64 arrays as long as its edges.
+/// A run's samples as the engines gave them (each added vertex with its transit and step, 4
+/// or 8 bytes a vertex), kept beside the walks or PyG's arrays until the Python half first
+/// reads one of the per-sample arrays (`roots`, `vertices`, ...), then let go: a call that
+/// wants the walks or PyG's arrays alone (every `NeighborLoader` batch) converts none of them,
+/// three int64 arrays as long as its edges. Until then it keeps the graph alive too (its ids
+/// convert the vertices).
 #[pyclass(module = "glp._glp", frozen)]
 pub struct SampleRecords {
     outcome: SampleOutcome,

@@ -98,6 +98,10 @@ def test_subgraphs_stay_on_the_gpu_and_equal_the_cpus(torch, request, graph_name
         assert edge_index.is_cuda and tuple(edge_index.shape) == (2, len(cpu.row)), context
         del on_gpu, tensor, edge_index
         torch.cuda.synchronize()  # the buffers freed through DLPack's deleter
+    # Numbered on the host from the GPU's records: every array the CPU's.
+    on_host = graph.sample(sampler, roots=300, seed=5, backend="gpu", **options)
+    for name in ("node", "batch", "row", "col", "roots", "root_offsets", "vertices", "sources", "steps", "offsets"):
+        assert np.array_equal(getattr(on_host, name), getattr(cpu, name)), f"{context}: {name}"
 
 
 def test_walks_stay_on_the_gpu_and_report_their_counts(torch, email: glp.Graph) -> None:
@@ -120,6 +124,11 @@ def test_walks_the_walk_engine_does_not_take_are_copied_to_the_gpu_that_ran_them
     assert not on_gpu.on_device
     assert on_gpu.walks.is_cuda
     assert np.array_equal(on_gpu.walks.cpu().numpy(), cpu.walks)
+    # Its per-sample arrays, made from the GPU run's records, on that GPU too.
+    for name in ("roots", "root_offsets", "vertices", "sources", "steps", "offsets"):
+        tensor = getattr(on_gpu, name)
+        assert tensor.is_cuda, name
+        assert np.array_equal(tensor.cpu().numpy(), getattr(cpu, name)), name
 
 
 def test_walks_declared_far_longer_than_they_run_come_back_on_the_gpu_as_on_the_cpu(torch, email: glp.Graph) -> None:

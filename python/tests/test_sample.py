@@ -92,26 +92,21 @@ def test_a_walk_stops_at_a_vertex_without_edges_and_is_padded() -> None:
     assert result.walks.tolist() == [[0, 1], [2, -1]]
 
 
-def walk_records(rows: np.ndarray) -> dict:
-    """The per-sample arrays that walk rows mean, one walk and one step at a time: each row a
-    root, then the vertex each step added (drawn from the one before it), then -1 padding."""
-    records: dict = {name: [] for name in ("roots", "vertices", "sources", "steps")}
-    records["offsets"] = [0]
+def walk_records(rows: np.ndarray, roots_per_walk: int = 1) -> dict:
+    """The roots, vertices and offsets that walk rows show, one walk at a time: each row its
+    roots, then the vertices its steps added, then -1 padding."""
+    records: dict = {"roots": [], "vertices": [], "offsets": [0]}
     for row in rows.tolist():
         walk = row[: row.index(-1)] if -1 in row else row
-        records["roots"].append(walk[0])
-        for step, (source, vertex) in enumerate(zip(walk, walk[1:])):
-            records["vertices"].append(vertex)
-            records["sources"].append(source)
-            records["steps"].append(step)
+        records["roots"] += walk[:roots_per_walk]
+        records["vertices"] += walk[roots_per_walk:]
         records["offsets"].append(len(records["vertices"]))
-    records["root_offsets"] = list(range(len(rows) + 1))
     return records
 
 
-def test_a_walk_results_per_sample_arrays_are_its_rows_records(email: glp.Graph) -> None:
+def test_a_walk_results_per_sample_arrays_are_its_rows(email: glp.Graph) -> None:
     # PPR's walks stop early (rows of every length, padded), DeepWalk's on sinks of a directed
-    # graph, node2vec's never; sparse input ids, and torch tensors.
+    # graph, node2vec's never; sparse input ids; walks of several roots each.
     sinks = glp.Graph.from_edges([10, 20, 20, 30], [20, 30, 40, 10], directed=True)
     runs = [
         (email, "ppr", {"walk_length": 40, "termination": 0.2}),
@@ -119,47 +114,101 @@ def test_a_walk_results_per_sample_arrays_are_its_rows_records(email: glp.Graph)
         (sinks, "deepwalk", {"walk_length": 5, "roots": [10, 40, 20, 30, 10]}),
         (sinks, "deepwalk", {"walk_length": 5, "roots": [40, 40]}),  # rows of the root alone
         (email, "deepwalk", {"walk_length": 1}),
+        (email, "multi-root-walk", {"walk_length": 6, "batch_size": 4}),
     ]
-    try:
-        import torch
-    except ImportError:
-        torch = None
     for graph, sampler, options in runs:
         options = {"roots": 200, **options}
         result = graph.sample(sampler, seed=4, backend="cpu", **options)
         assert result.is_walk
-        assert result._per_sample == {}, "the rows alone until an array is read"
-        expected = walk_records(result.walks)
+        assert result._per_sample == {}, "the rows alone until a per-sample array is read"
+        roots_per_walk = options.get("batch_size", 1)
+        expected = walk_records(result.walks, roots_per_walk)
         for name, values in expected.items():
             array = getattr(result, name)
             assert array.dtype == np.int64 and array.tolist() == values, f"{sampler}: {name}"
-        if torch is not None:
-            as_torch = graph.sample(sampler, seed=4, backend="cpu", output_type="torch", **options)
-            for name, values in expected.items():
-                tensor = getattr(as_torch, name)
-                assert isinstance(tensor, torch.Tensor) and tensor.tolist() == values, f"{sampler}: {name}"
+        samples = len(result.walks)
+        assert result.root_offsets.tolist() == list(range(0, roots_per_walk * samples + 1, roots_per_walk))
+        assert len(result.vertices) == result.sampled_vertices
+        # Each vertex drawn from its transit, at a step no earlier than the one before it.
+        offsets, targets, _ = graph.csr()
+        dense = {int(i): v for v, i in enumerate(graph.ids.tolist())}
+        for s in range(samples):
+            seen = set(result.roots[s * roots_per_walk : (s + 1) * roots_per_walk].tolist())
+            span = range(result.offsets[s], result.offsets[s + 1])
+            steps = result.steps[span.start : span.stop].tolist()
+            assert steps == sorted(steps), f"{sampler}: sample {s}"
+            for j in span:
+                source, vertex = int(result.sources[j]), int(result.vertices[j])
+                assert source in seen, f"{sampler}: sample {s}"
+                u = dense[source]
+                assert dense[vertex] in targets[offsets[u] : offsets[u + 1]].tolist(), f"{sampler}: sample {s}"
+                seen.add(vertex)
+            if roots_per_walk == 1:
+                # A walk's transit is the vertex before it, its step its place in the row.
+                row = result.walks[s].tolist()
+                assert result.sources[span.start : span.stop].tolist() == row[: len(span)], f"{sampler}: {s}"
+                assert steps == list(range(len(span))), f"{sampler}: sample {s}"
 
 
-def test_a_subgraph_results_per_sample_arrays_are_the_commands_records(tmp_path, email: glp.Graph) -> None:
+@pytest.mark.parametrize(
+    "sampler, options, flags",
+    [
+        ("khop", {"fanouts": [4, 3], "replace": False}, ["--fanouts", "4,3", "--without-replacement"]),
+        ("layer", {"layers": 2, "layer_size": 8, "batch_size": 4}, ["--layers", "2", "--layer-size", "8"]),
+    ],
+)
+def test_a_subgraph_results_per_sample_arrays_are_the_commands_records(
+    tmp_path, email: glp.Graph, sampler, options, flags
+) -> None:
     # The command's text output: a line `sample step transit vertex` per added vertex.
-    roots = np.array([3, 17, 3, 400, 999, 0])
+    roots = np.array([3, 17, 3, 400, 999, 0, 5, 6])
     root_file = tmp_path / "roots.txt"
     root_file.write_text("".join(f"{r}\n" for r in roots))
-    out = tmp_path / "khop.txt"
+    out = tmp_path / "records.txt"
+    batch = options.get("batch_size", 1)
     path = str(data("email-Eu-core.txt"))
-    flags = ["--fanouts", "4,3", "--without-replacement", "--seed", "5"]
-    run_glp("sample", "khop", path, "--backend", "cpu", "--roots", str(root_file), "--out", str(out), *flags)
+    flags = [*flags, "--batch-size", str(batch), "--seed", "5"]
+    run_glp("sample", sampler, path, "--backend", "cpu", "--roots", str(root_file), "--out", str(out), *flags)
     lines = [[int(field) for field in line.split("\t")] for line in out.read_text().splitlines()]
-    result = email.sample("khop", roots=roots, fanouts=[4, 3], replace=False, seed=5, backend="cpu")
+    result = email.sample(sampler, roots=roots, seed=5, backend="cpu", **options)
     assert not result.is_walk
     assert result._per_sample == {}, "PyG's arrays alone until a per-sample array is read"
-    assert result.roots.tolist() == roots.tolist() and result.root_offsets.tolist() == list(range(len(roots) + 1))
+    samples = len(roots) // batch
+    assert result.roots.tolist() == roots.tolist()
+    assert result.root_offsets.tolist() == list(range(0, len(roots) + 1, batch))
     assert result.steps.tolist() == [line[1] for line in lines]
     assert result.sources.tolist() == [line[2] for line in lines]
     assert result.vertices.tolist() == [line[3] for line in lines]
-    per_sample = np.bincount([line[0] for line in lines], minlength=len(roots))
+    per_sample = np.bincount([line[0] for line in lines], minlength=samples)
     assert result.offsets.tolist() == [0, *np.cumsum(per_sample).tolist()]
     assert result._make_per_sample is None, "the records are let go once converted"
+
+
+def test_per_sample_arrays_are_made_once_and_pickled_made(email: glp.Graph) -> None:
+    import pickle
+    from concurrent.futures import ThreadPoolExecutor
+
+    result = email.sample("khop", roots=300, fanouts=[5, 5], seed=1, backend="cpu")
+    with ThreadPoolExecutor(8) as pool:
+        arrays = list(pool.map(lambda _: result.vertices, range(8)))
+    assert all(array is arrays[0] for array in arrays), "one conversion for every thread"
+    for unread in (email.sample("khop", roots=50, seed=2, backend="cpu"), email.sample("ppr", roots=50, backend="cpu")):
+        copy = pickle.loads(pickle.dumps(unread))
+        for name in ("roots", "root_offsets", "vertices", "sources", "steps", "offsets", "walks", "node", "row"):
+            a, b = getattr(unread, name), getattr(copy, name)
+            assert (a is None and b is None) or np.array_equal(a, b), name
+        assert copy.vertices is not None and len(copy.vertices) == copy.sampled_vertices
+
+
+def test_per_sample_arrays_as_torch_tensors(email: glp.Graph) -> None:
+    torch = pytest.importorskip("torch")
+    for sampler in ("deepwalk", "khop"):
+        numpy_result = email.sample(sampler, roots=100, walk_length=5, seed=3, backend="cpu")
+        as_torch = email.sample(sampler, roots=100, walk_length=5, seed=3, backend="cpu", output_type="torch")
+        for name in ("roots", "root_offsets", "vertices", "sources", "steps", "offsets"):
+            tensor = getattr(as_torch, name)
+            assert isinstance(tensor, torch.Tensor) and tensor.dtype == torch.int64, f"{sampler}: {name}"
+            assert tensor.tolist() == getattr(numpy_result, name).tolist(), f"{sampler}: {name}"
 
 
 def test_khop_samples_are_neighbourhoods(email: glp.Graph) -> None:
