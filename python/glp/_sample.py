@@ -79,20 +79,20 @@ class SampleResult:
     roots = _per_sample_array(
         "roots",
         "Every sample's roots, ``roots[root_offsets[i]:root_offsets[i+1]]`` for sample ``i`` (a walk's: "
-        "the first entry of its row).",
+        "the first entries of its row).",
     )
     root_offsets = _per_sample_array(
         "root_offsets", "Where each sample's roots start in ``roots`` (``samples + 1`` entries)."
     )
     vertices = _per_sample_array(
         "vertices",
-        "The vertices the samples added, sample after sample (a walk's: its row after the root, without the padding).",
+        "The vertices the samples added, sample after sample (a walk's: its row after its roots, without the padding).",
     )
     sources = _per_sample_array(
-        "sources", "The transit each of ``vertices`` was drawn from (a walk's: the vertex before it)."
+        "sources", "The transit each of ``vertices`` was drawn from (a one-root walk's: the vertex before it)."
     )
     steps = _per_sample_array(
-        "steps", "The step that drew each of ``vertices`` (a walk's: its place in the row, less one)."
+        "steps", "The step that drew each of ``vertices`` (a one-root walk's: its place in the row, less one)."
     )
     offsets = _per_sample_array(
         "offsets", "Where each sample's added vertices start in ``vertices`` (``samples + 1`` entries)."

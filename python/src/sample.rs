@@ -60,7 +60,8 @@ const SUBGRAPHS_OUT_OF_MEMORY: &str = "; subgraphs left on the GPU hold every sa
 /// and the run's [`SampleRecords`] (`records`), from which the per-sample arrays are converted
 /// when one is read. With `device_output`, samples run on a GPU stay there (`on_device`): a
 /// walk sampler's `walks`, a subgraph sampler's `node`, `batch`, `row` and `col` are then
-/// [`DeviceArray`]s (DLPack), the counts per hop and step lists, and the records absent. `ordinal` is the GPU's (`None` on the CPU).
+/// [`DeviceArray`]s (DLPack), the counts per hop and step lists, and the records absent.
+/// `ordinal` is the GPU's (`None` on the CPU).
 #[pyfunction]
 #[pyo3(signature = (graph, sampler, *, roots=None, walk_length=80, fanouts=vec![25, 10], replace=true, p=1.0, q=1.0, termination=0.15, layers=2, layer_size=64, batch_size=None, clusters=None, params=Vec::new(), seed=0, backend="auto", engine="auto", placement="auto", device_memory=None, batch_samples=None, device_output=false))]
 #[allow(clippy::too_many_arguments)]
