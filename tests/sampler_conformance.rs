@@ -134,7 +134,7 @@ const RECORDED: [Recorded; 11] = {
             &[("length", U32), ("p", F64), ("q", F64)],
             &["length", "p", "q"],
             &["edge_weights", "history", "max_weight", "random"],
-            &[("next", 75, 9)],
+            &[("next", 74, 9)],
         ),
         recorded(
             "khop",

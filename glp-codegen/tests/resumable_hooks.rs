@@ -58,6 +58,24 @@ const BREAKING: &str = "
         }
         x";
 
+/// Locals before the loop, fixed by the parameters or not: a literal, a parameter and math
+/// on both are fixed; a read of the view, a `mut` local and a value from a read are not.
+const FIXED_LOCALS: &str = "
+        let half = 0.5;
+        let bias = 1.0 / (self.length as f64);
+        let top = bias.max(half);
+        let degree = view.degree(transit);
+        let mut scale = bias;
+        let late = top * (degree as f64);
+        if degree == 0 { return NONE; }
+        let mut chosen = NONE;
+        while chosen == NONE {
+            let x = view.edge(transit, view.random_below(degree));
+            if view.random_f64() * late < top * scale { chosen = x; }
+            scale = scale * 2.0;
+        }
+        chosen";
+
 /// No loop at all.
 const UNIFORM: &str = "
         let degree = view.degree(transit);
@@ -141,6 +159,43 @@ fn hooks_that_break_out_or_do_not_loop_run_whole() {
     }
 }
 
+/// The text of the emitted `glp_sample_next_fixed`.
+fn fixed_function(text: &str) -> &str {
+    let start = text.find("void glp_sample_next_fixed(").unwrap_or_else(|| panic!("no `_fixed` in\n{text}"));
+    let end = start + text[start..].find("\n}\n").unwrap();
+    &text[start..end]
+}
+
+#[test]
+fn locals_fixed_by_the_parameters_are_set_once_per_frame() {
+    let text = device_functions(FIXED_LOCALS);
+    let frame = &text[text.find("struct glp_sample_next_frame {").unwrap()..];
+    let frame = &frame[..frame.find("};").unwrap()];
+    for member in ["double half;", "double bias;", "double top;", "glp_u64 degree;", "double scale;", "double late;"] {
+        assert!(frame.contains(member), "every local before the loop stays in the frame: no `{member}`:\n{frame}");
+    }
+    let fixed = fixed_function(&text);
+    let begin = function(&text, "glp_sample_next_begin");
+    for local in ["half", "bias", "top"] {
+        assert!(fixed.contains(&format!("    {local} = ")), "`{local}` is fixed:\n{fixed}");
+        assert!(!begin.contains(&format!("    {local} = ")), "`_begin` skips the fixed `{local}`:\n{begin}");
+    }
+    for local in ["degree", "scale", "late"] {
+        assert!(!fixed.contains(&format!("    {local} = ")), "`{local}` is not fixed:\n{fixed}");
+        assert!(begin.contains(&format!("    {local} = ")), "`_begin` sets `{local}`:\n{begin}");
+    }
+    assert!(fixed.contains("self.length"), "{fixed}");
+    // The walk engine sets them once per walker, before its loop of rounds.
+    let engines = engine_kernel_source(&text, ViewTraits::ANY).unwrap();
+    let walker = &engines[engines.find("void glp_walks_resumable(").expect("the resumable walk kernel")..];
+    let (fixed_at, loop_at) = (walker.find("glp_sample_next_fixed(params, frame);"), walker.find("while (true)"));
+    assert!(fixed_at.is_some() && fixed_at < loop_at, "`_fixed` is called before the rounds:\n{walker}");
+
+    // A hook that is not split has no fixed locals.
+    let whole = device_functions(UNIFORM);
+    assert!(!fixed_function(&whole).contains(" = "), "{whole}");
+}
+
 #[test]
 fn every_form_compiles_with_the_engines() {
     let Some(nvrtc) = Nvrtc::load() else {
@@ -148,7 +203,13 @@ fn every_form_compiles_with_the_engines() {
         glp_testkit::switch::skip("every_form_compiles_with_the_engines", glp_testkit::switch::Need::Nvrtc, why);
         return;
     };
-    for (name, body) in [("while", WHILE_REJECTION), ("loop", LOOP_REJECTION), ("break", BREAKING)] {
+    for (name, body) in [
+        ("while", WHILE_REJECTION),
+        ("loop", LOOP_REJECTION),
+        ("break", BREAKING),
+        ("fixed", FIXED_LOCALS),
+        ("uniform", UNIFORM),
+    ] {
         let source = engine_kernel_source(&device_functions(body), ViewTraits::ANY).unwrap();
         if let Err(log) = nvrtc.compile(&format!("{name}.cu"), &source) {
             panic!("{name}: NVRTC rejects the engines:\n{log}");

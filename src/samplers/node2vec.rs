@@ -56,21 +56,20 @@ impl Sampler for Node2vec {
 
     /// A neighbour of the current vertex by rejection sampling (see the type's docs).
     fn next(&self, view: &SampleView<'_>, _sample: u32, transit: VertexId, _lane: u32, _step: u32) -> VertexId {
+        // The biases depend on `p` and `q` alone (a GPU walker computes them once per walk).
+        let return_bias = 1.0 / self.p;
+        let out_bias = 1.0 / self.q;
+        let low_bias = out_bias.min(1.0);
+        let high_bias = out_bias.max(1.0);
+        let second_order_max_bias = high_bias.max(return_bias);
         let degree = view.degree(transit);
         let max_weight = view.max_weight(transit);
         if degree == 0 || max_weight <= 0.0 {
             return NONE;
         }
         let previous = view.previous_vertex(2, 0);
-        let return_bias = 1.0 / self.p;
-        let out_bias = 1.0 / self.q;
-        let mut max_bias: f64 = 1.0;
-        if previous != NONE {
-            max_bias = max_bias.max(return_bias).max(out_bias);
-        }
+        let max_bias = if previous == NONE { 1.0 } else { second_order_max_bias };
         let bound = max_weight * max_bias;
-        let low_bias = out_bias.min(1.0);
-        let high_bias = out_bias.max(1.0);
         let mut chosen = NONE;
         while chosen == NONE {
             let i = view.random_below(degree);

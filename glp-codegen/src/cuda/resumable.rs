@@ -36,11 +36,24 @@
 //! draws are the plain hook's; only other lanes' calls interleave with it. A hook that does
 //! not loop, or cannot be split, gets a `_resume` that runs the whole hook at once and an
 //! empty frame: an engine has one code path whatever the hook.
+//!
+//! # Fixed locals
+//!
+//! A local the statements before the loop declare by a plain (not `mut`) `let` whose value
+//! is computed from the sampler's parameters (`self`'s fields), literals and other such
+//! locals alone, through operators, casts and math functions, is *fixed*: it has the same
+//! value at every call (node2vec's biases `1 / p`, `1 / q` and their bounds). It stays a
+//! member of the frame, but `<hook>_fixed(self, frame)` sets it, once per frame, and
+//! `_begin` skips its `let`: an engine calls `_fixed` before the frame's first `_resume`, so
+//! that a walker pays for these values once per walk rather than once per step. Such a value
+//! has no effect but its own (no draw, no read, no fault: integer division by zero does not
+//! trap on the device), so computing it before the statements that preceded it changes no
+//! result. A hook that does not split gets an empty `_fixed`.
 
-use super::emit::{c_type, function_name};
+use super::emit::{c_type, function_name, params_struct};
 use super::function::{is_void, FunctionEmitter};
 use super::loop_guard::{self, argument_names, GUARD};
-use crate::ir::{Block, Expr, ExprKind, Function, LocalId, Stmt, StmtKind};
+use crate::ir::{Block, Expr, ExprKind, Function, LetTarget, LocalId, Stmt, StmtKind};
 use std::fmt::Write as _;
 
 /// The C name of the value a resumable hook's function finished with (a reference argument).
@@ -51,8 +64,10 @@ const FRAME: &str = "glp_frame";
 
 /// A hook's body cut at its loop (see the module docs).
 pub struct Split<'f> {
-    /// The statements before the loop.
+    /// The statements before the loop but the fixed locals' `let`s.
     pub before: Vec<&'f Stmt>,
+    /// The `let`s of the fixed locals (see the module docs), in their order.
+    pub fixed: Vec<&'f Stmt>,
     /// The loop statement.
     pub the_loop: &'f Stmt,
     /// The loop's condition (`None` for `loop`).
@@ -96,19 +111,49 @@ pub fn split(f: &Function) -> Option<Split<'_>> {
         .flatten()
         .filter(|&id| !is_void(&f.locals[id as usize].ty))
         .collect();
-    Some(Split {
-        before: stmts[..at].to_vec(),
-        the_loop: stmts[at],
-        cond,
-        body,
-        after: stmts[at + 1..].to_vec(),
-        tail,
-        frame,
-    })
+    let (fixed, before) = fixed_lets(f, &stmts[..at]);
+    Some(Split { before, fixed, the_loop: stmts[at], cond, body, after: stmts[at + 1..].to_vec(), tail, frame })
 }
 
-/// Appends hook number `hook`'s frame, its `_begin`, `_attempt` and `_end` when it loops
-/// (`looping`) and splits, and its `_resume`, emitted by `emitter` (a fresh emitter of the
+/// `before`'s statements parted into the `let`s of fixed locals (see the module docs) and
+/// the others, each in their order.
+fn fixed_lets<'f>(f: &Function, before: &[&'f Stmt]) -> (Vec<&'f Stmt>, Vec<&'f Stmt>) {
+    let mut fixed_locals = Vec::new();
+    let (mut fixed, mut others) = (Vec::new(), Vec::new());
+    for &stmt in before {
+        let fixed_local = match &stmt.kind {
+            StmtKind::Let { target: LetTarget::Local(id), init: Some(init) } => {
+                let decl = &f.locals[*id as usize];
+                (!decl.mutable && !is_void(&decl.ty) && fixed_by_parameters(init, &fixed_locals)).then_some(*id)
+            }
+            _ => None,
+        };
+        match fixed_local {
+            Some(id) => {
+                fixed_locals.push(id);
+                fixed.push(stmt);
+            }
+            None => others.push(stmt),
+        }
+    }
+    (fixed, others)
+}
+
+/// Whether `e` is computed from the parameters, literals and `fixed` locals alone, with no
+/// effect but its value.
+fn fixed_by_parameters(e: &Expr, fixed: &[LocalId]) -> bool {
+    match &e.kind {
+        ExprKind::Literal(_) | ExprKind::Param(_) => true,
+        ExprKind::Local(id) => fixed.contains(id),
+        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) => fixed_by_parameters(a, fixed),
+        ExprKind::Binary(_, a, b) => fixed_by_parameters(a, fixed) && fixed_by_parameters(b, fixed),
+        ExprKind::Math(_, args) => args.iter().all(|a| fixed_by_parameters(a, fixed)),
+        _ => false,
+    }
+}
+
+/// Appends hook number `hook`'s frame and its `_fixed`, its `_begin`, `_attempt` and `_end`
+/// when it loops (`looping`) and splits, and its `_resume`, emitted by `emitter` (a fresh emitter of the
 /// hook).
 pub(super) fn emit_resumable_hook(mut emitter: FunctionEmitter<'_>, looping: bool, hook: usize, out: &mut String) {
     let (kind, f) = (emitter.kind, emitter.function);
@@ -129,6 +174,22 @@ pub(super) fn emit_resumable_hook(mut emitter: FunctionEmitter<'_>, looping: boo
         let _ = writeln!(out, "    {cty} {member};");
     }
     let _ = writeln!(out, "}};");
+    let _ =
+        writeln!(out, "// Sets `{}`'s fixed locals: once per frame, before its first round.", kind.hooks[hook].name);
+    let _ = writeln!(
+        out,
+        "__device__ __forceinline__ void {name}_fixed(const {}& self, {name}_frame& {FRAME}) {{",
+        params_struct(kind)
+    );
+    for &stmt in split.iter().flat_map(|s| &s.fixed) {
+        if let StmtKind::Let { target: LetTarget::Local(id), .. } = &stmt.kind {
+            let (cty, member) = (emitter.ctype(&f.locals[*id as usize].ty), emitter.local_name(*id));
+            emitter.line(&format!("{cty}& {member} = {FRAME}.{member};"));
+        }
+        emitter.stmt(stmt);
+    }
+    out.push_str(&std::mem::take(&mut emitter.out));
+    let _ = writeln!(out, "}}\n");
 
     let mut params = loop_guard::parameters(kind, f);
     params.push(format!("{name}_frame& {FRAME}"));

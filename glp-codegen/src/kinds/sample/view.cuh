@@ -81,8 +81,11 @@ __device__ __forceinline__ glp_u32 glp_sample_stream_u32(glp_sample_stream& s) {
         }
         s.used = 0u;
     }
+    // The word by a tree of two selects on the index's bits, not a chain of three tests.
     const glp_u32 used = s.used++;
-    return used == 0u ? s.word0 : used == 1u ? s.word1 : used == 2u ? s.word2 : s.word3;
+    const glp_u32 low = (used & 1u) ? s.word1 : s.word0;
+    const glp_u32 high = (used & 1u) ? s.word3 : s.word2;
+    return (used & 2u) ? high : low;
 }
 
 __device__ __forceinline__ glp_u64 glp_sample_stream_u64(glp_sample_stream& s) {

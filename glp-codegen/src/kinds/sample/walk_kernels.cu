@@ -222,6 +222,7 @@ __device__ __forceinline__ void glp_walks_resumable(const glp_sample_params& par
     if (i >= count) return;
     glp_sample_stream stream;
     glp_sample_next_frame frame;
+    glp_sample_next_fixed(params, frame);  // the hook's locals fixed by its parameters, once
     // The walker's transit is the view's known vertex, the vertex before it its prior vertex.
     // With KNOWN_ROWS (a graph of fewer than 2^32 edges: offsets of 32 bits) their rows too,
     // kept in registers from step to step (known_rows): the hook's reads of the transit's row
