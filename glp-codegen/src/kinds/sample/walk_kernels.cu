@@ -222,7 +222,9 @@ __device__ __forceinline__ void glp_walks_resumable(const glp_sample_params& par
     if (i >= count) return;
     glp_sample_stream stream;
     glp_sample_next_frame frame;
-    glp_sample_next_fixed(params, frame);  // the hook's locals fixed by its parameters, once
+    // The hook's locals fixed by its parameters (node2vec's biases), set once per walker
+    // rather than at every step's _begin (1.80 -> 1.73 ms, H100, alternated three times).
+    glp_sample_next_fixed(params, frame);
     // The walker's transit is the view's known vertex, the vertex before it its prior vertex.
     // With KNOWN_ROWS (a graph of fewer than 2^32 edges: offsets of 32 bits) their rows too,
     // kept in registers from step to step (known_rows): the hook's reads of the transit's row
