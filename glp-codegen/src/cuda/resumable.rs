@@ -153,8 +153,8 @@ fn fixed_by_parameters(e: &Expr, fixed: &[LocalId]) -> bool {
 }
 
 /// Appends hook number `hook`'s frame and its `_fixed`, its `_begin`, `_attempt` and `_end`
-/// when it loops (`looping`) and splits, and its `_resume`, emitted by `emitter` (a fresh emitter of the
-/// hook).
+/// when it loops (`looping`) and splits, and its `_resume`, emitted by `emitter` (a fresh
+/// emitter of the hook).
 pub(super) fn emit_resumable_hook(mut emitter: FunctionEmitter<'_>, looping: bool, hook: usize, out: &mut String) {
     let (kind, f) = (emitter.kind, emitter.function);
     let name = function_name(kind, f);
