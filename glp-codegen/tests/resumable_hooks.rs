@@ -88,10 +88,11 @@ fn device_functions(body: &str) -> String {
     program.device_functions()
 }
 
-/// The text of the emitted function `name` (from its declaration to the closing brace at
-/// the start of a line).
+/// The text of the emitted function `name` (from its definition, whose first parameter is
+/// the sampler's parameters where a call passes `self`, to the closing brace at the start of
+/// a line).
 fn function<'a>(text: &'a str, name: &str) -> &'a str {
-    let start = text.find(&format!("bool {name}(")).unwrap_or_else(|| panic!("no `{name}` in\n{text}"));
+    let start = text.find(&format!("{name}(const ")).unwrap_or_else(|| panic!("no `{name}` in\n{text}"));
     let end = start + text[start..].find("\n}\n").unwrap();
     &text[start..end]
 }
@@ -159,13 +160,6 @@ fn hooks_that_break_out_or_do_not_loop_run_whole() {
     }
 }
 
-/// The text of the emitted `glp_sample_next_fixed`.
-fn fixed_function(text: &str) -> &str {
-    let start = text.find("void glp_sample_next_fixed(").unwrap_or_else(|| panic!("no `_fixed` in\n{text}"));
-    let end = start + text[start..].find("\n}\n").unwrap();
-    &text[start..end]
-}
-
 #[test]
 fn locals_fixed_by_the_parameters_are_set_once_per_frame() {
     let text = device_functions(FIXED_LOCALS);
@@ -174,7 +168,7 @@ fn locals_fixed_by_the_parameters_are_set_once_per_frame() {
     for member in ["double half;", "double bias;", "double top;", "glp_u64 degree;", "double scale;", "double late;"] {
         assert!(frame.contains(member), "every local before the loop stays in the frame: no `{member}`:\n{frame}");
     }
-    let fixed = fixed_function(&text);
+    let fixed = function(&text, "glp_sample_next_fixed");
     let begin = function(&text, "glp_sample_next_begin");
     for local in ["half", "bias", "top"] {
         assert!(fixed.contains(&format!("    {local} = ")), "`{local}` is fixed:\n{fixed}");
@@ -193,7 +187,7 @@ fn locals_fixed_by_the_parameters_are_set_once_per_frame() {
 
     // A hook that is not split has no fixed locals.
     let whole = device_functions(UNIFORM);
-    assert!(!fixed_function(&whole).contains(" = "), "{whole}");
+    assert!(!function(&whole, "glp_sample_next_fixed").contains(" = "), "{whole}");
 }
 
 #[test]
