@@ -66,8 +66,8 @@ const FRAME: &str = "glp_frame";
 pub struct Split<'f> {
     /// The statements before the loop but the fixed locals' `let`s.
     pub before: Vec<&'f Stmt>,
-    /// The `let`s of the fixed locals (see the module docs), in their order.
-    pub fixed: Vec<&'f Stmt>,
+    /// The fixed locals (see the module docs) with their `let`s, in their order.
+    pub fixed: Vec<(LocalId, &'f Stmt)>,
     /// The loop statement.
     pub the_loop: &'f Stmt,
     /// The loop's condition (`None` for `loop`).
@@ -115,9 +115,9 @@ pub fn split(f: &Function) -> Option<Split<'_>> {
     Some(Split { before, fixed, the_loop: stmts[at], cond, body, after: stmts[at + 1..].to_vec(), tail, frame })
 }
 
-/// `before`'s statements parted into the `let`s of fixed locals (see the module docs) and
-/// the others, each in their order.
-fn fixed_lets<'f>(f: &Function, before: &[&'f Stmt]) -> (Vec<&'f Stmt>, Vec<&'f Stmt>) {
+/// `before`'s statements parted into the fixed locals with their `let`s (see the module docs)
+/// and the others, each in their order.
+fn fixed_lets<'f>(f: &Function, before: &[&'f Stmt]) -> (Vec<(LocalId, &'f Stmt)>, Vec<&'f Stmt>) {
     let mut fixed_locals = Vec::new();
     let (mut fixed, mut others) = (Vec::new(), Vec::new());
     for &stmt in before {
@@ -131,7 +131,7 @@ fn fixed_lets<'f>(f: &Function, before: &[&'f Stmt]) -> (Vec<&'f Stmt>, Vec<&'f 
         match fixed_local {
             Some(id) => {
                 fixed_locals.push(id);
-                fixed.push(stmt);
+                fixed.push((id, stmt));
             }
             None => others.push(stmt),
         }
@@ -181,11 +181,9 @@ pub(super) fn emit_resumable_hook(mut emitter: FunctionEmitter<'_>, looping: boo
         "__device__ __forceinline__ void {name}_fixed(const {}& self, {name}_frame& {FRAME}) {{",
         params_struct(kind)
     );
-    for &stmt in split.iter().flat_map(|s| &s.fixed) {
-        if let StmtKind::Let { target: LetTarget::Local(id), .. } = &stmt.kind {
-            let (cty, member) = (emitter.ctype(&f.locals[*id as usize].ty), emitter.local_name(*id));
-            emitter.line(&format!("{cty}& {member} = {FRAME}.{member};"));
-        }
+    for &(id, stmt) in split.iter().flat_map(|s| &s.fixed) {
+        let (cty, member) = (emitter.ctype(&f.locals[id as usize].ty), emitter.local_name(id));
+        emitter.line(&format!("{cty}& {member} = {FRAME}.{member};"));
         emitter.stmt(stmt);
     }
     out.push_str(&std::mem::take(&mut emitter.out));
