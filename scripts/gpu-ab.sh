@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Builds of glp compared on one GPU machine, their runs alternated so that they share its
+# state (clocks, temperature, neighbours): the only timings of two builds worth comparing.
+#
+#   scripts/gpu-ab.sh pack NAME=PATH...   (here) strips each `glp` binary PATH and packs them,
+#                                         as glp-NAME, into .gpu/ab/builds.tgz (git-ignored;
+#                                         carry .gpu/ab: about 4 MB a build)
+#   scripts/gpu-ab.sh run ROUNDS GRAPH BENCH_ARGS...
+#                                         (on the GPU machine, from the repository root) runs
+#                                         `glp-NAME bench sample GRAPH BENCH_ARGS` (e.g.
+#                                         `--backend gpu --apps node2vec --repeat 9`) for every
+#                                         build in turn, ROUNDS times, and prints each run's
+#                                         table rows under the build's name; GRAPH is a graph
+#                                         file (converted into /dev/shm once) or rmatN
+#                                         (generated there once)
+#
+# With GLP_AB_SAMPLE set (`glp sample` arguments after the graph, e.g. `node2vec --p 2 --q 0.5
+# --seed 5`), `run` first writes every build's samples of GRAPH on the GPU and the first
+# build's on the CPU and prints their md5: builds meant to change speed alone must agree.
+# Logs go to $OUT (default .gpu/ab/out): ab.log, every run's whole output.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+WORK=/dev/shm/glp-ab # the builds, the graph and the runs' outputs, on the GPU machine
+
+pack() {
+  set -e
+  [ $# -gt 0 ] || { echo "usage: $0 pack NAME=PATH..." >&2; exit 2; }
+  rm -rf .gpu/ab && mkdir -p .gpu/ab/builds
+  local spec
+  for spec in "$@"; do
+    [[ "$spec" == *=* ]] || { echo "expected NAME=PATH, got $spec" >&2; exit 2; }
+    strip -o ".gpu/ab/builds/glp-${spec%%=*}" "${spec#*=}"
+  done
+  tar czf .gpu/ab/builds.tgz -C .gpu/ab/builds . && rm -rf .gpu/ab/builds
+  du -h .gpu/ab/builds.tgz
+}
+
+samples() { # samples LABEL COMMAND...: the md5 of the samples COMMAND writes (its --out)
+  local label=$1 out=$WORK/samples
+  shift
+  rm -f "$out"
+  if "$@" --out "$out" --quiet >>"$OUT/ab.log" 2>&1; then
+    echo "$label samples $(md5sum <"$out" | cut -d' ' -f1)"
+  else
+    echo "$label samples: failed (ab.log says why)"
+  fi
+}
+
+run() {
+  [ $# -ge 2 ] || { echo "usage: $0 run ROUNDS GRAPH BENCH_ARGS..." >&2; exit 2; }
+  local rounds=$1 graph=$2 work=$WORK
+  shift 2
+  OUT="${OUT:-.gpu/ab/out}"; mkdir -p "$OUT" "$work"
+  export GLP_CACHE_DIR=$work/cache GLP_DATA_DIR="$PWD/data"
+  tar xzf .gpu/ab/builds.tgz -C "$work" || exit 2
+  local builds=() b
+  for b in "$work"/glp-*; do builds+=("${b##*/glp-}"); done
+  local first=$work/glp-${builds[0]}
+  if [[ "$graph" =~ ^rmat([0-9]+)$ ]]; then
+    [ -f "$work/$graph.glpg" ] || "$first" gen rmat --scale "${BASH_REMATCH[1]}" --out "$work/$graph.glpg" --quiet || exit 2
+  else
+    [ -f "$work/graph.glpg" ] || "$first" convert "$graph" "$work/graph.glpg" --quiet || exit 2
+    graph=graph
+  fi
+  local file=$work/$graph.glpg
+  if [ -n "${GLP_AB_SAMPLE:-}" ]; then
+    local app=${GLP_AB_SAMPLE%% *} rest=${GLP_AB_SAMPLE#* }
+    [ "$rest" = "$GLP_AB_SAMPLE" ] && rest=
+    for b in "${builds[@]}"; do
+      # shellcheck disable=SC2086
+      samples "$b gpu" "$work/glp-$b" sample "$app" "$file" --backend gpu $rest
+    done
+    # shellcheck disable=SC2086
+    samples "${builds[0]} cpu" "$first" sample "$app" "$file" --backend cpu $rest
+  fi
+  local r
+  for r in $(seq "$rounds"); do
+    for b in "${builds[@]}"; do
+      echo "== round $r, $b" | tee -a "$OUT/ab.log"
+      "$work/glp-$b" bench sample "$file" "$@" >"$work/run.log" 2>&1
+      cat "$work/run.log" >>"$OUT/ab.log"
+      # The ceiling line and the table's rows (up to the blank line after them).
+      awk '/^ceiling:/ { print } /^sampler +engine/ { rows = 1; next } rows && /^$/ { rows = 0 } rows' "$work/run.log"
+    done
+  done
+}
+
+case "${1:-}" in
+  pack) shift; pack "$@" ;;
+  run) shift; run "$@" ;;
+  *) echo "usage: $0 pack NAME=PATH... | run ROUNDS GRAPH BENCH_ARGS..." >&2; exit 2 ;;
+esac
