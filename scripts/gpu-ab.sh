@@ -16,7 +16,8 @@
 #
 # With GLP_AB_SAMPLE set (`glp sample` arguments after the graph, e.g. `node2vec --p 2 --q 0.5
 # --seed 5`), `run` first writes every build's samples of GRAPH on the GPU and the first
-# build's on the CPU and prints their md5: builds meant to change speed alone must agree.
+# build's (builds run in the order of their names) on the CPU and prints their md5: builds
+# meant to change speed alone must agree.
 # Logs go to $OUT (default .gpu/ab/out): ab.log, every run's whole output.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -52,10 +53,11 @@ run() {
   shift 2
   OUT="${OUT:-.gpu/ab/out}"; mkdir -p "$OUT" "$work"
   export GLP_CACHE_DIR=$work/cache GLP_DATA_DIR="$PWD/data"
-  tar xzf .gpu/ab/builds.tgz -C "$work" || exit 2
+  # The builds of this pack alone (the graph stays from an earlier run on this machine).
+  rm -rf "$work/builds" && mkdir -p "$work/builds" && tar xzf .gpu/ab/builds.tgz -C "$work/builds" || exit 2
   local builds=() b
-  for b in "$work"/glp-*; do builds+=("${b##*/glp-}"); done
-  local first=$work/glp-${builds[0]}
+  for b in "$work"/builds/glp-*; do builds+=("${b##*/glp-}"); done
+  local first=$work/builds/glp-${builds[0]}
   if [[ "$graph" =~ ^rmat([0-9]+)$ ]]; then
     [ -f "$work/$graph.glpg" ] || "$first" gen rmat --scale "${BASH_REMATCH[1]}" --out "$work/$graph.glpg" --quiet || exit 2
   else
@@ -68,7 +70,7 @@ run() {
     [ "$rest" = "$GLP_AB_SAMPLE" ] && rest=
     for b in "${builds[@]}"; do
       # shellcheck disable=SC2086
-      samples "$b gpu" "$work/glp-$b" sample "$app" "$file" --backend gpu $rest
+      samples "$b gpu" "$work/builds/glp-$b" sample "$app" "$file" --backend gpu $rest
     done
     # shellcheck disable=SC2086
     samples "${builds[0]} cpu" "$first" sample "$app" "$file" --backend cpu $rest
@@ -77,7 +79,7 @@ run() {
   for r in $(seq "$rounds"); do
     for b in "${builds[@]}"; do
       echo "== round $r, $b" | tee -a "$OUT/ab.log"
-      "$work/glp-$b" bench sample "$file" "$@" >"$work/run.log" 2>&1
+      "$work/builds/glp-$b" bench sample "$file" "$@" >"$work/run.log" 2>&1
       cat "$work/run.log" >>"$OUT/ab.log"
       # The ceiling line and the table's rows (up to the blank line after them).
       awk '/^ceiling:/ { print } /^sampler +engine/ { rows = 1; next } rows && /^$/ { rows = 0 } rows' "$work/run.log"
