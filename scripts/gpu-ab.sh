@@ -10,9 +10,8 @@
 #                                         `glp-NAME bench sample GRAPH BENCH_ARGS` (e.g.
 #                                         `--backend gpu --apps node2vec --repeat 9`) for every
 #                                         build in turn, ROUNDS times, and prints each run's
-#                                         table rows under the build's name; GRAPH is a graph
-#                                         file (converted into /dev/shm once) or rmatN
-#                                         (generated there once)
+#                                         table rows under the build's name (GRAPH: any file
+#                                         glp reads; generate R-MAT graphs with `glp gen`)
 #
 # With GLP_AB_SAMPLE set (`glp sample` arguments after the graph, e.g. `node2vec --p 2 --q 0.5
 # --seed 5`), `run` first writes every build's samples of GRAPH on the GPU and the first
@@ -21,7 +20,7 @@
 # Logs go to $OUT (default .gpu/ab/out): ab.log, every run's whole output.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-WORK=/dev/shm/glp-ab # the builds, the graph and the runs' outputs, on the GPU machine
+WORK=/dev/shm/glp-ab # the builds and the runs' outputs, on the GPU machine
 
 pack() {
   set -e
@@ -49,40 +48,30 @@ samples() { # samples LABEL COMMAND...: the md5 of the samples COMMAND writes (i
 
 run() {
   [ $# -ge 2 ] || { echo "usage: $0 run ROUNDS GRAPH BENCH_ARGS..." >&2; exit 2; }
-  local rounds=$1 graph=$2 work=$WORK
+  local rounds=$1 file=$2 builds=() b app rest
   shift 2
-  OUT="${OUT:-.gpu/ab/out}"; mkdir -p "$OUT" "$work"
-  export GLP_CACHE_DIR=$work/cache GLP_DATA_DIR="$PWD/data"
-  # The builds of this pack alone (the graph stays from an earlier run on this machine).
-  rm -rf "$work/builds" && mkdir -p "$work/builds" && tar xzf .gpu/ab/builds.tgz -C "$work/builds" || exit 2
-  local builds=() b
-  for b in "$work"/builds/glp-*; do builds+=("${b##*/glp-}"); done
-  local first=$work/builds/glp-${builds[0]}
-  if [[ "$graph" =~ ^rmat([0-9]+)$ ]]; then
-    [ -f "$work/$graph.glpg" ] || "$first" gen rmat --scale "${BASH_REMATCH[1]}" --out "$work/$graph.glpg" --quiet || exit 2
-  else
-    [ -f "$work/graph.glpg" ] || "$first" convert "$graph" "$work/graph.glpg" --quiet || exit 2
-    graph=graph
-  fi
-  local file=$work/$graph.glpg
+  OUT="${OUT:-.gpu/ab/out}"; mkdir -p "$OUT" "$WORK"
+  export GLP_CACHE_DIR=$WORK/cache GLP_DATA_DIR="$PWD/data"
+  # The builds of this pack alone.
+  rm -rf "$WORK/builds" && mkdir -p "$WORK/builds" && tar xzf .gpu/ab/builds.tgz -C "$WORK/builds" || exit 2
+  for b in "$WORK"/builds/glp-*; do builds+=("${b##*/glp-}"); done
   if [ -n "${GLP_AB_SAMPLE:-}" ]; then
-    local app=${GLP_AB_SAMPLE%% *} rest=${GLP_AB_SAMPLE#* }
-    [ "$rest" = "$GLP_AB_SAMPLE" ] && rest=
+    read -r app rest <<<"$GLP_AB_SAMPLE"
     for b in "${builds[@]}"; do
       # shellcheck disable=SC2086
-      samples "$b gpu" "$work/builds/glp-$b" sample "$app" "$file" --backend gpu $rest
+      samples "$b gpu" "$WORK/builds/glp-$b" sample "$app" "$file" --backend gpu $rest
     done
     # shellcheck disable=SC2086
-    samples "${builds[0]} cpu" "$first" sample "$app" "$file" --backend cpu $rest
+    samples "${builds[0]} cpu" "$WORK/builds/glp-${builds[0]}" sample "$app" "$file" --backend cpu $rest
   fi
   local r
   for r in $(seq "$rounds"); do
     for b in "${builds[@]}"; do
       echo "== round $r, $b" | tee -a "$OUT/ab.log"
-      "$work/builds/glp-$b" bench sample "$file" "$@" >"$work/run.log" 2>&1
-      cat "$work/run.log" >>"$OUT/ab.log"
+      "$WORK/builds/glp-$b" bench sample "$file" "$@" >"$WORK/run.log" 2>&1
+      cat "$WORK/run.log" >>"$OUT/ab.log"
       # The ceiling line and the table's rows (up to the blank line after them).
-      awk '/^ceiling:/ { print } /^sampler +engine/ { rows = 1; next } rows && /^$/ { rows = 0 } rows' "$work/run.log"
+      awk '/^ceiling:/ { print } /^sampler +engine/ { rows = 1; next } rows && /^$/ { rows = 0 } rows' "$WORK/run.log"
     done
   done
 }
