@@ -73,14 +73,28 @@ impl HostCeiling {
     /// The ceiling for reads scattered over an array of `bytes`: the best rate of the tier
     /// it falls in.
     pub fn for_array(&self, bytes: u64) -> Option<f64> {
-        let tier = if bytes <= self.l2_bytes / 2 {
+        self.best(HostTier::of_array(bytes, self.l2_bytes, self.l3_bytes))
+    }
+}
+
+impl HostTier {
+    /// Where reads scattered over an array of `bytes` are served from, with caches of
+    /// `l2_bytes` (per core) and `l3_bytes`: a cache while the array takes at most half of
+    /// it (the rest holds everything else a run touches).
+    pub fn of_array(bytes: u64, l2_bytes: u64, l3_bytes: u64) -> HostTier {
+        if bytes <= l2_bytes / 2 {
             HostTier::L2
-        } else if bytes <= self.l3_bytes / 2 {
+        } else if bytes <= l3_bytes / 2 {
             HostTier::L3
         } else {
             HostTier::Dram
-        };
-        self.best(tier)
+        }
+    }
+
+    /// [`HostTier::of_array`] with this machine's caches ([`cache_sizes`]).
+    pub fn of_array_here(bytes: u64) -> HostTier {
+        let (l2_bytes, l3_bytes) = cache_sizes();
+        HostTier::of_array(bytes, l2_bytes, l3_bytes)
     }
 }
 
@@ -141,8 +155,13 @@ fn chase(cycle: &[u32], threads: usize, chains: u32, reads: u64) -> f64 {
     (threads * chains) as f64 * reads as f64 / seconds.max(1e-9)
 }
 
-/// The per-core L2 and the L3 of CPU 0, from Linux's sysfs, else the defaults.
-fn cache_sizes() -> (u64, u64) {
+/// The per-core L2 and the L3 of CPU 0, from Linux's sysfs, else the defaults (read once).
+pub fn cache_sizes() -> (u64, u64) {
+    static SIZES: std::sync::OnceLock<(u64, u64)> = std::sync::OnceLock::new();
+    *SIZES.get_or_init(read_cache_sizes)
+}
+
+fn read_cache_sizes() -> (u64, u64) {
     let mut l2 = None;
     let mut l3 = None;
     for index in 0..8 {
@@ -219,6 +238,9 @@ mod tests {
                 row(HostTier::Dram, 60.0),
             ],
         };
+        assert_eq!(HostTier::of_array(100 << 10, 1 << 20, 32 << 20), HostTier::L2);
+        assert_eq!(HostTier::of_array(8 << 20, 1 << 20, 32 << 20), HostTier::L3);
+        assert_eq!(HostTier::of_array(17 << 20, 1 << 20, 32 << 20), HostTier::Dram);
         assert_eq!(found.for_array(100 << 10), Some(300.0));
         assert_eq!(found.for_array(8 << 20), Some(210.0));
         assert_eq!(found.for_array(512 << 20), Some(60.0));

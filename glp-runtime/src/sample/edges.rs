@@ -14,6 +14,7 @@
 //! on a rayon worker can trigger the build without reentering the pool), and not at all on
 //! unweighted graphs, where every weight is 1 and the sums are the edge counts.
 
+use super::prefetch::prefetch;
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Graph, VertexId};
 use glp_codegen::kinds::sample::layout::SHORT_ROW;
@@ -173,6 +174,14 @@ impl<'a> SampleGraph<'a> {
     /// compiler's choice it was called out of line once the long rows' branch was added.
     #[inline(always)]
     pub fn contains(&self, v: VertexId, u: VertexId) -> bool {
+        let (row, key) = self.searched_row(v, u);
+        search_row(row, key)
+    }
+
+    /// The row [`SampleGraph::contains`] searches for whether `u` is a neighbour of `v`, and
+    /// the key it searches for there.
+    #[inline(always)]
+    fn searched_row(&self, v: VertexId, u: VertexId) -> (&'a [VertexId], VertexId) {
         let row = self.csr.neighbors(v);
         let n = self.csr.num_vertices();
         if self.symmetric
@@ -181,11 +190,36 @@ impl<'a> SampleGraph<'a> {
             && (u as usize) < n
             && self.csr.degree(u) < row.len()
         {
-            return search_row(self.csr.neighbors(u), v);
+            return (self.csr.neighbors(u), v);
         }
-        search_row(row, u)
+        (row, u)
+    }
+
+    /// Asks the core for the lines [`SampleGraph::contains`]`(v, u)` reads first: the whole
+    /// row when it is short (binary searched), the line of the first guess in a long one
+    /// ([`search_long_row`]). `u`'s row offsets are read when the rule may trade rows, so an
+    /// engine prefetches them a pass before.
+    #[inline]
+    pub fn prefetch_contains(&self, v: VertexId, u: VertexId) {
+        if v as usize >= self.csr.num_vertices() {
+            return;
+        }
+        let (row, key) = self.searched_row(v, u);
+        if row.len() as u64 <= SHORT_ROW {
+            for i in (0..row.len()).step_by(LINE_EDGES) {
+                prefetch(row, i);
+            }
+            if let Some(last) = row.len().checked_sub(1) {
+                prefetch(row, last);
+            }
+        } else {
+            prefetch(row, long_row_guess(row, key));
+        }
     }
 }
+
+/// Edges in a cache line.
+const LINE_EDGES: usize = 64 / std::mem::size_of::<VertexId>();
 
 /// The longest row a membership test may trade for the other vertex's shorter one: a hub's
 /// row is searched in place, from a guess that lands within a line or two of the key when the
@@ -231,8 +265,7 @@ fn search_long_row(row: &[VertexId], key: VertexId) -> bool {
         return key == first || key == last;
     }
     // first < key < last: the row holds two values or more, and the guess lies in 0..=n - 2.
-    let fraction = f64::from(key - first) / f64::from(last - first);
-    let guess = ((fraction * (n - 1) as f64) as usize).min(n - 2);
+    let guess = long_row_guess(row, key);
     match row[guess].cmp(&key) {
         std::cmp::Ordering::Equal => true,
         std::cmp::Ordering::Less => {
@@ -260,6 +293,20 @@ fn search_long_row(row: &[VertexId], key: VertexId) -> bool {
             row[low..high].binary_search(&key).is_ok()
         }
     }
+}
+
+/// Where [`search_long_row`] looks first for `key` in the sorted `row` (at least two values
+/// apart, `row[0] < key < row[n - 1]`; any place of the row otherwise): where `key` would
+/// lie were the row's values spread evenly between its first and last.
+#[inline]
+fn long_row_guess(row: &[VertexId], key: VertexId) -> usize {
+    let n = row.len();
+    let (first, last) = (row[0], row[n - 1]);
+    if n < 2 || key <= first || key >= last {
+        return 0;
+    }
+    let fraction = f64::from(key - first) / f64::from(last - first);
+    ((fraction * (n - 1) as f64) as usize).min(n - 2)
 }
 
 #[cfg(test)]
@@ -322,6 +369,26 @@ mod tests {
         }
     }
 
+    /// The first guess of a long row's search lies in the row, and, in a row whose values are
+    /// spread evenly, within a place of the key's.
+    #[test]
+    fn a_long_rows_first_guess_lies_in_the_row_near_an_evenly_spread_key() {
+        let even: Vec<VertexId> = (0..1000).map(|i| 5 + 7 * i).collect();
+        // Keys strictly between the ends (the search answers those at the ends before guessing).
+        for (i, &key) in even.iter().enumerate().take(even.len() - 1).skip(1) {
+            let guess = long_row_guess(&even, key);
+            assert!(guess.abs_diff(i) <= 1, "key {key} at {i}, guessed {guess}");
+        }
+        let mut rng = Lcg(0x2545_f491_4f6c_dd1d);
+        for len in [1, 2, 3, 65, 1000] {
+            let mut row: Vec<VertexId> = (0..len).map(|_| rng.below_u32(1 << 20)).collect();
+            row.sort_unstable();
+            for key in [0, row[0], row[len - 1], u32::MAX, rng.below_u32(1 << 20)] {
+                assert!(long_row_guess(&row, key) < len, "a row of {len}, key {key}");
+            }
+        }
+    }
+
     #[test]
     fn membership_on_a_symmetric_graph_is_the_row_scan_whichever_row_is_searched() {
         let graph = skewed_graph();
@@ -346,10 +413,14 @@ mod tests {
         let long = |d: u64| d > SHORT_ROW && d as usize <= HUB_ROW;
         assert!(pairs(long, |dv, du| du < dv) && pairs(long, |dv, du| du >= dv), "a long row traded and kept");
         assert!(pairs(|d| d as usize > HUB_ROW, |dv, du| du < dv), "a hub's row, searched in place");
-        for v in 0..n {
+        for v in 0..n + 10 {
             for u in 0..n + 10 {
-                let scanned = graph.csr.neighbors(v).contains(&u);
-                assert_eq!(sampled.contains(v, u), scanned, "{v} -> {u}");
+                let scanned = v < n && graph.csr.neighbors(v).contains(&u);
+                if v < n {
+                    assert_eq!(sampled.contains(v, u), scanned, "{v} -> {u}");
+                }
+                // Its prefetches read inside the graph for any ids (a panic otherwise).
+                sampled.prefetch_contains(v, u);
             }
         }
     }

@@ -27,6 +27,7 @@ use super::sink::{Delivery, SampleSink, StreamSummary};
 use super::view::{distinct_in_sorted, SampleState, SampleView, SortedCombined};
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
+use crate::host_ceiling::HostTier;
 use crate::random::{LaneBlocks, Stream, FILL_WIDTH};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
@@ -188,6 +189,10 @@ pub(super) struct Run<'r, S: ?Sized> {
     tasks: Spare<Task>,
     /// The walk engine's tasks' vertex buffers, their walks appended.
     pub(super) walk_buffers: Spare<Vec<VertexId>>,
+    /// The graph's column array lies beyond the L3 ([`HostTier::of_array_here`]): the walk
+    /// engine then learns whether to prefetch for membership tests
+    /// ([`super::prefetch::TestPrediction`]).
+    pub(super) rows_beyond_cache: bool,
 }
 
 /// Buffers a batch's tasks filled, kept once their samples were appended for the next batch's
@@ -230,7 +235,18 @@ impl<'r, S: Sampler + ?Sized> Run<'r, S> {
         config: &SampleConfig,
     ) -> Result<Self> {
         let plan = Schedule::of(graph, sampler)?;
-        Ok(Run { graph, sampler, plan, seed: config.seed, initial, tasks: Spare::new(), walk_buffers: Spare::new() })
+        let rows_beyond_cache =
+            HostTier::of_array_here(std::mem::size_of_val(graph.csr().targets()) as u64) == HostTier::Dram;
+        Ok(Run {
+            graph,
+            sampler,
+            plan,
+            seed: config.seed,
+            initial,
+            tasks: Spare::new(),
+            walk_buffers: Spare::new(),
+            rows_beyond_cache,
+        })
     }
 
     /// The samples `range`, run on the current rayon pool, appended to `into` (whose samples

@@ -3,8 +3,10 @@
 //! and random words ahead of the hook calls asks the core for their lines early, so that the
 //! misses of many steps overlap. A prefetch never changes a result, only when it is ready.
 
+use super::edges::SampleGraph;
 use crate::graph::{Csr, VertexId};
 use crate::random::Stream;
+use glp_codegen::kinds::sample::layout::SHORT_ROW;
 
 /// The words of a step's stream from which a hook's first uniform draw among a row
 /// (`random_below(degree)`, Lemire's method, whose first attempt is accepted but for a
@@ -93,6 +95,106 @@ impl EdgePrediction {
     }
 }
 
+/// Learns from a walk task's first [`LEARNING_DRAWS`] steps whether its hook tests
+/// candidates against the walk's previous vertex (`contains(previous, x)`, node2vec's bias),
+/// on a graph whose rows lie beyond the caches: the walk engine then prefetches, before the
+/// hook calls, what the test of each walk's first candidate will read ([`prefetch_tests`]).
+/// A membership test is a chain of dependent reads of its own (the candidate's offsets, then
+/// its row, or a hub's row from a guess) that the hook makes after its draw, so without
+/// these prefetches its misses overlap with nothing.
+///
+/// Only where it pays: on a graph whose column array fits in the L3 the searched rows are
+/// mostly there, and the passes over the walks cost more instructions than the misses they
+/// hide (node2vec p = 2, q = 0.5 on com-DBLP, 8 MiB of edges, `glp sample`, 2 threads of the
+/// development machine's AMD EPYC with 32 MiB of L3, alternated: 1672 -> 1764 ms, medians of
+/// 9, 4.7% more instructions under cachegrind). Where they pay: R-MAT 20 (120 MiB of edges,
+/// its hubs' rows in DRAM), 100-step walks from every vertex, 7570 -> 6420 ms (medians of 4,
+/// alternated; an earlier build that prefetched from the first round 7396 -> 6371, medians
+/// of 3); the same samples. A hook that tests nothing (DeepWalk, PPR) or tests other vertices
+/// is not prefetched for once learnt (DeepWalk on R-MAT 20 1874 -> 1886 ms, within the
+/// noise). Tried and dropped: prefetching the whole searched row of every walk whose previous
+/// vertex's row is short as well (com-DBLP 1788 -> 1951 ms, medians of 7: those rows were
+/// the transit's a step before and are mostly in the cache), and the edge a second attempt
+/// would draw (from the fourth word; R-MAT 20 no faster).
+#[derive(Debug, Clone)]
+pub(super) struct TestPrediction {
+    /// Whether the tests are prefetched for.
+    prefetched: bool,
+    /// Steps still to watch.
+    learning: u32,
+    /// Steps watched whose last membership test was against the walk's previous vertex.
+    hits: u32,
+}
+
+impl TestPrediction {
+    /// A prediction that learns where `rows_beyond_cache` (a graph whose column array lies
+    /// beyond the L3), and stays off otherwise.
+    pub fn new(rows_beyond_cache: bool) -> Self {
+        let learning = if rows_beyond_cache { LEARNING_DRAWS } else { 0 };
+        TestPrediction { prefetched: false, learning, hits: 0 }
+    }
+
+    /// Whether the engine prefetches for the tests of the walks' first candidates.
+    #[inline]
+    pub fn prefetched(&self) -> bool {
+        self.prefetched
+    }
+
+    /// Whether it still watches steps: the engine then calls [`TestPrediction::learn`].
+    #[inline]
+    pub fn learning(&self) -> bool {
+        self.learning > 0
+    }
+
+    /// Watches the step of a walk (its vertices up to the step's transit) whose hook's last
+    /// membership test was `last_test` ([`SampleView::last_test`](super::view::SampleView::last_test));
+    /// the last step watched decides. node2vec (p = 2, q = 0.5) tests in about two steps of
+    /// five, so a quarter decides. A walk's first step, with no previous vertex, is not
+    /// watched.
+    #[cold]
+    pub fn learn(&mut self, walk: &[VertexId], last_test: (VertexId, VertexId)) {
+        let [.., previous, _] = *walk else { return };
+        if self.learning == 0 {
+            return;
+        }
+        self.hits += u32::from(last_test.0 == previous);
+        self.learning -= 1;
+        if self.learning == 0 {
+            self.prefetched = 4 * self.hits >= LEARNING_DRAWS;
+        }
+    }
+}
+
+/// Prefetches what the membership tests of the walks `moves` (slot, previous vertex,
+/// transit) will read, for those whose previous vertex has a row longer than [`SHORT_ROW`]
+/// (a short row was the transit's a step before, mostly in the cache still): the row offsets
+/// of the candidate a draw from the first word of the slot's stream predicts, then, a pass
+/// later (the offsets on their way: which row a test searches depends on the candidate's
+/// degree), the lines the test of that candidate against the previous vertex reads
+/// ([`SampleGraph::prefetch_contains`]). `tested` is the passes' scratch.
+pub(super) fn prefetch_tests(
+    graph: &SampleGraph<'_>,
+    moves: impl Iterator<Item = (usize, VertexId, VertexId)>,
+    streams: &[Stream],
+    tested: &mut Vec<(VertexId, VertexId)>,
+) {
+    let csr = graph.csr();
+    tested.clear();
+    tested.extend(moves.filter_map(|(slot, previous, t)| {
+        if csr.degree(previous) as u64 <= SHORT_ROW {
+            return None;
+        }
+        let (start, end) = row_bounds(csr, t)?;
+        let e = predicted_edge(start, end, &streams[slot], PREDICTING_WORDS[0])?;
+        let x = *csr.targets().get(e as usize)?;
+        prefetch(csr.offsets(), x as usize);
+        Some((previous, x))
+    }));
+    for &(previous, x) in tested.iter() {
+        graph.prefetch_contains(previous, x);
+    }
+}
+
 /// Prefetches the edges of `t` that a hook's first uniform draw would read from any of
 /// [`PREDICTING_WORDS`] of `stream` (what an [`EdgePrediction`] does before it learns).
 #[inline]
@@ -157,6 +259,7 @@ pub(super) fn prefetch<T>(values: &[T], i: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sample::sampler::NONE;
 
     /// A graph whose first `rows` vertices have 1000 distinct neighbours each (the others
     /// none): a word predicts a draw only when it made it (two words' draws meet by chance
@@ -184,6 +287,41 @@ mod tests {
         }
         assert!(!prediction.learning(), "still learning after {LEARNING_DRAWS} draws");
         prediction.prefetched
+    }
+
+    #[test]
+    fn a_test_prediction_prefetches_for_hooks_that_test_against_the_previous_vertex() {
+        // Walks up to their transits, the previous vertex 7 where there is one.
+        let walk: [VertexId; 3] = [1, 7, 3];
+        let watch = |every: u32| {
+            let mut prediction = TestPrediction::new(true);
+            let mut steps = 0;
+            while prediction.learning() {
+                // node2vec-like: steps `every`-th of which test a candidate against 7.
+                let last_test = if steps % every == 0 { (7, 12) } else { (NONE, NONE) };
+                prediction.learn(&walk, last_test);
+                steps += 1;
+                assert!(steps <= 10 * LEARNING_DRAWS, "never decided");
+            }
+            prediction.prefetched()
+        };
+        assert!(watch(1) && watch(2) && watch(4), "a quarter or more of the steps");
+        assert!(!watch(5) && !watch(u32::MAX), "fewer, or none (DeepWalk)");
+        // A walk's first steps have no previous vertex: not watched, however many they are.
+        let mut prediction = TestPrediction::new(true);
+        for _ in 0..2 * LEARNING_DRAWS {
+            prediction.learn(&walk[..1], (7, 12));
+        }
+        assert!(prediction.learning() && !prediction.prefetched());
+        // Tests against another vertex than the previous one are not predicted.
+        let mut other = TestPrediction::new(true);
+        while other.learning() {
+            other.learn(&walk, (3, 12));
+        }
+        assert!(!other.prefetched());
+        // Rows in the cache: it neither learns nor prefetches.
+        let off = TestPrediction::new(false);
+        assert!(!off.learning() && !off.prefetched());
     }
 
     #[test]

@@ -93,6 +93,10 @@ pub struct SampleView<'a> {
     /// The last edge [`SampleView::edge`] read, `(source, target)`: a hook result equal to it
     /// is a neighbour of its transit without a search (the engines' check of `next`).
     last_edge: Cell<(VertexId, VertexId)>,
+    /// The last membership test [`SampleView::contains`] made, `(v, u)`: what the walk engine
+    /// watches to learn whether a hook tests its candidates against the walk's previous
+    /// vertex ([`super::prefetch::TestPrediction`]).
+    last_test: Cell<(VertexId, VertexId)>,
 }
 
 impl<'a> SampleView<'a> {
@@ -118,6 +122,7 @@ impl<'a> SampleView<'a> {
             step,
             stream: RefCell::new(stream),
             last_edge: Cell::new((NONE, NONE)),
+            last_test: Cell::new((NONE, NONE)),
         }
     }
 
@@ -126,6 +131,13 @@ impl<'a> SampleView<'a> {
     #[inline]
     pub(super) fn read_edge(&self, source: VertexId, target: VertexId) -> bool {
         self.last_edge.get() == (source, target)
+    }
+
+    /// The last membership test a hook of this view made, `(v, u)` of its
+    /// [`SampleView::contains`] (`(NONE, NONE)` before any).
+    #[inline]
+    pub(super) fn last_test(&self) -> (VertexId, VertexId) {
+        self.last_test.get()
     }
 
     /// Starts the random stream of draw `lane` (every random number a hook call draws comes
@@ -229,6 +241,7 @@ impl<'a> SampleView<'a> {
     /// Whether `u` is a neighbour of `v` (binary search in `v`'s sorted row).
     #[inline]
     pub fn contains(&self, v: VertexId, u: VertexId) -> bool {
+        self.last_test.set((v, u));
         self.degree(v) > 0 && self.graph.contains(v, u)
     }
 

@@ -14,7 +14,7 @@
 
 use super::engine::{check_neighbour, emptied_with_room, Run};
 use super::outcome::{BatchParts, RecordParts, SampleOutcome};
-use super::prefetch::{prefetch, EdgePrediction};
+use super::prefetch::{prefetch, prefetch_tests, EdgePrediction, TestPrediction};
 use super::sampler::{Sampler, NONE};
 use super::view::{SampleState, SampleView, SortedCombined};
 use crate::error::{Error, Result};
@@ -150,6 +150,8 @@ fn walk_task<S: Sampler + ?Sized>(run: &Run<'_, S>, samples: Range<usize>) -> Ta
     let mut keys: Vec<(u32, u32)> = vec![(0, 0); slots];
     let mut streams: Vec<Stream> = vec![Stream::new(seed, 0); slots];
     let mut prediction = EdgePrediction::default();
+    let mut tests = TestPrediction::new(run.rows_beyond_cache);
+    let mut tested = Vec::with_capacity(slots);
     while in_flight > 0 {
         for (walker, key) in walkers.iter().zip(keys.iter_mut()) {
             *key = (walker.sample as u32, walker.walk.len().saturating_sub(1) as u32);
@@ -159,6 +161,13 @@ fn walk_task<S: Sampler + ?Sized>(run: &Run<'_, S>, samples: Range<usize>) -> Ta
             if let Some(&t) = walker.walk.last() {
                 prediction.prefetch(csr, t, stream);
             }
+        }
+        if tests.prefetched() {
+            let moves = walkers.iter().enumerate().filter_map(|(slot, walker)| match walker.walk[..] {
+                [.., previous, t] => Some((slot, previous, t)),
+                _ => None,
+            });
+            prefetch_tests(graph, moves, &streams, &mut tested);
         }
         for (walker, stream) in walkers.iter_mut().zip(&streams) {
             let Walker { sample, walk } = walker;
@@ -190,6 +199,9 @@ fn walk_task<S: Sampler + ?Sized>(run: &Run<'_, S>, samples: Range<usize>) -> Ta
                         Ok(()) => {
                             if prediction.learning() {
                                 prediction.learn(csr, t, stream, v);
+                            }
+                            if tests.learning() {
+                                tests.learn(&walk[..], view.last_test());
                             }
                             walk.push(v);
                             prefetch(csr.offsets(), v as usize);
@@ -225,6 +237,7 @@ mod tests {
     use crate::sample::roots::InitialSamples;
     use crate::sample::schedule::Schedule;
     use crate::sample::{InterpretedSampler, SampleConfig};
+    use glp_codegen::kinds::sample::layout::SHORT_ROW;
 
     /// A directed graph of 300 vertices with hubs, sinks (no out-edges) and isolated vertices.
     fn graph() -> crate::graph::Csr {
@@ -237,8 +250,11 @@ mod tests {
             let x = (state % u64::from(bound)) as u32;
             x % (x % 37 + 1) + x / 41 * 41 % bound
         };
+        // Random edges, and a hub (vertex 4) with edges to and from 150 vertices: rows longer
+        // than SHORT_ROW.
+        let hub = (100..250).flat_map(|u| [(4, u), (u, 4)]);
         let (sources, targets): (Vec<u32>, Vec<u32>) =
-            (0..3000).map(|_| (next(n - 20), next(n - 20))).filter(|(s, _)| s % 13 != 5).unzip();
+            (0..3000).map(|_| (next(n - 20), next(n - 20))).filter(|(s, _)| s % 13 != 5).chain(hub).unzip();
         let edges = EdgeList { num_vertices: n as usize, sources, targets, weights: None };
         let options = BuildOptions { symmetrise: false, drop_self_loops: true, duplicates: DuplicateEdges::Collapse };
         build_csr(&edges, &options).unwrap()
@@ -287,24 +303,31 @@ mod tests {
         ),
     ];
 
-    /// The walks of samples `samples`, as an outcome of their own.
+    /// The walks of samples `samples`, as an outcome of their own, the graph's rows taken for
+    /// rows beyond the cache (membership tests prefetched for) or not.
     fn walks_of(
         graph: &SampleGraph<'_>,
         sampler: &InterpretedSampler,
         seed: u64,
         initial: &InitialSamples,
         samples: Range<usize>,
+        rows_beyond_cache: bool,
     ) -> Result<SampleOutcome> {
-        let run_of = Run::new(graph, sampler, initial, &SampleConfig { seed })?;
+        let mut run_of = Run::new(graph, sampler, initial, &SampleConfig { seed })?;
+        run_of.rows_beyond_cache = rows_beyond_cache;
         let mut outcome = SampleOutcome::empty(samples.start as u64);
         run(&run_of, samples, &mut outcome).map(|()| outcome)
     }
 
+    /// With and without the membership tests' prefetches (the second order sampler learns
+    /// them: it tests every candidate against the previous vertex, and the graph has rows
+    /// longer than SHORT_ROW for them to be made for).
     #[test]
     fn walks_are_the_general_engines_samples_and_errors() {
         let csr = graph();
         let graph = SampleGraph::new(&csr).unwrap();
         let n = csr.num_vertices();
+        assert!((0..n as VertexId).any(|v| csr.degree(v) as u64 > SHORT_ROW), "rows to prefetch tests for");
         let initial = InitialSamples::every_vertex(n).unwrap();
         let mut failed = Vec::new();
         for (name, hooks) in SAMPLERS {
@@ -319,8 +342,8 @@ mod tests {
             let sampler = InterpretedSampler::from_source("walk.rs", &source, &["length=12"]).unwrap();
             let plan = Schedule::of(&graph, &sampler).unwrap();
             assert!(plan.is_walk());
-            for seed in [0, 9] {
-                let walks = walks_of(&graph, &sampler, seed, &initial, 5..n);
+            for (seed, rows_beyond_cache) in [(0, false), (9, false), (0, true), (9, true)] {
+                let walks = walks_of(&graph, &sampler, seed, &initial, 5..n, rows_beyond_cache);
                 let general: Vec<Result<_>> =
                     (5..n).map(|i| replay_sample(&graph, &sampler, &plan, seed, i as u32, initial.roots(i))).collect();
                 match walks {
@@ -345,7 +368,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(failed, ["off by one", "off by one"], "only the bad hook fails, with both seeds");
+        assert_eq!(failed, ["off by one"; 4], "only the bad hook fails, with both seeds, prefetched for or not");
     }
 
     /// Walks that may take the most steps a sampler may declare (2^24) and stop at random,
@@ -374,7 +397,7 @@ mod tests {
             }";
         let sampler = InterpretedSampler::from_source("walk.rs", source, &["length=16777216"]).unwrap();
         let plan = Schedule::of(&graph, &sampler).unwrap();
-        let outcome = walks_of(&graph, &sampler, 3, &initial, 0..n).unwrap();
+        let outcome = walks_of(&graph, &sampler, 3, &initial, 0..n, false).unwrap();
         let longest = (0..n).map(|k| outcome.sample(k).vertices.len()).max().unwrap();
         assert!(longest > RESERVED_STEPS, "a walk outgrows the reserved room ({longest} steps)");
         for k in 0..n {
