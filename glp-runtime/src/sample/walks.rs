@@ -7,10 +7,12 @@
 //! independent, and their misses overlap: a walk's next row offsets are prefetched as it
 //! arrives, and before the hook calls of a step each walk's random block is drawn and the
 //! edges a uniform draw would read from it are prefetched, so that the hook calls find their
-//! reads in cache. The samples are the general engine's
-//! ([`super::engine`]) exactly: the same hook calls with the same views and random streams,
-//! the same checks, and on a refused result the error of the first such sample in sample
-//! order.
+//! reads in cache; on a graph whose edges lie beyond the L3, a hook that tests candidates
+//! against the walk's previous vertex (node2vec) finds the lines of its first candidate's
+//! test prefetched too ([`super::prefetch::TestPrediction`]). The samples are the general
+//! engine's ([`super::engine`]) exactly: the same hook calls with the same views and random
+//! streams, the same checks, and on a refused result the error of the first such sample in
+//! sample order.
 
 use super::engine::{check_neighbour, emptied_with_room, Run};
 use super::outcome::{BatchParts, RecordParts, SampleOutcome};
