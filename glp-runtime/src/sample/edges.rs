@@ -14,7 +14,7 @@
 //! on a rayon worker can trigger the build without reentering the pool), and not at all on
 //! unweighted graphs, where every weight is 1 and the sums are the edge counts.
 
-use super::prefetch::prefetch;
+use super::prefetch::{prefetch, prefetch_lines};
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Graph, VertexId};
 use glp_codegen::kinds::sample::layout::SHORT_ROW;
@@ -206,20 +206,12 @@ impl<'a> SampleGraph<'a> {
         }
         let (row, key) = self.searched_row(v, u);
         if row.len() as u64 <= SHORT_ROW {
-            for i in (0..row.len()).step_by(LINE_EDGES) {
-                prefetch(row, i);
-            }
-            if let Some(last) = row.len().checked_sub(1) {
-                prefetch(row, last);
-            }
+            prefetch_lines(row);
         } else {
             prefetch(row, long_row_guess(row, key));
         }
     }
 }
-
-/// Edges in a cache line.
-const LINE_EDGES: usize = 64 / std::mem::size_of::<VertexId>();
 
 /// The longest row a membership test may trade for the other vertex's shorter one: a hub's
 /// row is searched in place, from a guess that lands within a line or two of the key when the

@@ -24,6 +24,7 @@ use super::roots::InitialSamples;
 use super::sampler::{Sampler, ALL_NEIGHBOURS, NONE, NONE_ENTRY};
 use super::schedule::Schedule;
 use super::sink::{Delivery, SampleSink, StreamSummary};
+use super::spare::{emptied_with_room, Spare};
 use super::view::{distinct_in_sorted, SampleState, SampleView, SortedCombined};
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
@@ -32,7 +33,6 @@ use crate::random::{LaneBlocks, Stream, FILL_WIDTH};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 use std::ops::Range;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Samples per batch and worker thread by default ([`default_batch_samples`]).
@@ -193,37 +193,6 @@ pub(super) struct Run<'r, S: ?Sized> {
     /// engine then learns whether to prefetch for membership tests
     /// ([`super::prefetch::TestPrediction`]).
     pub(super) rows_beyond_cache: bool,
-}
-
-/// Buffers a batch's tasks filled, kept once their samples were appended for the next batch's
-/// tasks to fill: a task's buffers allocated afresh for each batch were fresh pages for the
-/// kernel to zero, the records written into memory the allocator had just handed back (k-hop
-/// 25,10 on com-DBLP, one thread, `perf`: the kernel's page zeroing 2.1% and 3.3% of the samples
-/// -> 1.1% and 1.1%, 320 -> 270 page faults with 2 threads).
-pub(super) struct Spare<T>(Mutex<Vec<T>>);
-
-/// Empties a kept `buffer` for its next task, with room for at least `entries`.
-pub(super) fn emptied_with_room<T>(buffer: &mut Vec<T>, entries: usize) {
-    buffer.clear();
-    buffer.reserve(entries);
-}
-
-impl<T> Spare<T> {
-    fn new() -> Self {
-        Spare(Mutex::new(Vec::new()))
-    }
-
-    /// A kept buffer, if any.
-    pub(super) fn take(&self) -> Option<T> {
-        self.0.lock().ok()?.pop()
-    }
-
-    /// Keeps `buffers` for later batches.
-    pub(super) fn keep(&self, buffers: impl IntoIterator<Item = T>) {
-        if let Ok(mut spare) = self.0.lock() {
-            spare.extend(buffers);
-        }
-    }
 }
 
 impl<'r, S: Sampler + ?Sized> Run<'r, S> {

@@ -74,6 +74,7 @@ mod roots;
 mod sampler;
 pub mod schedule;
 pub mod sink;
+mod spare;
 mod subgraphs;
 mod view;
 mod walks;

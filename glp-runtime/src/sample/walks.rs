@@ -14,10 +14,11 @@
 //! streams, the same checks, and on a refused result the error of the first such sample in
 //! sample order.
 
-use super::engine::{check_neighbour, emptied_with_room, Run};
+use super::engine::{check_neighbour, Run};
 use super::outcome::{BatchParts, RecordParts, SampleOutcome};
 use super::prefetch::{prefetch, prefetch_tests, EdgePrediction, TestPrediction};
 use super::sampler::{Sampler, NONE};
+use super::spare::emptied_with_room;
 use super::view::{SampleState, SampleView, SortedCombined};
 use crate::error::{Error, Result};
 use crate::graph::VertexId;
